@@ -1,0 +1,208 @@
+// Package consent turns a person's selection of folders into MCP roots.
+//
+// It owns what a root is (a canonical absolute path to a readable directory
+// and its RFC 8089 file:// URI) and the difference between what is exposed
+// and what is proposed, which the consent dialog shows before anything
+// changes on the wire. It does no terminal I/O.
+package consent
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Root is one folder a person has agreed to share.
+type Root struct {
+	// Path is the canonical absolute path: cleaned, symlinks resolved.
+	Path string `json:"path"`
+	// URI is "file://" plus the percent-encoded Path. URIToPath(URI) == Path.
+	URI string `json:"uri"`
+	// Name is a human-readable label, by default the last element of Path.
+	Name string `json:"name"`
+}
+
+// NewRoot validates path and returns its Root: the path is made absolute,
+// cleaned and its symlinks resolved; it must name a readable directory.
+//
+// Errors quote the path with %q, so a folder name holding control
+// characters cannot drive a terminal that prints the error, and they wrap
+// the cause, so errors.Is(err, fs.ErrNotExist) and similar checks work.
+func NewRoot(path string) (Root, error) {
+	if path == "" {
+		// filepath.Abs("") is the working folder; sharing it by accident
+		// is exactly what consent is meant to prevent.
+		return Root{}, errors.New("consent: empty path")
+	}
+	if strings.IndexByte(path, 0) >= 0 {
+		return Root{}, fmt.Errorf("consent: root %q: path contains a NUL byte", path)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return Root{}, wrapPathErr(path, "make absolute", err)
+	}
+	canon, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return Root{}, wrapPathErr(path, "resolve", err)
+	}
+	canon = filepath.Clean(canon)
+	if !filepath.IsAbs(canon) {
+		// EvalSymlinks of an absolute path is absolute; be sure anyway.
+		return Root{}, fmt.Errorf("consent: root %q: resolved to non-absolute %q", path, canon)
+	}
+	info, err := os.Stat(canon)
+	if err != nil {
+		return Root{}, wrapPathErr(path, "stat", err)
+	}
+	if !info.IsDir() {
+		return Root{}, fmt.Errorf("consent: root %q: %q is not a directory", path, canon)
+	}
+	if err := checkReadable(canon); err != nil {
+		return Root{}, wrapPathErr(path, "read", err)
+	}
+	return Root{Path: canon, URI: PathToURI(canon), Name: filepath.Base(canon)}, nil
+}
+
+// checkReadable reports an error unless the directory dir can be listed.
+func checkReadable(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.Readdirnames(1); err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	return nil
+}
+
+// PathToURI returns the file:// URI of an absolute path, percent-encoding
+// every byte that is not allowed verbatim in a URI path (RFC 3986/8089), so
+// spaces, %, #, ?, non-ASCII and control characters survive.
+//
+// Bytes are encoded one by one with uppercase hex; '/' is never encoded, so
+// the URI has the same segments as the path. A path that is not absolute
+// gets the authority-less form "file:" + encoded path, which URIToPath
+// rejects, so a relative path can never be read back as a host name.
+func PathToURI(path string) string {
+	var b strings.Builder
+	b.Grow(len("file://") + len(path) + 8)
+	if strings.HasPrefix(path, "/") {
+		b.WriteString("file://")
+	} else {
+		b.WriteString("file:")
+	}
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		if pathByteVerbatim(c) {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&0x0F])
+	}
+	return b.String()
+}
+
+// URIToPath parses a file:// URI back into an absolute path. It fails for
+// other schemes, for a non-empty host other than "localhost", and for a
+// relative path.
+//
+// The scheme and "localhost" match case-insensitively. The URI must not have
+// a query or fragment (a literal '?' or '#'), must not hold raw control
+// characters, and its percent escapes must be well formed; the decoded path
+// must not contain NUL. The authority-less form "file:/path" of RFC 8089 is
+// accepted too. The result is not cleaned: for every absolute path p without
+// NUL, URIToPath(PathToURI(p)) == p.
+func URIToPath(uri string) (string, error) {
+	scheme, rest, ok := strings.Cut(uri, ":")
+	if !ok || !strings.EqualFold(scheme, "file") {
+		return "", fmt.Errorf("consent: uri %q: not a file: URI", uri)
+	}
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		return "", fmt.Errorf("consent: uri %q: has a query or fragment", uri)
+	}
+	for i := 0; i < len(rest); i++ {
+		if c := rest[i]; c < 0x20 || c == 0x7F {
+			return "", fmt.Errorf("consent: uri %q: raw control character", uri)
+		}
+	}
+	rawPath := rest
+	if after, ok := strings.CutPrefix(rest, "//"); ok {
+		host := after
+		rawPath = ""
+		if i := strings.IndexByte(after, '/'); i >= 0 {
+			host, rawPath = after[:i], after[i:]
+		}
+		if host != "" && !strings.EqualFold(host, "localhost") {
+			return "", fmt.Errorf("consent: uri %q: host %q is not local", uri, host)
+		}
+	}
+	if !strings.HasPrefix(rawPath, "/") {
+		return "", fmt.Errorf("consent: uri %q: path is not absolute", uri)
+	}
+	path, err := percentDecode(rawPath)
+	if err != nil {
+		return "", fmt.Errorf("consent: uri %q: %w", uri, err)
+	}
+	if strings.IndexByte(path, 0) >= 0 {
+		return "", fmt.Errorf("consent: uri %q: path contains a NUL byte", uri)
+	}
+	return path, nil
+}
+
+// Change is the difference between the exposed roots and a proposal.
+type Change struct {
+	// Added are roots in the proposal that are not exposed yet.
+	Added []Root
+	// Removed are exposed roots the proposal drops.
+	Removed []Root
+	// Kept are roots in both.
+	Kept []Root
+}
+
+// Review compares what is exposed with what is proposed, matching roots by
+// URI. Each list in the result is sorted by Path.
+//
+// Kept holds the proposed version of a root that is in both. Duplicate URIs
+// within one input count once (the first occurrence wins). Nil inputs are
+// empty sets; empty lists in the result are nil.
+func Review(exposed, proposed []Root) Change {
+	inExposed := make(map[string]bool, len(exposed))
+	for _, r := range exposed {
+		inExposed[r.URI] = true
+	}
+	var c Change
+	seen := make(map[string]bool, len(proposed))
+	for _, r := range proposed {
+		if seen[r.URI] {
+			continue
+		}
+		seen[r.URI] = true
+		if inExposed[r.URI] {
+			c.Kept = append(c.Kept, r)
+		} else {
+			c.Added = append(c.Added, r)
+		}
+	}
+	for _, r := range exposed {
+		if seen[r.URI] {
+			continue
+		}
+		// Marking it seen also collapses duplicates within exposed.
+		seen[r.URI] = true
+		c.Removed = append(c.Removed, r)
+	}
+	SortRoots(c.Added)
+	SortRoots(c.Removed)
+	SortRoots(c.Kept)
+	return c
+}
+
+// Empty reports whether the change adds and removes nothing.
+func (c Change) Empty() bool { return len(c.Added) == 0 && len(c.Removed) == 0 }

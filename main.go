@@ -1,0 +1,370 @@
+// Command rootpick is a terminal workspace picker for the Model Context
+// Protocol: it finds the repositories under a folder, lets a person choose
+// which of them an MCP server may see, asks for consent, and serves exactly
+// that choice to the servers as roots.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/ui"
+	"github.com/rootpick/rootpick/vcsdetect"
+)
+
+const usage = `rootpick — choose the folders an MCP server may see, and serve them as roots.
+
+Usage:
+  rootpick [flags] [DIR] [-- SERVER_COMMAND [ARGS...]]
+  rootpick list [--json] [DIR]     print the repositories found, no UI
+  rootpick serve-demo              run the built-in roots-aware demo server on stdio
+
+DIR defaults to the current folder. With no server command and no --url,
+rootpick serves the built-in demo server in-process.
+
+Flags:
+`
+
+// exitError carries an exit code out of run.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return "exit " + strconv.Itoa(e.code) }
+
+func main() {
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	var ee exitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		os.Exit(ee.code)
+	default:
+		fmt.Fprintln(os.Stderr, "rootpick:", err)
+		os.Exit(1)
+	}
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ", ") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+type options struct {
+	print    bool
+	version  bool
+	debug    bool
+	logFile  string
+	urls     stringList
+	servers  stringList
+	protocol string
+	maxDepth int
+	json     bool
+	record   string
+}
+
+func newFlagSet(name string, o *options, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	switch name {
+	case "list":
+		fs.BoolVar(&o.json, "json", false, "print JSON Lines (path, name, kind, branch, depth, uri)")
+		fs.IntVar(&o.maxDepth, "max-depth", 0, "do not look more than `N` levels below DIR (0: no limit)")
+	case "serve-demo":
+		fs.StringVar(&o.record, "record", "", "append every roots/list answer received to `FILE` as JSON Lines")
+	default:
+		fs.BoolVar(&o.print, "print", false, "on exit, print the consented roots as a JSON array on stdout")
+		fs.Var(&o.urls, "url", "serve roots to the Streamable HTTP server at `URL` (repeatable)")
+		fs.Var(&o.servers, "server", "serve roots to the stdio server started by `'CMD ARGS'` (repeatable)")
+		fs.StringVar(&o.protocol, "protocol", mcpconn.DefaultProtocolVersion, "MCP protocol `version` to request")
+		fs.IntVar(&o.maxDepth, "max-depth", 0, "do not look more than `N` levels below DIR (0: no limit)")
+		fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	}
+	fs.BoolVar(&o.debug, "debug", false, "log at debug level")
+	fs.StringVar(&o.logFile, "log", "", "write the log to `FILE` (default: $XDG_STATE_HOME/rootpick/rootpick.log)")
+	return fs
+}
+
+// parse reads flags and positional arguments in any order; everything after
+// the first "--" is the server command.
+func parse(name string, args []string, o *options, stderr io.Writer) (pos []string, command []string, err error) {
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, command = args[:i], args[i+1:]
+	}
+	fs := newFlagSet(name, o, stderr)
+	fs.Usage = func() {
+		if name == "rootpick" {
+			fmt.Fprint(stderr, usage)
+		} else {
+			fmt.Fprintf(stderr, "Usage of rootpick %s:\n", name)
+		}
+		fs.PrintDefaults()
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, command, nil
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "list":
+			return runList(args[1:], stdout, stderr)
+		case "serve-demo":
+			return runServeDemo(args[1:], stderr)
+		}
+	}
+	var o options
+	pos, command, err := parse("rootpick", args, &o, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return exitError{2}
+	}
+	if o.version {
+		fmt.Fprintln(stdout, "rootpick", version())
+		return nil
+	}
+	dir, err := dirArg(pos)
+	if err != nil {
+		return err
+	}
+	logger, closeLog, err := openLog(o.logFile, o.debug)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+
+	specs, err := serverSpecs(o, command)
+	if err != nil {
+		return err
+	}
+	hub := mcpconn.NewHub(mcpconn.Options{ProtocolVersion: o.protocol, Logger: logger})
+	defer hub.Close()
+
+	model := ui.New(ui.Config{
+		Dir:         dir,
+		Hub:         hub,
+		Servers:     specs,
+		ScanOptions: vcsdetect.Options{MaxDepth: o.maxDepth, Logger: logger},
+	})
+	opts := []tea.ProgramOption{}
+	// The screen goes to the terminal even when stdout is a pipe, so that
+	// stdout carries only --print's result (as fzf does).
+	if o.print || !term.IsTerminal(os.Stdout.Fd()) {
+		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		if err != nil {
+			return fmt.Errorf("no terminal to draw on: %w", err)
+		}
+		defer tty.Close()
+		opts = append(opts, tea.WithInput(tty), tea.WithOutput(tty))
+	}
+	logger.Info("start", "dir", dir, "servers", len(specs), "version", version())
+	_, err = tea.NewProgram(model, opts...).Run()
+	roots := hub.Roots()
+	hub.Close() // stop the servers before printing or exiting
+	logger.Info("exit", "err", err, "roots", len(roots))
+	if errors.Is(err, tea.ErrInterrupted) {
+		return exitError{130}
+	}
+	if err != nil {
+		return err
+	}
+	if o.print {
+		return printRoots(stdout, roots)
+	}
+	return nil
+}
+
+// printRoots writes the roots as a JSON array of {uri, name, path}.
+func printRoots(w io.Writer, roots []consent.Root) error {
+	if roots == nil {
+		roots = []consent.Root{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(roots)
+}
+
+func dirArg(pos []string) (string, error) {
+	dir := "."
+	switch len(pos) {
+	case 0:
+	case 1:
+		dir = pos[0]
+	default:
+		return "", fmt.Errorf("one folder at most, got %d (a server command goes after --)", len(pos))
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("cannot scan %q: %w", dir, errors.Unwrap(err))
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("cannot scan %q: not a folder", dir)
+	}
+	return abs, nil
+}
+
+func serverSpecs(o options, command []string) ([]mcpconn.Spec, error) {
+	var specs []mcpconn.Spec
+	if len(command) > 0 {
+		specs = append(specs, mcpconn.Spec{Command: command})
+	}
+	for _, s := range o.servers {
+		f := strings.Fields(s)
+		if len(f) == 0 {
+			return nil, errors.New("--server needs a command")
+		}
+		specs = append(specs, mcpconn.Spec{Command: f})
+	}
+	for _, u := range o.urls {
+		specs = append(specs, mcpconn.Spec{URL: u})
+	}
+	if len(specs) == 0 {
+		specs = append(specs, mcpconn.Spec{Demo: mcpconn.NewDemo(nil, nil)})
+	}
+	return specs, nil
+}
+
+func runList(args []string, stdout, stderr io.Writer) error {
+	var o options
+	pos, _, err := parse("list", args, &o, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return exitError{2}
+	}
+	dir, err := dirArg(pos)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	enc := json.NewEncoder(stdout)
+	var writeErr error
+	_, err = vcsdetect.Scan(ctx, dir, vcsdetect.Options{MaxDepth: o.maxDepth}, func(r vcsdetect.Repo) {
+		if writeErr != nil {
+			return
+		}
+		if o.json {
+			uri := consent.PathToURI(r.Path)
+			if root, err := consent.NewRoot(r.Path); err == nil {
+				uri = root.URI
+			}
+			writeErr = enc.Encode(struct {
+				vcsdetect.Repo
+				URI string `json:"uri"`
+			}{r, uri})
+			return
+		}
+		p := r.Path
+		if strings.ContainsFunc(p, func(c rune) bool { return c < 0x20 || c == 0x7f }) {
+			p = strconv.Quote(p)
+		}
+		_, writeErr = fmt.Fprintln(stdout, p)
+	})
+	if errors.Is(err, context.Canceled) {
+		return exitError{130}
+	}
+	if err != nil {
+		return err
+	}
+	return writeErr
+}
+
+func runServeDemo(args []string, stderr io.Writer) error {
+	var o options
+	if _, _, err := parse("serve-demo", args, &o, stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return exitError{2}
+	}
+	var record io.Writer
+	if o.record != "" {
+		f, err := os.OpenFile(o.record, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		record = f
+	}
+	level := slog.LevelInfo
+	if o.debug {
+		level = slog.LevelDebug
+	}
+	// On stdio, stdout is the protocol; the log goes to stderr, which the
+	// client (rootpick) sends to its own log.
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := mcpconn.NewDemo(logger, record).ServeStdio(ctx)
+	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// openLog opens the log file (0600 in a 0700 folder); nothing is ever
+// logged to the terminal.
+func openLog(path string, debug bool) (*slog.Logger, func(), error) {
+	if path == "" {
+		state := os.Getenv("XDG_STATE_HOME")
+		if state == "" {
+			home, err := os.UserHomeDir()
+			if err != nil {
+				return nil, nil, fmt.Errorf("finding the log folder: %w", err)
+			}
+			state = filepath.Join(home, ".local", "state")
+		}
+		path = filepath.Join(state, "rootpick", "rootpick.log")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, nil, fmt.Errorf("creating the log folder: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening the log: %w", err)
+	}
+	level := slog.LevelInfo
+	if debug {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level})), func() { f.Close() }, nil
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return mcpconn.Version
+}

@@ -1,0 +1,130 @@
+package mcpconn
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Demo is the built-in roots-aware MCP server. It asks roots/list after the
+// client's initialized notification and again on every
+// notifications/roots/list_changed, keeps what it was answered, and offers a
+// list_roots tool that prints it. It lets rootpick show the whole flow with
+// nothing installed, and lets tests check what a server really holds.
+type Demo struct {
+	server *mcp.Server
+	logger *slog.Logger
+	record io.Writer // JSON Lines of every answer, if set
+
+	mu      sync.Mutex
+	roots   []*mcp.Root
+	fetches int
+	changed chan struct{} // closed and replaced on every fetch
+}
+
+// NewDemo returns the demo server. If record is not nil, every roots/list
+// answer is appended to it as one JSON line {"roots":[...],"fetch":N}.
+func NewDemo(logger *slog.Logger, record io.Writer) *Demo {
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	d := &Demo{logger: logger, record: record, changed: make(chan struct{})}
+	d.server = mcp.NewServer(&mcp.Implementation{Name: "rootpick-demo", Version: Version}, &mcp.ServerOptions{
+		Logger: logger,
+		InitializedHandler: func(ctx context.Context, req *mcp.InitializedRequest) {
+			go d.fetch(req.Session)
+		},
+		RootsListChangedHandler: func(ctx context.Context, req *mcp.RootsListChangedRequest) {
+			go d.fetch(req.Session)
+		},
+	})
+	mcp.AddTool(d.server, &mcp.Tool{
+		Name:        "list_roots",
+		Description: "List the roots this server was last given by the client.",
+	}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, demoRoots, error) {
+		roots := d.Roots()
+		var b strings.Builder
+		for _, r := range roots {
+			b.WriteString(r.URI + "\n")
+		}
+		if len(roots) == 0 {
+			b.WriteString("(no roots)\n")
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, demoRoots{Roots: roots}, nil
+	})
+	return d
+}
+
+type demoRoots struct {
+	Roots []*mcp.Root `json:"roots"`
+}
+
+// Server returns the underlying go-sdk server, to be connected to a
+// transport (in memory, or stdio for rootpick serve-demo).
+func (d *Demo) Server() *mcp.Server { return d.server }
+
+func (d *Demo) fetch(ss *mcp.ServerSession) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := ss.ListRoots(ctx, nil)
+	if err != nil {
+		d.logger.Warn("roots/list failed", "err", err)
+		return
+	}
+	d.mu.Lock()
+	d.roots = res.Roots
+	d.fetches++
+	n := d.fetches
+	close(d.changed)
+	d.changed = make(chan struct{})
+	if d.record != nil {
+		line, _ := json.Marshal(struct {
+			Fetch int         `json:"fetch"`
+			Roots []*mcp.Root `json:"roots"`
+		}{n, orEmpty(res.Roots)})
+		_, _ = d.record.Write(append(line, '\n'))
+	}
+	d.mu.Unlock()
+	d.logger.Info("roots updated", "count", len(res.Roots), "fetch", n)
+}
+
+func orEmpty(r []*mcp.Root) []*mcp.Root {
+	if r == nil {
+		return []*mcp.Root{}
+	}
+	return r
+}
+
+// Roots returns the roots from the latest answer the server received.
+func (d *Demo) Roots() []*mcp.Root {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Clone(d.roots)
+}
+
+// Fetches returns how many roots/list answers the server has received.
+func (d *Demo) Fetches() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.fetches
+}
+
+// Changed returns a channel that is closed at the next received answer.
+func (d *Demo) Changed() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.changed
+}
+
+// ServeStdio runs the demo server on standard input and output until the
+// client goes away or ctx is cancelled.
+func (d *Demo) ServeStdio(ctx context.Context) error {
+	return d.server.Run(ctx, &mcp.StdioTransport{})
+}

@@ -1,0 +1,111 @@
+package mcpconn
+
+import "sync"
+
+// EventKind says what happened on a connection.
+type EventKind int
+
+// The kinds of Event.
+const (
+	// Connecting: the server is being started or dialled.
+	Connecting EventKind = iota
+	// Connected: the handshake finished; ServerName is what the server calls itself.
+	Connected
+	// Fetched: the server asked roots/list; URIs is exactly what it was answered.
+	Fetched
+	// Stderr: a line the server wrote on its standard error (Text).
+	Stderr
+	// ServerLog: a notifications/message the server sent (Text).
+	ServerLog
+	// Failed: starting, connecting or answering failed (Err).
+	Failed
+	// Disconnected: the session ended (Err says why, nil on a clean close).
+	Disconnected
+)
+
+// String returns the kind's name.
+func (k EventKind) String() string {
+	switch k {
+	case Connecting:
+		return "connecting"
+	case Connected:
+		return "connected"
+	case Fetched:
+		return "fetched"
+	case Stderr:
+		return "stderr"
+	case ServerLog:
+		return "log"
+	case Failed:
+		return "failed"
+	case Disconnected:
+		return "disconnected"
+	}
+	return "unknown"
+}
+
+// Event is one thing that happened on one server's connection.
+type Event struct {
+	// Server is the label of the Spec the event belongs to.
+	Server string
+	Kind   EventKind
+	// ServerName and ServerVersion are the server's own serverInfo (Connected).
+	ServerName, ServerVersion string
+	// URIs are the roots answered to roots/list (Fetched).
+	URIs []string
+	// Text is a stderr line or log message, or the negotiated protocol
+	// version for Connected.
+	Text string
+	Err  error
+}
+
+// queue is an unbounded FIFO feeding one channel, so that publishers (the
+// SDK's handlers, stderr readers) never block on a slow or absent reader.
+type queue struct {
+	mu      sync.Mutex
+	items   []Event
+	wake    chan struct{}
+	done    chan struct{}
+	out     chan Event
+	closing sync.Once
+}
+
+func newQueue() *queue {
+	q := &queue{wake: make(chan struct{}, 1), done: make(chan struct{}), out: make(chan Event)}
+	go q.pump()
+	return q
+}
+
+func (q *queue) publish(e Event) {
+	q.mu.Lock()
+	q.items = append(q.items, e)
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (q *queue) pump() {
+	defer close(q.out)
+	for {
+		q.mu.Lock()
+		items := q.items
+		q.items = nil
+		q.mu.Unlock()
+		for _, e := range items {
+			select {
+			case q.out <- e:
+			case <-q.done:
+				return
+			}
+		}
+		select {
+		case <-q.wake:
+		case <-q.done:
+			return
+		}
+	}
+}
+
+func (q *queue) close() { q.closing.Do(func() { close(q.done) }) }

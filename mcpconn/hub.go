@@ -1,0 +1,261 @@
+// Package mcpconn connects rootpick to MCP servers and serves them roots.
+//
+// It owns the client sessions (a stdio command, a Streamable HTTP URL or the
+// built-in demo server in the same process), the roots capability, the
+// consented set that is served, and the record of what each server has
+// fetched. Background events reach the caller through one channel (Events),
+// so a UI can turn them into messages without this package knowing about it.
+package mcpconn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootpick/rootpick/consent"
+)
+
+// DefaultProtocolVersion is the MCP revision sessions are pinned to: the last
+// one in which a server may ask roots/list on its own and the client sends
+// notifications/roots/list_changed.
+const DefaultProtocolVersion = "2025-11-25"
+
+// Version is rootpick's version, reported to servers as clientInfo.
+var Version = "0.1.0-dev"
+
+// Options configure a Hub. The zero value is ready to use.
+type Options struct {
+	// ProtocolVersion is sent in initialize; "" means DefaultProtocolVersion.
+	ProtocolVersion string
+	// Logger receives connection logs and servers' stderr. Nil discards.
+	Logger *slog.Logger
+}
+
+// Hub serves one consented set of roots to every connected server.
+type Hub struct {
+	opts   Options
+	logger *slog.Logger
+	events *queue
+
+	mu     sync.Mutex
+	roots  []consent.Root
+	conns  []*conn
+	closed bool
+}
+
+// NewHub returns a Hub that serves no roots until SetRoots is called.
+func NewHub(opts Options) *Hub {
+	if opts.ProtocolVersion == "" {
+		opts.ProtocolVersion = DefaultProtocolVersion
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Hub{opts: opts, logger: logger, events: newQueue()}
+}
+
+// Events delivers what happens on the connections, in order. The channel is
+// closed by Close. Events are queued without limit, so a slow reader never
+// stalls a server's roots/list.
+func (h *Hub) Events() <-chan Event { return h.events.out }
+
+// Roots returns the set currently served.
+func (h *Hub) Roots() []consent.Root {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.roots)
+}
+
+// SetRoots replaces the served set and notifies every connected server with
+// notifications/roots/list_changed. Roots that leave the set are withdrawn
+// before new ones are added, so no server is ever answered with a root that
+// is being revoked. It may block while a server reads its notification, so
+// call it off the UI goroutine.
+func (h *Hub) SetRoots(roots []consent.Root) {
+	h.mu.Lock()
+	old := h.roots
+	h.roots = slices.Clone(roots)
+	conns := slices.Clone(h.conns)
+	h.mu.Unlock()
+
+	change := consent.Review(old, roots)
+	removed := make([]string, len(change.Removed))
+	for i, r := range change.Removed {
+		removed[i] = r.URI
+	}
+	added := toMCP(change.Added)
+	for _, c := range conns {
+		c.client.RemoveRoots(removed...)
+		c.client.AddRoots(added...)
+	}
+	h.logger.Info("roots set", "count", len(roots), "added", len(change.Added), "removed", len(change.Removed))
+}
+
+func toMCP(roots []consent.Root) []*mcp.Root {
+	out := make([]*mcp.Root, len(roots))
+	for i, r := range roots {
+		out[i] = &mcp.Root{URI: r.URI, Name: r.Name}
+	}
+	return out
+}
+
+// conn is one server connection and the client that speaks to it. Each server
+// gets its own mcp.Client so that the roots/list it asks can be attributed to
+// it; every client mirrors the Hub's set.
+type conn struct {
+	spec    Spec
+	client  *mcp.Client
+	session *mcp.ClientSession
+	stop    func() // ends the process group or in-process server, if any
+}
+
+// Connect starts (or dials) the server described by spec, completes the MCP
+// handshake and keeps the session open in the background. It returns once the
+// server is initialized; the server may ask roots/list right away and gets the
+// current set. When the server goes away, a Disconnected event is published.
+func (h *Hub) Connect(ctx context.Context, spec Spec) error {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return errors.New("mcpconn: hub is closed")
+	}
+	current := toMCP(h.roots)
+	h.mu.Unlock()
+
+	name := spec.Label()
+	c := &conn{spec: spec}
+	c.client = mcp.NewClient(&mcp.Implementation{Name: "rootpick", Version: Version}, &mcp.ClientOptions{
+		Logger: h.logger.With("server", name),
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			h.events.publish(Event{Server: name, Kind: ServerLog, Text: fmt.Sprint(req.Params.Data)})
+		},
+	})
+	c.client.AddRoots(current...)
+	c.client.AddReceivingMiddleware(h.recordFetches(name))
+
+	h.events.publish(Event{Server: name, Kind: Connecting})
+	transport, stop, err := spec.transport(ctx, h.logger.With("server", name), func(line string) {
+		h.events.publish(Event{Server: name, Kind: Stderr, Text: line})
+	})
+	if err != nil {
+		h.events.publish(Event{Server: name, Kind: Failed, Err: err})
+		return err
+	}
+	c.stop = stop
+	session, err := c.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: h.opts.ProtocolVersion})
+	if err != nil {
+		stop()
+		err = fmt.Errorf("connecting to %s: %w", name, err)
+		h.events.publish(Event{Server: name, Kind: Failed, Err: err})
+		return err
+	}
+	c.session = session
+
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		c.close()
+		return errors.New("mcpconn: hub is closed")
+	}
+	h.conns = append(h.conns, c)
+	// Roots set while the handshake ran are mirrored now.
+	change := consent.Review(fromMCP(current), h.roots)
+	h.mu.Unlock()
+	for _, r := range change.Removed {
+		c.client.RemoveRoots(r.URI)
+	}
+	c.client.AddRoots(toMCP(change.Added)...)
+
+	info := session.InitializeResult()
+	ev := Event{Server: name, Kind: Connected}
+	if info != nil && info.ServerInfo != nil {
+		ev.ServerName = info.ServerInfo.Name
+		ev.ServerVersion = info.ServerInfo.Version
+	}
+	if info != nil {
+		ev.Text = info.ProtocolVersion
+	}
+	h.events.publish(ev)
+	h.logger.Info("connected", "server", name, "name", ev.ServerName, "protocol", ev.Text)
+
+	go func() {
+		err := session.Wait()
+		h.mu.Lock()
+		h.conns = slices.DeleteFunc(h.conns, func(x *conn) bool { return x == c })
+		h.mu.Unlock()
+		c.stop()
+		h.logger.Info("disconnected", "server", name, "err", err)
+		h.events.publish(Event{Server: name, Kind: Disconnected, Err: err})
+	}()
+	return nil
+}
+
+func fromMCP(roots []*mcp.Root) []consent.Root {
+	out := make([]consent.Root, len(roots))
+	for i, r := range roots {
+		out[i] = consent.Root{URI: r.URI, Name: r.Name}
+	}
+	return out
+}
+
+// recordFetches wraps the client's request handling so that every roots/list
+// answer is published with the exact URIs the server received.
+func (h *Hub) recordFetches(name string) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method != "roots/list" {
+				return res, err
+			}
+			if err != nil {
+				h.events.publish(Event{Server: name, Kind: Failed, Err: fmt.Errorf("answering roots/list: %w", err)})
+				return res, err
+			}
+			if lr, ok := res.(*mcp.ListRootsResult); ok {
+				uris := make([]string, len(lr.Roots))
+				for i, r := range lr.Roots {
+					uris[i] = r.URI
+				}
+				h.logger.Info("roots/list answered", "server", name, "count", len(uris))
+				h.events.publish(Event{Server: name, Kind: Fetched, URIs: uris})
+			}
+			return res, err
+		}
+	}
+}
+
+// Close ends every session, stops the servers rootpick started (their whole
+// process groups) and closes the Events channel.
+func (h *Hub) Close() error {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil
+	}
+	h.closed = true
+	conns := h.conns
+	h.conns = nil
+	h.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Go(c.close)
+	}
+	wg.Wait()
+	h.events.close()
+	return nil
+}
+
+func (c *conn) close() {
+	if c.session != nil {
+		_ = c.session.Close()
+	}
+	if c.stop != nil {
+		c.stop()
+	}
+}

@@ -1,0 +1,239 @@
+package mcpconn
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootpick/rootpick/consent"
+)
+
+// TestMain lets the test binary act as a stdio MCP server (the demo server)
+// when ROOTPICK_TEST_SERVE is set, so stdio sessions are tested against a
+// real child process.
+func TestMain(m *testing.M) {
+	switch os.Getenv("ROOTPICK_TEST_SERVE") {
+	case "demo":
+		fmt.Fprintln(os.Stderr, "demo server starting\x1b[31m")
+		if err := NewDemo(nil, os.Stderr).ServeStdio(context.Background()); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "crash":
+		fmt.Fprintln(os.Stderr, "about to crash")
+		os.Exit(3)
+	}
+	os.Exit(m.Run())
+}
+
+func root(t *testing.T, path string) consent.Root {
+	t.Helper()
+	return consent.Root{Path: path, URI: "file://" + path, Name: path}
+}
+
+func uris(roots []*mcp.Root) []string {
+	out := make([]string, len(roots))
+	for i, r := range roots {
+		out[i] = r.URI
+	}
+	slices.Sort(out)
+	return out
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// collect drains hub events into a slice the test can inspect.
+func collect(h *Hub) func() []Event {
+	ch := make(chan []Event, 1)
+	ch <- nil
+	go func() {
+		for e := range h.Events() {
+			evs := <-ch
+			ch <- append(evs, e)
+		}
+	}()
+	return func() []Event {
+		evs := <-ch
+		ch <- evs
+		return slices.Clone(evs)
+	}
+}
+
+func TestDemoInMemoryGetsExactlyTheConsentedSet(t *testing.T) {
+	ctx := context.Background()
+	demo := NewDemo(nil, nil)
+	hub := NewHub(Options{})
+	events := collect(hub)
+	defer hub.Close()
+
+	if err := hub.Connect(ctx, Spec{Demo: demo}); err != nil {
+		t.Fatal(err)
+	}
+	// Before any consent the server fetches, and gets nothing.
+	waitFor(t, "first fetch", func() bool { return demo.Fetches() >= 1 })
+	if got := demo.Roots(); len(got) != 0 {
+		t.Fatalf("before consent the server holds %v, want nothing", uris(got))
+	}
+
+	a, b, c := root(t, "/tmp/a"), root(t, "/tmp/b b"), root(t, "/tmp/c")
+	steps := [][]consent.Root{{a, b}, {b, c}, {}}
+	for _, set := range steps {
+		hub.SetRoots(set)
+		want := []string{}
+		for _, r := range set {
+			want = append(want, r.URI)
+		}
+		slices.Sort(want)
+		waitFor(t, fmt.Sprint("server to hold ", want), func() bool {
+			return slices.Equal(uris(demo.Roots()), want)
+		})
+	}
+
+	// Every Fetched event carries what the server was answered, and the last
+	// one is the empty set.
+	waitFor(t, "fetched events", func() bool {
+		evs := events()
+		for i := len(evs) - 1; i >= 0; i-- {
+			if evs[i].Kind == Fetched {
+				return len(evs[i].URIs) == 0 && evs[i].Server == "demo"
+			}
+		}
+		return false
+	})
+	var connected bool
+	for _, e := range events() {
+		if e.Kind == Connected {
+			connected = e.ServerName == "rootpick-demo" && e.Text == DefaultProtocolVersion
+		}
+	}
+	if !connected {
+		t.Fatalf("no Connected event naming rootpick-demo at %s: %+v", DefaultProtocolVersion, events())
+	}
+}
+
+func TestRootsSetBeforeConnectAreServed(t *testing.T) {
+	demo := NewDemo(nil, nil)
+	hub := NewHub(Options{})
+	defer hub.Close()
+	hub.SetRoots([]consent.Root{root(t, "/srv/x")})
+	if err := hub.Connect(context.Background(), Spec{Demo: demo}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "server to hold /srv/x", func() bool {
+		return slices.Equal(uris(demo.Roots()), []string{"file:///srv/x"})
+	})
+}
+
+func TestStdioServerStderrAndShutdown(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ROOTPICK_TEST_SERVE", "demo")
+	hub := NewHub(Options{})
+	events := collect(hub)
+	if err := hub.Connect(context.Background(), Spec{Command: []string{exe}}); err != nil {
+		t.Fatal(err)
+	}
+	hub.SetRoots([]consent.Root{root(t, "/opt/p")})
+	// The child records each answer it receives on its stderr, which must
+	// come back as Stderr events, never on our terminal.
+	waitFor(t, "child to report the new root on stderr", func() bool {
+		for _, e := range events() {
+			if e.Kind == Stderr && e.Text == `{"fetch":2,"roots":[{"name":"/opt/p","uri":"file:///opt/p"}]}` {
+				return true
+			}
+		}
+		return false
+	})
+	hub.Close()
+	var sawStart bool
+	for _, e := range events() {
+		if e.Kind == Stderr && e.Text == "demo server starting\x1b[31m" {
+			sawStart = true
+		}
+	}
+	if !sawStart {
+		t.Fatalf("stderr line not relayed verbatim: %+v", events())
+	}
+}
+
+func TestCrashingServerReportsFailure(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ROOTPICK_TEST_SERVE", "crash")
+	hub := NewHub(Options{})
+	defer hub.Close()
+	events := collect(hub)
+	if err := hub.Connect(context.Background(), Spec{Command: []string{exe}}); err == nil {
+		t.Fatal("connecting to a server that exits at once succeeded")
+	}
+	waitFor(t, "failed event and stderr", func() bool {
+		var failed, stderr bool
+		for _, e := range events() {
+			failed = failed || e.Kind == Failed
+			stderr = stderr || (e.Kind == Stderr && e.Text == "about to crash")
+		}
+		return failed && stderr
+	})
+}
+
+func TestMissingCommandFails(t *testing.T) {
+	hub := NewHub(Options{})
+	defer hub.Close()
+	err := hub.Connect(context.Background(), Spec{Command: []string{"/nonexistent/rootpick-no-such-server"}})
+	if err == nil {
+		t.Fatal("want an error for a missing command")
+	}
+}
+
+func TestEndGroupKillsGrandchildren(t *testing.T) {
+	// A shell that starts a sleeping grandchild ignoring SIGTERM: endGroup
+	// must still leave no process in the group.
+	cmd := execShell(t, `trap "" TERM; sleep 30 & wait`)
+	pgid := cmd.Process.Pid
+	go func() { _ = cmd.Wait() }() // reap the shell, as the SDK does
+	start := time.Now()
+	endGroup(pgid)
+	if groupAlive(pgid) {
+		t.Fatalf("process group %d still alive after endGroup", pgid)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("endGroup took %v", d)
+	}
+}
+
+func TestSpecLabel(t *testing.T) {
+	for _, tc := range []struct {
+		spec Spec
+		want string
+	}{
+		{Spec{Name: "x", Command: []string{"y"}}, "x"},
+		{Spec{Demo: &Demo{}}, "demo"},
+		{Spec{URL: "http://127.0.0.1:9/mcp"}, "http://127.0.0.1:9/mcp"},
+		{Spec{Command: []string{"npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"}}, "server-filesystem"},
+		{Spec{Command: []string{"/usr/bin/python3", "server.py"}}, "server.py"},
+		{Spec{Command: []string{"/usr/local/bin/my-tool", "--flag", "x"}}, "my-tool"},
+		{Spec{Command: []string{"rootpick", "serve-demo"}}, "rootpick"},
+	} {
+		if got := tc.spec.Label(); got != tc.want {
+			t.Errorf("%+v.Label() = %q, want %q", tc.spec, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package mcpconn
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Spec says how to reach one server. Exactly one of Command, URL and Demo is
+// set.
+type Spec struct {
+	// Name labels the server in events and the UI; "" derives one.
+	Name string
+	// Command is a stdio server: the program and its arguments.
+	Command []string
+	// URL is a Streamable HTTP endpoint.
+	URL string
+	// Demo is the built-in server, run in this process.
+	Demo *Demo
+}
+
+// Label is the name used for the server before it has told its own.
+func (s Spec) Label() string {
+	switch {
+	case s.Name != "":
+		return s.Name
+	case s.Demo != nil:
+		return "demo"
+	case s.URL != "":
+		return s.URL
+	case len(s.Command) > 0:
+		// "npx -y @scope/server-x /tmp" → "server-x": the package says more
+		// than the launcher does.
+		for _, a := range s.Command[1:] {
+			if !strings.HasPrefix(a, "-") {
+				if b := filepath.Base(a); strings.Contains(a, "@") || strings.HasPrefix(b, "server") || strings.HasPrefix(b, "mcp") {
+					return b
+				}
+				break
+			}
+		}
+		return filepath.Base(s.Command[0])
+	}
+	return "server"
+}
+
+// stdioTerminate is how long a stdio server gets to exit after its stdin is
+// closed before it is signalled.
+const stdioTerminate = 2 * time.Second
+
+// transport builds the transport for spec and a stop function that ends what
+// it started. onStderr receives the server's stderr, line by line.
+func (s Spec) transport(ctx context.Context, logger *slog.Logger, onStderr func(string)) (mcp.Transport, func(), error) {
+	switch {
+	case s.Demo != nil:
+		ct, st := mcp.NewInMemoryTransports()
+		ss, err := s.Demo.Server().Connect(ctx, st, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		return ct, func() { _ = ss.Close() }, nil
+	case s.URL != "":
+		return &mcp.StreamableClientTransport{Endpoint: s.URL}, func() {}, nil
+	case len(s.Command) > 0:
+		cmd := exec.Command(s.Command[0], s.Command[1:]...)
+		// Its own process group, so the terminal's signals do not reach it
+		// and shutdown can end grandchildren too (npx starts node).
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		pr, pw := io.Pipe()
+		cmd.Stderr = pw
+		go func() {
+			sc := bufio.NewScanner(pr)
+			sc.Buffer(make([]byte, 64*1024), 1024*1024)
+			for sc.Scan() {
+				logger.Info("stderr", "line", sc.Text())
+				onStderr(sc.Text())
+			}
+			_, _ = io.Copy(io.Discard, pr)
+		}()
+		var once sync.Once
+		stop := func() {
+			once.Do(func() {
+				if cmd.Process != nil {
+					// The SDK closes stdin and waits for the child; whatever
+					// of its group is left is ended here.
+					endGroup(cmd.Process.Pid)
+				}
+				_ = pw.Close()
+			})
+		}
+		return &mcp.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, stop, nil
+	}
+	return nil, nil, errors.New("mcpconn: empty server spec")
+}
+
+// endGroup sends SIGTERM to the process group pgid, waits up to a second for
+// it to be gone, then sends SIGKILL and waits up to another second.
+func endGroup(pgid int) {
+	if syscall.Kill(-pgid, syscall.SIGTERM) != nil {
+		return // no such group: everything has exited
+	}
+	if groupGone(pgid, time.Second) {
+		return
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	groupGone(pgid, time.Second)
+}
+
+// groupGone polls until no process is left in group pgid or d has passed.
+func groupGone(pgid int, d time.Duration) bool {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if !groupAlive(pgid) {
+			return true
+		}
+	}
+	return false
+}
+
+// groupAlive reports whether a process of group pgid is still running.
+// Zombies do not count: they hold no resources, and where the machine's init
+// is slow to reap orphans they would otherwise look alive forever. Without
+// /proc it falls back to signal 0, which counts zombies too.
+func groupAlive(pgid int) bool {
+	if syscall.Kill(-pgid, 0) != nil {
+		return false
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...; comm may hold spaces and parens.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) >= 3 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" && f[0] != "X" {
+			return true
+		}
+	}
+	return false
+}

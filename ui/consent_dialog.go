@@ -1,0 +1,88 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/rootpick/rootpick/consent"
+)
+
+// consentDialog shows exactly what a confirmation would add and remove. It
+// is a value: it holds one proposal, and answering it yields a decision for
+// that proposal only.
+type consentDialog struct {
+	id       int            // which opening this is; arming ticks carry it
+	armed    bool           // keys are ignored until the type-ahead guard passes
+	proposed []consent.Root // the full set that y would serve
+	change   consent.Change
+	problems []string // selected folders that cannot be shared, with why
+	servers  string   // who will receive the roots
+	width    int
+	height   int
+	st       styles
+}
+
+// SetSize sets the area the dialog may use; it draws a box within it.
+func (d *consentDialog) SetSize(w, h int) { d.width, d.height = max(w, 0), max(h, 0) }
+
+func (d *consentDialog) View() string {
+	if d.width < 8 || d.height < 3 {
+		return ""
+	}
+	inner := max(d.width-4, 4) // border and padding
+	line := func(s string) string { return ansi.Truncate(s, inner, "…") }
+	var rows []string
+	title := "Share with " + d.servers + "?"
+	if d.change.Empty() {
+		title = "Nothing to change"
+	}
+	rows = append(rows, d.st.title.Render(line(title)), "")
+	for _, r := range d.change.Added {
+		rows = append(rows, d.st.added.Render(line("+ "+clean(r.Path))), d.st.dim.Render(line("    "+r.URI)))
+	}
+	for _, r := range d.change.Removed {
+		rows = append(rows, d.st.removed.Render(line("− "+clean(r.Path))), d.st.dim.Render(line("    "+r.URI)))
+	}
+	if n := len(d.change.Kept); n > 0 {
+		rows = append(rows, d.st.dim.Render(line(fmt.Sprintf("  %d already shared, kept", n))))
+	}
+	if d.change.Empty() {
+		rows = append(rows, d.st.dim.Render(line(fmt.Sprintf("The %d checked folders are exactly what is shared.", len(d.proposed)))))
+	}
+	for _, p := range d.problems {
+		rows = append(rows, d.st.warn.Render(line("! "+p)))
+	}
+	rows = append(rows, "", d.summary(line))
+
+	// Keep the box within the height: drop rows from the middle, say so.
+	maxRows := d.height - 2
+	if len(rows) > maxRows && maxRows >= 4 {
+		keep := maxRows - 3
+		hidden := len(rows) - 2 - keep
+		rows = append(append(rows[:keep:keep], d.st.dim.Render(line(fmt.Sprintf("  … %d more lines", hidden)))), rows[len(rows)-2:]...)
+	}
+	box := d.st.dialog.Width(min(d.width, maxLineWidth(rows)+4)).Render(strings.Join(rows, "\n"))
+	return box
+}
+
+func (d *consentDialog) summary(line func(string) string) string {
+	if !d.armed {
+		return d.st.dim.Render(line("…"))
+	}
+	if d.change.Empty() {
+		return line(d.st.title.Render("n") + d.st.dim.Render("/esc close"))
+	}
+	return line(fmt.Sprintf("%s confirm  %s cancel   %s",
+		d.st.title.Render("y"), d.st.title.Render("n/esc"),
+		d.st.dim.Render(fmt.Sprintf("(%d added, %d removed)", len(d.change.Added), len(d.change.Removed)))))
+}
+
+func maxLineWidth(rows []string) int {
+	w := 0
+	for _, r := range rows {
+		w = max(w, lipgloss.Width(r))
+	}
+	return w
+}

@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"path/filepath"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/rootpick/rootpick/picker"
+	"github.com/rootpick/rootpick/vcsdetect"
+)
+
+// listView draws the candidates with their checkboxes. It keeps only the
+// scroll offset; what is shown, checked and highlighted lives in picker.State.
+type listView struct {
+	width, height int
+	offset        int
+	dir           string
+	st            styles
+}
+
+// SetSize sets the area the list may draw in.
+func (l *listView) SetSize(w, h int) { l.width, l.height = max(w, 0), max(h, 0) }
+
+// follow scrolls so that the cursor row is visible.
+func (l *listView) follow(cursor, total int) {
+	if l.height <= 0 {
+		return
+	}
+	if cursor < l.offset {
+		l.offset = cursor
+	}
+	if cursor >= l.offset+l.height {
+		l.offset = cursor - l.height + 1
+	}
+	l.offset = max(0, min(l.offset, total-l.height))
+}
+
+// label is a repository's path relative to the scanned folder ("." for the
+// folder itself), cleaned of control characters.
+func (l *listView) label(r vcsdetect.Repo) string {
+	rel, err := filepath.Rel(l.dir, r.Path)
+	if err != nil {
+		rel = r.Path
+	}
+	return clean(rel)
+}
+
+func (l *listView) View(p *picker.State, scanning bool) string {
+	if l.width <= 0 || l.height <= 0 {
+		return ""
+	}
+	shown := p.Shown()
+	if len(shown) == 0 {
+		msg := "No repositories found."
+		switch {
+		case scanning:
+			msg = "Scanning…"
+		case p.Len() > 0:
+			msg = "Nothing matches the filter."
+		}
+		return l.st.dim.Render(ansi.Truncate("  "+msg, l.width, "…"))
+	}
+	// Branch column: as wide as the widest visible branch, at most a third.
+	end := min(len(shown), l.offset+l.height)
+	bw := 0
+	for _, r := range shown[l.offset:end] {
+		bw = max(bw, lipgloss.Width(clean(r.Branch)))
+	}
+	bw = min(bw, l.width/3)
+
+	rows := make([]string, 0, end-l.offset)
+	for i := l.offset; i < end; i++ {
+		r := shown[i]
+		pointer, box := "  ", "[ ]"
+		if i == p.Cursor() {
+			pointer = l.st.cursor.Render("› ")
+		}
+		if p.IsChecked(r.Path) {
+			box = l.st.checked.Render("[x]")
+		}
+		right := ""
+		if r.Kind != vcsdetect.KindGit && r.Kind != "" {
+			right = l.st.kind.Render(string(r.Kind)) + " "
+		}
+		if bw > 0 {
+			b := ansi.Truncate(clean(r.Branch), bw, "…")
+			right += l.st.branch.Render(b + strings.Repeat(" ", bw-lipgloss.Width(b)))
+		}
+		nameWidth := l.width - 2 - 4 - lipgloss.Width(right) - 1
+		name := ansi.Truncate(l.label(r), max(nameWidth, 1), "…")
+		if i == p.Cursor() {
+			name = l.st.cursor.Render(name)
+		}
+		gap := max(1, l.width-2-4-lipgloss.Width(name)-lipgloss.Width(right))
+		row := pointer + box + " " + name + strings.Repeat(" ", gap) + right
+		rows = append(rows, ansi.Truncate(row, l.width, ""))
+	}
+	return strings.Join(rows, "\n")
+}

@@ -1,0 +1,411 @@
+// Package ui is rootpick's terminal interface: Bubble Tea models, views, key
+// maps and styles. It turns scan results and server events into messages and
+// key presses into intents on the domain packages; it does no I/O in Update.
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/picker"
+	"github.com/rootpick/rootpick/vcsdetect"
+)
+
+// ScanFunc is the signature of vcsdetect.Scan, injectable for tests.
+type ScanFunc func(ctx context.Context, dir string, opts vcsdetect.Options, found func(vcsdetect.Repo)) (vcsdetect.Stats, error)
+
+// Config is what the model needs from main.
+type Config struct {
+	// Dir is the folder to scan, absolute.
+	Dir string
+	// Hub serves the consented roots; Servers are connected to it at start.
+	Hub     *mcpconn.Hub
+	Servers []mcpconn.Spec
+	// Scan defaults to vcsdetect.Scan; ScanOptions are passed to it.
+	Scan        ScanFunc
+	ScanOptions vcsdetect.Options
+	// ArmDelay is how long the consent dialog ignores keys after it opens,
+	// so that type-ahead cannot answer it. Zero means 300ms.
+	ArmDelay time.Duration
+}
+
+// Model is the whole program state.
+type Model struct {
+	cfg    Config
+	keys   keyMap
+	dkeys  dialogKeys
+	fkeys  filterKeys
+	st     styles
+	width  int
+	height int
+
+	picker picker.State
+	list   listView
+
+	// Scan state: the generation stamps every message of one scan, so that
+	// results of a cancelled scan are dropped.
+	scanGen    int
+	scanning   bool
+	scanCh     <-chan scanItem
+	scanCancel context.CancelFunc
+	scanStats  vcsdetect.Stats
+	scanErr    error
+
+	filtering bool
+	filter    textinput.Model
+
+	dialog    *consentDialog
+	dialogSeq int
+	preparing bool // a consent proposal is being built
+
+	exposed  []consent.Root // what the servers are being served
+	applying bool           // a confirmed change is on its way to the hub
+	servers  []*serverState
+
+	help     help.Model
+	fullHelp bool
+	note     string // one-line feedback under the list
+	noteErr  bool
+}
+
+// New returns the model for cfg.
+func New(cfg Config) *Model {
+	if cfg.Scan == nil {
+		cfg.Scan = vcsdetect.Scan
+	}
+	if cfg.ArmDelay == 0 {
+		cfg.ArmDelay = 300 * time.Millisecond
+	}
+	st := defaultStyles()
+	ti := textinput.New()
+	ti.Prompt = "/ "
+	ti.Placeholder = "type to filter"
+	m := &Model{
+		cfg:    cfg,
+		keys:   defaultKeys(),
+		dkeys:  defaultDialogKeys(),
+		fkeys:  defaultFilterKeys(),
+		st:     st,
+		filter: ti,
+		help:   help.New(),
+		list:   listView{dir: cfg.Dir, st: st},
+	}
+	for _, s := range cfg.Servers {
+		m.servers = append(m.servers, &serverState{label: s.Label(), state: "starting"})
+	}
+	return m
+}
+
+// Exposed returns the roots the servers are being served.
+func (m *Model) Exposed() []consent.Root { return m.exposed }
+
+// Init starts the scan, the server connections and the event reader.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.startScan()}
+	if m.cfg.Hub != nil {
+		cmds = append(cmds, waitEvent(m.cfg.Hub.Events()))
+		for _, s := range m.cfg.Servers {
+			cmds = append(cmds, connect(m.cfg.Hub, s))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update handles one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.setSize(msg.Width, msg.Height)
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	case scanStartedMsg:
+		return m, m.onScanStarted(msg)
+	case scanBatchMsg:
+		return m, m.onScanBatch(msg)
+	case hubEventMsg:
+		m.onHubEvent(msg.ev)
+		return m, waitEvent(m.cfg.Hub.Events())
+	case connectDoneMsg:
+		return m, nil // the hub's events say everything
+	case consentReadyMsg:
+		return m, m.onConsentReady(msg)
+	case consentArmMsg:
+		if m.dialog != nil && m.dialog.id == msg.id {
+			m.dialog.armed = true
+		}
+		return m, nil
+	case rootsServedMsg:
+		m.applying = false
+		m.exposed = msg.roots
+		m.setNote(sharedNote(len(msg.roots)), false)
+		return m, nil
+	}
+	if m.filtering {
+		var cmd tea.Cmd
+		m.filter, cmd = m.filter.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+func sharedNote(n int) string {
+	switch n {
+	case 0:
+		return "Nothing is shared now."
+	case 1:
+		return "Sharing 1 folder."
+	}
+	return "Sharing " + itoa(n) + " folders."
+}
+
+func (m *Model) setNote(s string, isErr bool) { m.note, m.noteErr = s, isErr }
+
+func (m *Model) setSize(w, h int) {
+	m.width, m.height = w, h
+	m.help.SetWidth(w)
+	m.filter.SetWidth(max(w-4, 1))
+	m.layout()
+}
+
+// layout gives the list and the dialog the rows left by the fixed lines.
+func (m *Model) layout() {
+	body := m.height - 3 // header, status, help
+	if m.filtering || m.picker.Filter() != "" {
+		body--
+	}
+	body = max(body, 0)
+	m.list.SetSize(m.width, body)
+	if m.dialog != nil {
+		m.dialog.SetSize(m.width, body)
+	}
+	m.list.follow(m.picker.Cursor(), len(m.picker.Shown()))
+}
+
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(msg, m.keys.Interrupt) {
+		return tea.Interrupt
+	}
+	switch {
+	case m.dialog != nil:
+		return m.dialogKey(msg)
+	case m.filtering:
+		return m.filterKey(msg)
+	case m.fullHelp:
+		m.fullHelp = false // any key closes the full help
+		if key.Matches(msg, m.keys.Quit) {
+			return tea.Quit
+		}
+		return nil
+	}
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Up):
+		m.picker.Move(-1)
+	case key.Matches(msg, k.Down):
+		m.picker.Move(1)
+	case key.Matches(msg, k.PageUp):
+		m.picker.Move(-max(m.list.height-1, 1))
+	case key.Matches(msg, k.PageDown):
+		m.picker.Move(max(m.list.height-1, 1))
+	case key.Matches(msg, k.Top):
+		m.picker.MoveTo(0)
+	case key.Matches(msg, k.Bottom):
+		m.picker.MoveTo(len(m.picker.Shown()) - 1)
+	case key.Matches(msg, k.Toggle):
+		m.picker.Toggle()
+	case key.Matches(msg, k.CheckAll):
+		m.picker.CheckShown(true)
+	case key.Matches(msg, k.UncheckAll):
+		m.picker.CheckShown(false)
+	case key.Matches(msg, k.Filter):
+		m.filtering = true
+		m.filter.SetValue(m.picker.Filter())
+		m.filter.CursorEnd()
+		m.layout()
+		return m.filter.Focus()
+	case key.Matches(msg, k.ClearFilter) && m.picker.Filter() != "":
+		m.picker.SetFilter("")
+		m.keys.ClearFilter.SetEnabled(false)
+		m.layout()
+	case key.Matches(msg, k.Review):
+		if m.preparing {
+			return nil
+		}
+		m.preparing = true
+		m.setNote("", false)
+		return prepareConsent(m.picker.Checked())
+	case key.Matches(msg, k.Rescan):
+		return m.startScan()
+	case key.Matches(msg, k.Help):
+		m.fullHelp = true
+	}
+	m.list.follow(m.picker.Cursor(), len(m.picker.Shown()))
+	return nil
+}
+
+func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.fkeys.Keep):
+		m.filtering = false
+		m.filter.Blur()
+	case key.Matches(msg, m.fkeys.Drop):
+		m.filtering = false
+		m.filter.Blur()
+		m.picker.SetFilter("")
+	default:
+		var cmd tea.Cmd
+		m.filter, cmd = m.filter.Update(msg)
+		m.picker.SetFilter(m.filter.Value())
+		m.list.offset = 0
+		m.list.follow(m.picker.Cursor(), len(m.picker.Shown()))
+		return cmd
+	}
+	m.keys.ClearFilter.SetEnabled(m.picker.Filter() != "")
+	m.layout()
+	return nil
+}
+
+func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
+	if !m.dialog.armed {
+		return nil // type-ahead guard: the key that opened it cannot answer it
+	}
+	switch {
+	case key.Matches(msg, m.dkeys.Confirm) && !m.dialog.change.Empty():
+		proposed := m.dialog.proposed
+		m.dialog = nil
+		m.applying = true
+		m.setNote("Sharing…", false)
+		return serveRoots(m.cfg.Hub, proposed)
+	case key.Matches(msg, m.dkeys.Cancel):
+		if !m.dialog.change.Empty() {
+			m.setNote("Cancelled: nothing changed.", false)
+		}
+		m.dialog = nil
+	}
+	return nil
+}
+
+func (m *Model) onConsentReady(msg consentReadyMsg) tea.Cmd {
+	m.preparing = false
+	m.dialogSeq++
+	m.dialog = &consentDialog{
+		id:       m.dialogSeq,
+		proposed: msg.proposed,
+		change:   consent.Review(m.exposed, msg.proposed),
+		problems: msg.problems,
+		servers:  m.serverNames(),
+		st:       m.st,
+	}
+	m.layout()
+	id := m.dialogSeq
+	return tea.Tick(m.cfg.ArmDelay, func(time.Time) tea.Msg { return consentArmMsg{id: id} })
+}
+
+// View draws the screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "rootpick"
+	return v
+}
+
+func (m *Model) render() string {
+	if m.width <= 0 || m.height <= 0 {
+		return "" // nothing is drawn before the size is known
+	}
+	lines := []string{m.headerView()}
+	if m.filtering {
+		lines = append(lines, m.filter.View())
+	} else if f := m.picker.Filter(); f != "" {
+		lines = append(lines, m.st.filter.Render("/ ")+clean(f)+m.st.dim.Render("  (esc clears)"))
+	}
+	var body string
+	switch {
+	case m.dialog != nil:
+		body = m.dialog.View()
+	case m.fullHelp:
+		body = m.help.FullHelpView(m.keys.FullHelp())
+	default:
+		body = m.list.View(&m.picker, m.scanning)
+	}
+	lines = append(lines, fit(body, m.width, m.list.height))
+	lines = append(lines, m.statusView())
+	switch {
+	case m.dialog != nil:
+		lines = append(lines, m.help.View(m.dkeys))
+	case m.filtering:
+		lines = append(lines, m.help.View(m.fkeys))
+	default:
+		lines = append(lines, m.help.View(m.keys))
+	}
+	out := strings.Join(lines, "\n")
+	// A terminal smaller than the fixed lines shows the top of the screen.
+	if rows := strings.Split(out, "\n"); len(rows) > m.height {
+		out = strings.Join(rows[:m.height], "\n")
+	}
+	return out
+}
+
+// fit pads or cuts s to exactly h lines no wider than w.
+func fit(s string, w, h int) string {
+	if h <= 0 {
+		return ""
+	}
+	rows := strings.Split(s, "\n")
+	if len(rows) > h {
+		rows = rows[:h]
+	}
+	for i, r := range rows {
+		rows[i] = ansi.Truncate(r, w, "")
+	}
+	for len(rows) < h {
+		rows = append(rows, "")
+	}
+	return strings.Join(rows, "\n")
+}
+
+func (m *Model) headerView() string {
+	parts := []string{m.st.title.Render("rootpick"), clean(home(m.cfg.Dir))}
+	count := itoa(m.picker.Len()) + " repos"
+	if len(m.picker.Shown()) != m.picker.Len() {
+		count = itoa(len(m.picker.Shown())) + "/" + count
+	}
+	parts = append(parts, m.st.dim.Render(count+" · "+itoa(len(m.picker.Checked()))+" checked"))
+	switch {
+	case m.scanning:
+		parts = append(parts, m.st.pending.Render("scanning…"))
+	case m.scanErr != nil:
+		parts = append(parts, m.st.err.Render("scan failed: "+clean(m.scanErr.Error())))
+	case m.scanStats.Warnings > 0:
+		parts = append(parts, m.st.warn.Render(itoa(m.scanStats.Warnings)+" unreadable folders skipped"))
+	}
+	return ansi.Truncate(strings.Join(parts, "  "), m.width, "…")
+}
+
+// home shortens the home folder to ~.
+func home(p string) string {
+	h, err := os.UserHomeDir()
+	if err != nil || h == "" || h == "/" {
+		return p
+	}
+	if p == h {
+		return "~"
+	}
+	if strings.HasPrefix(p, h+string(filepath.Separator)) {
+		return "~" + p[len(h):]
+	}
+	return p
+}
