@@ -73,7 +73,6 @@ type options struct {
 	logFile  string
 	urls     stringList
 	servers  stringList
-	protocol string
 	maxDepth int
 	json     bool
 	record   string
@@ -92,7 +91,6 @@ func newFlagSet(name string, o *options, out io.Writer) *flag.FlagSet {
 		fs.BoolVar(&o.print, "print", false, "on exit, print the consented roots as a JSON array on stdout")
 		fs.Var(&o.urls, "url", "serve roots to the Streamable HTTP server at `URL` (repeatable)")
 		fs.Var(&o.servers, "server", "serve roots to the stdio server started by `'CMD ARGS'` (repeatable)")
-		fs.StringVar(&o.protocol, "protocol", mcpconn.DefaultProtocolVersion, "MCP protocol `version` to request")
 		fs.IntVar(&o.maxDepth, "max-depth", 0, "do not look more than `N` levels below DIR (0: no limit)")
 		fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	}
@@ -163,7 +161,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	hub := mcpconn.NewHub(mcpconn.Options{ProtocolVersion: o.protocol, Logger: logger})
+	hub := mcpconn.NewHub(mcpconn.Options{Logger: logger})
 	defer hub.Close()
 
 	model := ui.New(ui.Config{
@@ -223,6 +221,11 @@ func dirArg(pos []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// Scan the real folder, so that the paths listed are the canonical
+	// paths roots are made of.
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
 	st, err := os.Stat(abs)
 	if err != nil {
 		return "", fmt.Errorf("cannot scan %q: %w", dir, errors.Unwrap(err))
@@ -250,6 +253,14 @@ func serverSpecs(o options, command []string) ([]mcpconn.Spec, error) {
 	}
 	if len(specs) == 0 {
 		specs = append(specs, mcpconn.Spec{Demo: mcpconn.NewDemo(nil, nil)})
+	}
+	// Labels tell servers apart in events and on screen: make them unique.
+	seen := map[string]int{}
+	for i := range specs {
+		l := specs[i].Label()
+		if seen[l]++; seen[l] > 1 {
+			specs[i].Name = l + " #" + strconv.Itoa(seen[l])
+		}
 	}
 	return specs, nil
 }

@@ -14,6 +14,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -258,4 +259,39 @@ func (c *conn) close() {
 	if c.stop != nil {
 		c.stop()
 	}
+}
+
+// CallTool calls a tool on the connected server labelled server and returns
+// the text of its result. It lets a script or test ask a server what it
+// holds (server-filesystem's list_allowed_directories, the demo's
+// list_roots) without a second client.
+func (h *Hub) CallTool(ctx context.Context, server, tool string, args map[string]any) (string, error) {
+	h.mu.Lock()
+	var session *mcp.ClientSession
+	for _, c := range h.conns {
+		if c.spec.Label() == server {
+			session = c.session
+		}
+	}
+	h.mu.Unlock()
+	if session == nil {
+		return "", fmt.Errorf("mcpconn: no connected server %q", server)
+	}
+	if args == nil {
+		args = map[string]any{} // servers reject a null arguments object
+	}
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	if res.IsError {
+		return b.String(), fmt.Errorf("mcpconn: tool %s failed: %s", tool, b.String())
+	}
+	return b.String(), nil
 }

@@ -29,9 +29,9 @@ func defaultKeys() keyMap {
 		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
 		Top:        key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
 		Bottom:     key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		Toggle:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "check")),
-		CheckAll:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "check shown")),
-		UncheckAll: key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "uncheck shown")),
+		Toggle:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "toggle")),
+		CheckAll:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "check all")),
+		UncheckAll: key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "uncheck all")),
 		Filter:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"),
 			key.WithDisabled()),
@@ -39,7 +39,7 @@ func defaultKeys() keyMap {
 		Rescan:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rescan")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
-		Interrupt: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Interrupt: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "abort (exit 130)")),
 	}
 }
 

@@ -46,7 +46,10 @@ func (l *listView) label(r vcsdetect.Repo) string {
 	return clean(rel)
 }
 
-func (l *listView) View(p *picker.State, scanning bool) string {
+// View draws the shown rows; shared holds the paths being served, which get
+// a "shared" tag so the person sees what the servers see, not only what is
+// checked.
+func (l *listView) View(p *picker.State, scanning bool, shared map[string]bool) string {
 	if l.width <= 0 || l.height <= 0 {
 		return ""
 	}
@@ -61,10 +64,21 @@ func (l *listView) View(p *picker.State, scanning bool) string {
 		}
 		return l.st.dim.Render(ansi.Truncate("  "+msg, l.width, "…"))
 	}
-	// Branch column: as wide as the widest visible branch, at most a third.
+	// Right-hand columns: tags (shared, kind) and branch, each as wide as
+	// its widest visible cell; the branch takes at most a third of the row.
 	end := min(len(shown), l.offset+l.height)
-	bw := 0
-	for _, r := range shown[l.offset:end] {
+	tags := make([]string, end-l.offset)
+	tw, bw := 0, 0
+	for i, r := range shown[l.offset:end] {
+		var t []string
+		if shared[r.Path] {
+			t = append(t, l.st.ok.Render("shared"))
+		}
+		if r.Kind != vcsdetect.KindGit && r.Kind != "" {
+			t = append(t, l.st.kind.Render(string(r.Kind)))
+		}
+		tags[i] = strings.Join(t, " ")
+		tw = max(tw, lipgloss.Width(tags[i]))
 		bw = max(bw, lipgloss.Width(clean(r.Branch)))
 	}
 	bw = min(bw, l.width/3)
@@ -80,12 +94,11 @@ func (l *listView) View(p *picker.State, scanning bool) string {
 			box = l.st.checked.Render("[x]")
 		}
 		right := ""
-		if r.Kind != vcsdetect.KindGit && r.Kind != "" {
-			right = l.st.kind.Render(string(r.Kind)) + " "
+		if tw > 0 {
+			right = padRight(tags[i-l.offset], tw) + " "
 		}
 		if bw > 0 {
-			b := ansi.Truncate(clean(r.Branch), bw, "…")
-			right += l.st.branch.Render(b + strings.Repeat(" ", bw-lipgloss.Width(b)))
+			right += l.st.branch.Render(padRight(ansi.Truncate(clean(r.Branch), bw, "…"), bw))
 		}
 		nameWidth := l.width - 2 - 4 - lipgloss.Width(right) - 1
 		name := ansi.Truncate(l.label(r), max(nameWidth, 1), "…")
@@ -97,4 +110,9 @@ func (l *listView) View(p *picker.State, scanning bool) string {
 		rows = append(rows, ansi.Truncate(row, l.width, ""))
 	}
 	return strings.Join(rows, "\n")
+}
+
+// padRight pads s with spaces to w cells.
+func padRight(s string, w int) string {
+	return s + strings.Repeat(" ", max(0, w-lipgloss.Width(s)))
 }

@@ -106,6 +106,14 @@ func New(cfg Config) *Model {
 	return m
 }
 
+func (m *Model) sharedPaths() map[string]bool {
+	out := make(map[string]bool, len(m.exposed))
+	for _, r := range m.exposed {
+		out[r.Path] = true
+	}
+	return out
+}
+
 // Exposed returns the roots the servers are being served.
 func (m *Model) Exposed() []consent.Root { return m.exposed }
 
@@ -339,24 +347,21 @@ func (m *Model) render() string {
 	case m.fullHelp:
 		body = m.help.FullHelpView(m.keys.FullHelp())
 	default:
-		body = m.list.View(&m.picker, m.scanning)
+		body = m.list.View(&m.picker, m.scanning, m.sharedPaths())
 	}
 	lines = append(lines, fit(body, m.width, m.list.height))
 	lines = append(lines, m.statusView())
+	var keys help.KeyMap = m.keys
 	switch {
 	case m.dialog != nil:
-		lines = append(lines, m.help.View(m.dkeys))
+		keys = m.dkeys
 	case m.filtering:
-		lines = append(lines, m.help.View(m.fkeys))
-	default:
-		lines = append(lines, m.help.View(m.keys))
+		keys = m.fkeys
 	}
-	out := strings.Join(lines, "\n")
-	// A terminal smaller than the fixed lines shows the top of the screen.
-	if rows := strings.Split(out, "\n"); len(rows) > m.height {
-		out = strings.Join(rows[:m.height], "\n")
-	}
-	return out
+	lines = append(lines, ansi.Truncate(m.help.View(keys), m.width, "…"))
+	// Every line fits the width (the help bubble can overrun it by an item),
+	// and a terminal smaller than the fixed lines shows the top of the screen.
+	return fit(strings.Join(lines, "\n"), m.width, m.height)
 }
 
 // fit pads or cuts s to exactly h lines no wider than w.

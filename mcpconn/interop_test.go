@@ -1,0 +1,156 @@
+package mcpconn
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rootpick/rootpick/consent"
+)
+
+// npmServer returns the command that starts an npm MCP server installed by
+// .ci/run (npm ci --prefix .ci), or skips the test saying how to get it.
+func npmServer(t *testing.T, pkg, bin string) []string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("interop with npm servers is skipped in -short mode")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not installed: apt-get install nodejs npm, then npm ci --prefix .ci")
+	}
+	dir := os.Getenv("ROOTPICK_NODE_MODULES")
+	if dir == "" {
+		dir = filepath.Join("..", ".ci", "node_modules")
+	}
+	script, _ := filepath.Abs(filepath.Join(dir, "@modelcontextprotocol", pkg, "dist", bin))
+	if _, err := os.Stat(script); err != nil {
+		t.Skipf("%s not installed: run npm ci --prefix .ci (looked for %s)", pkg, script)
+	}
+	return []string{node, script}
+}
+
+func realRoot(t *testing.T, path string) consent.Root {
+	t.Helper()
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := consent.NewRoot(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// eventually retries check until it passes or 15s have gone by.
+func eventually(t *testing.T, what string, check func() (string, bool)) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		got, ok := check()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s; last saw:\n%s", what, got)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestInteropServerFilesystem checks, by asking the server itself
+// (list_allowed_directories), that @modelcontextprotocol/server-filesystem
+// ends up allowing exactly the consented roots, including a folder whose
+// name needs percent-encoding, and that a change replaces them.
+func TestInteropServerFilesystem(t *testing.T) {
+	cmd := npmServer(t, "server-filesystem", "index.js")
+	base := t.TempDir()
+	a := realRoot(t, filepath.Join(base, "alpha"))
+	b := realRoot(t, filepath.Join(base, "b #1 %é"))
+	c := realRoot(t, filepath.Join(base, "gamma"))
+
+	hub := NewHub(Options{})
+	defer hub.Close()
+	events := collect(hub)
+	ctx := context.Background()
+	spec := Spec{Name: "fs", Command: cmd}
+	if err := hub.Connect(ctx, spec); err != nil {
+		t.Fatal(err)
+	}
+	allowed := func(want ...consent.Root) func() (string, bool) {
+		return func() (string, bool) {
+			out, err := hub.CallTool(ctx, "fs", "list_allowed_directories", nil)
+			if err != nil {
+				return err.Error(), false
+			}
+			for _, r := range want {
+				if !strings.Contains(out, r.Path+"\n") && !strings.HasSuffix(out, r.Path) {
+					return out, false
+				}
+			}
+			lines := strings.Count(strings.TrimSpace(out), "\n") // header line + one per folder
+			return out, lines == len(want)
+		}
+	}
+
+	hub.SetRoots([]consent.Root{a, b})
+	eventually(t, "server-filesystem to allow alpha and 'b #1 %é'", allowed(a, b))
+
+	hub.SetRoots([]consent.Root{c})
+	eventually(t, "server-filesystem to allow only gamma", allowed(c))
+	out, _ := hub.CallTool(ctx, "fs", "list_allowed_directories", nil)
+	t.Logf("server-filesystem says: %q", out)
+
+	// It reports on stderr, which must reach us as events, not the terminal.
+	eventually(t, "stderr relayed", func() (string, bool) {
+		for _, e := range events() {
+			if e.Kind == Stderr && strings.Contains(e.Text, "Updated allowed directories from MCP roots") {
+				return "", true
+			}
+		}
+		return "no stderr event", false
+	})
+}
+
+// TestInteropServerEverything checks that server-everything fetches the
+// roots after initialized and after each change (its get-roots-list tool
+// prints what it holds).
+func TestInteropServerEverything(t *testing.T) {
+	cmd := npmServer(t, "server-everything", "index.js")
+	base := t.TempDir()
+	a := realRoot(t, filepath.Join(base, "one"))
+	b := realRoot(t, filepath.Join(base, "two"))
+	hub := NewHub(Options{})
+	defer hub.Close()
+	ctx := context.Background()
+	if err := hub.Connect(ctx, Spec{Name: "everything", Command: append(cmd, "stdio")}); err != nil {
+		t.Fatal(err)
+	}
+	holds := func(want []consent.Root, not []consent.Root) func() (string, bool) {
+		return func() (string, bool) {
+			out, err := hub.CallTool(ctx, "everything", "get-roots-list", nil)
+			if err != nil {
+				return err.Error(), false
+			}
+			for _, r := range want {
+				if !strings.Contains(out, r.URI) {
+					return out, false
+				}
+			}
+			for _, r := range not {
+				if strings.Contains(out, r.URI) {
+					return out, false
+				}
+			}
+			return out, true
+		}
+	}
+	hub.SetRoots([]consent.Root{a})
+	eventually(t, "server-everything to hold one", holds([]consent.Root{a}, []consent.Root{b}))
+	hub.SetRoots([]consent.Root{b})
+	eventually(t, "server-everything to hold only two", holds([]consent.Root{b}, []consent.Root{a}))
+}
