@@ -87,15 +87,16 @@ func newFlagSet(name string, o *options, out io.Writer) *flag.FlagSet {
 		fs.IntVar(&o.maxDepth, "max-depth", 0, "do not look more than `N` levels below DIR (0: no limit)")
 	case "serve-demo":
 		fs.StringVar(&o.record, "record", "", "append every roots/list answer received to `FILE` as JSON Lines")
+		fs.BoolVar(&o.debug, "debug", false, "log at debug level (the log goes to stderr)")
 	default:
 		fs.BoolVar(&o.print, "print", false, "on exit, print the consented roots as a JSON array on stdout")
 		fs.Var(&o.urls, "url", "serve roots to the Streamable HTTP server at `URL` (repeatable)")
 		fs.Var(&o.servers, "server", "serve roots to the stdio server started by `'CMD ARGS'` (repeatable)")
 		fs.IntVar(&o.maxDepth, "max-depth", 0, "do not look more than `N` levels below DIR (0: no limit)")
 		fs.BoolVar(&o.version, "version", false, "print the version and exit")
+		fs.BoolVar(&o.debug, "debug", false, "log at debug level")
+		fs.StringVar(&o.logFile, "log", "", "write the log to `FILE` (default: $XDG_STATE_HOME/rootpick/rootpick.log)")
 	}
-	fs.BoolVar(&o.debug, "debug", false, "log at debug level")
-	fs.StringVar(&o.logFile, "log", "", "write the log to `FILE` (default: $XDG_STATE_HOME/rootpick/rootpick.log)")
 	return fs
 }
 

@@ -43,9 +43,16 @@ type Hub struct {
 	logger *slog.Logger
 	events *queue
 
+	// ctx is cancelled by Close, aborting connections still starting.
+	ctx    context.Context
+	cancel context.CancelFunc
+	// setMu serialises SetRoots, so that two quick confirmations reach every
+	// client in the order they were made.
+	setMu sync.Mutex
+
 	mu     sync.Mutex
 	roots  []consent.Root
-	conns  []*conn
+	conns  []*conn // registered before their handshake, so Close can stop them
 	closed bool
 }
 
@@ -58,7 +65,8 @@ func NewHub(opts Options) *Hub {
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Hub{opts: opts, logger: logger, events: newQueue()}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Hub{opts: opts, logger: logger, events: newQueue(), ctx: ctx, cancel: cancel}
 }
 
 // Events delivers what happens on the connections, in order. The channel is
@@ -79,6 +87,8 @@ func (h *Hub) Roots() []consent.Root {
 // is being revoked. It may block while a server reads its notification, so
 // call it off the UI goroutine.
 func (h *Hub) SetRoots(roots []consent.Root) {
+	h.setMu.Lock()
+	defer h.setMu.Unlock()
 	h.mu.Lock()
 	old := h.roots
 	h.roots = slices.Clone(roots)
@@ -121,23 +131,18 @@ type conn struct {
 // server is initialized; the server may ask roots/list right away and gets the
 // current set. When the server goes away, a Disconnected event is published.
 func (h *Hub) Connect(ctx context.Context, spec Spec) error {
-	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		return errors.New("mcpconn: hub is closed")
-	}
-	current := toMCP(h.roots)
-	h.mu.Unlock()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(h.ctx, cancel)()
 
 	name := spec.Label()
-	c := &conn{spec: spec}
+	c := &conn{spec: spec, stop: func() {}}
 	c.client = mcp.NewClient(&mcp.Implementation{Name: "rootpick", Version: Version}, &mcp.ClientOptions{
 		Logger: h.logger.With("server", name),
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
 			h.events.publish(Event{Server: name, Kind: ServerLog, Text: fmt.Sprint(req.Params.Data)})
 		},
 	})
-	c.client.AddRoots(current...)
 	c.client.AddReceivingMiddleware(h.recordFetches(name))
 
 	h.events.publish(Event{Server: name, Kind: Connecting})
@@ -149,29 +154,31 @@ func (h *Hub) Connect(ctx context.Context, spec Spec) error {
 		return err
 	}
 	c.stop = stop
+
+	// Register before the handshake: from here on SetRoots keeps this
+	// client's roots current and Close stops the server. The client has no
+	// session yet, so adding roots sends nothing.
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		stop()
+		return errors.New("mcpconn: hub is closed")
+	}
+	c.client.AddRoots(toMCP(h.roots)...)
+	h.conns = append(h.conns, c)
+	h.mu.Unlock()
+
 	session, err := c.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: h.opts.ProtocolVersion})
 	if err != nil {
+		h.forget(c)
 		stop()
 		err = fmt.Errorf("connecting to %s: %w", name, err)
 		h.events.publish(Event{Server: name, Kind: Failed, Err: err})
 		return err
 	}
-	c.session = session
-
 	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		c.close()
-		return errors.New("mcpconn: hub is closed")
-	}
-	h.conns = append(h.conns, c)
-	// Roots set while the handshake ran are mirrored now.
-	change := consent.Review(fromMCP(current), h.roots)
+	c.session = session
 	h.mu.Unlock()
-	for _, r := range change.Removed {
-		c.client.RemoveRoots(r.URI)
-	}
-	c.client.AddRoots(toMCP(change.Added)...)
 
 	info := session.InitializeResult()
 	ev := Event{Server: name, Kind: Connected}
@@ -187,14 +194,19 @@ func (h *Hub) Connect(ctx context.Context, spec Spec) error {
 
 	go func() {
 		err := session.Wait()
-		h.mu.Lock()
-		h.conns = slices.DeleteFunc(h.conns, func(x *conn) bool { return x == c })
-		h.mu.Unlock()
+		h.forget(c)
 		c.stop()
 		h.logger.Info("disconnected", "server", name, "err", err)
 		h.events.publish(Event{Server: name, Kind: Disconnected, Err: err})
 	}()
 	return nil
+}
+
+// forget drops c from the connections.
+func (h *Hub) forget(c *conn) {
+	h.mu.Lock()
+	h.conns = slices.DeleteFunc(h.conns, func(x *conn) bool { return x == c })
+	h.mu.Unlock()
 }
 
 func fromMCP(roots []*mcp.Root) []consent.Root {
@@ -240,6 +252,7 @@ func (h *Hub) Close() error {
 		return nil
 	}
 	h.closed = true
+	h.cancel()
 	conns := h.conns
 	h.conns = nil
 	h.mu.Unlock()
@@ -256,9 +269,7 @@ func (c *conn) close() {
 	if c.session != nil {
 		_ = c.session.Close()
 	}
-	if c.stop != nil {
-		c.stop()
-	}
+	c.stop()
 }
 
 // CallTool calls a tool on the connected server labelled server and returns

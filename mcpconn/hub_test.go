@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -236,4 +238,50 @@ func TestSpecLabel(t *testing.T) {
 			t.Errorf("%+v.Label() = %q, want %q", tc.spec, got, tc.want)
 		}
 	}
+}
+
+// TestCloseWhileASilentServerStarts: a server that never answers the
+// handshake must not keep Close (or rootpick's exit) waiting, and must not
+// outlive the hub.
+func TestCloseWhileASilentServerStarts(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "silent-marker")
+	hub := NewHub(Options{})
+	done := make(chan error, 1)
+	go func() {
+		done <- hub.Connect(context.Background(), Spec{Command: []string{"sh", "-c", "sleep 30; echo " + marker}})
+	}()
+	waitFor(t, "the silent server to start", func() bool { return len(pidsWith(marker)) > 0 })
+	start := time.Now()
+	hub.Close()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("Connect to a silent server succeeded")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Connect still blocked 5s after Close")
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Fatalf("Close took %v", d)
+	}
+	waitFor(t, "the silent server to be gone", func() bool { return len(pidsWith(marker)) == 0 })
+}
+
+// pidsWith lists running (non-zombie) processes whose command line holds s.
+func pidsWith(s string) []string {
+	var pids []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !strings.Contains(string(cmdline), s) {
+			continue
+		}
+		if stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil {
+			if i := strings.LastIndexByte(string(stat), ')'); i > 0 && strings.HasPrefix(string(stat[i+1:]), " Z") {
+				continue
+			}
+		}
+		pids = append(pids, e.Name())
+	}
+	return pids
 }

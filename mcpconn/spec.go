@@ -75,35 +75,79 @@ func (s Spec) transport(ctx context.Context, logger *slog.Logger, onStderr func(
 	case s.URL != "":
 		return &mcp.StreamableClientTransport{Endpoint: s.URL}, func() {}, nil
 	case len(s.Command) > 0:
-		cmd := exec.Command(s.Command[0], s.Command[1:]...)
-		// Its own process group, so the terminal's signals do not reach it
-		// and shutdown can end grandchildren too (npx starts node).
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		pr, pw := io.Pipe()
-		cmd.Stderr = pw
-		go func() {
-			sc := bufio.NewScanner(pr)
-			sc.Buffer(make([]byte, 64*1024), 1024*1024)
-			for sc.Scan() {
-				logger.Info("stderr", "line", sc.Text())
-				onStderr(sc.Text())
-			}
-			_, _ = io.Copy(io.Discard, pr)
-		}()
-		var once sync.Once
-		stop := func() {
-			once.Do(func() {
-				if cmd.Process != nil {
-					// The SDK closes stdin and waits for the child; whatever
-					// of its group is left is ended here.
-					endGroup(cmd.Process.Pid)
-				}
-				_ = pw.Close()
-			})
+		t, err := newProcessTransport(s.Command, logger, onStderr)
+		if err != nil {
+			return nil, nil, err
 		}
-		return &mcp.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, stop, nil
+		return t, t.stop, nil
 	}
 	return nil, nil, errors.New("mcpconn: empty server spec")
+}
+
+// processTransport starts a stdio server in its own process group, so that
+// the terminal's signals do not reach it and shutdown can end its
+// grandchildren too (npx starts node). Its stderr is an OS pipe read line by
+// line: the child never inherits the terminal, and waiting for the child
+// does not wait for a grandchild that keeps stderr open.
+type processTransport struct {
+	inner   *mcp.CommandTransport
+	stderrW *os.File
+
+	mu      sync.Mutex
+	pid     int
+	stopped bool
+}
+
+func newProcessTransport(command []string, logger *slog.Logger, onStderr func(string)) (*processTransport, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(command[0], command[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Stderr = w
+	go func() {
+		defer r.Close()
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64*1024), 1024*1024)
+		for sc.Scan() {
+			logger.Info("stderr", "line", sc.Text())
+			onStderr(sc.Text())
+		}
+		_, _ = io.Copy(io.Discard, r)
+	}()
+	return &processTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, stderrW: w}, nil
+}
+
+// Connect starts the process; the SDK then speaks MCP over its stdin/stdout.
+func (t *processTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := t.inner.Connect(ctx)
+	_ = t.stderrW.Close() // the child holds its own copy
+	t.mu.Lock()
+	if err == nil {
+		t.pid = t.inner.Command.Process.Pid
+	}
+	stopped := t.stopped
+	t.mu.Unlock()
+	if err == nil && stopped {
+		_ = conn.Close()
+		t.stop()
+		return nil, errors.New("mcpconn: stopped while starting")
+	}
+	return conn, err
+}
+
+// stop ends the process group, if the process was started; it is safe to
+// call at any time, from any goroutine, any number of times.
+func (t *processTransport) stop() {
+	t.mu.Lock()
+	t.stopped = true
+	pid := t.pid
+	t.pid = 0
+	t.mu.Unlock()
+	if pid != 0 {
+		endGroup(pid)
+	}
 }
 
 // endGroup sends SIGTERM to the process group pgid, waits up to a second for
