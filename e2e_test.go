@@ -61,7 +61,7 @@ func isPlainPath(p string) bool {
 	return true
 }
 
-// wantRoot is the root rootpick should serve for the folder path.
+// checkRoot asserts that got is the root rootpick should serve for path.
 func checkRoot(t *testing.T, got printedRoot, path string) {
 	t.Helper()
 	if got.Path != path || got.Name != filepath.Base(path) {
@@ -235,7 +235,6 @@ func TestE2EServeDemoChild(t *testing.T) {
 	rows := tt.waitRows(3)
 	first, second := filepath.Join(tree, rows[0].label()), filepath.Join(tree, rows[1].label())
 	third := filepath.Join(tree, rows[2].label())
-	uriOf := map[string]string{}
 
 	// The server asks roots/list right after initialized; nothing has been
 	// consented, so it gets an empty list.
@@ -254,8 +253,7 @@ func TestE2EServeDemoChild(t *testing.T) {
 	if got := lines[len(lines)-1]; len(got.Roots) != 1 || got.Roots[0].Name != filepath.Base(first) {
 		t.Fatalf("after consenting to %q the server holds %+v", first, got)
 	}
-	uriOf[first] = lines[len(lines)-1].Roots[0].URI
-	checkURI(t, uriOf[first], first)
+	checkURI(t, lines[len(lines)-1].Roots[0].URI, first)
 	settled := len(lines)
 
 	// Swap it for the second. Toggling alone changes nothing on the wire.
@@ -273,7 +271,7 @@ func TestE2EServeDemoChild(t *testing.T) {
 		t.Errorf("toggling without consent made the server fetch roots (%d → %d lines)", settled, n)
 	}
 	tt.send("y")
-	lines = waitRec(t, rec, "file://"+second)
+	waitRec(t, rec, "file://"+second)
 	tt.waitStatus("1 root exposed", "synced")
 	lines = readRec(t, rec)
 	last := lines[len(lines)-1]
@@ -291,7 +289,7 @@ func TestE2EServeDemoChild(t *testing.T) {
 	tt.send("Enter")
 	tt.waitArmed(0, 1)
 	tt.send("y")
-	lines = waitRec(t, rec)
+	waitRec(t, rec)
 	tt.waitStatus("0 roots exposed", "synced")
 
 	// Over the whole run: the first line came before any consent, the
@@ -539,13 +537,20 @@ func TestE2ECrashingServer(t *testing.T) {
 	t.Parallel()
 	requireE2E(t)
 	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
-	tt := startTUI(t, tuiOptions{width: 100, height: 24,
-		args: []string{tree, "--", "sh", "-c", "echo boom >&2; exit 3"}})
+	// A second server writes to stderr only after the UI is drawn, so that
+	// stderr reaching the terminal would visibly break the screen instead
+	// of being painted over by the first frame.
+	late := filepath.Join(t.TempDir(), "late.sh")
+	if err := os.WriteFile(late, []byte("sleep 0.5; echo late-boom >&2; exit 4\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tt := startTUI(t, tuiOptions{width: 220, height: 24,
+		args: []string{tree, "--server", "sh " + late, "--", "sh", "-c", "echo boom >&2; exit 3"}})
 
 	tt.waitRows(2)
-	st := tt.waitFor("the server to fail", func(s string) bool {
+	st := tt.waitFor("both servers to fail", func(s string) bool {
 		l := statusLine(s)
-		return strings.Contains(l, "failed") || strings.Contains(l, "exited")
+		return strings.Count(l, " failed")+strings.Count(l, " exited") == 2 && !strings.Contains(l, "starting")
 	})
 	// The UI is still up and answers keys.
 	tt.send("j")
@@ -558,17 +563,24 @@ func TestE2ECrashingServer(t *testing.T) {
 			t.Errorf("first line is not the header (something wrote to the terminal):\n%s", s)
 		}
 		for _, l := range strings.Split(s, "\n") {
-			if strings.HasPrefix(l, "boom") {
-				t.Errorf("the server's stderr was drawn raw on the screen:\n%s", s)
+			if strings.HasPrefix(l, "boom") || strings.HasPrefix(l, "late-boom") {
+				t.Errorf("a server's stderr was drawn raw on the screen:\n%s", s)
 			}
+		}
+		var labels []string
+		for _, r := range listRows(s) {
+			labels = append(labels, r.label())
+		}
+		if !slices.Equal(labels, []string{"alpha", "beta"}) {
+			t.Errorf("rows are %q, want [alpha beta] (was the screen written over?):\n%s", labels, s)
 		}
 	}
 	tt.send("q")
 	if code := tt.waitExit(); code != 0 {
 		t.Fatalf("exit code %d, want 0", code)
 	}
-	if !strings.Contains(tt.log(), "boom") {
-		t.Errorf("the server's stderr is not in the log:\n%s", tt.log())
+	if log := tt.log(); !strings.Contains(log, "boom") || !strings.Contains(log, "late-boom") {
+		t.Errorf("the servers' stderr is not in the log:\n%s", log)
 	}
 }
 

@@ -137,12 +137,15 @@ func newTUI(t *testing.T) *tui {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "TMUX", "TMUX_PANE", "HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "NO_COLOR":
+		case "TMUX", "TMUX_PANE", "TMUX_TMPDIR", "HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "NO_COLOR":
 			continue
 		}
 		tt.env = append(tt.env, kv)
 	}
 	tt.env = append(tt.env,
+		// The -L socket lives in this test's folder: no litter in
+		// /tmp/tmux-UID, and no way to reach a user's own tmux server.
+		"TMUX_TMPDIR="+dir,
 		"HOME="+tt.home,
 		"XDG_STATE_HOME="+filepath.Join(dir, "state"),
 		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
@@ -172,7 +175,7 @@ func (tt *tui) start(o tuiOptions) {
 
 	t.Cleanup(func() {
 		// Kills the program too (SIGHUP) if it is still running.
-		_ = exec.Command("tmux", "-L", tt.sock, "kill-server").Run()
+		_, _ = tt.tmux("kill-server")
 	})
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -330,10 +333,18 @@ func firstLine(screen string) string {
 	return line
 }
 
-// statusLine returns the line saying how many roots are exposed, or "".
+// statusLine returns the status line: the one saying how many roots are
+// exposed, or else (when a long server error cut that off) the one that
+// starts with a server's "● ". It returns "" when there is none.
 func statusLine(screen string) string {
-	for _, l := range strings.Split(screen, "\n") {
+	lines := strings.Split(screen, "\n")
+	for _, l := range lines {
 		if strings.Contains(l, "roots exposed") || strings.Contains(l, "root exposed") {
+			return l
+		}
+	}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "● ") {
 			return l
 		}
 	}

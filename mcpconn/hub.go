@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
@@ -102,7 +103,15 @@ func (h *Hub) SetRoots(roots []consent.Root) {
 	}
 	added := toMCP(change.Added)
 	for _, c := range conns {
-		c.client.RemoveRoots(removed...)
+		if len(removed) > 0 && len(added) > 0 {
+			// One change, one notification: the removal is silent and
+			// the addition announces the final set.
+			c.quiet.Store(true)
+			c.client.RemoveRoots(removed...)
+			c.quiet.Store(false)
+		} else {
+			c.client.RemoveRoots(removed...)
+		}
 		c.client.AddRoots(added...)
 	}
 	h.logger.Info("roots set", "count", len(roots), "added", len(change.Added), "removed", len(change.Removed))
@@ -123,7 +132,8 @@ type conn struct {
 	spec    Spec
 	client  *mcp.Client
 	session *mcp.ClientSession
-	stop    func() // ends the process group or in-process server, if any
+	stop    func()      // ends the process group or in-process server, if any
+	quiet   atomic.Bool // drop roots list_changed notifications while set
 }
 
 // Connect starts (or dials) the server described by spec, completes the MCP
@@ -144,6 +154,14 @@ func (h *Hub) Connect(ctx context.Context, spec Spec) error {
 		},
 	})
 	c.client.AddReceivingMiddleware(h.recordFetches(name))
+	c.client.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "notifications/roots/list_changed" && c.quiet.Load() {
+				return nil, nil
+			}
+			return next(ctx, method, req)
+		}
+	})
 
 	h.events.publish(Event{Server: name, Kind: Connecting})
 	transport, stop, err := spec.transport(ctx, h.logger.With("server", name), func(line string) {

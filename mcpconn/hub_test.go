@@ -94,6 +94,7 @@ func TestDemoInMemoryGetsExactlyTheConsentedSet(t *testing.T) {
 	a, b, c := root(t, "/tmp/a"), root(t, "/tmp/b b"), root(t, "/tmp/c")
 	steps := [][]consent.Root{{a, b}, {b, c}, {}}
 	for _, set := range steps {
+		before := demo.Fetches()
 		hub.SetRoots(set)
 		want := []string{}
 		for _, r := range set {
@@ -103,6 +104,12 @@ func TestDemoInMemoryGetsExactlyTheConsentedSet(t *testing.T) {
 		waitFor(t, fmt.Sprint("server to hold ", want), func() bool {
 			return slices.Equal(uris(demo.Roots()), want)
 		})
+		// One confirmed change is one list_changed, so one fetch, even
+		// when it both removes and adds.
+		time.Sleep(100 * time.Millisecond)
+		if n := demo.Fetches() - before; n != 1 {
+			t.Fatalf("changing to %v made the server fetch %d times, want 1", want, n)
+		}
 	}
 
 	// Every Fetched event carries what the server was answered, and the last

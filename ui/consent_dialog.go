@@ -33,17 +33,44 @@ func (d *consentDialog) View() string {
 	}
 	inner := max(d.width-4, 4) // border and padding
 	line := func(s string) string { return ansi.Truncate(s, inner, "…") }
+	rows := d.rows(line, true)
+	maxRows := d.height - 2 // the border
+	if len(rows) > maxRows {
+		rows = d.rows(line, false) // drop the URI lines first
+	}
+	if len(rows) > maxRows && maxRows >= 4 {
+		// Still too long: keep the title, as many changes as fit, and the
+		// summary line, which always counts what is added and removed.
+		keep := maxRows - 2
+		hidden := len(rows) - 1 - keep
+		rows = append(append(rows[:keep:keep], d.st.dim.Render(line(fmt.Sprintf("  … %d more", hidden)))), rows[len(rows)-1])
+	}
+	box := d.st.dialog.Width(min(d.width, maxLineWidth(rows)+4)).Render(strings.Join(rows, "\n"))
+	return box
+}
+
+// rows are the dialog's lines; withURIs adds each root's URI under its path.
+func (d *consentDialog) rows(line func(string) string, withURIs bool) []string {
 	var rows []string
 	title := "Share with " + d.servers + "?"
 	if d.change.Empty() {
 		title = "Nothing to change"
 	}
-	rows = append(rows, d.st.title.Render(line(title)), "")
+	rows = append(rows, d.st.title.Render(line(title)))
+	if withURIs {
+		rows = append(rows, "")
+	}
+	entry := func(sign string, st lipgloss.Style, r consent.Root) {
+		rows = append(rows, st.Render(line(sign+" "+clean(r.Path))))
+		if withURIs {
+			rows = append(rows, d.st.dim.Render(line("    "+r.URI)))
+		}
+	}
 	for _, r := range d.change.Added {
-		rows = append(rows, d.st.added.Render(line("+ "+clean(r.Path))), d.st.dim.Render(line("    "+r.URI)))
+		entry("+", d.st.added, r)
 	}
 	for _, r := range d.change.Removed {
-		rows = append(rows, d.st.removed.Render(line("− "+clean(r.Path))), d.st.dim.Render(line("    "+r.URI)))
+		entry("−", d.st.removed, r)
 	}
 	if n := len(d.change.Kept); n > 0 {
 		rows = append(rows, d.st.dim.Render(line(fmt.Sprintf("  %d already shared, kept", n))))
@@ -52,19 +79,12 @@ func (d *consentDialog) View() string {
 		rows = append(rows, d.st.dim.Render(line(fmt.Sprintf("The %d checked folders are exactly what is shared.", len(d.proposed)))))
 	}
 	for _, p := range d.problems {
-		rows = append(rows, d.st.warn.Render(line("! "+p)))
+		rows = append(rows, d.st.warn.Render(line("! "+clean(p))))
 	}
-	rows = append(rows, "", d.summary(line))
-
-	// Keep the box within the height: drop rows from the middle, say so.
-	maxRows := d.height - 2
-	if len(rows) > maxRows && maxRows >= 4 {
-		keep := maxRows - 3
-		hidden := len(rows) - 2 - keep
-		rows = append(append(rows[:keep:keep], d.st.dim.Render(line(fmt.Sprintf("  … %d more lines", hidden)))), rows[len(rows)-2:]...)
+	if withURIs {
+		rows = append(rows, "")
 	}
-	box := d.st.dialog.Width(min(d.width, maxLineWidth(rows)+4)).Render(strings.Join(rows, "\n"))
-	return box
+	return append(rows, d.summary(line))
 }
 
 func (d *consentDialog) summary(line func(string) string) string {

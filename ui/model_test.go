@@ -335,3 +335,25 @@ func TestGoldenViews(t *testing.T) {
 		golden(t, "filtering"+suffix, screen(m))
 	}
 }
+
+// TestDialogShowsEveryChangeWhenShort: on a short terminal the URIs go
+// first; every added and removed path stays visible while it can.
+func TestDialogShowsEveryChangeWhenShort(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.exposed = []consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")}
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 12})
+	openDialog(t, m, mkRoot("/work/demo/tools/cli"), mkRoot("/work/demo/api-wt"))
+	out := screen(m)
+	for _, want := range []string{"+ /work/demo/api-wt", "+ /work/demo/tools/cli", "− /work/demo/api", "− /work/demo/web", "(2 added, 2 removed)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("100x12 dialog lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "file://") {
+		t.Errorf("URIs shown although the paths barely fit:\n%s", out)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 9})
+	if out := screen(m); !strings.Contains(out, "more") || !strings.Contains(out, "(2 added, 2 removed)") {
+		t.Errorf("100x9 dialog must say how many lines are hidden and keep the counts:\n%s", out)
+	}
+}

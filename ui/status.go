@@ -101,12 +101,13 @@ func (m *Model) serverNames() string {
 // and whether the server has fetched the current set (synced) or not yet
 // (pending); a note from the last action follows.
 func (m *Model) statusView() string {
-	var parts []string
 	n := len(m.exposed)
 	exposed := itoa(n) + " roots exposed"
 	if n == 1 {
 		exposed = "1 root exposed"
 	}
+	// The count comes first so that no server error can push it off.
+	parts := []string{exposed}
 	for _, s := range m.servers {
 		var state string
 		switch s.state {
@@ -119,7 +120,7 @@ func (m *Model) statusView() string {
 		case "failed", "exited":
 			state = m.st.err.Render(s.state)
 			if s.err != "" {
-				state += m.st.dim.Render(": " + s.err)
+				state += m.st.dim.Render(": " + ansi.Truncate(s.err, 40, "…"))
 			}
 		default:
 			state = m.st.pending.Render(s.state + "…")
@@ -129,12 +130,12 @@ func (m *Model) statusView() string {
 	if len(m.servers) == 0 {
 		parts = append(parts, m.st.dim.Render("no server"))
 	}
-	line := strings.Join(parts, "  ") + "  " + m.st.dim.Render(exposed)
+	line := strings.Join(parts, "  ")
 	if m.note != "" {
 		if m.noteErr {
 			line += "  " + m.st.err.Render(m.note)
 		} else {
-			line += "  " + m.note
+			line += "  " + m.st.dim.Render(m.note)
 		}
 	}
 	return ansi.Truncate(line, m.width, "…")
