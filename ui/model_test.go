@@ -165,7 +165,9 @@ func openDialog(t *testing.T, m *Model, proposed ...consent.Root) {
 	m.Update(consentArmMsg{id: m.dialog.id})
 }
 
-func mkRoot(p string) consent.Root { return consent.Root{Path: p, URI: consent.PathToURI(p), Name: filepath.Base(p)} }
+func mkRoot(p string) consent.Root {
+	return consent.Root{Path: p, URI: consent.PathToURI(p), Name: filepath.Base(p)}
+}
 
 func TestConfirmServesExactlyTheProposal(t *testing.T) {
 	m := fixture(t, demoRepos()...)
