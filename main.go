@@ -53,7 +53,7 @@ func main() {
 	switch {
 	case err == nil:
 	case errors.As(err, &ee):
-		os.Exit(ee.code)
+		os.Exit(ee.code) // the reason, if any, is already on stderr
 	default:
 		fmt.Fprintln(os.Stderr, "rootpick:", err)
 		os.Exit(1)
@@ -101,7 +101,8 @@ func newFlagSet(name string, o *options, out io.Writer) *flag.FlagSet {
 }
 
 // parse reads flags and positional arguments in any order; everything after
-// the first "--" is the server command.
+// the first "--" is the server command. -h and bad flags end the program
+// (exit 0 and 2) through the exitError it returns.
 func parse(name string, args []string, o *options, stderr io.Writer) (pos []string, command []string, err error) {
 	if i := slices.Index(args, "--"); i >= 0 {
 		args, command = args[:i], args[i+1:]
@@ -116,8 +117,10 @@ func parse(name string, args []string, o *options, stderr io.Writer) (pos []stri
 		fs.PrintDefaults()
 	}
 	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, nil, err
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			return nil, nil, exitError{0} // the usage was printed
+		} else if err != nil {
+			return nil, nil, exitError{2} // the flag package said what is wrong
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -138,11 +141,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	var o options
 	pos, command, err := parse("rootpick", args, &o, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	}
 	if err != nil {
-		return exitError{2}
+		return err
 	}
 	if o.version {
 		fmt.Fprintln(stdout, "rootpick", version())
@@ -269,11 +269,8 @@ func serverSpecs(o options, command []string) ([]mcpconn.Spec, error) {
 func runList(args []string, stdout, stderr io.Writer) error {
 	var o options
 	pos, _, err := parse("list", args, &o, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	}
 	if err != nil {
-		return exitError{2}
+		return err
 	}
 	dir, err := dirArg(pos)
 	if err != nil {
@@ -316,10 +313,7 @@ func runList(args []string, stdout, stderr io.Writer) error {
 func runServeDemo(args []string, stderr io.Writer) error {
 	var o options
 	if _, _, err := parse("serve-demo", args, &o, stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return exitError{2}
+		return err
 	}
 	var record io.Writer
 	if o.record != "" {
