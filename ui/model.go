@@ -249,7 +249,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.keys.ClearFilter.SetEnabled(false)
 		m.layout()
 	case key.Matches(msg, k.Review):
-		if m.preparing {
+		// One change at a time: a proposal is computed against what is
+		// exposed, so it waits until the last confirmed change is served.
+		if m.preparing || m.applying {
 			return nil
 		}
 		m.preparing = true

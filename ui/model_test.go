@@ -187,6 +187,9 @@ func TestConfirmServesExactlyTheProposal(t *testing.T) {
 	if !ok || len(served.roots) != 2 {
 		t.Fatalf("confirm's command returned %#v", msg)
 	}
+	if cmd := send(m, "enter"); cmd != nil {
+		t.Fatal("enter while a change is being served opened another review")
+	}
 	m.Update(served)
 	if len(m.exposed) != 2 || m.applying {
 		t.Fatalf("after serving: exposed %d, applying %v", len(m.exposed), m.applying)
