@@ -19,7 +19,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
+	"unicode"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
@@ -42,10 +45,18 @@ rootpick serves the built-in demo server in-process.
 Flags:
 `
 
-// exitError carries an exit code out of run.
-type exitError struct{ code int }
+// exitError carries an exit code out of run; msg, if any, is printed first.
+type exitError struct {
+	code int
+	msg  string
+}
 
 func (e exitError) Error() string { return "exit " + strconv.Itoa(e.code) }
+
+// usageError is a bad command line: exit 2 with a message.
+func usageError(format string, args ...any) error {
+	return exitError{code: 2, msg: fmt.Sprintf(format, args...)}
+}
 
 func main() {
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
@@ -53,7 +64,10 @@ func main() {
 	switch {
 	case err == nil:
 	case errors.As(err, &ee):
-		os.Exit(ee.code) // the reason, if any, is already on stderr
+		if ee.msg != "" {
+			fmt.Fprintln(os.Stderr, "rootpick:", ee.msg)
+		}
+		os.Exit(ee.code)
 	default:
 		fmt.Fprintln(os.Stderr, "rootpick:", err)
 		os.Exit(1)
@@ -118,9 +132,9 @@ func parse(name string, args []string, o *options, stderr io.Writer) (pos []stri
 	}
 	for {
 		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
-			return nil, nil, exitError{0} // the usage was printed
+			return nil, nil, exitError{code: 0} // the usage was printed
 		} else if err != nil {
-			return nil, nil, exitError{2} // the flag package said what is wrong
+			return nil, nil, exitError{code: 2} // the flag package said what is wrong
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -152,16 +166,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	specs, err := serverSpecs(o, command)
+	if err != nil {
+		return err
+	}
 	logger, closeLog, err := openLog(o.logFile, o.debug)
 	if err != nil {
 		return err
 	}
 	defer closeLog()
 
-	specs, err := serverSpecs(o, command)
-	if err != nil {
-		return err
-	}
 	hub := mcpconn.NewHub(mcpconn.Options{Logger: logger})
 	defer hub.Close()
 
@@ -171,7 +185,23 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Servers:     specs,
 		ScanOptions: vcsdetect.Options{MaxDepth: o.maxDepth, Logger: logger},
 	})
-	opts := []tea.ProgramOption{}
+	// Signals end the program like ctrl+c does: nothing is printed, the
+	// servers are stopped, and the exit code says which signal it was.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got atomic.Value
+	go func() {
+		select {
+		case sig := <-sigs:
+			got.Store(sig)
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
 	// The screen goes to the terminal even when stdout is a pipe, so that
 	// stdout carries only --print's result (as fzf does).
 	if o.print || !term.IsTerminal(os.Stdout.Fd()) {
@@ -188,7 +218,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	hub.Close() // stop the servers before printing or exiting
 	logger.Info("exit", "err", err, "roots", len(roots))
 	if errors.Is(err, tea.ErrInterrupted) {
-		return exitError{130}
+		return exitError{code: 130}
+	}
+	if sig, ok := got.Load().(os.Signal); ok {
+		return exitError{code: 128 + int(sig.(syscall.Signal))}
 	}
 	if err != nil {
 		return err
@@ -216,7 +249,7 @@ func dirArg(pos []string) (string, error) {
 	case 1:
 		dir = pos[0]
 	default:
-		return "", fmt.Errorf("one folder at most, got %d (a server command goes after --)", len(pos))
+		return "", usageError("one folder at most, got %d (a server command goes after --)", len(pos))
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -245,7 +278,7 @@ func serverSpecs(o options, command []string) ([]mcpconn.Spec, error) {
 	for _, s := range o.servers {
 		f := strings.Fields(s)
 		if len(f) == 0 {
-			return nil, errors.New("--server needs a command")
+			return nil, usageError("--server needs a command")
 		}
 		specs = append(specs, mcpconn.Spec{Command: f})
 	}
@@ -296,13 +329,13 @@ func runList(args []string, stdout, stderr io.Writer) error {
 			return
 		}
 		p := r.Path
-		if strings.ContainsFunc(p, func(c rune) bool { return c < 0x20 || c == 0x7f }) {
-			p = strconv.Quote(p)
+		if !utf8.ValidString(p) || strings.ContainsFunc(p, func(c rune) bool { return !unicode.IsPrint(c) }) {
+			p = strconv.Quote(p) // control, format or invalid bytes never reach the terminal raw
 		}
 		_, writeErr = fmt.Fprintln(stdout, p)
 	})
 	if errors.Is(err, context.Canceled) {
-		return exitError{130}
+		return exitError{code: 130}
 	}
 	if err != nil {
 		return err
@@ -312,8 +345,10 @@ func runList(args []string, stdout, stderr io.Writer) error {
 
 func runServeDemo(args []string, stderr io.Writer) error {
 	var o options
-	if _, _, err := parse("serve-demo", args, &o, stderr); err != nil {
+	if pos, _, err := parse("serve-demo", args, &o, stderr); err != nil {
 		return err
+	} else if len(pos) > 0 {
+		return usageError("serve-demo takes no arguments, got %q", pos)
 	}
 	var record io.Writer
 	if o.record != "" {

@@ -23,6 +23,11 @@ type Demo struct {
 	logger *slog.Logger
 	record io.Writer // JSON Lines of every answer, if set
 
+	// fetchMu makes fetches one at a time: each asks after the previous
+	// answer was stored, so a later answer is never overwritten by an
+	// earlier one.
+	fetchMu sync.Mutex
+
 	mu      sync.Mutex
 	roots   []*mcp.Root
 	fetches int
@@ -71,6 +76,8 @@ type demoRoots struct {
 func (d *Demo) Server() *mcp.Server { return d.server }
 
 func (d *Demo) fetch(ss *mcp.ServerSession) {
+	d.fetchMu.Lock()
+	defer d.fetchMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	res, err := ss.ListRoots(ctx, nil)

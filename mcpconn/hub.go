@@ -50,6 +50,9 @@ type Hub struct {
 	// setMu serialises SetRoots, so that two quick confirmations reach every
 	// client in the order they were made.
 	setMu sync.Mutex
+	// running counts the goroutines that watch a session; Close waits for
+	// them so that no server outlives it.
+	running sync.WaitGroup
 
 	mu     sync.Mutex
 	roots  []consent.Root
@@ -168,8 +171,7 @@ func (h *Hub) Connect(ctx context.Context, spec Spec) error {
 		h.events.publish(Event{Server: name, Kind: Stderr, Text: line})
 	})
 	if err != nil {
-		h.events.publish(Event{Server: name, Kind: Failed, Err: err})
-		return err
+		return h.fail(name, spec.redactError(err))
 	}
 	c.stop = stop
 
@@ -190,13 +192,19 @@ func (h *Hub) Connect(ctx context.Context, spec Spec) error {
 	if err != nil {
 		h.forget(c)
 		stop()
-		err = fmt.Errorf("connecting to %s: %w", name, err)
-		h.events.publish(Event{Server: name, Kind: Failed, Err: err})
-		return err
+		return h.fail(name, fmt.Errorf("connecting to %s: %w", name, spec.redactError(err)))
 	}
 	h.mu.Lock()
-	c.session = session
+	closed := h.closed
+	if !closed {
+		c.session = session
+	}
 	h.mu.Unlock()
+	if closed { // Close ran during the handshake and could not see the session
+		_ = session.Close()
+		stop()
+		return errors.New("mcpconn: hub is closed")
+	}
 
 	info := session.InitializeResult()
 	ev := Event{Server: name, Kind: Connected}
@@ -210,14 +218,24 @@ func (h *Hub) Connect(ctx context.Context, spec Spec) error {
 	h.events.publish(ev)
 	h.logger.Info("connected", "server", name, "name", ev.ServerName, "protocol", ev.Text)
 
+	h.running.Add(1)
 	go func() {
+		defer h.running.Done()
 		err := session.Wait()
 		h.forget(c)
 		c.stop()
+		err = spec.redactError(err)
 		h.logger.Info("disconnected", "server", name, "err", err)
 		h.events.publish(Event{Server: name, Kind: Disconnected, Err: err})
 	}()
 	return nil
+}
+
+// fail logs and publishes a failure of server name, and returns err.
+func (h *Hub) fail(name string, err error) error {
+	h.logger.Warn("server failed", "server", name, "err", err)
+	h.events.publish(Event{Server: name, Kind: Failed, Err: err})
+	return err
 }
 
 // forget drops c from the connections.
@@ -245,7 +263,9 @@ func (h *Hub) recordFetches(name string) mcp.Middleware {
 				return res, err
 			}
 			if err != nil {
-				h.events.publish(Event{Server: name, Kind: Failed, Err: fmt.Errorf("answering roots/list: %w", err)})
+				// The session lives on: say it, but do not mark the server failed.
+				h.logger.Warn("answering roots/list failed", "server", name, "err", err)
+				h.events.publish(Event{Server: name, Kind: ServerLog, Text: "rootpick could not answer roots/list: " + err.Error()})
 				return res, err
 			}
 			if lr, ok := res.(*mcp.ListRootsResult); ok {
@@ -279,10 +299,13 @@ func (h *Hub) Close() error {
 		wg.Go(c.close)
 	}
 	wg.Wait()
+	h.running.Wait() // every session watcher has ended its server
 	h.events.close()
 	return nil
 }
 
+// close ends the session, if the handshake finished, and the server. The
+// hub is closed by then, so c.session can no longer change.
 func (c *conn) close() {
 	if c.session != nil {
 		_ = c.session.Close()

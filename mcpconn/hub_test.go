@@ -292,3 +292,50 @@ func pidsWith(s string) []string {
 	}
 	return pids
 }
+
+// TestCloseEndsGrandchildren: a stdio server whose child ignores SIGTERM
+// (as npx's node may) must be gone, grandchild included, when Close returns.
+func TestCloseEndsGrandchildren(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(t.TempDir(), "grandchild-marker")
+	t.Setenv("ROOTPICK_TEST_SERVE", "demo")
+	script := `(trap "" TERM; sleep 30; echo ` + marker + `) & exec "$0"`
+	for range 2 { // the race this guards against lost 2 runs in 3
+		hub := NewHub(Options{})
+		if err := hub.Connect(context.Background(), Spec{Command: []string{"sh", "-c", script, exe}}); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the grandchild to start", func() bool { return len(pidsWith(marker)) > 0 })
+		hub.Close()
+		if pids := pidsWith(marker); len(pids) > 0 {
+			t.Fatalf("grandchild %v still running after Close returned", pids)
+		}
+	}
+}
+
+func TestURLSecretsNeverShown(t *testing.T) {
+	spec := Spec{URL: "http://user:s3cret@127.0.0.1:1/mcp?api_key=TOKEN123"}
+	if l := spec.Label(); strings.Contains(l, "s3cret") || strings.Contains(l, "TOKEN123") || strings.Contains(l, "user") {
+		t.Fatalf("label %q shows a secret", l)
+	}
+	hub := NewHub(Options{})
+	defer hub.Close()
+	events := collect(hub)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := hub.Connect(ctx, spec)
+	if err == nil {
+		t.Fatal("connecting to a closed port succeeded")
+	}
+	if strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), "TOKEN123") {
+		t.Fatalf("error shows a secret: %v", err)
+	}
+	for _, e := range events() {
+		if strings.Contains(fmt.Sprint(e), "s3cret") || strings.Contains(fmt.Sprint(e), "TOKEN123") {
+			t.Fatalf("event shows a secret: %+v", e)
+		}
+	}
+}

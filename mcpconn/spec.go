@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,7 +41,7 @@ func (s Spec) Label() string {
 	case s.Demo != nil:
 		return "demo"
 	case s.URL != "":
-		return s.URL
+		return redactURL(s.URL)
 	case len(s.Command) > 0:
 		// "npx -y @scope/server-x /tmp" → "server-x": the package says more
 		// than the launcher does.
@@ -59,7 +60,7 @@ func (s Spec) Label() string {
 
 // stdioTerminate is how long a stdio server gets to exit after its stdin is
 // closed before it is signalled.
-const stdioTerminate = 2 * time.Second
+const stdioTerminate = time.Second
 
 // transport builds the transport for spec and a stop function that ends what
 // it started. onStderr receives the server's stderr, line by line.
@@ -96,6 +97,7 @@ type processTransport struct {
 	mu      sync.Mutex
 	pid     int
 	stopped bool
+	ended   sync.Once // the group is ended once; every stop waits for it
 }
 
 func newProcessTransport(command []string, logger *slog.Logger, onStderr func(string)) (*processTransport, error) {
@@ -143,10 +145,12 @@ func (t *processTransport) stop() {
 	t.mu.Lock()
 	t.stopped = true
 	pid := t.pid
-	t.pid = 0
 	t.mu.Unlock()
+	_ = t.stderrW.Close() // if the process never started, the reader ends too
 	if pid != 0 {
-		endGroup(pid)
+		// Concurrent callers (the session's end and Hub.Close) all return
+		// only once the group is gone, so rootpick cannot exit first.
+		t.ended.Do(func() { endGroup(pid) })
 	}
 }
 
@@ -205,3 +209,55 @@ func groupAlive(pgid int) bool {
 	}
 	return false
 }
+
+// redactURL drops what may be a secret from a URL shown or logged: the user
+// information and the query (tokens often travel as ?api_key=...).
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String()
+}
+
+// redactError removes the URL's secrets from an error's text: transport
+// errors quote the URL they were given.
+func (s Spec) redactError(err error) error {
+	if err == nil || s.URL == "" {
+		return err
+	}
+	u, perr := url.Parse(s.URL)
+	if perr != nil {
+		return errors.New("(error text withheld: it may hold the URL)")
+	}
+	text := err.Error()
+	var secrets []string
+	if u.User != nil {
+		secrets = append(secrets, u.User.String())
+		if p, ok := u.User.Password(); ok {
+			secrets = append(secrets, p)
+		}
+	}
+	if u.RawQuery != "" {
+		secrets = append(secrets, u.RawQuery)
+		for _, vs := range u.Query() {
+			secrets = append(secrets, vs...)
+		}
+	}
+	for _, sec := range secrets {
+		if sec != "" {
+			text = strings.ReplaceAll(text, sec, "REDACTED")
+		}
+	}
+	return &redactedError{text: text, err: err}
+}
+
+// redactedError shows a cleaned text and still unwraps to the cause.
+type redactedError struct {
+	text string
+	err  error
+}
+
+func (e *redactedError) Error() string { return e.text }
+func (e *redactedError) Unwrap() error { return e.err }

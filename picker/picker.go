@@ -15,55 +15,100 @@ import (
 
 // State is the browsing state. The zero value is an empty list, ready to use.
 type State struct {
-	all     []vcsdetect.Repo
-	index   map[string]int // path → position in all
+	base    string           // the scanned folder; paths are matched relative to it
+	all     []vcsdetect.Repo // sorted by Path
+	hay     []string         // per candidate: what the filter searches, lower case
+	index   map[string]int   // path → position in all
 	checked map[string]bool
 	filter  string
 	shown   []int // positions in all that match the filter, in display order
 	cursor  int   // position in shown
 }
 
+// SetBase sets the scanned folder. The filter matches paths relative to it,
+// as the list shows them, so a word of the folder's own path does not match
+// every candidate.
+func (s *State) SetBase(dir string) {
+	s.base = dir
+	for i, r := range s.all {
+		s.hay[i] = s.haystack(r)
+	}
+	s.refilter(s.currentPath())
+}
+
+func (s *State) haystack(r vcsdetect.Repo) string {
+	rel := r.Path
+	if s.base != "" {
+		rel = strings.TrimPrefix(strings.TrimPrefix(rel, s.base), "/")
+	}
+	return strings.ToLower(rel + " " + r.Branch)
+}
+
+func (s *State) currentPath() string {
+	if c, ok := s.Current(); ok {
+		return c.Path
+	}
+	return ""
+}
+
 // Add inserts a repository found by a scan, keeping the list sorted by path.
 // A repository already present (same Path) is updated in place.
-func (s *State) Add(r vcsdetect.Repo) {
+func (s *State) Add(r vcsdetect.Repo) { s.AddAll([]vcsdetect.Repo{r}) }
+
+// AddAll inserts a batch of repositories (see Add) and filters once, so a
+// scan's results cost O(n log n) per batch rather than per repository.
+func (s *State) AddAll(repos []vcsdetect.Repo) {
+	if len(repos) == 0 {
+		return
+	}
 	if s.index == nil {
 		s.index = map[string]int{}
 	}
-	if i, ok := s.index[r.Path]; ok {
-		s.all[i] = r
-		return
+	current := s.currentPath()
+	added := false
+	for _, r := range repos {
+		if i, ok := s.index[r.Path]; ok {
+			s.all[i], s.hay[i] = r, s.haystack(r)
+			continue
+		}
+		s.index[r.Path] = len(s.all)
+		s.all = append(s.all, r)
+		s.hay = append(s.hay, s.haystack(r))
+		added = true
 	}
-	var current string
-	if c, ok := s.Current(); ok {
-		current = c.Path
-	}
-	i := sort.Search(len(s.all), func(i int) bool { return s.all[i].Path >= r.Path })
-	s.all = append(s.all, vcsdetect.Repo{})
-	copy(s.all[i+1:], s.all[i:])
-	s.all[i] = r
-	for j := i; j < len(s.all); j++ {
-		s.index[s.all[j].Path] = j
+	if added && !sort.SliceIsSorted(s.all, func(i, j int) bool { return s.all[i].Path < s.all[j].Path }) {
+		sort.Sort(byPath{s})
+		for i, r := range s.all {
+			s.index[r.Path] = i
+		}
 	}
 	s.refilter(current)
+}
+
+// byPath sorts the candidates and their haystacks together.
+type byPath struct{ s *State }
+
+func (b byPath) Len() int           { return len(b.s.all) }
+func (b byPath) Less(i, j int) bool { return b.s.all[i].Path < b.s.all[j].Path }
+func (b byPath) Swap(i, j int) {
+	b.s.all[i], b.s.all[j] = b.s.all[j], b.s.all[i]
+	b.s.hay[i], b.s.hay[j] = b.s.hay[j], b.s.hay[i]
 }
 
 // Reset forgets every candidate (a new scan starts) but keeps the checked
 // set, so a rescan does not lose the person's choice.
 func (s *State) Reset() {
-	s.all, s.index, s.shown, s.cursor = nil, nil, nil, 0
+	s.all, s.hay, s.index, s.shown, s.cursor = nil, nil, nil, nil, 0
 }
 
 // Len is the number of candidates, filtered or not.
 func (s *State) Len() int { return len(s.all) }
 
-// SetFilter shows only candidates whose path, relative display name or branch
-// contains every space-separated word of q, ignoring case. The cursor stays on
-// the same repository when it is still shown.
+// SetFilter shows only candidates whose path relative to the base, or whose
+// branch, contains every space-separated word of q, ignoring case. The
+// cursor stays on the same repository when it is still shown.
 func (s *State) SetFilter(q string) {
-	var current string
-	if c, ok := s.Current(); ok {
-		current = c.Path
-	}
+	current := s.currentPath()
 	s.filter = q
 	s.refilter(current)
 }
@@ -74,8 +119,7 @@ func (s *State) Filter() string { return s.filter }
 func (s *State) refilter(keep string) {
 	words := strings.Fields(strings.ToLower(s.filter))
 	s.shown = s.shown[:0]
-	for i, r := range s.all {
-		hay := strings.ToLower(r.Path + " " + r.Branch)
+	for i, hay := range s.hay {
 		ok := true
 		for _, w := range words {
 			if !strings.Contains(hay, w) {

@@ -1,6 +1,7 @@
 package picker
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -103,5 +104,49 @@ func TestMoveClamps(t *testing.T) {
 	s.Move(10)
 	if s.Cursor() != 2 {
 		t.Fatal(s.Cursor())
+	}
+}
+
+func TestFilterIgnoresTheBaseFolder(t *testing.T) {
+	var s State
+	s.SetBase("/home/u/src")
+	s.AddAll([]vcsdetect.Repo{r("/home/u/src/api", "main"), r("/home/u/src/web", "main"), r("/home/u/src/src-tools", "dev")})
+	s.SetFilter("src")
+	if got := paths(s.Shown()); !slices.Equal(got, []string{"/home/u/src/src-tools"}) {
+		t.Fatalf("filter src under /home/u/src shows %v; only src-tools has it in its name", got)
+	}
+	s.SetFilter("home")
+	if n := len(s.Shown()); n != 0 {
+		t.Fatalf("a word of the base folder matched %d repos", n)
+	}
+}
+
+func TestAddAllMatchesAdd(t *testing.T) {
+	var one, batch State
+	in := []vcsdetect.Repo{r("/d/q", ""), r("/d/b", ""), r("/d/q", "x"), r("/d/a", ""), r("/d/z", "")}
+	for _, x := range in {
+		one.Add(x)
+	}
+	batch.AddAll(in[:2])
+	batch.AddAll(in[2:])
+	if !slices.Equal(paths(one.Shown()), paths(batch.Shown())) || batch.Shown()[2].Branch != "x" {
+		t.Fatalf("Add gave %v, AddAll gave %v", one.Shown(), batch.Shown())
+	}
+}
+
+// BenchmarkAddAll feeds 20,000 repositories in batches of 512, as a scan
+// does, with a filter set.
+func BenchmarkAddAll(b *testing.B) {
+	repos := make([]vcsdetect.Repo, 20000)
+	for i := range repos {
+		repos[i] = r(fmt.Sprintf("/src/team%03d/repo%05d", i%97, i), "main")
+	}
+	for b.Loop() {
+		var s State
+		s.SetBase("/src")
+		s.SetFilter("team0")
+		for i := 0; i < len(repos); i += 512 {
+			s.AddAll(repos[i:min(i+512, len(repos))])
+		}
 	}
 }

@@ -91,12 +91,21 @@ func TestEndToEndInProcess(t *testing.T) {
 	}
 
 	// Rows: alpha, beta gamma, nested/delta. Checking is not consenting.
+	// A fetch the server made for no reason would show as a count change.
+	fetchesStay := func(what string, n int) {
+		t.Helper()
+		time.Sleep(100 * time.Millisecond)
+		if got := demo.Fetches(); got != n {
+			t.Fatalf("%s: the server fetched %d times, want %d", what, got, n)
+		}
+	}
 	keys("space", "down", "down", "space")
-	time.Sleep(50 * time.Millisecond)
+	fetchesStay("after checking, before enter", 1)
 	holds("after checking, before enter")
 
 	keys("enter")
 	wait("dialog", armed)
+	fetchesStay("with the dialog open", 1)
 	holds("with the dialog open")
 	keys("y")
 	holds("after confirm", consent.PathToURI(filepath.Join(dir, "alpha")), consent.PathToURI(filepath.Join(dir, "nested/delta")))
@@ -105,7 +114,7 @@ func TestEndToEndInProcess(t *testing.T) {
 	keys("space", "up", "space", "enter")
 	wait("dialog", armed)
 	keys("n")
-	time.Sleep(50 * time.Millisecond)
+	fetchesStay("after cancel", 2)
 	holds("after cancel", consent.PathToURI(filepath.Join(dir, "alpha")), consent.PathToURI(filepath.Join(dir, "nested/delta")))
 
 	keys("enter")

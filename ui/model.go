@@ -100,6 +100,7 @@ func New(cfg Config) *Model {
 		help:   help.New(),
 		list:   listView{dir: cfg.Dir, st: st},
 	}
+	m.picker.SetBase(cfg.Dir)
 	for _, s := range cfg.Servers {
 		m.servers = append(m.servers, &serverState{label: s.Label(), state: "starting"})
 	}

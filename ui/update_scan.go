@@ -100,9 +100,7 @@ func (m *Model) onScanBatch(msg scanBatchMsg) tea.Cmd {
 	if msg.gen != m.scanGen {
 		return nil // from a cancelled scan
 	}
-	for _, r := range msg.repos {
-		m.picker.Add(r)
-	}
+	m.picker.AddAll(msg.repos)
 	m.list.follow(m.picker.Cursor(), len(m.picker.Shown()))
 	if msg.done {
 		m.scanning = false
