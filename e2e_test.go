@@ -117,10 +117,7 @@ func TestE2EPrintTwoRoots(t *testing.T) {
 	}
 	tt.send("y")
 	tt.waitStatus("2 roots exposed", "synced")
-	tt.send("q")
-	if code := tt.waitExit(); code != 0 {
-		t.Fatalf("exit code %d, want 0", code)
-	}
+	tt.quit()
 
 	roots := readPrinted(t, out)
 	if len(roots) != 2 {
@@ -318,10 +315,7 @@ func TestE2EServeDemoChild(t *testing.T) {
 	if pids := serveDemoPids(bin, rec); len(pids) != 1 {
 		t.Fatalf("want exactly one serve-demo child running before quitting, found %v", pids)
 	}
-	tt.send("q")
-	if code := tt.waitExit(); code != 0 {
-		t.Errorf("exit code %d, want 0", code)
-	}
+	tt.quit()
 	deadline := time.Now().Add(3 * time.Second)
 	for {
 		pids := serveDemoPids(bin, rec)
@@ -356,10 +350,7 @@ func TestE2ECancel(t *testing.T) {
 	if r := listRows(screen); !r[0].checked {
 		t.Errorf("cancelling the dialog should keep the checkbox:\n%s", describeRows(r))
 	}
-	tt.send("q")
-	if code := tt.waitExit(); code != 0 {
-		t.Fatalf("exit code %d, want 0", code)
-	}
+	tt.quit()
 	if roots := readPrinted(t, out); len(roots) != 0 {
 		t.Fatalf("printed %+v after cancelling, want []", roots)
 	}
@@ -468,10 +459,7 @@ func TestE2EOddNames(t *testing.T) {
 	}
 	tt.send("y")
 	tt.waitStatus("1 root exposed", "synced")
-	tt.send("q")
-	if code := tt.waitExit(); code != 0 {
-		t.Fatalf("exit code %d, want 0", code)
-	}
+	tt.quit()
 	roots := readPrinted(t, out)
 	if len(roots) != 1 {
 		t.Fatalf("printed %+v, want one root", roots)
@@ -526,10 +514,7 @@ func TestE2ETinyTerminal(t *testing.T) {
 	if r := listRows(screen); !r[1].cursor {
 		t.Errorf("j at 10x3 should have moved the cursor to row 2:\n%s", describeRows(r))
 	}
-	tt.send("q")
-	if code := tt.waitExit(); code != 0 {
-		t.Fatalf("exit code %d, want 0", code)
-	}
+	tt.quit()
 	checkNoPanic(t, tt.capture())
 }
 
@@ -575,10 +560,7 @@ func TestE2ECrashingServer(t *testing.T) {
 			t.Errorf("rows are %q, want [alpha beta] (was the screen written over?):\n%s", labels, s)
 		}
 	}
-	tt.send("q")
-	if code := tt.waitExit(); code != 0 {
-		t.Fatalf("exit code %d, want 0", code)
-	}
+	tt.quit()
 	if log := tt.log(); !strings.Contains(log, "boom") || !strings.Contains(log, "late-boom") {
 		t.Errorf("the servers' stderr is not in the log:\n%s", log)
 	}

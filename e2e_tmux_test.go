@@ -315,6 +315,15 @@ func (tt *tui) waitExit() int {
 }
 
 // exited reports whether the program has ended.
+// quit presses q and requires a clean exit (code 0).
+func (tt *tui) quit() {
+	tt.t.Helper()
+	tt.send("q")
+	if code := tt.waitExit(); code != 0 {
+		tt.t.Fatalf("exit code %d after q, want 0", code)
+	}
+}
+
 func (tt *tui) exited() bool {
 	_, err := os.Stat(tt.exitFile)
 	return err == nil
