@@ -52,9 +52,14 @@ func (d *consentDialog) View() string {
 // rows are the dialog's lines; withURIs adds each root's URI under its path.
 func (d *consentDialog) rows(line func(string) string, withURIs bool) []string {
 	var rows []string
-	title := "Share with " + d.servers + "?"
-	if d.change.Empty() {
+	var title string
+	switch {
+	case d.change.Empty():
 		title = "Nothing to change"
+	case len(d.change.Added) == 0:
+		title = "Stop sharing with " + d.servers + "?"
+	default:
+		title = "Share with " + d.servers + "?"
 	}
 	rows = append(rows, d.st.title.Render(line(title)))
 	if withURIs {
@@ -76,7 +81,14 @@ func (d *consentDialog) rows(line func(string) string, withURIs bool) []string {
 		rows = append(rows, d.st.dim.Render(line(fmt.Sprintf("  %d already shared, kept", n))))
 	}
 	if d.change.Empty() {
-		rows = append(rows, d.st.dim.Render(line(fmt.Sprintf("The %d checked folders are exactly what is shared.", len(d.proposed)))))
+		msg := fmt.Sprintf("The %d checked folders are exactly what is shared.", len(d.proposed))
+		switch len(d.proposed) {
+		case 0:
+			msg = "Nothing is checked and nothing is shared."
+		case 1:
+			msg = "The checked folder is exactly what is shared."
+		}
+		rows = append(rows, d.st.dim.Render(line(msg)))
 	}
 	for _, p := range d.problems {
 		rows = append(rows, d.st.warn.Render(line("! "+clean(p))))

@@ -199,6 +199,9 @@ func TestConfirmServesExactlyTheProposal(t *testing.T) {
 	if got := m.dialog.change; len(got.Removed) != 1 || got.Removed[0].Path != "/work/demo/web" || len(got.Kept) != 1 {
 		t.Fatalf("second change %+v", got)
 	}
+	if !strings.Contains(screen(m), "Stop sharing with no server?") {
+		t.Fatalf("a removal-only dialog must say it stops sharing:\n%s", screen(m))
+	}
 	if !strings.Contains(screen(m), "− /work/demo/web") {
 		t.Fatalf("dialog does not show the removal:\n%s", screen(m))
 	}
@@ -214,6 +217,21 @@ func TestCancelChangesNothing(t *testing.T) {
 		if m.dialog != nil || m.applying || len(m.exposed) != 0 {
 			t.Fatalf("%s: dialog %v applying %v exposed %v", k, m.dialog != nil, m.applying, m.exposed)
 		}
+	}
+}
+
+func TestNothingToChange(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	openDialog(t, m)
+	if out := screen(m); !strings.Contains(out, "Nothing to change") || !strings.Contains(out, "Nothing is checked and nothing is shared.") {
+		t.Fatalf("empty proposal:\n%s", out)
+	}
+	if cmd := send(m, "y"); cmd != nil || m.dialog == nil {
+		t.Fatal("y confirmed an empty change")
+	}
+	send(m, "esc")
+	if m.dialog != nil {
+		t.Fatal("esc did not close the empty dialog")
 	}
 }
 
