@@ -31,7 +31,6 @@ type Demo struct {
 	mu      sync.Mutex
 	roots   []*mcp.Root
 	fetches int
-	changed chan struct{} // closed and replaced on every fetch
 }
 
 // NewDemo returns the demo server. If record is not nil, every roots/list
@@ -40,7 +39,7 @@ func NewDemo(logger *slog.Logger, record io.Writer) *Demo {
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	d := &Demo{logger: logger, record: record, changed: make(chan struct{})}
+	d := &Demo{logger: logger, record: record}
 	d.server = mcp.NewServer(&mcp.Implementation{Name: "rootpick-demo", Version: Version}, &mcp.ServerOptions{
 		Logger: logger,
 		InitializedHandler: func(ctx context.Context, req *mcp.InitializedRequest) {
@@ -89,8 +88,6 @@ func (d *Demo) fetch(ss *mcp.ServerSession) {
 	d.roots = res.Roots
 	d.fetches++
 	n := d.fetches
-	close(d.changed)
-	d.changed = make(chan struct{})
 	if d.record != nil {
 		line, _ := json.Marshal(struct {
 			Fetch int         `json:"fetch"`
@@ -121,13 +118,6 @@ func (d *Demo) Fetches() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.fetches
-}
-
-// Changed returns a channel that is closed at the next received answer.
-func (d *Demo) Changed() <-chan struct{} {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.changed
 }
 
 // ServeStdio runs the demo server on standard input and output until the

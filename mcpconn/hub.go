@@ -106,15 +106,11 @@ func (h *Hub) SetRoots(roots []consent.Root) {
 	}
 	added := toMCP(change.Added)
 	for _, c := range conns {
-		if len(removed) > 0 && len(added) > 0 {
-			// One change, one notification: the removal is silent and
-			// the addition announces the final set.
-			c.quiet.Store(true)
-			c.client.RemoveRoots(removed...)
-			c.quiet.Store(false)
-		} else {
-			c.client.RemoveRoots(removed...)
-		}
+		// One change, one notification: when roots are added, the removal
+		// is silent and the addition announces the final set.
+		c.quiet.Store(len(added) > 0)
+		c.client.RemoveRoots(removed...)
+		c.quiet.Store(false)
 		c.client.AddRoots(added...)
 	}
 	h.logger.Info("roots set", "count", len(roots), "added", len(change.Added), "removed", len(change.Removed))
@@ -153,6 +149,7 @@ func (h *Hub) Connect(ctx context.Context, spec Spec) error {
 	c.client = mcp.NewClient(&mcp.Implementation{Name: "rootpick", Version: Version}, &mcp.ClientOptions{
 		Logger: h.logger.With("server", name),
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			h.logger.Info("server log", "server", name, "level", req.Params.Level, "data", req.Params.Data)
 			h.events.publish(Event{Server: name, Kind: ServerLog, Text: fmt.Sprint(req.Params.Data)})
 		},
 	})
@@ -243,14 +240,6 @@ func (h *Hub) forget(c *conn) {
 	h.mu.Lock()
 	h.conns = slices.DeleteFunc(h.conns, func(x *conn) bool { return x == c })
 	h.mu.Unlock()
-}
-
-func fromMCP(roots []*mcp.Root) []consent.Root {
-	out := make([]consent.Root, len(roots))
-	for i, r := range roots {
-		out[i] = consent.Root{URI: r.URI, Name: r.Name}
-	}
-	return out
 }
 
 // recordFetches wraps the client's request handling so that every roots/list

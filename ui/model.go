@@ -115,9 +115,6 @@ func (m *Model) sharedPaths() map[string]bool {
 	return out
 }
 
-// Exposed returns the roots the servers are being served.
-func (m *Model) Exposed() []consent.Root { return m.exposed }
-
 // Init starts the scan, the server connections and the event reader.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.startScan()}
@@ -146,7 +143,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onHubEvent(msg.ev)
 		return m, waitEvent(m.cfg.Hub.Events())
 	case connectDoneMsg:
-		return m, nil // the hub's events say everything
+		return m, nil // the hub's events say how it went
 	case consentReadyMsg:
 		return m, m.onConsentReady(msg)
 	case consentArmMsg:

@@ -17,10 +17,7 @@ type serverState struct {
 	err     string
 	fetched []string // URIs of the last roots/list answer
 	asked   bool     // it has asked roots/list at least once
-	stderr  []string // last lines of its stderr, cleaned
 }
-
-const stderrKeep = 50
 
 func (m *Model) onHubEvent(ev mcpconn.Event) {
 	s := m.server(ev.Server)
@@ -35,10 +32,7 @@ func (m *Model) onHubEvent(ev mcpconn.Event) {
 	case mcpconn.Fetched:
 		s.fetched, s.asked = ev.URIs, true
 	case mcpconn.Stderr, mcpconn.ServerLog:
-		s.stderr = append(s.stderr, clean(ev.Text))
-		if len(s.stderr) > stderrKeep {
-			s.stderr = s.stderr[len(s.stderr)-stderrKeep:]
-		}
+		// Logged by the hub; shown once there is a server pane.
 	case mcpconn.Failed:
 		s.state = "failed"
 		if ev.Err != nil {

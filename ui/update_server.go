@@ -12,11 +12,9 @@ import (
 // hubEventMsg is one event from the hub's single event channel.
 type hubEventMsg struct{ ev mcpconn.Event }
 
-// connectDoneMsg says a connection attempt returned.
-type connectDoneMsg struct {
-	label string
-	err   error
-}
+// connectDoneMsg says a connection attempt returned; how it went reaches
+// the model as hub events (Connected or Failed), so it carries nothing.
+type connectDoneMsg struct{}
 
 // consentReadyMsg is a proposal built from the checked folders: the roots
 // that y would serve, and the folders that cannot be shared.
@@ -50,7 +48,8 @@ func connect(hub *mcpconn.Hub, spec mcpconn.Spec) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 		defer cancel()
-		return connectDoneMsg{label: spec.Label(), err: hub.Connect(ctx, spec)}
+		_ = hub.Connect(ctx, spec) // a failure is published as a Failed event
+		return connectDoneMsg{}
 	}
 }
 
@@ -70,10 +69,9 @@ func prepareConsent(paths []string) tea.Cmd {
 
 func serveRoots(hub *mcpconn.Hub, roots []consent.Root) tea.Cmd {
 	return func() tea.Msg {
-		if hub == nil {
-			return rootsServedMsg{roots: roots}
+		if hub != nil {
+			hub.SetRoots(roots)
 		}
-		hub.SetRoots(roots)
 		return rootsServedMsg{roots: roots}
 	}
 }
