@@ -44,6 +44,10 @@ func RedactText(s string) string {
 		for end < len(s) && !isURLEnd(s[end]) {
 			end++
 		}
+		// Punctuation that ends a sentence or clause is not part of it.
+		for end > i+3 && strings.IndexByte(".,:;!?)]", s[end-1]) >= 0 {
+			end--
+		}
 		if start == i { // "://" with no scheme: not a URL
 			b.WriteString(s[:end])
 			s = s[end:]

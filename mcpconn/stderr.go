@@ -40,7 +40,10 @@ func readLines(r io.Reader, max int, emit func(string)) {
 				}
 				dropped += len(chunk)
 			}
-			emit(kept + " … (" + strconv.Itoa(dropped) + " more bytes dropped)")
+			if dropped > 0 {
+				kept += " … (" + strconv.Itoa(dropped) + " more bytes dropped)"
+			}
+			emit(kept)
 		} else if len(chunk) > 0 {
 			emit(string(trimEOL(chunk)))
 		}
