@@ -125,7 +125,8 @@ func TestE2ENoOrphans(t *testing.T) {
 			took := time.Since(start)
 			if tc.name == "panic" {
 				// Bubble Tea restored the terminal and printed the panic.
-				if s := tt.capture(); !strings.Contains(s, "Caught panic") || !strings.Contains(s, "ROOTPICK_TEST_PANIC") {
+				s, _ := tt.tmux("capture-pane", "-p", "-S", "-", "-t", tt.session) // with the scrollback
+				if !strings.Contains(s, "Caught panic") || !strings.Contains(s, "ROOTPICK_TEST_PANIC") {
 					t.Errorf("the panic is not on the restored terminal:\n%s", s)
 				}
 			}

@@ -226,7 +226,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if errors.Is(err, tea.ErrProgramPanic) {
 		// Bubble Tea caught a panic in the UI, restored the terminal and
 		// printed the stack; the servers are stopped: crash as a panic does.
-		panic(err)
+		panic(fmt.Errorf("the UI panicked (its stack is above); servers stopped: %w", err))
 	}
 	if errors.Is(err, tea.ErrInterrupted) {
 		return exitError{code: 130}
