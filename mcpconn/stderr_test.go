@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rootpick/rootpick/consent"
 )
 
 func TestReadLines(t *testing.T) {
@@ -192,5 +194,56 @@ func TestQueueBoundsChatter(t *testing.T) {
 	want := []string{"0", "10000", "20000", "30000", "40000", "50000", "60000", "70000", "80000", "90000"}
 	if !slices.Equal(fetched, want) {
 		t.Errorf("fetched events = %v, want all of %v in order", fetched, want)
+	}
+}
+
+// TestFloodingServerDoesNotCrowdOutOthers: a server flooding stderr while
+// nobody reads the events leaves a bounded queue, and a healthy server's
+// Fetched events all arrive.
+func TestFloodingServerDoesNotCrowdOutOthers(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ROOTPICK_TEST_SERVE", "flood")
+	hub := NewHub(Options{})
+	defer hub.Close()
+	demo := NewDemo(nil, nil)
+	if err := hub.Connect(context.Background(), Spec{Command: []string{exe}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := hub.Connect(context.Background(), Spec{Demo: demo}); err != nil {
+		t.Fatal(err)
+	}
+	a := root(t, "/srv/a")
+	hub.SetRoots([]consent.Root{a})
+	waitFor(t, "the demo to hold /srv/a", func() bool { return slices.Equal(uris(demo.Roots()), []string{"file:///srv/a"}) })
+	time.Sleep(time.Second) // the flood goes on, nobody reads
+	hub.events.mu.Lock()
+	pending, chatter := len(hub.events.items), hub.events.chatter
+	hub.events.mu.Unlock()
+	if chatter > maxPendingChatter || pending > maxPendingChatter+20 {
+		t.Fatalf("%d events pending (%d stderr) after 1 s of flood", pending, chatter)
+	}
+	var fetched []string
+	var dropped int
+	timeout := time.After(10 * time.Second)
+	for !slices.Contains(fetched, "file:///srv/a") {
+		select {
+		case e := <-hub.Events():
+			switch e.Kind {
+			case Fetched:
+				if e.Server == "demo" {
+					fetched = append(fetched, strings.Join(e.URIs, ","))
+				}
+			case Dropped:
+				dropped += e.Count
+			}
+		case <-timeout:
+			t.Fatalf("the demo's fetch of /srv/a never came through; fetched %q", fetched)
+		}
+	}
+	if dropped == 0 {
+		t.Error("no Dropped event although nobody read a flood")
 	}
 }
