@@ -69,6 +69,68 @@ var faultModes = map[string]func(){
 		appendPid(os.Getenv("ROOTPICK_TEST_PIDFILE"))
 		time.Sleep(time.Hour)
 	},
+	// brief writes its pid to $ROOTPICK_TEST_PIDFILE and exits 200 ms later.
+	"brief": func() {
+		appendPid(os.Getenv("ROOTPICK_TEST_PIDFILE"))
+		time.Sleep(200 * time.Millisecond)
+	},
+	"orphan-brief-parent": func() {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=brief")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			os.Exit(1)
+		}
+	},
+	// orphan-brief serves MCP after orphaning a grandchild that exits
+	// 200 ms later: a zombie for the subreaper to reap.
+	"orphan-brief": func() { spawnOrphan("orphan-brief-parent") },
+	// reap becomes a subreaper, serves an orphan-brief server and prints
+	// "reaped" once the orphan's zombie is gone, or "zombie" after 3 s.
+	// Meanwhile its own children started by os/exec must keep their exit
+	// status: it prints "stolen" if one does not.
+	"reap": func() {
+		if err := BecomeSubreaper(); err != nil {
+			fmt.Println("subreaper:", err)
+			os.Exit(1)
+		}
+		hub := NewHub(Options{})
+		defer hub.Close()
+		server := []string{"env", "ROOTPICK_TEST_SERVE=orphan-brief", os.Args[0]}
+		if err := hub.Connect(context.Background(), Spec{Command: server}); err != nil {
+			fmt.Println("connect:", err)
+			os.Exit(1)
+		}
+		for i := range 10 {
+			cmd := exec.Command("sh", "-c", "exit 7")
+			if i%2 == 0 {
+				setProcAttr(cmd)
+			}
+			if err := cmd.Start(); err != nil {
+				fmt.Println("start:", err)
+				continue
+			}
+			// A zombie before Wait: the reaper must not take it.
+			time.Sleep(50 * time.Millisecond)
+			if err := cmd.Wait(); cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 7 {
+				fmt.Println("stolen:", err)
+			}
+		}
+		pidfile := os.Getenv("ROOTPICK_TEST_PIDFILE")
+		for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			pids := readPids(pidfile)
+			if len(pids) == 1 {
+				if _, err := os.Stat("/proc/" + strconv.Itoa(pids[0])); err != nil {
+					fmt.Println("reaped")
+					return
+				}
+			}
+			if time.Now().After(deadline) {
+				fmt.Println("zombie", pids)
+				return
+			}
+		}
+	},
 	// sweep is rootpick's quit path in miniature: become a subreaper, serve
 	// an "orphan" server, close the hub, end what is left. It prints how
 	// many processes EndDescendants found.

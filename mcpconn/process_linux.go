@@ -6,8 +6,10 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -29,11 +31,52 @@ const prSetChildSubreaper = 36
 //
 // On systems without subreapers it returns an error wrapping
 // errors.ErrUnsupported and changes nothing.
+//
+// Orphans adopted this way are reaped as they exit (see reapAdopted), so
+// they do not pile up as zombies during a long session.
 func BecomeSubreaper() error {
 	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
 		return os.NewSyscallError("prctl(PR_SET_CHILD_SUBREAPER)", errno)
 	}
+	reaperOnce.Do(func() {
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, syscall.SIGCHLD)
+		go func() {
+			for range ch {
+				reapAdopted()
+			}
+		}()
+	})
 	return nil
+}
+
+var reaperOnce sync.Once
+
+// reapAdopted collects the exit status of this process's exited children
+// that it adopted as a subreaper, leaving alone the ones os/exec started
+// (os/exec waits for those itself, and would fail if their status were
+// taken). An adopted orphan is told apart by what a zombie still shows: it
+// is in another session (it called setsid()), or in a process group that
+// is neither its own nor ours (it belonged to a server's group). A child
+// started by os/exec is in our session and in our group or its own (the
+// servers: Setpgid) — unless it was started with Setsid, which nothing in
+// rootpick does: such a child would be taken for an orphan. An orphan that
+// made itself a group leader in our session stays a zombie until
+// EndDescendants.
+func reapAdopted() {
+	self, ok := readProc(os.Getpid())
+	if !ok {
+		return
+	}
+	for _, p := range readProcs() {
+		if p.ppid != self.pid || !p.dead() {
+			continue
+		}
+		if p.sid != self.sid || (p.pgid != p.pid && p.pgid != self.pgid) {
+			var ws syscall.WaitStatus
+			_, _ = syscall.Wait4(p.pid, &ws, syscall.WNOHANG, nil)
+		}
+	}
 }
 
 // setProcAttr puts a server in its own process group, so that the
@@ -48,6 +91,7 @@ func setProcAttr(cmd *exec.Cmd) {
 // proc is one line of the process table.
 type proc struct {
 	pid, ppid, pgid int
+	sid             int
 	state           byte   // R, S, D, Z, X, ...
 	start           uint64 // start time in clock ticks since boot: tells a reused pid apart
 }
@@ -74,6 +118,7 @@ func readProc(pid int) (proc, bool) {
 	p := proc{pid: pid, state: f[0][0]}
 	p.ppid, _ = strconv.Atoi(f[1])
 	p.pgid, _ = strconv.Atoi(f[2])
+	p.sid, _ = strconv.Atoi(f[3])
 	p.start, _ = strconv.ParseUint(f[19], 10, 64)
 	return p, true
 }

@@ -109,3 +109,24 @@ func TestSubreaperEndsOrphans(t *testing.T) {
 		}
 	}
 }
+
+// TestSubreaperReapsAdoptedOrphans: in a subreaper (a child process, as the
+// property is process-wide), an adopted orphan that exits is reaped at
+// once rather than left a zombie for the whole session, while the exit
+// status of children started by os/exec is left to os/exec.
+func TestSubreaperReapsAdoptedOrphans(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=reap", "ROOTPICK_TEST_PIDFILE="+pidfile)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("reap: %v\n%s", err, out)
+	}
+	if got := strings.TrimSpace(string(out)); got != "reaped" {
+		t.Fatalf("the subreaper reported %q, want reaped", got)
+	}
+}
