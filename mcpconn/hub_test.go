@@ -18,6 +18,10 @@ import (
 // when ROOTPICK_TEST_SERVE is set, so stdio sessions are tested against a
 // real child process.
 func TestMain(m *testing.M) {
+	if serve := faultServers[os.Getenv("ROOTPICK_TEST_SERVE")]; serve != nil {
+		serve()
+		os.Exit(0)
+	}
 	switch os.Getenv("ROOTPICK_TEST_SERVE") {
 	case "demo":
 		fmt.Fprintln(os.Stderr, "demo server starting\x1b[31m")
@@ -32,9 +36,29 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func root(t *testing.T, path string) consent.Root {
+// root makes the folder name under a temporary folder and returns its
+// root: served roots are watched, so they must exist.
+func root(t *testing.T, name string) consent.Root {
 	t.Helper()
-	return consent.Root{Path: path, URI: "file://" + path, Name: path}
+	dir := filepath.Join(tempDir(t), name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := consent.NewRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// tempDir is one temporary folder per test, symlinks resolved.
+func tempDir(t *testing.T) string {
+	t.Helper()
+	d, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 func uris(roots []*mcp.Root) []string {
@@ -91,7 +115,7 @@ func TestDemoInMemoryGetsExactlyTheConsentedSet(t *testing.T) {
 		t.Fatalf("before consent the server holds %v, want nothing", uris(got))
 	}
 
-	a, b, c := root(t, "/tmp/a"), root(t, "/tmp/b b"), root(t, "/tmp/c")
+	a, b, c := root(t, "a"), root(t, "b b"), root(t, "c")
 	steps := [][]consent.Root{{a, b}, {b, c}, {}}
 	for _, set := range steps {
 		before := demo.Fetches()
@@ -138,12 +162,13 @@ func TestRootsSetBeforeConnectAreServed(t *testing.T) {
 	demo := NewDemo(nil, nil)
 	hub := NewHub(Options{})
 	defer hub.Close()
-	hub.SetRoots([]consent.Root{root(t, "/srv/x")})
+	x := root(t, "x")
+	hub.SetRoots([]consent.Root{x})
 	if err := hub.Connect(context.Background(), Spec{Demo: demo}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "server to hold /srv/x", func() bool {
-		return slices.Equal(uris(demo.Roots()), []string{"file:///srv/x"})
+	waitFor(t, "server to hold x", func() bool {
+		return slices.Equal(uris(demo.Roots()), []string{x.URI})
 	})
 }
 
@@ -158,12 +183,13 @@ func TestStdioServerStderrAndShutdown(t *testing.T) {
 	if err := hub.Connect(context.Background(), Spec{Command: []string{exe}}); err != nil {
 		t.Fatal(err)
 	}
-	hub.SetRoots([]consent.Root{root(t, "/opt/p")})
+	p := root(t, "p")
+	hub.SetRoots([]consent.Root{p})
 	// The child records each answer it receives on its stderr, which must
 	// come back as Stderr events, never on our terminal.
 	waitFor(t, "child to report the new root on stderr", func() bool {
 		for _, e := range events() {
-			if e.Kind == Stderr && e.Text == `{"fetch":2,"roots":[{"name":"/opt/p","uri":"file:///opt/p"}]}` {
+			if e.Kind == Stderr && e.Text == `{"fetch":2,"roots":[{"name":"p","uri":"`+p.URI+`"}]}` {
 				return true
 			}
 		}

@@ -68,9 +68,12 @@ type Model struct {
 	dialogSeq int
 	preparing bool // a consent proposal is being built
 
-	exposed  []consent.Root // what the servers are being served
-	applying bool           // a confirmed change is on its way to the hub
-	servers  []*serverState
+	exposed   []consent.Root // what the servers are being served
+	applying  bool           // a confirmed change is on its way to the hub
+	servers   []*serverState
+	now       time.Time         // the clock, as of the last event or tick
+	ticking   bool              // a tick is scheduled
+	withdrawn map[string]string // roots withdrawn since consent: path → why
 
 	help     help.Model
 	fullHelp bool
@@ -121,7 +124,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.cfg.Hub != nil {
 		cmds = append(cmds, waitEvent(m.cfg.Hub.Events()))
 		for _, s := range m.cfg.Servers {
-			cmds = append(cmds, connect(m.cfg.Hub, s))
+			cmds = append(cmds, addServer(m.cfg.Hub, s))
 		}
 	}
 	return tea.Batch(cmds...)
@@ -140,10 +143,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case scanBatchMsg:
 		return m, m.onScanBatch(msg)
 	case hubEventMsg:
-		m.onHubEvent(msg.ev)
-		return m, waitEvent(m.cfg.Hub.Events())
-	case connectDoneMsg:
-		return m, nil // the hub's events say how it went
+		m.now = msg.at
+		return m, tea.Batch(m.onHubEvent(msg.ev), waitEvent(m.cfg.Hub.Events()))
+	case tickMsg:
+		return m, m.onTick(msg.now)
 	case consentReadyMsg:
 		return m, m.onConsentReady(msg)
 	case consentArmMsg:
@@ -257,6 +260,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return prepareConsent(m.picker.Checked())
 	case key.Matches(msg, k.Rescan):
 		return m.startScan()
+	case key.Matches(msg, k.Retry):
+		return m.retry()
 	case key.Matches(msg, k.Help):
 		m.fullHelp = true
 	}
