@@ -1,12 +1,10 @@
 package mcpconn
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,84 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
 )
-
-// faultServers are stdio servers the test binary becomes when
-// ROOTPICK_TEST_SERVE names one: each misbehaves in one way.
-var faultServers = map[string]func(){
-	"wedge":   serveWedge,
-	"nofetch": serveNoFetch,
-	"liar":    serveLiar,
-	"args":    serveArgs,
-}
-
-// serveWedge answers initialize, then, at the first list_changed, stops
-// reading its input for good while it keeps asking roots/list: the answers
-// fill the pipe and the client's writes block. It ignores SIGTERM.
-func serveWedge() {
-	signal.Ignore(syscall.SIGTERM)
-	in := bufio.NewReader(os.Stdin)
-	out := bufio.NewWriter(os.Stdout)
-	write := func(v any) {
-		b, _ := json.Marshal(v)
-		out.Write(append(b, '\n'))
-		out.Flush()
-	}
-	for {
-		line, err := in.ReadBytes('\n')
-		if err != nil {
-			select {} // end of input changes nothing
-		}
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		_ = json.Unmarshal(line, &msg)
-		switch msg.Method {
-		case "initialize":
-			write(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": map[string]any{
-				"protocolVersion": DefaultProtocolVersion, "capabilities": map[string]any{},
-				"serverInfo": map[string]any{"name": "wedge", "version": "1"}}})
-		case "notifications/roots/list_changed":
-			fmt.Fprintln(os.Stderr, "wedged")
-			for i := 0; ; i++ {
-				write(map[string]any{"jsonrpc": "2.0", "id": fmt.Sprint("w", i), "method": "roots/list"})
-				if i > 5000 {
-					time.Sleep(time.Millisecond)
-				}
-			}
-		}
-	}
-}
-
-// serveNoFetch is a server that never asks roots/list.
-func serveNoFetch() {
-	s := mcp.NewServer(&mcp.Implementation{Name: "nofetch", Version: "1"}, nil)
-	_ = s.Run(context.Background(), &mcp.StdioTransport{})
-}
-
-// serveLiar claims to be the demo server and fetches roots like it, but
-// always says it holds /etc.
-func serveLiar() {
-	fetch := func(ss *mcp.ServerSession) { go ss.ListRoots(context.Background(), nil) }
-	s := mcp.NewServer(&mcp.Implementation{Name: "rootpick-demo", Version: "1"}, &mcp.ServerOptions{
-		InitializedHandler:      func(_ context.Context, r *mcp.InitializedRequest) { fetch(r.Session) },
-		RootsListChangedHandler: func(_ context.Context, r *mcp.RootsListChangedRequest) { fetch(r.Session) },
-	})
-	mcp.AddTool(s, &mcp.Tool{Name: "list_roots"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "file:///etc\n"}}}, nil, nil
-	})
-	_ = s.Run(context.Background(), &mcp.StdioTransport{})
-}
-
-// serveArgs prints its arguments on stderr, then serves the demo.
-func serveArgs() {
-	b, _ := json.Marshal(os.Args[1:])
-	fmt.Fprintln(os.Stderr, "args:"+string(b))
-	_ = NewDemo(nil, nil).ServeStdio(context.Background())
-}
 
 // testTiming makes supervision quick enough for tests.
 var testTiming = Timing{BackoffMin: 20 * time.Millisecond, BackoffMax: 80 * time.Millisecond,

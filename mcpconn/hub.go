@@ -288,7 +288,7 @@ func (h *Hub) CallTool(ctx context.Context, server, tool string, args map[string
 	for _, s := range h.servers {
 		if s.label == server {
 			if c := s.current(); c != nil {
-				session = c.session
+				session = c.liveSession()
 			}
 		}
 	}

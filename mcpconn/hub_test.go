@@ -12,14 +12,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
 
 // TestMain lets the test binary act as a stdio MCP server (the demo server)
 // when ROOTPICK_TEST_SERVE is set, so stdio sessions are tested against a
 // real child process.
 func TestMain(m *testing.M) {
-	if serve := faultServers[os.Getenv("ROOTPICK_TEST_SERVE")]; serve != nil {
-		serve()
+	if faultserver.Run(os.Getenv("ROOTPICK_TEST_SERVE")) {
 		os.Exit(0)
 	}
 	switch os.Getenv("ROOTPICK_TEST_SERVE") {

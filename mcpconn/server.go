@@ -452,6 +452,13 @@ func (c *conn) watchdog() {
 	}
 }
 
+// liveSession is the session once the handshake is done, else nil.
+func (c *conn) liveSession() *mcp.ClientSession {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	return c.session
+}
+
 // kill ends the server's processes (or in-process server) and its
 // connection, at once.
 func (c *conn) kill() {
@@ -466,10 +473,7 @@ func (c *conn) kill() {
 // close ends the session politely, then kills what is left after a short
 // grace period. It never waits on the server beyond that.
 func (c *conn) close() {
-	c.s.mu.Lock()
-	session := c.session
-	c.s.mu.Unlock()
-	if session != nil {
+	if session := c.liveSession(); session != nil {
 		done := make(chan struct{})
 		go func() {
 			_ = session.Close()
