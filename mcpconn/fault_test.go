@@ -472,3 +472,55 @@ func TestWithdrawUnreadableRoot(t *testing.T) {
 	waitFor(t, "the server to hold nothing", func() bool { return len(demo.Roots()) == 0 })
 	t.Logf("unreadable: withdrawn in %v", time.Since(start))
 }
+
+// TestBackoffResetsAfterHealth: a server that stayed up for HealthyAfter
+// is restarted after the shortest delay again.
+func TestBackoffResetsAfterHealth(t *testing.T) {
+	marker := "health-" + filepath.Base(t.TempDir())
+	hub := NewHub(Options{Timing: Timing{BackoffMin: 20 * time.Millisecond, BackoffMax: time.Second, HealthyAfter: 400 * time.Millisecond}})
+	defer hub.Close()
+	events := collect(hub)
+	exe, _ := os.Executable()
+	t.Setenv("ROOTPICK_TEST_SERVE", "demo")
+	if err := hub.Connect(context.Background(), Spec{Name: "h", Command: []string{exe, marker}}); err != nil {
+		t.Fatal(err)
+	}
+	connectedAfter := func(n int) func() bool {
+		return func() bool {
+			k := 0
+			for _, e := range events() {
+				if e.Kind == Connected {
+					k++
+				}
+			}
+			return k >= n
+		}
+	}
+	kill := func() {
+		t.Helper()
+		pids := pidsWith(marker)
+		if len(pids) != 1 {
+			t.Fatalf("want one server process, have %v", pids)
+		}
+		var pid int
+		fmt.Sscan(pids[0], &pid)
+		must(t, syscall.Kill(pid, syscall.SIGKILL))
+		waitFor(t, "the process gone", func() bool { return !slices.Contains(pidsWith(marker), pids[0]) })
+	}
+	kill() // up briefly: attempt 1
+	waitFor(t, "second connection", connectedAfter(2))
+	kill() // up briefly again: attempt 2, twice the delay
+	waitFor(t, "third connection", connectedAfter(3))
+	time.Sleep(600 * time.Millisecond) // healthy now
+	kill()
+	waitFor(t, "fourth connection", connectedAfter(4))
+	var got []string
+	for _, e := range events() {
+		if e.Kind == Restarting {
+			got = append(got, fmt.Sprintf("%d:%v", e.Attempt, e.Delay))
+		}
+	}
+	if want := []string{"1:20ms", "2:40ms", "1:20ms"}; !slices.Equal(got, want) {
+		t.Fatalf("restarts %v, want %v", got, want)
+	}
+}
