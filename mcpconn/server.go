@@ -174,10 +174,11 @@ func (s *server) start() (*conn, error) {
 	logger := h.logger.With("server", s.label)
 	transport, stop, err := spec.transport(ctx, logger, func(line string) {
 		s.stderr.Add(line)
+		c.lastStderr(line)
 		h.publish(Event{Server: s.label, Kind: Stderr, Text: line})
 	})
 	if err != nil {
-		return nil, s.fail(spec.redactError(err))
+		return nil, s.fail(c, spec.redactError(err))
 	}
 	c.stop = stop
 	if !s.setCurrent(c) {
@@ -196,7 +197,7 @@ func (s *server) start() (*conn, error) {
 			err = fmt.Errorf("no answer to initialize within %s", h.opts.InitTimeout)
 		}
 		err = fmt.Errorf("connecting to %s: %w", s.label, spec.redactError(err))
-		return nil, s.fail(err)
+		return nil, s.fail(c, err)
 	}
 	s.mu.Lock()
 	c.session = session
@@ -230,10 +231,13 @@ func (s *server) start() (*conn, error) {
 	return c, nil
 }
 
-// fail publishes why a start failed, with the last lines of the server's
-// stderr, which usually say why.
-func (s *server) fail(err error) error {
-	if tail := s.stderr.Tail(3); len(tail) > 0 {
+// fail publishes why a start failed, with the last lines the server wrote
+// on stderr in this attempt, which usually say why.
+func (s *server) fail(c *conn, err error) error {
+	c.mu.Lock()
+	tail := slices.Clone(c.tail)
+	c.mu.Unlock()
+	if len(tail) > 0 {
 		err = fmt.Errorf("%w (stderr: %s)", err, strings.Join(tail, " | "))
 	}
 	s.h.logger.Warn("server failed", "server", s.label, "err", err)
@@ -301,6 +305,8 @@ type conn struct {
 	stopped sync.Once
 
 	serverName string
+	mu         sync.Mutex
+	tail       []string      // the last stderr lines of this attempt
 	done       chan struct{} // closed when the session has ended
 	endErr     error         // why, once done is closed
 
@@ -449,6 +455,20 @@ func (c *conn) watchdog() {
 			c.kill()
 			return
 		}
+	}
+}
+
+// lastStderr keeps the last few stderr lines of this attempt, for a
+// failure message.
+func (c *conn) lastStderr(line string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(line) > 200 {
+		line = line[:200] + "…"
+	}
+	c.tail = append(c.tail, line)
+	if len(c.tail) > 3 {
+		c.tail = c.tail[1:]
 	}
 }
 

@@ -42,20 +42,28 @@ func Run(name string) bool {
 
 // Wedge answers initialize, then, at the first list_changed, stops reading
 // its input for good while it keeps asking roots/list: the answers fill the
-// pipe and the client's writes block. It ignores SIGTERM and end of input.
+// pipe and the client's writes block. It ignores SIGTERM, SIGHUP and a
+// closed pipe, and outlives the end of its input: only SIGKILL ends it.
 func Wedge() {
-	signal.Ignore(syscall.SIGTERM)
+	signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	linger := func() {
+		for {
+			time.Sleep(time.Hour)
+		}
+	}
 	in := bufio.NewReader(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
 	write := func(v any) {
 		b, _ := json.Marshal(v)
 		_, _ = out.Write(append(b, '\n'))
-		_ = out.Flush()
+		if out.Flush() != nil {
+			linger()
+		}
 	}
 	for {
 		line, err := in.ReadBytes('\n')
 		if err != nil {
-			select {} // end of input changes nothing
+			linger()
 		}
 		var msg struct {
 			ID     json.RawMessage `json:"id"`
