@@ -72,7 +72,7 @@ func TestE2EWedgedServer(t *testing.T) {
 		t.Skip("needs /proc to find the server processes")
 	}
 	bin := rootpickBin(t)
-	marker := "wedge-e2e-" + filepath.Base(t.TempDir())
+	marker := uniqueMarker("wedge-e2e")
 	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
 	rec := filepath.Join(t.TempDir(), "roots.jsonl")
 	tt := startTUI(t, tuiOptions{width: 200, height: 24,
@@ -155,7 +155,7 @@ func TestE2ENotFetchingAndInitTimeout(t *testing.T) {
 	t.Parallel()
 	requireE2E(t)
 	tree := makeRepos(t, t.TempDir(), "alpha")
-	marker := "nofetch-e2e-" + filepath.Base(t.TempDir())
+	marker := uniqueMarker("nofetch-e2e")
 	tt := startTUI(t, tuiOptions{width: 250, height: 24,
 		args: []string{tree, "--init-timeout", "700ms", "--server", faultCommand(t, "nofetch", marker),
 			"--", "sh", "-c", "echo warming up >&2; exec sleep 30"}})
@@ -216,4 +216,10 @@ func TestE2ERevokeAllOnServerFilesystem(t *testing.T) {
 		t.Errorf("the log does not say the server was restarted for the revocation:\n%s", log)
 	}
 	tt.quit()
+}
+
+// uniqueMarker is a word for a server's command line that no other process
+// on the machine holds, even one left by an earlier run.
+func uniqueMarker(kind string) string {
+	return fmt.Sprintf("%s-%d-%d", kind, os.Getpid(), time.Now().UnixNano())
 }

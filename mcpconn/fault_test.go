@@ -38,7 +38,7 @@ func has(evs []Event, kind EventKind, server string) bool {
 // keeps asking roots/list must not delay a revocation to a healthy server,
 // must be declared stuck and stopped, and must not delay Close.
 func TestWedgedServerDoesNotDelayOthers(t *testing.T) {
-	marker := "wedge-" + filepath.Base(t.TempDir())
+	marker := uniqueMarker("wedge")
 	demo := NewDemo(nil, nil)
 	hub := NewHub(Options{Timing: Timing{StuckAfter: 2 * time.Second}})
 	events := collect(hub)
@@ -97,7 +97,7 @@ func TestWedgedServerDoesNotDelayOthers(t *testing.T) {
 // TestCloseWithAWedgedServer: quitting while a server is wedged (before
 // the watchdog acts) still ends everything within 3 s.
 func TestCloseWithAWedgedServer(t *testing.T) {
-	marker := "wedge-close-" + filepath.Base(t.TempDir())
+	marker := uniqueMarker("wedge-close")
 	hub := NewHub(Options{Timing: Timing{StuckAfter: time.Minute}})
 	events := collect(hub)
 	if err := hub.Connect(context.Background(), Spec{Name: "wedge", Command: selfServer(t, "wedge", marker)}); err != nil {
@@ -122,7 +122,7 @@ func TestCloseWithAWedgedServer(t *testing.T) {
 // TestKilledServerIsRestartedAndReserved kills a stdio server 20 times in a
 // row: each time it comes back and is served the consented set again.
 func TestKilledServerIsRestartedAndReserved(t *testing.T) {
-	marker := "killme-" + filepath.Base(t.TempDir())
+	marker := uniqueMarker("killme")
 	hub := NewHub(Options{Timing: testTiming})
 	defer hub.Close()
 	events := collect(hub)
@@ -234,7 +234,7 @@ func TestBackoffDoublesAndIsCapped(t *testing.T) {
 // TestInitTimeout: a server that never answers initialize fails after the
 // init timeout, with the tail of its stderr, and is stopped.
 func TestInitTimeout(t *testing.T) {
-	marker := "silent-" + filepath.Base(t.TempDir())
+	marker := uniqueMarker("silent")
 	hub := NewHub(Options{InitTimeout: 300 * time.Millisecond, Timing: Timing{BackoffMin: time.Hour}})
 	defer hub.Close()
 	err := hub.Connect(context.Background(), Spec{Name: "silent", Command: []string{"sh", "-c", "echo warming up >&2; sleep 30; echo " + marker}})
@@ -273,7 +273,7 @@ func TestNotFetching(t *testing.T) {
 // server is restarted, so that it holds nothing even if it would ignore an
 // empty list.
 func TestRevokeAllRestartsStdioServers(t *testing.T) {
-	marker := "revoke-" + filepath.Base(t.TempDir())
+	marker := uniqueMarker("revoke")
 	hub := NewHub(Options{Timing: testTiming})
 	defer hub.Close()
 	events := collect(hub)
@@ -476,7 +476,7 @@ func TestWithdrawUnreadableRoot(t *testing.T) {
 // TestBackoffResetsAfterHealth: a server that stayed up for HealthyAfter
 // is restarted after the shortest delay again.
 func TestBackoffResetsAfterHealth(t *testing.T) {
-	marker := "health-" + filepath.Base(t.TempDir())
+	marker := uniqueMarker("health")
 	hub := NewHub(Options{Timing: Timing{BackoffMin: 20 * time.Millisecond, BackoffMax: time.Second, HealthyAfter: 400 * time.Millisecond}})
 	defer hub.Close()
 	events := collect(hub)
@@ -523,4 +523,10 @@ func TestBackoffResetsAfterHealth(t *testing.T) {
 	if want := []string{"1:20ms", "2:40ms", "1:20ms"}; !slices.Equal(got, want) {
 		t.Fatalf("restarts %v, want %v", got, want)
 	}
+}
+
+// uniqueMarker is a word for a server's command line that no other process
+// on the machine holds, even one left by an earlier run.
+func uniqueMarker(kind string) string {
+	return fmt.Sprintf("%s-%d-%d", kind, os.Getpid(), time.Now().UnixNano())
 }
