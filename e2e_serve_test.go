@@ -104,7 +104,9 @@ func TestE2EWedgedServer(t *testing.T) {
 	if code := tt.waitExit(); code != 0 {
 		t.Fatalf("exit code %d after q", code)
 	}
-	if d := time.Since(start); d > 3*time.Second {
+	d := time.Since(start)
+	t.Logf("q to exit with a wedged server that ignores SIGTERM: %v", d)
+	if d > 3*time.Second {
 		t.Errorf("q took %v to end rootpick with a wedged server", d)
 	}
 	if pids := procsWith(marker); len(pids) > 0 {

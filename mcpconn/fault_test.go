@@ -111,7 +111,9 @@ func TestCloseWithAWedgedServer(t *testing.T) {
 	start := time.Now()
 	hub.SetRoots(nil)
 	hub.Close()
-	if d := time.Since(start); d > 3*time.Second {
+	d := time.Since(start)
+	t.Logf("SetRoots(nil) + Close with a wedged server: %v", d)
+	if d > 3*time.Second {
 		t.Errorf("SetRoots + Close took %v with a wedged server", d)
 	}
 	if pids := pidsWith(marker); len(pids) > 0 {
