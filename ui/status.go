@@ -173,9 +173,28 @@ func (m *Model) isVerified(s *serverState) bool {
 
 func (s *serverState) display() string {
 	if s.name != "" {
-		return clean(s.name)
+		return s.name
 	}
 	return clean(s.label)
+}
+
+// displayName is how server s is named on screen: its own name once known,
+// with " #2", " #3"… when another server shows the same name, so that two
+// servers are never confused.
+func (m *Model) displayName(s *serverState) string {
+	name, n, nth := s.display(), 0, 0
+	for _, o := range m.servers {
+		if o.display() == name {
+			n++
+			if o == s {
+				nth = n
+			}
+		}
+	}
+	if nth > 1 {
+		return name + " #" + itoa(nth)
+	}
+	return name
 }
 
 // connected lists the servers that are connected now.
@@ -195,7 +214,7 @@ func (m *Model) serverNames() string {
 	conn := m.connected()
 	names := make([]string, len(conn))
 	for i, s := range conn {
-		names[i] = s.display()
+		names[i] = m.displayName(s)
 	}
 	out := strings.Join(names, ", ")
 	if len(conn) == 0 {
@@ -280,7 +299,7 @@ func (m *Model) statusView() string {
 	// The count comes first so that no server error can push it off.
 	parts := []string{exposed}
 	for _, s := range m.servers {
-		parts = append(parts, "● "+s.display()+" "+m.stateText(s))
+		parts = append(parts, "● "+m.displayName(s)+" "+m.stateText(s))
 	}
 	if len(m.servers) == 0 {
 		parts = append(parts, m.st.dim.Render("no server"))
