@@ -231,3 +231,6 @@ func (s *State) Inside(root string) []vcsdetect.Repo {
 
 // All returns every candidate, filtered or not, in path order.
 func (s *State) All() []vcsdetect.Repo { return s.all }
+
+// Uncheck unchecks the repository at path, shown or not.
+func (s *State) Uncheck(path string) { s.setChecked(path, false) }
