@@ -166,7 +166,7 @@ func (m *Model) confirmConsent() tea.Cmd {
 		m.saving++
 		rec := consent.Record{Dir: m.cfg.Dir, Roots: final, Time: m.now().UTC()}
 		entry := m.auditEntry("confirm", change)
-		entry.Warnings = d.Acknowledged()
+		entry.Warnings = append(entry.Warnings, d.Acknowledged()...)
 		cmds = append(cmds, saveConsent(m.cfg.Store, rec, entry))
 	}
 	m.layout()
