@@ -229,6 +229,16 @@ func (s *State) Inside(root string) []vcsdetect.Repo {
 	return out
 }
 
+// CountInside is len(Inside(root)) without building the list.
+func (s *State) CountInside(root string) int {
+	prefix := strings.TrimSuffix(root, "/") + "/"
+	lo := sort.Search(len(s.all), func(i int) bool { return s.all[i].Path >= prefix })
+	hi := sort.Search(len(s.all), func(i int) bool {
+		return s.all[i].Path >= prefix && !strings.HasPrefix(s.all[i].Path, prefix)
+	})
+	return max(hi-lo, 0)
+}
+
 // All returns every candidate, filtered or not, in path order.
 func (s *State) All() []vcsdetect.Repo { return s.all }
 

@@ -176,3 +176,15 @@ func TestInside(t *testing.T) {
 		t.Errorf("Inside(/w/) = %d repos, want 7", got)
 	}
 }
+
+func TestCountInside(t *testing.T) {
+	var s State
+	for _, p := range []string{"/w/a", "/w/a/b", "/w/a/b/c", "/w/a-b", "/w/ab", "/w/a.x", "/w/z"} {
+		s.Add(vcsdetect.Repo{Path: p})
+	}
+	for _, root := range []string{"/w/a", "/w/z", "/", "/w", "/w/a/b", "/nope", "/w/a-b"} {
+		if got, want := s.CountInside(root), len(s.Inside(root)); got != want {
+			t.Errorf("CountInside(%q) = %d, want %d", root, got, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/vcsdetect"
 )
 
 // TestQuitAsksAboutUnconfirmedChanges: q with checks not confirmed asks;
@@ -237,5 +239,30 @@ func TestProposalJudgesRisk(t *testing.T) {
 	}
 	if !slices.Equal(got[dir], []string{consent.WarnDir}) || !slices.Equal(got[keys], []string{consent.WarnSecrets}) || got[plain] != nil {
 		t.Fatalf("warnings %v", got)
+	}
+}
+
+// BenchmarkRenderRowStates draws the list of 10,000 repositories (in 100
+// groups of 100, every group folder checked) with its row states and
+// header counts: the cost coverage adds to each frame.
+func BenchmarkRenderRowStates(b *testing.B) {
+	var repos []vcsdetect.Repo
+	var checked []string
+	for g := 0; g < 100; g++ {
+		group := fmt.Sprintf("group%02d", g)
+		repos = append(repos, repo(group, "main"))
+		checked = append(checked, "/work/demo/"+group)
+		for i := 0; i < 99; i++ {
+			repos = append(repos, repo(fmt.Sprintf("%s/sub/project%02d", group, i), "main"))
+		}
+	}
+	m := New(Config{Dir: "/work/demo"})
+	m.scanGen = 1
+	m.Update(scanBatchMsg{gen: 1, repos: repos, done: true})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.picker.SetChecked(checked)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = m.render()
 	}
 }

@@ -95,9 +95,12 @@ func (m *Model) pendingCounts() string {
 			remove++
 		}
 	}
-	for _, r := range m.picker.All() {
-		if _, ok := consent.CoveringRoot(r.Path, set); ok {
-			covered++
+	// Everything strictly inside an outermost checked or shared folder is
+	// covered; the candidates are sorted, so each folder is two binary
+	// searches.
+	for p := range set {
+		if _, inner := consent.CoveringRoot(p, set); !inner {
+			covered += m.picker.CountInside(p)
 		}
 	}
 	withdrawn = len(m.withdrawn)
