@@ -72,7 +72,7 @@ func TestE2EDirRepoNeedsItsOwnYes(t *testing.T) {
 	tt.waitRows(2)
 	tt.send("a", "Enter")
 	screen := tt.waitArmed(1, 0) // of the two added, only app is granted by y
-	for _, want := range []string{"! .", "[ ] not granted", "the scanned folder itself", "1 warned root stay"} {
+	for _, want := range []string{"! .", "[ ] not granted", "the scanned folder itself", "1 warned root stays"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("dialog lacks %q:\n%s", want, screen)
 		}

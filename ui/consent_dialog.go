@@ -399,7 +399,7 @@ func (d *consentDialog) footer(inner int) []string {
 	case n > 0:
 		news = fmt.Sprintf("↓ %d added %s not yet shown: y waits until you have scrolled to them", n, plural(n, "root", "roots"))
 	case withheld > 0:
-		news = fmt.Sprintf("%d warned %s stay unshared unless you grant each with space", withheld, plural(withheld, "root", "roots"))
+		news = fmt.Sprintf("%d warned %s unshared unless you grant each with space", withheld, plural(withheld, "root stays", "roots stay"))
 	}
 	added := len(d.added) - withheld
 	var out []string
@@ -450,7 +450,9 @@ func (d *consentDialog) bodyLines(inner int) []dline {
 	text := func(s string) { out = append(out, dline{text: s, added: -1}) }
 	entry := func(sign string, st lipgloss.Style, r consent.Root, suffix string, added int) {
 		name := d.label(r.Path)
-		suffix = ansi.Truncate(suffix, max(inner/2, 1), "…")
+		// The suffix may take what the name leaves, but the name keeps at
+		// least 24 cells (or all it needs) and is cut in its middle.
+		suffix = ansi.Truncate(suffix, max(inner-5-min(lipgloss.Width(name), 24), inner/2, 1), "…")
 		nameW := max(inner-4-lipgloss.Width(suffix)-1, 4)
 		name = midCut(name, nameW)
 		gap := max(1, inner-4-lipgloss.Width(name)-lipgloss.Width(suffix))

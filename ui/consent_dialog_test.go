@@ -200,7 +200,7 @@ func TestWarnedRootNeedsItsOwnKey(t *testing.T) {
 	send(m, "a")
 	openDialogWith(t, m, warnedItem("/work/demo", consent.WarnDir), proposedRoot{Root: mkRoot("/work/demo/api"), Requested: "/work/demo/api"})
 	out := screen(m)
-	for _, want := range []string{"! .", "[ ] not granted", "⚠ reason dir", "1 warned root stay", "(1 added, 0 removed)"} {
+	for _, want := range []string{"! .", "[ ] not granted", "⚠ reason dir", "1 warned root stays", "(1 added, 0 removed)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("dialog lacks %q:\n%s", want, out)
 		}
