@@ -499,8 +499,18 @@ func (d *consentDialog) bodyLines(inner int) []dline {
 	}
 	if n := len(d.change.Removed); n > 0 {
 		text(d.st.removed.Render(fmt.Sprintf("− removed (%d)", n)))
+		// A removed root inside a root that stays is still readable
+		// through it: say so rather than let "−" suggest it is gone.
+		stays := map[string]bool{}
+		for _, r := range d.Final() {
+			stays[r.Path] = true
+		}
 		for _, r := range d.change.Removed {
-			entry("−", d.st.removed, r, "", -1)
+			suffix := ""
+			if outer, ok := consent.CoveringRoot(r.Path, stays); ok {
+				suffix = d.st.warn.Render("still readable: inside " + midCut(d.label(outer), max(inner/4, 4)))
+			}
+			entry("−", d.st.removed, r, suffix, -1)
 		}
 	}
 	if n := len(d.change.Kept); n > 0 {

@@ -297,6 +297,18 @@ func TestDialogSections(t *testing.T) {
 	}
 }
 
+// TestRemovedButStillReadable: a removed root inside a root that stays is
+// flagged as still readable.
+func TestRemovedButStillReadable(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	m.exposed = []consent.Root{mkRoot("/work/demo/tools/cli"), mkRoot("/work/demo/tools/cli/vendor/lib")}
+	openDialog(t, m, mkRoot("/work/demo/tools/cli"))
+	if out := screen(m); !strings.Contains(out, "still readable: inside tools/cli") {
+		t.Errorf("removal inside a kept root not flagged:\n%s", out)
+	}
+}
+
 func TestMidCut(t *testing.T) {
 	for _, tt := range []struct {
 		in   string

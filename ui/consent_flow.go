@@ -94,6 +94,9 @@ func (m *Model) Consented() []consent.Root {
 // applyRemembered pre-checks the remembered roots; they are not served.
 func (m *Model) applyRemembered(rec *consent.Record) {
 	if rec == nil || len(rec.Roots) == 0 {
+		if m.cfg.Resume {
+			m.setNote("Nothing remembered to resume: nothing is shared until you confirm.", false)
+		}
 		return
 	}
 	m.remembered = map[string]bool{}

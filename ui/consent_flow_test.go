@@ -199,6 +199,10 @@ func TestRememberedAndResume(t *testing.T) {
 		t.Fatalf("consented %v, note %q", m.Consented(), m.note)
 	}
 
+	if m := New(Config{Dir: dir, Resume: true}); !strings.Contains(m.note, "Nothing remembered to resume") {
+		t.Errorf("--resume with nothing remembered: note %q", m.note)
+	}
+
 	m = New(Config{Dir: dir, Remembered: rec, Resume: true})
 	m.Update(resumeConsent(rec.Roots)())
 	if got := m.Consented(); len(got) != 1 || got[0].Path != a || !m.applying {
