@@ -14,8 +14,8 @@ func defaultDialogKeys() dialogKeys {
 	return dialogKeys{
 		Confirm:  key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
 		Cancel:   key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "cancel")),
-		Grant:    key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "grant a warned root (its own yes)")),
-		Expand:   key.NewBinding(key.WithKeys("e", "right"), key.WithHelp("e/→", "show what a root brings in")),
+		Grant:    key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "grant a warned root")),
+		Expand:   key.NewBinding(key.WithKeys("e", "right"), key.WithHelp("e/→", "what a root brings in")),
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
