@@ -161,7 +161,7 @@ func TestE2ERememberResumeForget(t *testing.T) {
 	if !rows[0].checked || !strings.Contains(rows[0].text, "↺ remembered") {
 		t.Errorf("remembered row:\n%s", describeRows(rows))
 	}
-	tt.waitStatus("0 roots exposed", "synced")
+	tt.waitStatus("0 roots exposed", "verified")
 	tt.send("q")
 	tt.waitText("Discard 1 unconfirmed change?")
 	tt.quit()
@@ -169,7 +169,7 @@ func TestE2ERememberResumeForget(t *testing.T) {
 	// --resume serves it at start, and says so.
 	tt.restart(tuiOptions{width: 100, height: 24, args: []string{"--profile", "work", "--resume", tree}})
 	tt.waitRows(2)
-	tt.waitStatus("1 root exposed", "synced", "Resumed 1 remembered root")
+	tt.waitStatus("1 root exposed", "verified", "Resumed 1 remembered root")
 	tt.quit()
 
 	// A remembered root that no longer validates: --resume serves nothing.
@@ -217,6 +217,6 @@ func TestE2EEarlyYIgnored(t *testing.T) {
 		t.Fatalf("an early y shared: %q", st)
 	}
 	tt.send("y")
-	tt.waitStatus("1 root exposed", "synced")
+	tt.waitStatus("1 root exposed", "verified")
 	tt.quit()
 }

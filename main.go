@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -82,17 +83,19 @@ func (s *stringList) String() string     { return strings.Join(*s, ", ") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 type options struct {
-	print    bool
-	version  bool
-	debug    bool
-	logFile  string
-	urls     stringList
-	servers  stringList
-	maxDepth int
-	json     bool
-	record   string
-	profile  string
-	resume   bool
+	print       bool
+	version     bool
+	debug       bool
+	logFile     string
+	urls        stringList
+	servers     stringList
+	maxDepth    int
+	json        bool
+	record      string
+	protocol    string
+	initTimeout time.Duration
+	profile     string
+	resume      bool
 }
 
 func newFlagSet(name string, o *options, out io.Writer) *flag.FlagSet {
@@ -117,6 +120,8 @@ func newFlagSet(name string, o *options, out io.Writer) *flag.FlagSet {
 		fs.StringVar(&o.logFile, "log", "", "write the log to `FILE` (default: $XDG_STATE_HOME/rootpick/rootpick.log)")
 		fs.StringVar(&o.profile, "profile", consent.DefaultProfile, "remember consent under profile `NAME`")
 		fs.BoolVar(&o.resume, "resume", false, "serve the remembered consent at start if every root still validates")
+		fs.StringVar(&o.protocol, "protocol", mcpconn.DefaultProtocolVersion, "MCP protocol `VERSION` to ask servers for (from 2026-07-28 servers may no longer ask roots/list on their own)")
+		fs.DurationVar(&o.initTimeout, "init-timeout", mcpconn.DefaultInitTimeout, "give each server `D` to start and answer initialize")
 	}
 	return fs
 }
@@ -189,7 +194,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	defer closeLog()
 
-	hub := mcpconn.NewHub(mcpconn.Options{Logger: logger})
+	if o.initTimeout <= 0 {
+		return usageError("--init-timeout must be positive, got %s", o.initTimeout)
+	}
+	hub := mcpconn.NewHub(mcpconn.Options{Logger: logger, ProtocolVersion: o.protocol, InitTimeout: o.initTimeout})
 	defer hub.Close()
 
 	remembered := loadConsent(store, logger)

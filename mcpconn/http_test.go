@@ -24,7 +24,7 @@ func TestStreamableHTTP(t *testing.T) {
 	if err := hub.Connect(context.Background(), Spec{URL: srv.URL}); err != nil {
 		t.Fatal(err)
 	}
-	for _, set := range [][]consent.Root{{root(t, "/h/one"), root(t, "/h/two")}, {root(t, "/h/three")}} {
+	for _, set := range [][]consent.Root{{root(t, "one"), root(t, "two")}, {root(t, "three")}} {
 		hub.SetRoots(set)
 		var want []string
 		for _, r := range set {

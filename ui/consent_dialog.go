@@ -201,7 +201,7 @@ func (d *consentDialog) confirm() dialogAction {
 		return dialogNone
 	}
 	if n := d.Unseen(); n > 0 {
-		d.flash = fmt.Sprintf("%d added %s not yet shown: scroll down to read them first", n, plural(n, "root", "roots"))
+		d.flash = fmt.Sprintf("%d added %s not yet shown: scroll down to read them first", n, noun(n, "root", "roots"))
 		return dialogNone
 	}
 	if consent.Review(d.exposed, d.Final()).Empty() {
@@ -397,9 +397,9 @@ func (d *consentDialog) footer(inner int) []string {
 	case d.flash != "":
 		news = d.flash
 	case n > 0:
-		news = fmt.Sprintf("↓ %d added %s not yet shown: y waits until you have scrolled to them", n, plural(n, "root", "roots"))
+		news = fmt.Sprintf("↓ %d added %s not yet shown: y waits until you have scrolled to them", n, noun(n, "root", "roots"))
 	case withheld > 0:
-		news = fmt.Sprintf("%d warned %s unshared unless you grant each with space", withheld, plural(withheld, "root stays", "roots stay"))
+		news = fmt.Sprintf("%d warned %s unshared unless you grant each with space", withheld, noun(withheld, "root stays", "roots stay"))
 	}
 	added := len(d.added) - withheld
 	var out []string
@@ -472,7 +472,7 @@ func (d *consentDialog) bodyLines(inner int) []dline {
 				if a.expanded {
 					arrow = "▾"
 				}
-				suffix = append(suffix, fmt.Sprintf("brings in %d %s %s", n, plural(n, "repo", "repos"), arrow))
+				suffix = append(suffix, fmt.Sprintf("brings in %d %s %s", n, noun(n, "repo", "repos"), arrow))
 			}
 			if a.redundant != "" {
 				suffix = append(suffix, "redundant: inside "+midCut(d.label(a.redundant), max(inner/4, 4)))
@@ -585,7 +585,8 @@ func midCut(s string, w int) string {
 	return ansi.Truncate(s, left, "") + "…" + ansi.TruncateLeft(s, sw-right, "")
 }
 
-func plural(n int, one, many string) string {
+// noun is one when n is 1, else many (the number is written apart).
+func noun(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}

@@ -74,7 +74,10 @@ func resumeConsent(roots []consent.Root) tea.Cmd {
 	}
 }
 
-func (m *Model) now() time.Time {
+// clock is the time a key is judged at (the type-ahead guard) and records
+// are stamped with: Config.Now, or the wall clock. Reading it blocks on
+// nothing, unlike I/O.
+func (m *Model) clock() time.Time {
 	if m.cfg.Now != nil {
 		return m.cfg.Now()
 	}
@@ -107,7 +110,7 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 	}
 	m.picker.SetChecked(paths)
 	if !m.cfg.Resume {
-		m.setNote("Remembered "+itoa(len(paths))+" "+plural(len(paths), "root", "roots")+
+		m.setNote("Remembered "+itoa(len(paths))+" "+noun(len(paths), "root", "roots")+
 			" from "+rec.Time.Local().Format("2006-01-02 15:04")+": checked, not shared until you confirm (enter).", false)
 	}
 }
@@ -123,14 +126,14 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 		return out
 	}
 	m.dialog = newConsentDialog(m.dialogSeq, m.cfg.Dir, m.exposed, msg.proposed, msg.problems,
-		m.serverNames(), inside, m.cfg.ArmDelay, m.now(), m.st, m.dkeys)
+		m.serverNames(), inside, m.cfg.ArmDelay, m.clock(), m.st, m.dkeys)
 	m.layout()
 	return m.dialog.guardTick()
 }
 
 // dialogKey hands the key to the dialog and acts on its decision.
 func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
-	action, cmd := m.dialog.Update(msg, m.now())
+	action, cmd := m.dialog.Update(msg, m.clock())
 	switch action {
 	case dialogCancel:
 		if !m.dialog.change.Empty() {
@@ -157,17 +160,20 @@ func (m *Model) confirmConsent() tea.Cmd {
 	}
 	m.dialog = nil
 	m.consented = final
+	for _, r := range final {
+		delete(m.withdrawn, r.Path) // consented again
+	}
 	m.remembered = nil
 	m.applying = true
 	note := "Sharing…"
 	if n := len(d.Withheld()); n > 0 {
-		note = "Sharing… " + itoa(n) + " warned " + plural(n, "root", "roots") + " left out and unchecked."
+		note = "Sharing… " + itoa(n) + " warned " + noun(n, "root", "roots") + " left out and unchecked."
 	}
 	m.setNote(note, false)
 	cmds := []tea.Cmd{serveRoots(m.cfg.Hub, final)}
 	if m.cfg.Store != nil {
 		m.saving++
-		rec := consent.Record{Dir: m.cfg.Dir, Roots: final, Time: m.now().UTC()}
+		rec := consent.Record{Dir: m.cfg.Dir, Roots: final, Time: m.clock().UTC()}
 		entry := m.auditEntry("confirm", change)
 		entry.Warnings = append(entry.Warnings, d.Acknowledged()...)
 		cmds = append(cmds, saveConsent(m.cfg.Store, rec, entry))
@@ -177,7 +183,7 @@ func (m *Model) confirmConsent() tea.Cmd {
 }
 
 func (m *Model) auditEntry(action string, change consent.Change) consent.AuditEntry {
-	e := consent.AuditEntry{Time: m.now().UTC(), Dir: m.cfg.Dir, Action: action,
+	e := consent.AuditEntry{Time: m.clock().UTC(), Dir: m.cfg.Dir, Action: action,
 		Servers: []string{}, Added: []string{}, Removed: []string{}, Warnings: []string{}}
 	for _, s := range m.servers {
 		e.Servers = append(e.Servers, s.display())
@@ -210,7 +216,7 @@ func (m *Model) onResume(msg resumeMsg) tea.Cmd {
 	m.consented = msg.roots
 	m.remembered = nil
 	m.applying = true
-	m.setNote("Resumed "+itoa(len(msg.roots))+" remembered "+plural(len(msg.roots), "root", "roots")+": shared without asking again (--resume).", false)
+	m.setNote("Resumed "+itoa(len(msg.roots))+" remembered "+noun(len(msg.roots), "root", "roots")+": shared without asking again (--resume).", false)
 	cmds := []tea.Cmd{serveRoots(m.cfg.Hub, msg.roots)}
 	if m.cfg.Store != nil {
 		m.saving++

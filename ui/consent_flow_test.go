@@ -46,6 +46,13 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 	if msg := send(m, "q")(); msg != tea.Quit() {
 		t.Fatal("q with nothing pending did not quit")
 	}
+	// A checked root the hub withdrew is not the person's change.
+	m = fixture(t, demoRepos()...)
+	m.picker.SetChecked([]string{"/work/demo/api"})
+	m.withdrawn = map[string]string{"/work/demo/api": "deleted or renamed"}
+	if msg := send(m, "q")(); msg != tea.Quit() {
+		t.Fatal("q asked about a withdrawn root")
+	}
 }
 
 // TestRowStates: each pending state has its own glyph and word.

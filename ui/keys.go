@@ -8,7 +8,8 @@ type keyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Toggle, CheckAll, UncheckAll            key.Binding
 	Filter, ClearFilter                     key.Binding
-	Review, Rescan, Help, Quit, Interrupt   key.Binding
+	Review, Rescan, Retry, Help, Quit       key.Binding
+	Interrupt                               key.Binding
 }
 
 // filterKeys are the keys while typing a filter.
@@ -32,6 +33,7 @@ func defaultKeys() keyMap {
 			key.WithDisabled()),
 		Review:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "review & share")),
 		Rescan:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rescan")),
+		Retry:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "retry servers now")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		Interrupt: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "abort (exit 130)")),
@@ -55,7 +57,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Toggle, k.CheckAll, k.UncheckAll, k.Filter, k.ClearFilter},
-		{k.Review, k.Rescan, k.Help, k.Quit, k.Interrupt},
+		{k.Review, k.Rescan, k.Retry, k.Help, k.Quit, k.Interrupt},
 	}
 }
 

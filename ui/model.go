@@ -78,17 +78,19 @@ type Model struct {
 	dialogSeq int
 	preparing bool // a consent proposal is being built
 
-	exposed  []consent.Root // what the servers are being served
-	applying bool           // a confirmed change is on its way to the hub
-	servers  []*serverState
+	exposed   []consent.Root // what the servers are being served
+	applying  bool           // a confirmed change is on its way to the hub
+	servers   []*serverState
+	now       time.Time         // the clock, as of the last event or tick
+	ticking   bool              // a tick is scheduled
+	withdrawn map[string]string // roots withdrawn since consent: path → why
 
 	// Consent state (consent_flow.go, quit.go, rows.go).
-	consented     []consent.Root    // the last confirmed (or resumed) set: what --print writes
-	remembered    map[string]bool   // pre-checked from the store, not served yet
-	withdrawn     map[string]string // canonical path → why a server withdrew it; filled from server events
-	saving        int               // consent writes still running
-	quitAfterSave bool              // q waits for them
-	quitAsk       int               // unconfirmed changes q asked about; 0 when not asking
+	consented     []consent.Root  // the last confirmed (or resumed) set: what --print writes
+	remembered    map[string]bool // pre-checked from the store, not served yet
+	saving        int             // consent writes still running
+	quitAfterSave bool            // q waits for them
+	quitAsk       int             // unconfirmed changes q asked about; 0 when not asking
 
 	help     help.Model
 	fullHelp bool
@@ -143,7 +145,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.cfg.Hub != nil {
 		cmds = append(cmds, waitEvent(m.cfg.Hub.Events()))
 		for _, s := range m.cfg.Servers {
-			cmds = append(cmds, connect(m.cfg.Hub, s))
+			cmds = append(cmds, addServer(m.cfg.Hub, s))
 		}
 	}
 	return tea.Batch(cmds...)
@@ -162,10 +164,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case scanBatchMsg:
 		return m, m.onScanBatch(msg)
 	case hubEventMsg:
-		m.onHubEvent(msg.ev)
-		return m, waitEvent(m.cfg.Hub.Events())
-	case connectDoneMsg:
-		return m, nil // the hub's events say how it went
+		m.now = msg.at
+		return m, tea.Batch(m.onHubEvent(msg.ev), waitEvent(m.cfg.Hub.Events()))
+	case tickMsg:
+		return m, m.onTick(msg.now)
 	case proposalMsg:
 		return m, m.onProposal(msg)
 	case consentGuardMsg:
@@ -285,6 +287,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return proposeConsent(m.cfg.Dir, m.picker.Checked())
 	case key.Matches(msg, k.Rescan):
 		return m.startScan()
+	case key.Matches(msg, k.Retry):
+		return m.retry()
 	case key.Matches(msg, k.Help):
 		m.fullHelp = true
 	}

@@ -193,7 +193,7 @@ func TestConfirmServesExactlyTheProposal(t *testing.T) {
 	if got := m.dialog.change; len(got.Removed) != 1 || got.Removed[0].Path != "/work/demo/web" || len(got.Kept) != 1 {
 		t.Fatalf("second change %+v", got)
 	}
-	if !strings.Contains(screen(m), "Stop sharing with no server?") {
+	if !strings.Contains(screen(m), "Stop sharing with no connected server?") {
 		t.Fatalf("a removal-only dialog must say it stops sharing:\n%s", screen(m))
 	}
 	if !strings.Contains(screen(m), "− web") {

@@ -6,13 +6,14 @@ import (
 )
 
 // unconfirmed counts the checks that differ from what is served: folders
-// checked but not shared, and shared folders unchecked.
+// checked but not shared (unless the hub withdrew them), and shared
+// folders unchecked.
 func (m *Model) unconfirmed() int {
 	shared := m.sharedPaths()
 	n := 0
 	for _, p := range m.picker.Checked() {
-		if !shared[p] {
-			n++
+		if _, gone := m.withdrawn[p]; !shared[p] && !gone {
+			n++ // a root the hub withdrew is not a change the person made
 		}
 	}
 	for p := range shared {
@@ -29,7 +30,7 @@ func (m *Model) unconfirmed() int {
 func (m *Model) quit() tea.Cmd {
 	if n := m.unconfirmed(); n > 0 && !m.applying {
 		m.quitAsk = n
-		m.setNote("Discard "+itoa(n)+" unconfirmed "+plural(n, "change", "changes")+"? y or q quits, any other key goes back.", true)
+		m.setNote("Discard "+itoa(n)+" unconfirmed "+noun(n, "change", "changes")+"? y or q quits, any other key goes back.", true)
 		return nil
 	}
 	return m.finish()

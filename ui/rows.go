@@ -31,10 +31,14 @@ func (m *Model) rowTagger() func(path string) string {
 func (m *Model) rowTags(path string, shared, set map[string]bool) string {
 	checked := m.picker.IsChecked(path)
 	var t []string
-	if reason, ok := m.withdrawn[path]; ok {
+	reason, withdrawn := m.withdrawn[path]
+	if withdrawn {
 		t = append(t, m.st.err.Render(glyphWithdrawn+" withdrawn: "+clean(reason)))
 	}
 	switch {
+	case checked && withdrawn && !shared[path]:
+		// Withdrawn by the hub, still checked: not a change the person
+		// made, and only a new consent shares it again.
 	case checked && shared[path]:
 		t = append(t, m.st.ok.Render(glyphShared+" shared"))
 	case checked && m.isRemembered(path):
@@ -80,8 +84,9 @@ func (m *Model) pendingCounts() string {
 	set := m.coverSet(shared)
 	var add, remove, sharedN, covered, remembered, withdrawn int
 	for _, p := range m.picker.Checked() {
+		_, gone := m.withdrawn[p]
 		switch {
-		case shared[p]:
+		case shared[p], gone:
 		case m.isRemembered(p):
 			remembered++
 		default:
