@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -66,10 +67,15 @@ func appendAudit(store *consent.Store, entry consent.AuditEntry) tea.Cmd {
 	return func() tea.Msg { return consentSavedMsg{err: store.AppendAudit(entry)} }
 }
 
-// resumeConsent checks the remembered roots again.
-func resumeConsent(roots []consent.Root) tea.Cmd {
+// resumeConsent checks the remembered consent again for the scanned
+// folder dir: it must have been given for dir, and every root must still
+// name the same readable folder.
+func resumeConsent(dir string, rec consent.Record) tea.Cmd {
 	return func() tea.Msg {
-		fresh, err := consent.Revalidate(roots)
+		if rec.Dir != dir {
+			return resumeMsg{err: fmt.Errorf("it was given for %q, not this folder", rec.Dir)}
+		}
+		fresh, err := consent.Revalidate(rec.Roots)
 		return resumeMsg{roots: fresh, err: err}
 	}
 }

@@ -211,7 +211,7 @@ func TestRememberedAndResume(t *testing.T) {
 	}
 
 	m = New(Config{Dir: dir, Remembered: rec, Resume: true})
-	m.Update(resumeConsent(rec.Roots)())
+	m.Update(resumeConsent(dir, *rec)())
 	if got := m.Consented(); len(got) != 1 || got[0].Path != a || !m.applying {
 		t.Fatalf("resume served %v (applying %v)", got, m.applying)
 	}
@@ -219,11 +219,18 @@ func TestRememberedAndResume(t *testing.T) {
 		t.Errorf("note %q", m.note)
 	}
 
+	// Remembered for another folder: not resumed here.
+	m = New(Config{Dir: a, Remembered: rec, Resume: true})
+	m.Update(resumeConsent(a, *rec)())
+	if len(m.Consented()) != 0 || !strings.Contains(m.note, "not this folder") {
+		t.Fatalf("resumed a consent given for another folder: %v, note %q", m.Consented(), m.note)
+	}
+
 	if err := os.Remove(a); err != nil {
 		t.Fatal(err)
 	}
 	m = New(Config{Dir: dir, Remembered: rec, Resume: true})
-	m.Update(resumeConsent(rec.Roots)())
+	m.Update(resumeConsent(dir, *rec)())
 	if len(m.Consented()) != 0 || m.applying || !strings.Contains(m.note, "Not resumed") {
 		t.Fatalf("a vanished root was resumed: %v, note %q", m.Consented(), m.note)
 	}

@@ -140,7 +140,7 @@ func (m *Model) sharedPaths() map[string]bool {
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.startScan()}
 	if m.cfg.Resume && m.cfg.Remembered != nil {
-		cmds = append(cmds, resumeConsent(m.cfg.Remembered.Roots))
+		cmds = append(cmds, resumeConsent(m.cfg.Dir, *m.cfg.Remembered))
 	}
 	if m.cfg.Hub != nil {
 		cmds = append(cmds, waitEvent(m.cfg.Hub.Events()))
