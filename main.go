@@ -39,6 +39,7 @@ Usage:
   rootpick [flags] [DIR] [-- SERVER_COMMAND [ARGS...]]
   rootpick list [--json] [DIR]     print the repositories found, no UI
   rootpick serve-demo              run the built-in roots-aware demo server on stdio
+  rootpick forget [--profile NAME] clear the remembered consent of a profile
 
 DIR defaults to the current folder. With no server command and no --url,
 rootpick serves the built-in demo server in-process.
@@ -93,6 +94,8 @@ type options struct {
 	record      string
 	protocol    string
 	initTimeout time.Duration
+	profile     string
+	resume      bool
 }
 
 func newFlagSet(name string, o *options, out io.Writer) *flag.FlagSet {
@@ -102,6 +105,8 @@ func newFlagSet(name string, o *options, out io.Writer) *flag.FlagSet {
 	case "list":
 		fs.BoolVar(&o.json, "json", false, "print JSON Lines (path, name, kind, branch, depth, uri)")
 		fs.IntVar(&o.maxDepth, "max-depth", 0, "do not look more than `N` levels below DIR (0: no limit)")
+	case "forget":
+		fs.StringVar(&o.profile, "profile", consent.DefaultProfile, "forget the consent of profile `NAME`")
 	case "serve-demo":
 		fs.StringVar(&o.record, "record", "", "append every roots/list answer received to `FILE` as JSON Lines")
 		fs.BoolVar(&o.debug, "debug", false, "log at debug level (the log goes to stderr)")
@@ -113,6 +118,8 @@ func newFlagSet(name string, o *options, out io.Writer) *flag.FlagSet {
 		fs.BoolVar(&o.version, "version", false, "print the version and exit")
 		fs.BoolVar(&o.debug, "debug", false, "log at debug level")
 		fs.StringVar(&o.logFile, "log", "", "write the log to `FILE` (default: $XDG_STATE_HOME/rootpick/rootpick.log)")
+		fs.StringVar(&o.profile, "profile", consent.DefaultProfile, "remember consent under profile `NAME`")
+		fs.BoolVar(&o.resume, "resume", false, "serve the remembered consent at start if every root still validates")
 		fs.StringVar(&o.protocol, "protocol", mcpconn.DefaultProtocolVersion, "MCP protocol `VERSION` to ask servers for (from 2026-07-28 servers may no longer ask roots/list on their own)")
 		fs.DurationVar(&o.initTimeout, "init-timeout", mcpconn.DefaultInitTimeout, "give each server `D` to start and answer initialize")
 	}
@@ -156,6 +163,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return runList(args[1:], stdout, stderr)
 		case "serve-demo":
 			return runServeDemo(args[1:], stderr)
+		case "forget":
+			return runForget(args[1:], stdout, stderr)
 		}
 	}
 	var o options
@@ -175,6 +184,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	store, err := consent.OpenStore(o.profile)
+	if err != nil {
+		return usageError("--profile: %v", err)
+	}
 	logger, closeLog, err := openLog(o.logFile, o.debug)
 	if err != nil {
 		return err
@@ -187,11 +200,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 	hub := mcpconn.NewHub(mcpconn.Options{Logger: logger, ProtocolVersion: o.protocol, InitTimeout: o.initTimeout})
 	defer hub.Close()
 
+	remembered := loadConsent(store, logger)
 	model := ui.New(ui.Config{
 		Dir:         dir,
 		Hub:         hub,
 		Servers:     specs,
 		ScanOptions: vcsdetect.Options{MaxDepth: o.maxDepth, Logger: logger},
+		Store:       store,
+		Remembered:  remembered,
+		Resume:      o.resume,
 	})
 	// Signals end the program like ctrl+c does: nothing is printed, the
 	// servers are stopped, and the exit code says which signal it was.
@@ -222,7 +239,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	logger.Info("start", "dir", dir, "servers", len(specs), "version", version())
 	_, err = tea.NewProgram(model, opts...).Run()
-	roots := hub.Roots()
+	// What the person consented to, as of the last y, whether or not the
+	// servers had been told when q came.
+	roots := model.Consented()
 	hub.Close() // stop the servers before printing or exiting
 	logger.Info("exit", "err", err, "roots", len(roots))
 	if errors.Is(err, tea.ErrInterrupted) {

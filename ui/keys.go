@@ -12,11 +12,6 @@ type keyMap struct {
 	Interrupt                               key.Binding
 }
 
-// dialogKeys are the keys of the consent dialog.
-type dialogKeys struct {
-	Confirm, Cancel key.Binding
-}
-
 // filterKeys are the keys while typing a filter.
 type filterKeys struct {
 	Keep, Drop key.Binding
@@ -45,13 +40,6 @@ func defaultKeys() keyMap {
 	}
 }
 
-func defaultDialogKeys() dialogKeys {
-	return dialogKeys{
-		Confirm: key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
-		Cancel:  key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "cancel")),
-	}
-}
-
 func defaultFilterKeys() filterKeys {
 	return filterKeys{
 		Keep: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
@@ -73,12 +61,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	}
 }
 
-// ShortHelp lists the dialog's keys.
-func (k dialogKeys) ShortHelp() []key.Binding { return []key.Binding{k.Confirm, k.Cancel} }
-
-// FullHelp lists the dialog's keys.
-func (k dialogKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
-
 // ShortHelp lists the filter's keys.
 func (k filterKeys) ShortHelp() []key.Binding { return []key.Binding{k.Keep, k.Drop} }
 
@@ -96,7 +78,7 @@ func KeyTable() [][2]string {
 		}
 	}
 	d := defaultDialogKeys()
-	for _, b := range d.ShortHelp() {
+	for _, b := range d.all() {
 		rows = append(rows, [2]string{b.Help().Key, "consent dialog: " + b.Help().Desc})
 	}
 	f := defaultFilterKeys()
