@@ -49,7 +49,7 @@ func TestE2EStderrFloodBoundedMemory(t *testing.T) {
 	tt := startTUI(t, tuiOptions{width: 100, height: 24, args: []string{tree, "--",
 		"env", "ROOTPICK_FAULT_SERVER=flood", "ROOTPICK_FAULT_PIDFILE=" + pidfile, exe}})
 	tt.waitRows(2)
-	tt.waitStatus("synced")
+	tt.waitServed()
 	pid := tt.rootpickPid()
 
 	maxRSS := 0

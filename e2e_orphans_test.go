@@ -59,6 +59,16 @@ func (tt *tui) rootpickPid() int {
 	return 0
 }
 
+// waitServed waits until the server has fetched its roots: the status
+// says synced, or verified when rootpick could ask the server what it holds.
+func (tt *tui) waitServed() {
+	tt.t.Helper()
+	tt.waitFor("the server to be synced or verified", func(s string) bool {
+		l := statusLine(s)
+		return strings.Contains(l, "synced") || strings.Contains(l, "verified")
+	})
+}
+
 func TestE2ENoOrphans(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("needs Linux: /proc and a child subreaper")
@@ -97,7 +107,7 @@ func TestE2ENoOrphans(t *testing.T) {
 			tt.start(tuiOptions{width: 100, height: 24, args: []string{tree, "--",
 				"env", "ROOTPICK_FAULT_SERVER=setsid", "ROOTPICK_FAULT_PIDFILE=" + pidfile, exe}})
 			tt.waitRows(1)
-			tt.waitStatus("synced")
+			tt.waitServed()
 			var pids []int
 			deadline := time.Now().Add(e2eWait)
 			for {

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -38,6 +39,7 @@ Usage:
   rootpick [flags] [DIR] [-- SERVER_COMMAND [ARGS...]]
   rootpick list [--json] [DIR]     print the repositories found, no UI
   rootpick serve-demo              run the built-in roots-aware demo server on stdio
+  rootpick forget [--profile NAME] clear the remembered consent of a profile
 
 DIR defaults to the current folder. With no server command and no --url,
 rootpick serves the built-in demo server in-process.
@@ -81,15 +83,19 @@ func (s *stringList) String() string     { return strings.Join(*s, ", ") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 type options struct {
-	print    bool
-	version  bool
-	debug    bool
-	logFile  string
-	urls     stringList
-	servers  stringList
-	maxDepth int
-	json     bool
-	record   string
+	print       bool
+	version     bool
+	debug       bool
+	logFile     string
+	urls        stringList
+	servers     stringList
+	maxDepth    int
+	json        bool
+	record      string
+	protocol    string
+	initTimeout time.Duration
+	profile     string
+	resume      bool
 }
 
 func newFlagSet(name string, o *options, out io.Writer) *flag.FlagSet {
@@ -99,6 +105,8 @@ func newFlagSet(name string, o *options, out io.Writer) *flag.FlagSet {
 	case "list":
 		fs.BoolVar(&o.json, "json", false, "print JSON Lines (path, name, kind, branch, depth, uri)")
 		fs.IntVar(&o.maxDepth, "max-depth", 0, "do not look more than `N` levels below DIR (0: no limit)")
+	case "forget":
+		fs.StringVar(&o.profile, "profile", consent.DefaultProfile, "forget the consent of profile `NAME`")
 	case "serve-demo":
 		fs.StringVar(&o.record, "record", "", "append every roots/list answer received to `FILE` as JSON Lines")
 		fs.BoolVar(&o.debug, "debug", false, "log at debug level (the log goes to stderr)")
@@ -110,6 +118,10 @@ func newFlagSet(name string, o *options, out io.Writer) *flag.FlagSet {
 		fs.BoolVar(&o.version, "version", false, "print the version and exit")
 		fs.BoolVar(&o.debug, "debug", false, "log at debug level")
 		fs.StringVar(&o.logFile, "log", "", "write the log to `FILE` (default: $XDG_STATE_HOME/rootpick/rootpick.log)")
+		fs.StringVar(&o.profile, "profile", consent.DefaultProfile, "remember consent under profile `NAME`")
+		fs.BoolVar(&o.resume, "resume", false, "serve the remembered consent at start if every root still validates")
+		fs.StringVar(&o.protocol, "protocol", mcpconn.DefaultProtocolVersion, "MCP protocol `VERSION` to ask servers for (from 2026-07-28 servers may no longer ask roots/list on their own)")
+		fs.DurationVar(&o.initTimeout, "init-timeout", mcpconn.DefaultInitTimeout, "give each server `D` to start and answer initialize")
 	}
 	return fs
 }
@@ -151,6 +163,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return runList(args[1:], stdout, stderr)
 		case "serve-demo":
 			return runServeDemo(args[1:], stderr)
+		case "forget":
+			return runForget(args[1:], stdout, stderr)
 		}
 	}
 	var o options
@@ -170,6 +184,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	store, err := consent.OpenStore(o.profile)
+	if err != nil {
+		return usageError("--profile: %v", err)
+	}
 	logger, closeLog, err := openLog(o.logFile, o.debug)
 	if err != nil {
 		return err
@@ -181,15 +199,22 @@ func run(args []string, stdout, stderr io.Writer) error {
 		logger.Info("orphans of servers cannot be adopted", "err", err)
 	}
 
-	hub := mcpconn.NewHub(mcpconn.Options{Logger: logger})
+	if o.initTimeout <= 0 {
+		return usageError("--init-timeout must be positive, got %s", o.initTimeout)
+	}
+	hub := mcpconn.NewHub(mcpconn.Options{Logger: logger, ProtocolVersion: o.protocol, InitTimeout: o.initTimeout})
 	defer stopServers(hub, logger)
 	defer endOnPanic(hub, logger)
 
+	remembered := loadConsent(store, logger)
 	model := ui.New(ui.Config{
 		Dir:         dir,
 		Hub:         hub,
 		Servers:     specs,
 		ScanOptions: vcsdetect.Options{MaxDepth: o.maxDepth, Logger: logger},
+		Store:       store,
+		Remembered:  remembered,
+		Resume:      o.resume,
 	})
 	// Signals end the program like ctrl+c does: nothing is printed, the
 	// servers are stopped, and the exit code says which signal it was.
@@ -220,7 +245,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	logger.Info("start", "dir", dir, "servers", len(specs), "version", version())
 	_, err = tea.NewProgram(withTestPanic(model), opts...).Run()
-	roots := hub.Roots()
+	// What the person consented to, as of the last y, whether or not the
+	// servers had been told when q came.
+	roots := model.Consented()
 	stopServers(hub, logger) // before printing or exiting
 	logger.Info("exit", "err", err, "roots", len(roots))
 	if errors.Is(err, tea.ErrProgramPanic) {

@@ -109,53 +109,6 @@ func PathToURI(path string) string {
 	return b.String()
 }
 
-// URIToPath parses a file:// URI back into an absolute path. It fails for
-// other schemes, for a non-empty host other than "localhost", and for a
-// relative path.
-//
-// The scheme and "localhost" match case-insensitively. The URI must not have
-// a query or fragment (a literal '?' or '#'), must not hold raw control
-// characters, and its percent escapes must be well formed; the decoded path
-// must not contain NUL. The authority-less form "file:/path" of RFC 8089 is
-// accepted too. The result is not cleaned: for every absolute path p without
-// NUL, URIToPath(PathToURI(p)) == p.
-func URIToPath(uri string) (string, error) {
-	scheme, rest, ok := strings.Cut(uri, ":")
-	if !ok || !strings.EqualFold(scheme, "file") {
-		return "", fmt.Errorf("consent: uri %q: not a file: URI", uri)
-	}
-	if i := strings.IndexAny(rest, "?#"); i >= 0 {
-		return "", fmt.Errorf("consent: uri %q: has a query or fragment", uri)
-	}
-	for i := 0; i < len(rest); i++ {
-		if c := rest[i]; c < 0x20 || c == 0x7F {
-			return "", fmt.Errorf("consent: uri %q: raw control character", uri)
-		}
-	}
-	rawPath := rest
-	if after, ok := strings.CutPrefix(rest, "//"); ok {
-		host := after
-		rawPath = ""
-		if i := strings.IndexByte(after, '/'); i >= 0 {
-			host, rawPath = after[:i], after[i:]
-		}
-		if host != "" && !strings.EqualFold(host, "localhost") {
-			return "", fmt.Errorf("consent: uri %q: host %q is not local", uri, host)
-		}
-	}
-	if !strings.HasPrefix(rawPath, "/") {
-		return "", fmt.Errorf("consent: uri %q: path is not absolute", uri)
-	}
-	path, err := percentDecode(rawPath)
-	if err != nil {
-		return "", fmt.Errorf("consent: uri %q: %w", uri, err)
-	}
-	if strings.IndexByte(path, 0) >= 0 {
-		return "", fmt.Errorf("consent: uri %q: path contains a NUL byte", uri)
-	}
-	return path, nil
-}
-
 // Change is the difference between the exposed roots and a proposal.
 type Change struct {
 	// Added are roots in the proposal that are not exposed yet.

@@ -2,6 +2,7 @@ package consent
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -17,44 +18,55 @@ func pathByteVerbatim(c byte) bool {
 	return strings.IndexByte("-._~/!$&'()*+,;=:@", c) >= 0
 }
 
-// percentDecode decodes %XX escapes in s. It fails on a '%' not followed by
-// two hex digits. Unlike a form decoder it leaves '+' alone.
-func percentDecode(s string) (string, error) {
-	n := strings.Count(s, "%")
-	if n == 0 {
-		return s, nil
+// URIToPath parses a file:// URI back into an absolute path. It fails for
+// anything that is not an absolute file URI: another scheme, the opaque
+// form "file:relative", a user or port, a host other than empty or
+// "localhost", a query or fragment (a literal '?' or '#'), raw control
+// characters, malformed percent escapes, and a decoded path that is not
+// absolute or holds NUL.
+//
+// The URI is split by net/url and its path decoded by url.PathUnescape (so
+// '+' stays '+'). The scheme and "localhost" match case-insensitively, and
+// the authority-less form "file:/path" of RFC 8089 is accepted. The result
+// is not cleaned: for every absolute path p without NUL,
+// URIToPath(PathToURI(p)) == p. It never panics, whatever the input.
+func URIToPath(uri string) (string, error) {
+	fail := func(why string) (string, error) {
+		return "", fmt.Errorf("consent: uri %q: %s", uri, why)
 	}
-	var b strings.Builder
-	b.Grow(len(s) - 2*n)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '%' {
-			b.WriteByte(c)
-			continue
-		}
-		if i+2 >= len(s) {
-			return "", fmt.Errorf("truncated escape %q", s[i:])
-		}
-		hi, ok1 := unhex(s[i+1])
-		lo, ok2 := unhex(s[i+2])
-		if !ok1 || !ok2 {
-			return "", fmt.Errorf("malformed escape %q", s[i:i+3])
-		}
-		b.WriteByte(hi<<4 | lo)
-		i += 2
+	if strings.ContainsAny(uri, "?#") {
+		return fail("has a query or fragment")
 	}
-	return b.String(), nil
-}
-
-// unhex returns the value of the hex digit c.
-func unhex(c byte) (byte, bool) {
+	u, err := url.Parse(uri)
+	if err != nil {
+		// url.Error repeats the URI verbatim; say why without it.
+		var why = "malformed"
+		if ue, ok := err.(*url.Error); ok {
+			why = ue.Err.Error()
+		}
+		return fail(why)
+	}
 	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
+	case u.Scheme != "file": // url.Parse lower-cases the scheme
+		return fail("not a file: URI")
+	case u.Opaque != "":
+		return fail("path is not absolute")
+	case u.User != nil:
+		return fail("has user information")
+	case u.Host != "" && !strings.EqualFold(u.Host, "localhost"):
+		return fail(fmt.Sprintf("host %q is not local", u.Host))
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return fail("has a query or fragment")
 	}
-	return 0, false
+	path, err := url.PathUnescape(u.EscapedPath())
+	if err != nil {
+		return fail(err.Error())
+	}
+	if !strings.HasPrefix(path, "/") {
+		return fail("path is not absolute")
+	}
+	if strings.IndexByte(path, 0) >= 0 {
+		return fail("path contains a NUL byte")
+	}
+	return path, nil
 }

@@ -155,3 +155,37 @@ func FuzzURIRoundTrip(f *testing.F) {
 		checkURI(t, p)
 	})
 }
+
+// FuzzURIToPath feeds arbitrary strings: URIToPath must never panic, and
+// whatever it accepts must be an absolute path that PathToURI writes back
+// into a URI naming the same path.
+func FuzzURIToPath(f *testing.F) {
+	for _, s := range []string{
+		"file:///%%", "file:///a%2", "file:///a%zz", "file:///", "file://localhost/x",
+		"file://h/x", "file:x", "file:/x", "FILE:///%41", "file:///a b", "file://[::1]/x",
+		"file://user@localhost/x", "file:////x", "http://x/y", "", ":", "file://%zz/x",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := URIToPath(s)
+		if err != nil {
+			return
+		}
+		if !strings.HasPrefix(p, "/") || strings.IndexByte(p, 0) >= 0 {
+			t.Fatalf("URIToPath(%q) = %q: not an absolute NUL-free path", s, p)
+		}
+		back, err := URIToPath(PathToURI(p))
+		if err != nil || back != p {
+			t.Fatalf("URIToPath(%q) = %q, but PathToURI of it reads back as %q, %v", s, p, back, err)
+		}
+	})
+}
+
+func TestURIToPathNoPanic(t *testing.T) {
+	for _, s := range []string{"file:///%%", "file:///%", "file://%%/x", "file:%%"} {
+		if p, err := URIToPath(s); err == nil {
+			t.Errorf("URIToPath(%q) = %q, want an error", s, p)
+		}
+	}
+}

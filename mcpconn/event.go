@@ -3,6 +3,7 @@ package mcpconn
 import (
 	"fmt"
 	"sync"
+	"time"
 )
 
 // EventKind says what happened on a connection.
@@ -22,8 +23,25 @@ const (
 	ServerLog
 	// Failed: starting, connecting or answering failed (Err).
 	Failed
-	// Disconnected: the session ended (Err says why, nil on a clean close).
+	// Disconnected: the session ended (Err says why).
 	Disconnected
+	// Restarting: the server will be started again after Delay (Attempt
+	// counts the failures in a row), or at once (Delay 0, Text says why:
+	// every root was revoked, or its {roots} arguments changed).
+	Restarting
+	// Stuck: a write to the server blocked too long; it is being stopped (Err).
+	Stuck
+	// NotFetching: the server did not ask roots/list after the last change.
+	NotFetching
+	// Verified: the server, asked what it holds, holds exactly URIs, the
+	// consented set.
+	Verified
+	// Mismatch: the server, asked what it holds, holds something else: Text
+	// says what differs.
+	Mismatch
+	// Withdrawn: a served root (Path) became unavailable and was withdrawn
+	// from every server; Text says why.
+	Withdrawn
 	// Dropped: Count Stderr and ServerLog events of the server were dropped
 	// because events were being published faster than they were read; it
 	// takes the place of the first one dropped. Text says it in words.
@@ -47,6 +65,18 @@ func (k EventKind) String() string {
 		return "failed"
 	case Disconnected:
 		return "disconnected"
+	case Restarting:
+		return "restarting"
+	case Stuck:
+		return "stuck"
+	case NotFetching:
+		return "not fetching"
+	case Verified:
+		return "verified"
+	case Mismatch:
+		return "mismatch"
+	case Withdrawn:
+		return "withdrawn"
 	case Dropped:
 		return "dropped"
 	}
@@ -62,10 +92,15 @@ type Event struct {
 	ServerName, ServerVersion string
 	// URIs are the roots answered to roots/list (Fetched).
 	URIs []string
-	// Text is a stderr line or log message, or the negotiated protocol
-	// version for Connected.
+	// Text is a stderr line or log message, the negotiated protocol
+	// version for Connected, or a reason.
 	Text string
 	Err  error
+	// Attempt and Delay describe a Restarting event.
+	Attempt int
+	Delay   time.Duration
+	// Path is the withdrawn root (Withdrawn).
+	Path string
 	// Count is the number of events dropped (Dropped).
 	Count int
 }

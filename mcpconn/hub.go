@@ -3,8 +3,13 @@
 // It owns the client sessions (a stdio command, a Streamable HTTP URL or the
 // built-in demo server in the same process), the roots capability, the
 // consented set that is served, and the record of what each server has
-// fetched. Background events reach the caller through one channel (Events),
-// so a UI can turn them into messages without this package knowing about it.
+// fetched. Each server is served by its own supervisor: it is restarted when
+// it crashes, stopped when it wedges, restarted with no roots when every
+// root is revoked, and asked what it really holds where rootpick knows how.
+// The served folders are watched, and one that vanishes or changes is
+// withdrawn from every server. Background events reach the caller through
+// one channel (Events), so a UI can turn them into messages without this
+// package knowing about it.
 package mcpconn
 
 import (
@@ -17,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
@@ -27,6 +33,9 @@ import (
 // notifications/roots/list_changed.
 const DefaultProtocolVersion = "2025-11-25"
 
+// DefaultInitTimeout bounds a server's start and initialize handshake.
+const DefaultInitTimeout = 15 * time.Second
+
 // Version is rootpick's version, reported to servers as clientInfo.
 var Version = "0.1.0-dev"
 
@@ -34,30 +43,79 @@ var Version = "0.1.0-dev"
 type Options struct {
 	// ProtocolVersion is sent in initialize; "" means DefaultProtocolVersion.
 	ProtocolVersion string
+	// InitTimeout bounds each start and handshake; 0 means DefaultInitTimeout.
+	InitTimeout time.Duration
 	// Logger receives connection logs and servers' stderr. Nil discards.
 	Logger *slog.Logger
+	// Timing overrides the supervision delays (tests shorten them); the zero
+	// value means the defaults.
+	Timing Timing
+}
+
+// Timing holds the delays of supervision. Zero fields take the defaults.
+type Timing struct {
+	// BackoffMin and BackoffMax bound the wait before a restart: it starts
+	// at BackoffMin (0.5 s), doubles on each failure up to BackoffMax (30 s),
+	// and is reset once a connection has stayed up for HealthyAfter (1 min).
+	BackoffMin, BackoffMax, HealthyAfter time.Duration
+	// StuckAfter is how long a write to a stdio or in-process server may
+	// block before the server is declared stuck and stopped (2 s).
+	StuckAfter time.Duration
+	// NotFetchingAfter is how long after a change a server may go without
+	// asking roots/list before it is reported as not fetching (3 s).
+	NotFetchingAfter time.Duration
+	// Revalidate is the period of the availability re-check that backs up
+	// file-system events (500 ms).
+	Revalidate time.Duration
+}
+
+func (t Timing) withDefaults() Timing {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&t.BackoffMin, 500*time.Millisecond)
+	def(&t.BackoffMax, 30*time.Second)
+	def(&t.HealthyAfter, time.Minute)
+	def(&t.StuckAfter, 2*time.Second)
+	def(&t.NotFetchingAfter, 3*time.Second)
+	def(&t.Revalidate, 500*time.Millisecond)
+	return t
+}
+
+// servedSet is one consented set as it is answered to roots/list. It is
+// never modified after it is published, so every reader sees one whole set.
+type servedSet struct {
+	version int // increases with every change
+	roots   []consent.Root
+	mcp     []*mcp.Root
 }
 
 // Hub serves one consented set of roots to every connected server.
 type Hub struct {
 	opts   Options
+	timing Timing
 	logger *slog.Logger
 	events *queue
 
-	// ctx is cancelled by Close, aborting connections still starting.
+	// ctx is cancelled by Close: supervisors stop, starts are aborted.
 	ctx    context.Context
 	cancel context.CancelFunc
-	// setMu serialises SetRoots, so that two quick confirmations reach every
-	// client in the order they were made.
+	// setMu serialises changes of the set (SetRoots and withdrawals), so
+	// that they reach every server in the order they were made.
 	setMu sync.Mutex
-	// running counts the goroutines that watch a session; Close waits for
-	// them so that no server outlives it.
+	// served is what every roots/list is answered from: swapping it is the
+	// moment a change takes effect, for every server at once.
+	served atomic.Pointer[servedSet]
+	// running counts supervisors and watchers; Close waits for them so that
+	// no server outlives it.
 	running sync.WaitGroup
 
-	mu     sync.Mutex
-	roots  []consent.Root
-	conns  []*conn // registered before their handshake, so Close can stop them
-	closed bool
+	mu      sync.Mutex
+	servers []*server
+	closed  bool
+	watch   *availability
 }
 
 // NewHub returns a Hub that serves no roots until SetRoots is called.
@@ -65,55 +123,60 @@ func NewHub(opts Options) *Hub {
 	if opts.ProtocolVersion == "" {
 		opts.ProtocolVersion = DefaultProtocolVersion
 	}
+	if opts.InitTimeout <= 0 {
+		opts.InitTimeout = DefaultInitTimeout
+	}
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Hub{opts: opts, logger: logger, events: newQueue(), ctx: ctx, cancel: cancel}
+	h := &Hub{opts: opts, timing: opts.Timing.withDefaults(), logger: logger, events: newQueue(), ctx: ctx, cancel: cancel}
+	h.served.Store(&servedSet{mcp: []*mcp.Root{}})
+	h.watch = newAvailability(h)
+	return h
 }
 
 // Events delivers what happens on the connections, in order. The channel is
-// closed by Close. Events are queued without limit, so a slow reader never
-// stalls a server's roots/list.
+// closed by Close.
 func (h *Hub) Events() <-chan Event { return h.events.out }
 
 // Roots returns the set currently served.
-func (h *Hub) Roots() []consent.Root {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return slices.Clone(h.roots)
-}
+func (h *Hub) Roots() []consent.Root { return slices.Clone(h.served.Load().roots) }
 
-// SetRoots replaces the served set and notifies every connected server with
-// notifications/roots/list_changed. Roots that leave the set are withdrawn
-// before new ones are added, so no server is ever answered with a root that
-// is being revoked. It may block while a server reads its notification, so
-// call it off the UI goroutine.
+// ProtocolVersion is the MCP revision sessions ask for.
+func (h *Hub) ProtocolVersion() string { return h.opts.ProtocolVersion }
+
+// SetRoots replaces the served set. From the moment it returns every
+// roots/list is answered with the new set; each server is then notified
+// (notifications/roots/list_changed) by its own supervisor, so a server that
+// does not read cannot delay the others. When the set becomes empty, or a
+// server takes its folders as arguments ({roots}), the server is restarted:
+// some servers ignore an empty list and keep their old folders. SetRoots
+// never blocks on a server.
 func (h *Hub) SetRoots(roots []consent.Root) {
 	h.setMu.Lock()
 	defer h.setMu.Unlock()
-	h.mu.Lock()
-	old := h.roots
-	h.roots = slices.Clone(roots)
-	conns := slices.Clone(h.conns)
-	h.mu.Unlock()
-
-	change := consent.Review(old, roots)
-	removed := make([]string, len(change.Removed))
-	for i, r := range change.Removed {
-		removed[i] = r.URI
-	}
-	added := toMCP(change.Added)
-	for _, c := range conns {
-		// One change, one notification: when roots are added, the removal
-		// is silent and the addition announces the final set.
-		c.quiet.Store(len(added) > 0)
-		c.client.RemoveRoots(removed...)
-		c.quiet.Store(false)
-		c.client.AddRoots(added...)
-	}
+	change := h.swap(roots)
 	h.logger.Info("roots set", "count", len(roots), "added", len(change.Added), "removed", len(change.Removed))
+}
+
+// swap publishes roots as the served set and tells every server; the caller
+// holds setMu.
+func (h *Hub) swap(roots []consent.Root) consent.Change {
+	old := h.served.Load()
+	set := &servedSet{version: old.version + 1, roots: slices.Clone(roots), mcp: toMCP(roots)}
+	h.served.Store(set)
+	change := consent.Review(old.roots, roots)
+	revokeAll := len(roots) == 0 && len(old.roots) > 0
+	h.mu.Lock()
+	servers := slices.Clone(h.servers)
+	h.mu.Unlock()
+	for _, s := range servers {
+		s.changed(set, revokeAll)
+	}
+	h.watch.update(roots)
+	return change
 }
 
 func toMCP(roots []consent.Root) []*mcp.Root {
@@ -124,154 +187,70 @@ func toMCP(roots []consent.Root) []*mcp.Root {
 	return out
 }
 
-// conn is one server connection and the client that speaks to it. Each server
-// gets its own mcp.Client so that the roots/list it asks can be attributed to
-// it; every client mirrors the Hub's set.
-type conn struct {
-	spec    Spec
-	client  *mcp.Client
-	session *mcp.ClientSession
-	stop    func()      // ends the process group or in-process server, if any
-	quiet   atomic.Bool // drop roots list_changed notifications while set
+// Add starts serving the server described by spec: its supervisor starts
+// (or dials) it, completes the handshake, keeps it served and restarts it
+// when it fails, until Close. It returns at once; what happens is published
+// as events.
+func (h *Hub) Add(spec Spec) {
+	h.add(spec)
 }
 
-// Connect starts (or dials) the server described by spec, completes the MCP
-// handshake and keeps the session open in the background. It returns once the
-// server is initialized; the server may ask roots/list right away and gets the
-// current set. When the server goes away, a Disconnected event is published.
-func (h *Hub) Connect(ctx context.Context, spec Spec) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	defer context.AfterFunc(h.ctx, cancel)()
-
-	name := spec.Label()
-	c := &conn{spec: spec, stop: func() {}}
-	c.client = mcp.NewClient(&mcp.Implementation{Name: "rootpick", Version: Version}, &mcp.ClientOptions{
-		Logger: h.logger.With("server", name),
-		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
-			h.logger.Info("server log", "server", name, "level", req.Params.Level, "data", req.Params.Data)
-			h.events.publish(Event{Server: name, Kind: ServerLog, Text: fmt.Sprint(req.Params.Data)})
-		},
-	})
-	c.client.AddReceivingMiddleware(h.recordFetches(name))
-	c.client.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method == "notifications/roots/list_changed" && c.quiet.Load() {
-				return nil, nil
-			}
-			return next(ctx, method, req)
-		}
-	})
-
-	h.events.publish(Event{Server: name, Kind: Connecting})
-	transport, stop, err := spec.transport(ctx, h.logger.With("server", name), func(line string) {
-		h.events.publish(Event{Server: name, Kind: Stderr, Text: line})
-	})
-	if err != nil {
-		return h.fail(name, spec.redactError(err))
-	}
-	c.stop = stop
-
-	// Register before the handshake: from here on SetRoots keeps this
-	// client's roots current and Close stops the server. The client has no
-	// session yet, so adding roots sends nothing.
+func (h *Hub) add(spec Spec) *server {
+	s := newServer(h, spec)
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
-		stop()
-		return errors.New("mcpconn: hub is closed")
+		return nil
 	}
-	c.client.AddRoots(toMCP(h.roots)...)
-	h.conns = append(h.conns, c)
-	h.mu.Unlock()
-
-	session, err := c.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: h.opts.ProtocolVersion})
-	if err != nil {
-		h.forget(c)
-		stop()
-		return h.fail(name, fmt.Errorf("connecting to %s: %w", name, spec.redactError(err)))
-	}
-	h.mu.Lock()
-	closed := h.closed
-	if !closed {
-		c.session = session
-	}
-	h.mu.Unlock()
-	if closed { // Close ran during the handshake and could not see the session
-		_ = session.Close()
-		stop()
-		return errors.New("mcpconn: hub is closed")
-	}
-
-	info := session.InitializeResult()
-	ev := Event{Server: name, Kind: Connected}
-	if info != nil && info.ServerInfo != nil {
-		ev.ServerName = info.ServerInfo.Name
-		ev.ServerVersion = info.ServerInfo.Version
-	}
-	if info != nil {
-		ev.Text = info.ProtocolVersion
-	}
-	h.events.publish(ev)
-	h.logger.Info("connected", "server", name, "name", ev.ServerName, "protocol", ev.Text)
-
+	h.servers = append(h.servers, s)
 	h.running.Add(1)
+	h.mu.Unlock()
 	go func() {
 		defer h.running.Done()
-		err := session.Wait()
-		h.forget(c)
-		c.stop()
-		err = spec.redactError(err)
-		h.logger.Info("disconnected", "server", name, "err", err)
-		h.events.publish(Event{Server: name, Kind: Disconnected, Err: err})
+		s.run()
 	}()
-	return nil
+	return s
 }
 
-// fail logs and publishes a failure of server name, and returns err.
-func (h *Hub) fail(name string, err error) error {
-	h.logger.Warn("server failed", "server", name, "err", err)
-	h.events.publish(Event{Server: name, Kind: Failed, Err: err})
-	return err
+// Connect adds the server and waits for the outcome of its first start: nil
+// once it is initialized, or why it failed (it is then retried in the
+// background, as after Add). ctx bounds only the wait.
+func (h *Hub) Connect(ctx context.Context, spec Spec) error {
+	s := h.add(spec)
+	if s == nil {
+		return errors.New("mcpconn: hub is closed")
+	}
+	select {
+	case <-s.first:
+		return s.firstErr
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
-// forget drops c from the connections.
-func (h *Hub) forget(c *conn) {
+// Retry restarts at once every server that is waiting to be restarted, has
+// failed or is stuck, skipping its backoff. label "" means every server.
+func (h *Hub) Retry(label string) {
 	h.mu.Lock()
-	h.conns = slices.DeleteFunc(h.conns, func(x *conn) bool { return x == c })
+	servers := slices.Clone(h.servers)
 	h.mu.Unlock()
-}
-
-// recordFetches wraps the client's request handling so that every roots/list
-// answer is published with the exact URIs the server received.
-func (h *Hub) recordFetches(name string) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			res, err := next(ctx, method, req)
-			if method != "roots/list" {
-				return res, err
+	for _, s := range servers {
+		if label == "" || s.label == label {
+			select {
+			case s.retry <- struct{}{}:
+			default:
 			}
-			if err != nil {
-				// The session lives on: say it, but do not mark the server failed.
-				h.logger.Warn("answering roots/list failed", "server", name, "err", err)
-				h.events.publish(Event{Server: name, Kind: ServerLog, Text: "rootpick could not answer roots/list: " + err.Error()})
-				return res, err
-			}
-			if lr, ok := res.(*mcp.ListRootsResult); ok {
-				uris := make([]string, len(lr.Roots))
-				for i, r := range lr.Roots {
-					uris[i] = r.URI
-				}
-				h.logger.Info("roots/list answered", "server", name, "count", len(uris))
-				h.events.publish(Event{Server: name, Kind: Fetched, URIs: uris})
-			}
-			return res, err
 		}
 	}
 }
 
-// Close ends every session, stops the servers rootpick started (their whole
-// process groups) and closes the Events channel.
+// publish sends an event to the Events channel.
+func (h *Hub) publish(e Event) { h.events.publish(e) }
+
+// Close ends every session, stops the servers rootpick started (all their
+// processes), and closes the Events channel. It does not wait for a server
+// that does not cooperate: a server is killed after a short grace period,
+// so Close returns within a few seconds whatever the servers do.
 func (h *Hub) Close() error {
 	h.mu.Lock()
 	if h.closed {
@@ -279,27 +258,24 @@ func (h *Hub) Close() error {
 		return nil
 	}
 	h.closed = true
-	h.cancel()
-	conns := h.conns
-	h.conns = nil
+	servers := h.servers
 	h.mu.Unlock()
+	h.cancel()
 	var wg sync.WaitGroup
-	for _, c := range conns {
-		wg.Go(c.close)
+	for _, s := range servers {
+		wg.Go(s.shutdown)
 	}
 	wg.Wait()
-	h.running.Wait() // every session watcher has ended its server
+	h.watch.close()
+	h.running.Wait() // every supervisor has ended its server
 	h.events.close()
 	return nil
 }
 
-// close ends the session, if the handshake finished, and the server. The
-// hub is closed by then, so c.session can no longer change.
-func (c *conn) close() {
-	if c.session != nil {
-		_ = c.session.Close()
-	}
-	c.stop()
+func (h *Hub) isClosed() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closed
 }
 
 // CallTool calls a tool on the connected server labelled server and returns
@@ -309,15 +285,21 @@ func (c *conn) close() {
 func (h *Hub) CallTool(ctx context.Context, server, tool string, args map[string]any) (string, error) {
 	h.mu.Lock()
 	var session *mcp.ClientSession
-	for _, c := range h.conns {
-		if c.spec.Label() == server {
-			session = c.session
+	for _, s := range h.servers {
+		if s.label == server {
+			if c := s.current(); c != nil {
+				session = c.liveSession()
+			}
 		}
 	}
 	h.mu.Unlock()
 	if session == nil {
 		return "", fmt.Errorf("mcpconn: no connected server %q", server)
 	}
+	return callTool(ctx, session, tool, args)
+}
+
+func callTool(ctx context.Context, session *mcp.ClientSession, tool string, args map[string]any) (string, error) {
 	if args == nil {
 		args = map[string]any{} // servers reject a null arguments object
 	}

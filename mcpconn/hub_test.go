@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
 
 // TestMain lets the test binary act as a stdio MCP server (the demo server)
@@ -21,6 +22,9 @@ import (
 func TestMain(m *testing.M) {
 	if f := faultModes[os.Getenv("ROOTPICK_TEST_SERVE")]; f != nil { // faults_test.go
 		f()
+		os.Exit(0)
+	}
+	if faultserver.Run(os.Getenv("ROOTPICK_TEST_SERVE")) {
 		os.Exit(0)
 	}
 	switch os.Getenv("ROOTPICK_TEST_SERVE") {
@@ -37,9 +41,29 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func root(t *testing.T, path string) consent.Root {
+// root makes the folder name under a temporary folder and returns its
+// root: served roots are watched, so they must exist.
+func root(t *testing.T, name string) consent.Root {
 	t.Helper()
-	return consent.Root{Path: path, URI: "file://" + path, Name: path}
+	dir := filepath.Join(tempDir(t), name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := consent.NewRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// tempDir is one temporary folder per test, symlinks resolved.
+func tempDir(t *testing.T) string {
+	t.Helper()
+	d, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 func uris(roots []*mcp.Root) []string {
@@ -96,7 +120,7 @@ func TestDemoInMemoryGetsExactlyTheConsentedSet(t *testing.T) {
 		t.Fatalf("before consent the server holds %v, want nothing", uris(got))
 	}
 
-	a, b, c := root(t, "/tmp/a"), root(t, "/tmp/b b"), root(t, "/tmp/c")
+	a, b, c := root(t, "a"), root(t, "b b"), root(t, "c")
 	steps := [][]consent.Root{{a, b}, {b, c}, {}}
 	for _, set := range steps {
 		before := demo.Fetches()
@@ -109,12 +133,16 @@ func TestDemoInMemoryGetsExactlyTheConsentedSet(t *testing.T) {
 		waitFor(t, fmt.Sprint("server to hold ", want), func() bool {
 			return slices.Equal(uris(demo.Roots()), want)
 		})
-		// One confirmed change is one list_changed, so one fetch, even
-		// when it both removes and adds.
-		time.Sleep(100 * time.Millisecond)
-		if n := demo.Fetches() - before; n != 1 {
-			t.Fatalf("changing to %v made the server fetch %d times, want 1", want, n)
+		if n := demo.Fetches() - before; n < 1 {
+			t.Fatalf("changing to %v made the server fetch %d times", want, n)
 		}
+	}
+	// One confirmed change is one list_changed, so one fetch, even when it
+	// both removes and adds: counted over the whole run, after a pause, so
+	// that a late second notification is counted too.
+	time.Sleep(time.Second)
+	if n := demo.Fetches(); n != 1+len(steps) {
+		t.Fatalf("%d changes made the server fetch %d times after the first, want one each", len(steps), n-1)
 	}
 
 	// Every Fetched event carries what the server was answered, and the last
@@ -143,12 +171,13 @@ func TestRootsSetBeforeConnectAreServed(t *testing.T) {
 	demo := NewDemo(nil, nil)
 	hub := NewHub(Options{})
 	defer hub.Close()
-	hub.SetRoots([]consent.Root{root(t, "/srv/x")})
+	x := root(t, "x")
+	hub.SetRoots([]consent.Root{x})
 	if err := hub.Connect(context.Background(), Spec{Demo: demo}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "server to hold /srv/x", func() bool {
-		return slices.Equal(uris(demo.Roots()), []string{"file:///srv/x"})
+	waitFor(t, "server to hold x", func() bool {
+		return slices.Equal(uris(demo.Roots()), []string{x.URI})
 	})
 }
 
@@ -163,12 +192,13 @@ func TestStdioServerStderrAndShutdown(t *testing.T) {
 	if err := hub.Connect(context.Background(), Spec{Command: []string{exe}}); err != nil {
 		t.Fatal(err)
 	}
-	hub.SetRoots([]consent.Root{root(t, "/opt/p")})
+	p := root(t, "p")
+	hub.SetRoots([]consent.Root{p})
 	// The child records each answer it receives on its stderr, which must
 	// come back as Stderr events, never on our terminal.
 	waitFor(t, "child to report the new root on stderr", func() bool {
 		for _, e := range events() {
-			if e.Kind == Stderr && e.Text == `{"fetch":2,"roots":[{"name":"/opt/p","uri":"file:///opt/p"}]}` {
+			if e.Kind == Stderr && e.Text == `{"fetch":2,"roots":[{"name":"p","uri":"`+p.URI+`"}]}` {
 				return true
 			}
 		}
@@ -359,4 +389,56 @@ func TestURLSecretsNeverShown(t *testing.T) {
 			t.Fatalf("event shows a secret: %+v", e)
 		}
 	}
+}
+
+// TestSwapIsAtomic asks roots/list without pause while the set is swapped
+// back and forth: no answer may hold both sets (a revoked root served with
+// its replacement), or neither.
+func TestSwapIsAtomic(t *testing.T) {
+	demo := NewDemo(nil, nil)
+	hub := NewHub(Options{})
+	defer hub.Close()
+	if err := hub.Connect(context.Background(), Spec{Demo: demo}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := root(t, "a"), root(t, "b")
+	hub.SetRoots([]consent.Root{a})
+	var ss *mcp.ServerSession
+	for s := range demo.Server().Sessions() {
+		ss = s
+	}
+	if ss == nil {
+		t.Fatal("no server session")
+	}
+	stop := make(chan struct{})
+	bad := make(chan string, 1)
+	answers := 0
+	go func() {
+		defer close(bad)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			res, err := ss.ListRoots(context.Background(), nil)
+			if err != nil {
+				continue
+			}
+			answers++
+			if got := uris(res.Roots); len(got) != 1 {
+				bad <- fmt.Sprint(got)
+				return
+			}
+		}
+	}()
+	for i := range 200 {
+		hub.SetRoots([]consent.Root{[]consent.Root{a, b}[i%2]})
+		time.Sleep(time.Millisecond)
+	}
+	close(stop)
+	if got, ok := <-bad; ok {
+		t.Fatalf("an answer during a swap held %s", got)
+	}
+	t.Logf("%d answers during 200 swaps, each exactly one root", answers)
 }

@@ -2,9 +2,11 @@ package mcpconn
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,6 +106,31 @@ func TestInteropServerFilesystem(t *testing.T) {
 	eventually(t, "server-filesystem to allow only gamma", allowed(c))
 	out, _ := hub.CallTool(ctx, "fs", "list_allowed_directories", nil)
 	t.Logf("server-filesystem says: %q", out)
+	// rootpick asked it too, and says so.
+	eventually(t, "a verified event for gamma", func() (string, bool) {
+		for _, e := range events() {
+			if e.Kind == Verified && e.Server == "fs" && slices.Equal(e.URIs, []string{c.URI}) {
+				return "", true
+			}
+		}
+		return "no verified event", false
+	})
+
+	// Revoking everything is real: server-filesystem ignores an empty list
+	// and would keep gamma, so it is restarted with none.
+	hub.SetRoots(nil)
+	eventually(t, "server-filesystem to allow nothing", allowed())
+	out, _ = hub.CallTool(ctx, "fs", "list_allowed_directories", nil)
+	t.Logf("after revoking all, server-filesystem says: %q", out)
+	eventually(t, "a verified event for the empty set", func() (string, bool) {
+		evs := events()
+		for i := len(evs) - 1; i >= 0; i-- {
+			if evs[i].Kind == Verified && evs[i].Server == "fs" {
+				return fmt.Sprint(evs[i].URIs), len(evs[i].URIs) == 0
+			}
+		}
+		return "no verified event", false
+	})
 
 	// It reports on stderr, which must reach us as events, not the terminal.
 	eventually(t, "stderr relayed", func() (string, bool) {
@@ -126,6 +153,7 @@ func TestInteropServerEverything(t *testing.T) {
 	b := realRoot(t, filepath.Join(base, "two"))
 	hub := NewHub(Options{})
 	defer hub.Close()
+	events := collect(hub)
 	ctx := context.Background()
 	if err := hub.Connect(ctx, Spec{Name: "everything", Command: append(cmd, "stdio")}); err != nil {
 		t.Fatal(err)
@@ -153,4 +181,12 @@ func TestInteropServerEverything(t *testing.T) {
 	eventually(t, "server-everything to hold one", holds([]consent.Root{a}, []consent.Root{b}))
 	hub.SetRoots([]consent.Root{b})
 	eventually(t, "server-everything to hold only two", holds([]consent.Root{b}, []consent.Root{a}))
+	eventually(t, "a verified event for two", func() (string, bool) {
+		for _, e := range events() {
+			if e.Kind == Verified && e.Server == "everything" && slices.Equal(e.URIs, []string{b.URI}) {
+				return "", true
+			}
+		}
+		return fmt.Sprint(events()), false
+	})
 }

@@ -215,3 +215,32 @@ func (s *State) Checked() []string {
 	sort.Strings(out)
 	return out
 }
+
+// Inside returns the candidates strictly inside the folder root (not root
+// itself), in path order: what sharing root brings in with it. The list is
+// sorted by path, so this is a binary search and a scan of the matches.
+func (s *State) Inside(root string) []vcsdetect.Repo {
+	prefix := strings.TrimSuffix(root, "/") + "/"
+	i := sort.Search(len(s.all), func(i int) bool { return s.all[i].Path >= prefix })
+	var out []vcsdetect.Repo
+	for ; i < len(s.all) && strings.HasPrefix(s.all[i].Path, prefix); i++ {
+		out = append(out, s.all[i])
+	}
+	return out
+}
+
+// CountInside is len(Inside(root)) without building the list.
+func (s *State) CountInside(root string) int {
+	prefix := strings.TrimSuffix(root, "/") + "/"
+	lo := sort.Search(len(s.all), func(i int) bool { return s.all[i].Path >= prefix })
+	hi := sort.Search(len(s.all), func(i int) bool {
+		return s.all[i].Path >= prefix && !strings.HasPrefix(s.all[i].Path, prefix)
+	})
+	return max(hi-lo, 0)
+}
+
+// All returns every candidate, filtered or not, in path order.
+func (s *State) All() []vcsdetect.Repo { return s.all }
+
+// Uncheck unchecks the repository at path, shown or not.
+func (s *State) Uncheck(path string) { s.setChecked(path, false) }

@@ -150,3 +150,41 @@ func BenchmarkAddAll(b *testing.B) {
 		}
 	}
 }
+
+func TestInside(t *testing.T) {
+	var s State
+	for _, p := range []string{"/w/a", "/w/a/b", "/w/a/b/c", "/w/a-b", "/w/ab", "/w/a.x", "/w/z"} {
+		s.Add(vcsdetect.Repo{Path: p})
+	}
+	paths := func(rs []vcsdetect.Repo) []string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.Path)
+		}
+		return out
+	}
+	if got, want := paths(s.Inside("/w/a")), []string{"/w/a/b", "/w/a/b/c"}; !slices.Equal(got, want) {
+		t.Errorf("Inside(/w/a) = %v, want %v", got, want)
+	}
+	if got := paths(s.Inside("/w/z")); got != nil {
+		t.Errorf("Inside(/w/z) = %v", got)
+	}
+	if got := len(s.Inside("/")); got != 7 {
+		t.Errorf("Inside(/) = %d repos, want 7", got)
+	}
+	if got := len(s.Inside("/w/")); got != 7 {
+		t.Errorf("Inside(/w/) = %d repos, want 7", got)
+	}
+}
+
+func TestCountInside(t *testing.T) {
+	var s State
+	for _, p := range []string{"/w/a", "/w/a/b", "/w/a/b/c", "/w/a-b", "/w/ab", "/w/a.x", "/w/z"} {
+		s.Add(vcsdetect.Repo{Path: p})
+	}
+	for _, root := range []string{"/w/a", "/w/z", "/", "/w", "/w/a/b", "/nope", "/w/a-b"} {
+		if got, want := s.CountInside(root), len(s.Inside(root)); got != want {
+			t.Errorf("CountInside(%q) = %d, want %d", root, got, want)
+		}
+	}
+}

@@ -2,56 +2,357 @@ package ui
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
+	"time"
 
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
 )
 
-// consentDialog shows exactly what a confirmation would add and remove. It
-// is a value: it holds one proposal, and answering it yields a decision for
-// that proposal only.
+// accessLine says in one line what sharing a folder means.
+const accessLine = "A server may read, and some servers may change, every file in these folders."
+
+// dialogAction is the dialog's decision after a key.
+type dialogAction int
+
+const (
+	dialogNone    dialogAction = iota
+	dialogConfirm              // serve Final()
+	dialogCancel               // change nothing
+)
+
+// proposedRoot is a checked folder turned into a root, with the reasons it
+// needs its own confirmation (none for a plain root).
+type proposedRoot struct {
+	consent.Root
+	Requested string // the path as checked, before symlinks were resolved
+	Warnings  []consent.Warning
+}
+
+// addedRoot is one line of the "+ added" section.
+type addedRoot struct {
+	proposedRoot
+	inside    []string // labels of the repositories it brings in
+	redundant string   // the proposed root that already holds it, if any
+	granted   bool     // a warned root the person granted with its own key
+	seen      bool     // its line has been on screen
+	expanded  bool     // its brought-in repositories are listed
+}
+
+func (a *addedRoot) warned() bool { return len(a.Warnings) > 0 }
+
+// dline is one line of the dialog's scrolling body.
+type dline struct {
+	text  string
+	sel   bool          // the cursor can rest on it
+	root  *consent.Root // shown in full under the body when highlighted
+	added int           // index into added, or -1
+	kept  bool          // the "= kept" header, which expands
+}
+
+// consentDialog shows exactly what a confirmation would add and remove, in
+// a scrolling body: every added root with what it brings in and why it is
+// risky, the removed roots, and a count of the kept ones. It owns its keys,
+// its type-ahead guard and its scrolling, and answers each key with a
+// decision; confirming is refused until every added line has been on
+// screen, and a warned root is only granted by its own key.
 type consentDialog struct {
-	id       int            // which opening this is; arming ticks carry it
-	armed    bool           // keys are ignored until the type-ahead guard passes
-	proposed []consent.Root // the full set that y would serve
+	id       int    // which opening this is; guard ticks carry it
+	dir      string // paths are shown relative to it
+	exposed  []consent.Root
 	change   consent.Change
+	added    []*addedRoot
 	problems []string // selected folders that cannot be shared, with why
 	servers  string   // who will receive the roots
-	width    int
-	height   int
-	st       styles
+	keptOpen bool
+
+	// The type-ahead guard: keys are ignored until delay has passed since
+	// the dialog opened or since the last ignored key.
+	delay     time.Duration
+	guardFrom time.Time
+	guardSeq  int
+	armed     bool // only for drawing; keys are judged by the clock
+
+	cursor int // index into lines; always a selectable line when any
+	lines  []dline
+	vp     viewport.Model
+	flash  string // why the last y was refused
+
+	keys   dialogKeys
+	width  int
+	height int
+	st     styles
+}
+
+// consentGuardMsg ends one wait of a dialog's type-ahead guard.
+type consentGuardMsg struct{ id, seq int }
+
+// newConsentDialog builds the dialog for proposed against exposed. inside
+// returns the labels of the repositories a root brings in.
+func newConsentDialog(id int, dir string, exposed []consent.Root, proposed []proposedRoot, problems []string,
+	servers string, inside func(path string) []string, delay time.Duration, now time.Time, st styles, keys dialogKeys) *consentDialog {
+	roots := make([]consent.Root, len(proposed))
+	byURI := make(map[string]proposedRoot, len(proposed))
+	for i, p := range proposed {
+		roots[i] = p.Root
+		if _, ok := byURI[p.URI]; !ok {
+			byURI[p.URI] = p
+		}
+	}
+	d := &consentDialog{
+		id: id, dir: dir, exposed: exposed, problems: problems, servers: servers,
+		change: consent.Review(exposed, roots), delay: delay, guardFrom: now,
+		keys: keys, st: st,
+	}
+	overlaps := consent.Overlaps(roots)
+	for _, r := range d.change.Added {
+		a := &addedRoot{proposedRoot: byURI[r.URI]}
+		a.Root = r
+		a.redundant = overlaps[r.Path]
+		if inside != nil {
+			a.inside = inside(r.Path)
+		}
+		d.added = append(d.added, a)
+	}
+	d.vp = viewport.New()
+	d.rebuild()
+	return d
+}
+
+// guardTick waits out the current guard.
+func (d *consentDialog) guardTick() tea.Cmd {
+	id, seq := d.id, d.guardSeq
+	return tea.Tick(d.delay, func(time.Time) tea.Msg { return consentGuardMsg{id: id, seq: seq} })
+}
+
+// onGuard marks the dialog armed if msg ends the latest guard.
+func (d *consentDialog) onGuard(msg consentGuardMsg) {
+	if msg.id == d.id && msg.seq == d.guardSeq {
+		d.armed = true
+		d.rebuild()
+	}
 }
 
 // SetSize sets the area the dialog may use; it draws a box within it.
-func (d *consentDialog) SetSize(w, h int) { d.width, d.height = max(w, 0), max(h, 0) }
-
-func (d *consentDialog) View() string {
-	if d.width < 8 || d.height < 3 {
-		return ""
-	}
-	inner := max(d.width-4, 4) // border and padding
-	line := func(s string) string { return ansi.Truncate(s, inner, "…") }
-	rows := d.rows(line, true)
-	maxRows := d.height - 2 // the border
-	if len(rows) > maxRows {
-		rows = d.rows(line, false) // drop the URI lines first
-	}
-	if len(rows) > maxRows && maxRows >= 4 {
-		// Still too long: keep the title, as many changes as fit, and the
-		// summary line, which always counts what is added and removed.
-		keep := maxRows - 2
-		hidden := len(rows) - 1 - keep
-		rows = append(append(rows[:keep:keep], d.st.dim.Render(line(fmt.Sprintf("  … %d more", hidden)))), rows[len(rows)-1])
-	}
-	box := d.st.dialog.Width(min(d.width, maxLineWidth(rows)+4)).Render(strings.Join(rows, "\n"))
-	return box
+func (d *consentDialog) SetSize(w, h int) {
+	d.width, d.height = max(w, 0), max(h, 0)
+	d.rebuild()
 }
 
-// rows are the dialog's lines; withURIs adds each root's URI under its path.
-func (d *consentDialog) rows(line func(string) string, withURIs bool) []string {
-	var rows []string
+// Update handles one key at time now and returns the decision.
+func (d *consentDialog) Update(msg tea.KeyPressMsg, now time.Time) (dialogAction, tea.Cmd) {
+	if now.Sub(d.guardFrom) < d.delay {
+		// Type-ahead guard: an early key is ignored and restarts the wait,
+		// so a held or repeated key can never answer the dialog.
+		d.guardFrom = now
+		d.guardSeq++
+		d.armed = false
+		d.rebuild()
+		return dialogNone, d.guardTick()
+	}
+	d.armed = true
+	d.flash = ""
+	k := d.keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		return dialogCancel, nil
+	case key.Matches(msg, k.Confirm):
+		return d.confirm(), nil
+	case key.Matches(msg, k.Grant):
+		if a := d.current(); a != nil && a.warned() {
+			a.granted = !a.granted
+		}
+	case key.Matches(msg, k.Expand):
+		if a := d.current(); a != nil && len(a.inside) > 0 {
+			a.expanded = !a.expanded
+		} else if d.cursor < len(d.lines) && d.lines[d.cursor].kept {
+			d.keptOpen = !d.keptOpen
+		}
+	case key.Matches(msg, k.Up):
+		d.moveCursor(-1)
+	case key.Matches(msg, k.Down):
+		d.moveCursor(1)
+	case key.Matches(msg, k.PageUp):
+		d.vp.ScrollUp(max(d.vp.Height(), 1))
+		d.cursorIntoView(true)
+	case key.Matches(msg, k.PageDown):
+		d.vp.ScrollDown(max(d.vp.Height(), 1))
+		d.cursorIntoView(false)
+	case key.Matches(msg, k.Top):
+		d.vp.GotoTop()
+		d.cursorIntoView(true)
+	case key.Matches(msg, k.Bottom):
+		d.vp.GotoBottom()
+		d.cursorIntoView(false)
+	}
+	d.rebuild()
+	return dialogNone, nil
+}
+
+// confirm decides on y: refused while added lines are unseen or when y
+// would change nothing (every addition warned and none granted).
+func (d *consentDialog) confirm() dialogAction {
+	if d.change.Empty() {
+		return dialogNone
+	}
+	if n := d.Unseen(); n > 0 {
+		d.flash = fmt.Sprintf("%d added %s not yet shown: scroll down to read them first", n, noun(n, "root", "roots"))
+		return dialogNone
+	}
+	if consent.Review(d.exposed, d.Final()).Empty() {
+		d.flash = "Nothing to confirm: grant a warned root with space, or cancel"
+		return dialogNone
+	}
+	return dialogConfirm
+}
+
+// Final is the set y serves: the kept roots, the plain added roots and the
+// warned ones granted one by one. Removed roots are left out.
+func (d *consentDialog) Final() []consent.Root {
+	out := append([]consent.Root(nil), d.change.Kept...)
+	for _, a := range d.added {
+		if !a.warned() || a.granted {
+			out = append(out, a.Root)
+		}
+	}
+	consent.SortRoots(out)
+	return out
+}
+
+// Withheld lists the warned added roots that were not granted: they stay
+// unshared, and the list unchecks them.
+func (d *consentDialog) Withheld() []consent.Root {
+	var out []consent.Root
+	for _, a := range d.added {
+		if a.warned() && !a.granted {
+			out = append(out, a.Root)
+		}
+	}
+	return out
+}
+
+// Acknowledged lists "path: reason" for every warned root granted.
+func (d *consentDialog) Acknowledged() []string {
+	var out []string
+	for _, a := range d.added {
+		if a.warned() && a.granted {
+			for _, w := range a.Warnings {
+				out = append(out, a.Path+": "+w.Text)
+			}
+		}
+	}
+	return out
+}
+
+// Unseen counts the added roots whose line has not been on screen yet.
+func (d *consentDialog) Unseen() int {
+	n := 0
+	for _, a := range d.added {
+		if !a.seen {
+			n++
+		}
+	}
+	return n
+}
+
+// current is the added root under the cursor, if the cursor is on one.
+func (d *consentDialog) current() *addedRoot {
+	if d.cursor < 0 || d.cursor >= len(d.lines) || d.lines[d.cursor].added < 0 {
+		return nil
+	}
+	return d.added[d.lines[d.cursor].added]
+}
+
+// moveCursor moves to the next selectable line in dir; past the last one
+// it scrolls, so that lines after it (reasons, problems) can be read.
+func (d *consentDialog) moveCursor(dir int) {
+	for i := d.cursor + dir; i >= 0 && i < len(d.lines); i += dir {
+		if d.lines[i].sel {
+			d.cursor = i
+			d.rebuild()
+			d.vp.EnsureVisible(i, 0, 0)
+			return
+		}
+	}
+	if dir > 0 {
+		d.vp.ScrollDown(1)
+	} else {
+		d.vp.ScrollUp(1)
+	}
+}
+
+// cursorIntoView puts the cursor on the first (or last) selectable line in
+// view after a page scroll, unless it is in view already.
+func (d *consentDialog) cursorIntoView(first bool) {
+	top, h := d.vp.YOffset(), d.vp.Height()
+	if d.cursor >= top && d.cursor < top+h {
+		return
+	}
+	best := -1
+	for i := top; i < min(top+h, len(d.lines)); i++ {
+		if d.lines[i].sel {
+			best = i
+			if first {
+				break
+			}
+		}
+	}
+	if best >= 0 {
+		d.cursor = best
+	}
+}
+
+// rebuild lays the body out again for the current state and size, and
+// marks the added lines now on screen as seen.
+func (d *consentDialog) rebuild() {
+	inner := max(d.width-4, 1) // border and padding
+	d.lines = d.bodyLines(inner)
+	if d.cursor >= len(d.lines) || !d.lines[d.cursor].sel {
+		d.cursor = 0
+		for i, l := range d.lines {
+			if l.sel {
+				d.cursor = i
+				break
+			}
+		}
+	}
+	texts := make([]string, len(d.lines))
+	for i, l := range d.lines {
+		t := l.text
+		if i == d.cursor && l.sel {
+			t = d.st.cursor.Render("›") + t[1:]
+		}
+		texts[i] = t
+	}
+	offset := d.vp.YOffset()
+	_, _, bodyH := d.layout()
+	d.vp.SetWidth(inner)
+	d.vp.SetHeight(bodyH)
+	d.vp.SetContentLines(texts)
+	d.vp.SetYOffset(offset)
+	d.markSeen()
+}
+
+func (d *consentDialog) markSeen() {
+	top, h := d.vp.YOffset(), d.vp.Height()
+	if d.width < 8 || d.height < 3 {
+		return // nothing is drawn
+	}
+	for i := top; i < min(top+h, len(d.lines)); i++ {
+		if a := d.lines[i].added; a >= 0 {
+			d.added[a].seen = true
+		}
+	}
+}
+
+// head and tail are the fixed lines around the body; they are dropped
+// from the least to the most important when the box is short.
+func (d *consentDialog) head(inner int) []string {
 	var title string
 	switch {
 	case d.change.Empty():
@@ -61,60 +362,233 @@ func (d *consentDialog) rows(line func(string) string, withURIs bool) []string {
 	default:
 		title = "Share with " + d.servers + "?"
 	}
-	rows = append(rows, d.st.title.Render(line(title)))
-	if withURIs {
-		rows = append(rows, "")
+	return []string{
+		d.st.title.Render(ansi.Truncate(title, inner, "…")),
+		d.st.dim.Render(ansi.Truncate(accessLine, inner, "…")),
 	}
-	entry := func(sign string, st lipgloss.Style, r consent.Root) {
-		rows = append(rows, st.Render(line(sign+" "+clean(r.Path))))
-		if withURIs {
-			rows = append(rows, d.st.dim.Render(line("    "+r.URI)))
+}
+
+func (d *consentDialog) tail(inner int) []string {
+	// The full path and URI of the highlighted line; two lines always, so
+	// that moving the cursor never changes the body's height.
+	out := []string{"", ""}
+	if d.cursor < len(d.lines) && d.lines[d.cursor].root != nil {
+		r := d.lines[d.cursor].root
+		out[0] = d.st.dim.Render(midCut("path "+clean(r.Path), inner))
+		out[1] = d.st.dim.Render(midCut("uri  "+r.URI, inner))
+	}
+	return append(out, d.footer(inner)...)
+}
+
+func (d *consentDialog) footer(inner int) []string {
+	if d.change.Empty() {
+		if !d.armed {
+			return []string{d.st.dim.Render("…")}
+		}
+		return []string{ansi.Truncate(d.st.title.Render("n")+d.st.dim.Render("/esc close"), inner, "…")}
+	}
+	if !d.armed {
+		return []string{d.st.dim.Render("…")}
+	}
+	// A line of news, if any (the most urgent), then how to answer.
+	news := ""
+	withheld := len(d.Withheld())
+	switch n := d.Unseen(); {
+	case d.flash != "":
+		news = d.flash
+	case n > 0:
+		news = fmt.Sprintf("↓ %d added %s not yet shown: y waits until you have scrolled to them", n, noun(n, "root", "roots"))
+	case withheld > 0:
+		news = fmt.Sprintf("%d warned %s unshared unless you grant each with space", withheld, noun(withheld, "root stays", "roots stay"))
+	}
+	added := len(d.added) - withheld
+	var out []string
+	if news != "" {
+		out = append(out, d.st.warn.Render(ansi.Truncate(news, inner, "…")))
+	}
+	return append(out, ansi.Truncate(fmt.Sprintf("%s confirm  %s cancel   %s",
+		d.st.title.Render("y"), d.st.title.Render("n/esc"),
+		d.st.dim.Render(fmt.Sprintf("(%d added, %d removed)", added, len(d.change.Removed)))), inner, "…"))
+}
+
+// layout fits the fixed lines and the body into the box: a box too short
+// for the whole body drops the access line, then the full path; one too
+// short for a line of body drops the title, then the news line. The line
+// saying how to answer stays while anything fits.
+func (d *consentDialog) layout() (head, tail []string, bodyH int) {
+	inner := max(d.width-4, 1)
+	head, tail = d.head(inner), d.tail(inner)
+	avail := d.height - 2 // the border
+	if avail <= 0 {
+		return nil, nil, 0
+	}
+	// First make room for the whole body, then for at least one line of it.
+	for len(head)+len(tail)+len(d.lines) > avail {
+		if len(head) == 2 {
+			head = head[:1] // the access line
+		} else if len(tail) >= 3 {
+			tail = tail[2:] // the full path and URI
+		} else {
+			break
 		}
 	}
-	for _, r := range d.change.Added {
-		entry("+", d.st.added, r)
+	for len(head)+len(tail)+min(len(d.lines), 1) > avail {
+		if len(head) == 1 {
+			head = nil // the title
+		} else if len(tail) == 2 {
+			tail = tail[1:] // the news line
+		} else {
+			return head, tail, max(avail-len(head)-len(tail), 0)
+		}
 	}
-	for _, r := range d.change.Removed {
-		entry("−", d.st.removed, r)
+	return head, tail, min(len(d.lines), avail-len(head)-len(tail))
+}
+
+// bodyLines are the scrolling lines: the sections and their entries.
+func (d *consentDialog) bodyLines(inner int) []dline {
+	var out []dline
+	text := func(s string) { out = append(out, dline{text: s, added: -1}) }
+	entry := func(sign string, st lipgloss.Style, r consent.Root, suffix string, added int) {
+		name := d.label(r.Path)
+		// The suffix may take what the name leaves, but the name keeps at
+		// least 24 cells (or all it needs) and is cut in its middle.
+		suffix = ansi.Truncate(suffix, max(inner-5-min(lipgloss.Width(name), 24), inner/2, 1), "…")
+		nameW := max(inner-4-lipgloss.Width(suffix)-1, 4)
+		name = midCut(name, nameW)
+		gap := max(1, inner-4-lipgloss.Width(name)-lipgloss.Width(suffix))
+		line := "  " + st.Render(sign+" "+name)
+		if suffix != "" {
+			line += strings.Repeat(" ", gap) + suffix
+		}
+		root := r
+		out = append(out, dline{text: line, sel: true, root: &root, added: added})
+	}
+	if n := len(d.added); n > 0 {
+		text(d.st.added.Render(fmt.Sprintf("+ added (%d)", n)))
+		for i, a := range d.added {
+			var suffix []string
+			if n := len(a.inside); n > 0 {
+				arrow := "▸"
+				if a.expanded {
+					arrow = "▾"
+				}
+				suffix = append(suffix, fmt.Sprintf("brings in %d %s %s", n, noun(n, "repo", "repos"), arrow))
+			}
+			if a.redundant != "" {
+				suffix = append(suffix, "redundant: inside "+midCut(d.label(a.redundant), max(inner/4, 4)))
+			}
+			sign, st := "+", d.st.added
+			if a.warned() {
+				sign, st = "!", d.st.warn
+				if a.granted {
+					suffix = append(suffix, "[x] granted")
+				} else {
+					suffix = append(suffix, "[ ] not granted")
+				}
+			}
+			entry(sign, st, a.Root, d.st.dim.Render(strings.Join(suffix, "  ")), i)
+			for _, w := range a.Warnings {
+				text(d.st.warn.Render(ansi.Truncate("      ⚠ "+clean(w.Text), inner, "…")))
+			}
+			if a.expanded {
+				for _, in := range a.inside {
+					text(d.st.dim.Render("      · " + midCut(in, max(inner-8, 4))))
+				}
+			}
+		}
+	}
+	if n := len(d.change.Removed); n > 0 {
+		text(d.st.removed.Render(fmt.Sprintf("− removed (%d)", n)))
+		// A removed root inside a root that stays is still readable
+		// through it: say so rather than let "−" suggest it is gone.
+		stays := map[string]bool{}
+		for _, r := range d.Final() {
+			stays[r.Path] = true
+		}
+		for _, r := range d.change.Removed {
+			suffix := ""
+			if outer, ok := consent.CoveringRoot(r.Path, stays); ok {
+				suffix = d.st.warn.Render("still readable: inside " + midCut(d.label(outer), max(inner/4, 4)))
+			}
+			entry("−", d.st.removed, r, suffix, -1)
+		}
 	}
 	if n := len(d.change.Kept); n > 0 {
-		rows = append(rows, d.st.dim.Render(line(fmt.Sprintf("  %d already shared, kept", n))))
+		arrow := "▸"
+		if d.keptOpen {
+			arrow = "▾"
+		}
+		out = append(out, dline{text: "  " + d.st.dim.Render(fmt.Sprintf("= kept (%d, already shared) %s", n, arrow)), sel: true, added: -1, kept: true})
+		if d.keptOpen {
+			for _, r := range d.change.Kept {
+				entry("=", d.st.dim, r, "", -1)
+			}
+		}
 	}
 	if d.change.Empty() {
-		msg := fmt.Sprintf("The %d checked folders are exactly what is shared.", len(d.proposed))
-		switch len(d.proposed) {
+		msg := fmt.Sprintf("The %d checked folders are exactly what is shared.", len(d.change.Kept))
+		switch len(d.change.Kept) {
 		case 0:
 			msg = "Nothing is checked and nothing is shared."
 		case 1:
 			msg = "The checked folder is exactly what is shared."
 		}
-		rows = append(rows, d.st.dim.Render(line(msg)))
+		text(d.st.dim.Render(ansi.Truncate(msg, inner, "…")))
 	}
 	for _, p := range d.problems {
-		rows = append(rows, d.st.warn.Render(line("! "+clean(p))))
+		text(d.st.warn.Render(ansi.Truncate("! "+clean(p), inner, "…")))
 	}
-	if withURIs {
-		rows = append(rows, "")
-	}
-	return append(rows, d.summary(line))
+	return out
 }
 
-func (d *consentDialog) summary(line func(string) string) string {
-	if !d.armed {
-		return d.st.dim.Render(line("…"))
+// label is path relative to the scanned folder ("." for the folder), or the
+// absolute path when it is outside; control characters are escaped.
+func (d *consentDialog) label(path string) string {
+	if d.dir != "" && consent.Within(path, d.dir) {
+		if rel, err := filepath.Rel(d.dir, path); err == nil {
+			return clean(rel)
+		}
 	}
-	if d.change.Empty() {
-		return line(d.st.title.Render("n") + d.st.dim.Render("/esc close"))
-	}
-	return line(fmt.Sprintf("%s confirm  %s cancel   %s",
-		d.st.title.Render("y"), d.st.title.Render("n/esc"),
-		d.st.dim.Render(fmt.Sprintf("(%d added, %d removed)", len(d.change.Added), len(d.change.Removed)))))
+	return clean(path)
 }
 
-func maxLineWidth(rows []string) int {
-	w := 0
-	for _, r := range rows {
-		w = max(w, lipgloss.Width(r))
+// View draws the dialog box.
+func (d *consentDialog) View() string {
+	if d.width < 8 || d.height < 3 {
+		return ""
 	}
-	return w
+	head, tail, bodyH := d.layout()
+	body := ""
+	if bodyH > 0 {
+		body = d.vp.View()
+	}
+	rows := append([]string(nil), head...)
+	if body != "" {
+		rows = append(rows, body)
+	}
+	rows = append(rows, tail...)
+	return d.st.dialog.Width(d.width).Render(strings.Join(rows, "\n"))
+}
+
+// midCut shortens s to w cells by cutting out its middle, so the start and
+// the end of a name, which tell two names apart, both stay.
+func midCut(s string, w int) string {
+	sw := ansi.StringWidth(s)
+	if sw <= w {
+		return s
+	}
+	if w <= 1 {
+		return ansi.Truncate(s, w, "")
+	}
+	left := (w - 1) / 2
+	right := w - 1 - left
+	return ansi.Truncate(s, left, "") + "…" + ansi.TruncateLeft(s, sw-right, "")
+}
+
+// noun is one when n is 1, else many (the number is written apart).
+func noun(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -46,7 +46,7 @@ func TestEndToEndInProcess(t *testing.T) {
 				if msg.done {
 					close(scanned)
 				}
-			case consentArmMsg:
+			case consentGuardMsg:
 				armed <- struct{}{}
 			}
 			return msg

@@ -8,12 +8,8 @@ type keyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Toggle, CheckAll, UncheckAll            key.Binding
 	Filter, ClearFilter                     key.Binding
-	Review, Rescan, Help, Quit, Interrupt   key.Binding
-}
-
-// dialogKeys are the keys of the consent dialog.
-type dialogKeys struct {
-	Confirm, Cancel key.Binding
+	Review, Rescan, Retry, Help, Quit       key.Binding
+	Interrupt                               key.Binding
 }
 
 // filterKeys are the keys while typing a filter.
@@ -37,16 +33,10 @@ func defaultKeys() keyMap {
 			key.WithDisabled()),
 		Review:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "review & share")),
 		Rescan:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rescan")),
+		Retry:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "retry servers now")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		Interrupt: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "abort (exit 130)")),
-	}
-}
-
-func defaultDialogKeys() dialogKeys {
-	return dialogKeys{
-		Confirm: key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
-		Cancel:  key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "cancel")),
 	}
 }
 
@@ -67,15 +57,9 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Toggle, k.CheckAll, k.UncheckAll, k.Filter, k.ClearFilter},
-		{k.Review, k.Rescan, k.Help, k.Quit, k.Interrupt},
+		{k.Review, k.Rescan, k.Retry, k.Help, k.Quit, k.Interrupt},
 	}
 }
-
-// ShortHelp lists the dialog's keys.
-func (k dialogKeys) ShortHelp() []key.Binding { return []key.Binding{k.Confirm, k.Cancel} }
-
-// FullHelp lists the dialog's keys.
-func (k dialogKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // ShortHelp lists the filter's keys.
 func (k filterKeys) ShortHelp() []key.Binding { return []key.Binding{k.Keep, k.Drop} }
@@ -94,7 +78,7 @@ func KeyTable() [][2]string {
 		}
 	}
 	d := defaultDialogKeys()
-	for _, b := range d.ShortHelp() {
+	for _, b := range d.all() {
 		rows = append(rows, [2]string{b.Help().Key, "consent dialog: " + b.Help().Desc})
 	}
 	f := defaultFilterKeys()

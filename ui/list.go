@@ -46,10 +46,11 @@ func (l *listView) label(r vcsdetect.Repo) string {
 	return clean(rel)
 }
 
-// View draws the shown rows; shared holds the paths being served, which get
-// a "shared" tag so the person sees what the servers see, not only what is
-// checked.
-func (l *listView) View(p *picker.State, scanning bool, shared map[string]bool) string {
+// View draws the shown rows; tags gives a row's state column (shared, to
+// add, to remove, covered, withdrawn, remembered: see rows.go), so the
+// person sees what the servers see and what a confirmation would change,
+// not only what is checked.
+func (l *listView) View(p *picker.State, scanning bool, state func(path string) string) string {
 	if l.width <= 0 || l.height <= 0 {
 		return ""
 	}
@@ -64,20 +65,21 @@ func (l *listView) View(p *picker.State, scanning bool, shared map[string]bool) 
 		}
 		return l.st.dim.Render(ansi.Truncate("  "+msg, l.width, "…"))
 	}
-	// Right-hand columns: tags (shared, kind) and branch, each as wide as
-	// its widest visible cell; the branch takes at most a third of the row.
+	// Right-hand columns: tags (state, kind) and branch, each as wide as
+	// its widest visible cell; the tags take at most half of the row and
+	// the branch at most a third.
 	end := min(len(shown), l.offset+l.height)
 	tags := make([]string, end-l.offset)
 	tw, bw := 0, 0
 	for i, r := range shown[l.offset:end] {
 		var t []string
-		if shared[r.Path] {
-			t = append(t, l.st.ok.Render("shared"))
+		if s := state(r.Path); s != "" {
+			t = append(t, s)
 		}
 		if r.Kind != vcsdetect.KindGit && r.Kind != "" {
 			t = append(t, l.st.kind.Render(string(r.Kind)))
 		}
-		tags[i] = strings.Join(t, " ")
+		tags[i] = ansi.Truncate(strings.Join(t, " "), l.width/2, "…")
 		tw = max(tw, lipgloss.Width(tags[i]))
 		bw = max(bw, lipgloss.Width(clean(r.Branch)))
 	}
@@ -101,7 +103,7 @@ func (l *listView) View(p *picker.State, scanning bool, shared map[string]bool) 
 			right += l.st.branch.Render(padRight(ansi.Truncate(clean(r.Branch), bw, "…"), bw))
 		}
 		nameWidth := l.width - 2 - 4 - lipgloss.Width(right) - 1
-		name := ansi.Truncate(l.label(r), max(nameWidth, 1), "…")
+		name := midCut(l.label(r), max(nameWidth, 1))
 		if i == p.Cursor() {
 			name = l.st.cursor.Render(name)
 		}

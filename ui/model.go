@@ -35,8 +35,18 @@ type Config struct {
 	Scan        ScanFunc
 	ScanOptions vcsdetect.Options
 	// ArmDelay is how long the consent dialog ignores keys after it opens,
-	// so that type-ahead cannot answer it. Zero means 300ms.
+	// and after each key it ignored, so that type-ahead cannot answer it.
+	// Zero means 300ms.
 	ArmDelay time.Duration
+	// Store, if set, remembers each confirmed consent and takes the audit
+	// log. Remembered is what it held at start: its roots are pre-checked,
+	// and served at once only with Resume (if they all still validate).
+	Store      *consent.Store
+	Remembered *consent.Record
+	Resume     bool
+	// Now is the clock of the type-ahead guard and of records; nil is
+	// time.Now.
+	Now func() time.Time
 }
 
 // Model is the whole program state.
@@ -68,9 +78,19 @@ type Model struct {
 	dialogSeq int
 	preparing bool // a consent proposal is being built
 
-	exposed  []consent.Root // what the servers are being served
-	applying bool           // a confirmed change is on its way to the hub
-	servers  []*serverState
+	exposed   []consent.Root // what the servers are being served
+	applying  bool           // a confirmed change is on its way to the hub
+	servers   []*serverState
+	now       time.Time         // the clock, as of the last event or tick
+	ticking   bool              // a tick is scheduled
+	withdrawn map[string]string // roots withdrawn since consent: path → why
+
+	// Consent state (consent_flow.go, quit.go, rows.go).
+	consented     []consent.Root  // the last confirmed (or resumed) set: what --print writes
+	remembered    map[string]bool // pre-checked from the store, not served yet
+	saving        int             // consent writes still running
+	quitAfterSave bool            // q waits for them
+	quitAsk       int             // unconfirmed changes q asked about; 0 when not asking
 
 	help     help.Model
 	fullHelp bool
@@ -104,6 +124,7 @@ func New(cfg Config) *Model {
 	for _, s := range cfg.Servers {
 		m.servers = append(m.servers, &serverState{label: s.Label(), state: "starting"})
 	}
+	m.applyRemembered(cfg.Remembered)
 	return m
 }
 
@@ -118,10 +139,13 @@ func (m *Model) sharedPaths() map[string]bool {
 // Init starts the scan, the server connections and the event reader.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.startScan()}
+	if m.cfg.Resume && m.cfg.Remembered != nil {
+		cmds = append(cmds, resumeConsent(m.cfg.Dir, *m.cfg.Remembered))
+	}
 	if m.cfg.Hub != nil {
 		cmds = append(cmds, waitEvent(m.cfg.Hub.Events()))
 		for _, s := range m.cfg.Servers {
-			cmds = append(cmds, connect(m.cfg.Hub, s))
+			cmds = append(cmds, addServer(m.cfg.Hub, s))
 		}
 	}
 	return tea.Batch(cmds...)
@@ -140,21 +164,25 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case scanBatchMsg:
 		return m, m.onScanBatch(msg)
 	case hubEventMsg:
-		m.onHubEvent(msg.ev)
-		return m, waitEvent(m.cfg.Hub.Events())
-	case connectDoneMsg:
-		return m, nil // the hub's events say how it went
-	case consentReadyMsg:
-		return m, m.onConsentReady(msg)
-	case consentArmMsg:
-		if m.dialog != nil && m.dialog.id == msg.id {
-			m.dialog.armed = true
+		m.now = msg.at
+		return m, tea.Batch(m.onHubEvent(msg.ev), waitEvent(m.cfg.Hub.Events()))
+	case tickMsg:
+		return m, m.onTick(msg.now)
+	case proposalMsg:
+		return m, m.onProposal(msg)
+	case consentGuardMsg:
+		if m.dialog != nil {
+			m.dialog.onGuard(msg)
 		}
 		return m, nil
+	case consentSavedMsg:
+		return m, m.onConsentSaved(msg)
+	case resumeMsg:
+		return m, m.onResume(msg)
 	case rootsServedMsg:
 		m.applying = false
 		m.exposed = msg.roots
-		m.setNote(sharedNote(len(msg.roots)), false)
+		m.setNote(m.servedNote(len(msg.roots)), false)
 		return m, nil
 	}
 	if m.filtering {
@@ -203,6 +231,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Interrupt
 	}
 	switch {
+	case m.quitAsk > 0:
+		return m.quitAnswer(msg)
 	case m.dialog != nil:
 		return m.dialogKey(msg)
 	case m.filtering:
@@ -210,14 +240,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.fullHelp:
 		m.fullHelp = false // any key closes the full help
 		if key.Matches(msg, m.keys.Quit) {
-			return tea.Quit
+			return m.quit()
 		}
 		return nil
 	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return tea.Quit
+		return m.quit()
 	case key.Matches(msg, k.Up):
 		m.picker.Move(-1)
 	case key.Matches(msg, k.Down):
@@ -231,7 +261,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Bottom):
 		m.picker.MoveTo(len(m.picker.Shown()) - 1)
 	case key.Matches(msg, k.Toggle):
-		m.picker.Toggle()
+		m.toggle()
 	case key.Matches(msg, k.CheckAll):
 		m.picker.CheckShown(true)
 	case key.Matches(msg, k.UncheckAll):
@@ -254,9 +284,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.preparing = true
 		m.setNote("", false)
-		return prepareConsent(m.picker.Checked())
+		return proposeConsent(m.cfg.Dir, m.picker.Checked())
 	case key.Matches(msg, k.Rescan):
 		return m.startScan()
+	case key.Matches(msg, k.Retry):
+		return m.retry()
 	case key.Matches(msg, k.Help):
 		m.fullHelp = true
 	}
@@ -286,42 +318,6 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
-	if !m.dialog.armed {
-		return nil // type-ahead guard: the key that opened it cannot answer it
-	}
-	switch {
-	case key.Matches(msg, m.dkeys.Confirm) && !m.dialog.change.Empty():
-		proposed := m.dialog.proposed
-		m.dialog = nil
-		m.applying = true
-		m.setNote("Sharing…", false)
-		return serveRoots(m.cfg.Hub, proposed)
-	case key.Matches(msg, m.dkeys.Cancel):
-		if !m.dialog.change.Empty() {
-			m.setNote("Cancelled: nothing changed.", false)
-		}
-		m.dialog = nil
-	}
-	return nil
-}
-
-func (m *Model) onConsentReady(msg consentReadyMsg) tea.Cmd {
-	m.preparing = false
-	m.dialogSeq++
-	m.dialog = &consentDialog{
-		id:       m.dialogSeq,
-		proposed: msg.proposed,
-		change:   consent.Review(m.exposed, msg.proposed),
-		problems: msg.problems,
-		servers:  m.serverNames(),
-		st:       m.st,
-	}
-	m.layout()
-	id := m.dialogSeq
-	return tea.Tick(m.cfg.ArmDelay, func(time.Time) tea.Msg { return consentArmMsg{id: id} })
-}
-
 // View draws the screen.
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
@@ -347,7 +343,7 @@ func (m *Model) render() string {
 	case m.fullHelp:
 		body = m.help.FullHelpView(m.keys.FullHelp())
 	default:
-		body = m.list.View(&m.picker, m.scanning, m.sharedPaths())
+		body = m.list.View(&m.picker, m.scanning, m.rowTagger())
 	}
 	lines = append(lines, fit(body, m.width, m.list.height))
 	lines = append(lines, m.statusView())
@@ -388,7 +384,7 @@ func (m *Model) headerView() string {
 	if len(m.picker.Shown()) != m.picker.Len() {
 		count = itoa(len(m.picker.Shown())) + "/" + count
 	}
-	parts = append(parts, m.st.dim.Render(count+" · "+itoa(len(m.picker.Checked()))+" checked"))
+	parts = append(parts, m.st.dim.Render(count+" · "+itoa(len(m.picker.Checked()))+" checked")+m.pendingCounts())
 	switch {
 	case m.scanning:
 		parts = append(parts, m.st.pending.Render("scanning…"))

@@ -136,7 +136,7 @@ func TestEnterBuildsProposalOffTheUpdateLoop(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("enter returned no command")
 	}
-	msg, ok := cmd().(consentReadyMsg)
+	msg, ok := cmd().(proposalMsg)
 	if !ok {
 		t.Fatalf("enter's command returned %T", msg)
 	}
@@ -148,21 +148,15 @@ func TestEnterBuildsProposalOffTheUpdateLoop(t *testing.T) {
 	}
 }
 
-// openDialog brings the fixture to an open, armed dialog proposing roots.
+// openDialog brings the fixture to an open, armed dialog proposing plain
+// roots (no warnings); see openDialogWith.
 func openDialog(t *testing.T, m *Model, proposed ...consent.Root) {
 	t.Helper()
-	cmd := func() tea.Cmd { _, c := m.Update(consentReadyMsg{proposed: proposed}); return c }()
-	if m.dialog == nil {
-		t.Fatal("no dialog after consentReadyMsg")
+	items := make([]proposedRoot, len(proposed))
+	for i, r := range proposed {
+		items[i] = proposedRoot{Root: r, Requested: r.Path}
 	}
-	if cmd == nil {
-		t.Fatal("opening the dialog returned no arming command")
-	}
-	send(m, "y") // type-ahead: ignored while not armed
-	if m.dialog == nil {
-		t.Fatal("a key answered the dialog before it was armed")
-	}
-	m.Update(consentArmMsg{id: m.dialog.id})
+	openDialogWith(t, m, items...)
 }
 
 func mkRoot(p string) consent.Root {
@@ -199,10 +193,10 @@ func TestConfirmServesExactlyTheProposal(t *testing.T) {
 	if got := m.dialog.change; len(got.Removed) != 1 || got.Removed[0].Path != "/work/demo/web" || len(got.Kept) != 1 {
 		t.Fatalf("second change %+v", got)
 	}
-	if !strings.Contains(screen(m), "Stop sharing with no server?") {
+	if !strings.Contains(screen(m), "Stop sharing with no connected server?") {
 		t.Fatalf("a removal-only dialog must say it stops sharing:\n%s", screen(m))
 	}
-	if !strings.Contains(screen(m), "− /work/demo/web") {
+	if !strings.Contains(screen(m), "− web") {
 		t.Fatalf("dialog does not show the removal:\n%s", screen(m))
 	}
 }
@@ -359,24 +353,28 @@ func TestGoldenViews(t *testing.T) {
 	}
 }
 
-// TestDialogShowsEveryChangeWhenShort: on a short terminal the URIs go
-// first; every added and removed path stays visible while it can.
+// TestDialogShowsEveryChangeWhenShort: on a short terminal the access
+// line and the full path go first; every added and removed path stays
+// visible while it can, and when it cannot, y says how many are unseen.
 func TestDialogShowsEveryChangeWhenShort(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	m.exposed = []consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")}
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 12})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 14})
 	openDialog(t, m, mkRoot("/work/demo/tools/cli"), mkRoot("/work/demo/api-wt"))
 	out := screen(m)
-	for _, want := range []string{"+ /work/demo/api-wt", "+ /work/demo/tools/cli", "− /work/demo/api", "− /work/demo/web", "(2 added, 2 removed)"} {
+	for _, want := range []string{"+ api-wt", "+ tools/cli", "− api", "− web", "(2 added, 2 removed)"} {
 		if !strings.Contains(out, want) {
-			t.Errorf("100x12 dialog lacks %q:\n%s", want, out)
+			t.Errorf("100x14 dialog lacks %q:\n%s", want, out)
 		}
 	}
 	if strings.Contains(out, "file://") {
 		t.Errorf("URIs shown although the paths barely fit:\n%s", out)
 	}
+	m = fixture(t, demoRepos()...)
+	m.exposed = []consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")}
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 9})
-	if out := screen(m); !strings.Contains(out, "more") || !strings.Contains(out, "(2 added, 2 removed)") {
-		t.Errorf("100x9 dialog must say how many lines are hidden and keep the counts:\n%s", out)
+	openDialog(t, m, mkRoot("/work/demo/tools/cli"), mkRoot("/work/demo/api-wt"))
+	if out := screen(m); !strings.Contains(out, "not yet shown") || !strings.Contains(out, "(2 added, 2 removed)") {
+		t.Errorf("100x9 dialog must say how many added lines are unseen and keep the counts:\n%s", out)
 	}
 }

@@ -1,49 +1,135 @@
 package ui
 
 import (
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
 // serverState is what the UI knows of one server, built only from hub events.
 type serverState struct {
-	label   string
-	name    string // the server's own name, once connected
-	state   string // starting, connected, failed, exited
-	err     string
-	fetched []string // URIs of the last roots/list answer
-	asked   bool     // it has asked roots/list at least once
+	label    string
+	name     string // the server's own name, once connected
+	state    string // starting, connected, restarting, stuck, failed, exited
+	err      string
+	protocol string   // the protocol version it answered
+	fetched  []string // URIs of the last roots/list answer
+	asked    bool     // it has asked roots/list since it connected
+
+	notFetching bool      // it did not ask roots/list after the last change
+	verified    []string  // URIs it said it holds, when asked (nil: not asked)
+	mismatch    string    // what it holds that differs from the consent
+	restartAt   time.Time // when a restart is due (state restarting)
+	attempt     int       // failures in a row
+	why         string    // why it is restarting at once
 }
 
-func (m *Model) onHubEvent(ev mcpconn.Event) {
+// onHubEvent applies one hub event; it may ask for a tick to keep a
+// countdown moving.
+func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
+	if ev.Kind == mcpconn.Withdrawn {
+		m.onWithdrawn(ev)
+		return nil
+	}
+	if ev.Kind == mcpconn.Stderr || ev.Kind == mcpconn.ServerLog {
+		return nil // logged by the hub; the server pane will show them
+	}
 	s := m.server(ev.Server)
 	switch ev.Kind {
 	case mcpconn.Connecting:
-		s.state = "starting"
+		if s.state != "restarting" || s.why == "" {
+			s.state = "starting"
+		}
 	case mcpconn.Connected:
-		s.state, s.err = "connected", ""
+		s.state, s.err, s.why, s.attempt = "connected", "", "", 0
+		s.asked, s.fetched, s.verified, s.mismatch, s.notFetching = false, nil, nil, "", false
+		s.protocol = ev.Text
 		if ev.ServerName != "" {
-			s.name = ev.ServerName
+			s.name = ansi.Truncate(clean(ev.ServerName), 40, "…")
 		}
 	case mcpconn.Fetched:
-		s.fetched, s.asked = ev.URIs, true
-	case mcpconn.Stderr, mcpconn.ServerLog:
-		// Logged by the hub; shown once there is a server pane.
-	case mcpconn.Failed:
-		s.state = "failed"
-		if ev.Err != nil {
-			s.err = clean(ev.Err.Error())
+		s.fetched, s.asked, s.notFetching = ev.URIs, true, false
+	case mcpconn.NotFetching:
+		s.notFetching = true
+	case mcpconn.Verified:
+		s.verified, s.mismatch = ev.URIs, ""
+	case mcpconn.Mismatch:
+		s.mismatch, s.verified = clean(ev.Text), nil
+	case mcpconn.Restarting:
+		s.state, s.attempt = "restarting", ev.Attempt
+		s.restartAt = m.now.Add(ev.Delay)
+		s.why = clean(ev.Text)
+		if ev.Delay > 0 {
+			return m.startTicking()
 		}
-	case mcpconn.Disconnected:
-		s.state = "exited"
-		if ev.Err != nil {
-			s.err = clean(ev.Err.Error())
+	case mcpconn.Stuck:
+		s.state = "stuck"
+		s.err = errText(ev.Err)
+	case mcpconn.Failed, mcpconn.Disconnected:
+		if s.state != "stuck" { // keep saying why it was stopped
+			s.state = map[mcpconn.EventKind]string{mcpconn.Failed: "failed", mcpconn.Disconnected: "exited"}[ev.Kind]
+			s.err = errText(ev.Err)
 		}
 	}
+	return nil
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return clean(err.Error())
+}
+
+// onWithdrawn drops a root the hub withdrew: it is no longer exposed, and
+// only a new consent may share it again.
+func (m *Model) onWithdrawn(ev mcpconn.Event) {
+	m.exposed = slices.DeleteFunc(m.exposed, func(r consent.Root) bool { return r.Path == ev.Path })
+	if m.withdrawn == nil {
+		m.withdrawn = map[string]string{}
+	}
+	m.withdrawn[ev.Path] = ev.Text
+	m.setNote("Withdrawn "+clean(relPath(m.cfg.Dir, ev.Path))+": "+clean(ev.Text), true)
+}
+
+// onTick moves countdowns; ticking stops when nothing counts down.
+func (m *Model) onTick(now time.Time) tea.Cmd {
+	m.now = now
+	m.ticking = false
+	for _, s := range m.servers {
+		if s.state == "restarting" && !s.restartAt.IsZero() {
+			return m.startTicking()
+		}
+	}
+	return nil
+}
+
+func (m *Model) startTicking() tea.Cmd {
+	if m.ticking {
+		return nil
+	}
+	m.ticking = true
+	return tick()
+}
+
+func (m *Model) retry() tea.Cmd {
+	if m.cfg.Hub == nil {
+		return nil
+	}
+	for _, s := range m.servers {
+		if s.state == "restarting" || s.state == "failed" || s.state == "stuck" || s.state == "exited" {
+			m.setNote("Retrying now…", false)
+			return retryServers(m.cfg.Hub)
+		}
+	}
+	return nil
 }
 
 func (m *Model) server(label string) *serverState {
@@ -57,69 +143,163 @@ func (m *Model) server(label string) *serverState {
 	return s
 }
 
-// synced reports whether the server's last roots/list answer is exactly the
-// exposed set (and no change is still on its way).
-func (m *Model) synced(s *serverState) bool {
-	if !s.asked || m.applying {
-		return false
-	}
+// exposedURIs is the exposed set as sorted, unique URIs.
+func (m *Model) exposedURIs() []string {
 	want := make([]string, len(m.exposed))
 	for i, r := range m.exposed {
 		want[i] = r.URI
 	}
-	got := slices.Clone(s.fetched)
 	slices.Sort(want)
+	return slices.Compact(want)
+}
+
+func sameSet(want, got []string) bool {
+	got = slices.Clone(got)
 	slices.Sort(got)
-	return slices.Equal(slices.Compact(want), slices.Compact(got))
+	return slices.Equal(want, slices.Compact(got))
+}
+
+// synced reports whether the server's last roots/list answer is exactly the
+// exposed set (and no change is still on its way).
+func (m *Model) synced(s *serverState) bool {
+	return s.asked && !m.applying && sameSet(m.exposedURIs(), s.fetched)
+}
+
+// isVerified reports whether the server, asked, said it holds exactly the
+// exposed set.
+func (m *Model) isVerified(s *serverState) bool {
+	return s.verified != nil && !m.applying && sameSet(m.exposedURIs(), s.verified)
 }
 
 func (s *serverState) display() string {
 	if s.name != "" {
-		return clean(s.name)
+		return s.name
 	}
 	return clean(s.label)
 }
 
-func (m *Model) serverNames() string {
-	if len(m.servers) == 0 {
-		return "no server"
+// displayName is how server s is named on screen: its own name once known,
+// with " #2", " #3"… when another server shows the same name, so that two
+// servers are never confused.
+func (m *Model) displayName(s *serverState) string {
+	name, n, nth := s.display(), 0, 0
+	for _, o := range m.servers {
+		if o.display() == name {
+			n++
+			if o == s {
+				nth = n
+			}
+		}
 	}
-	names := make([]string, len(m.servers))
-	for i, s := range m.servers {
-		names[i] = s.display()
+	if nth > 1 {
+		return name + " #" + itoa(nth)
 	}
-	return strings.Join(names, ", ")
+	return name
 }
 
-// statusView is one line: each server's state, how many roots are exposed,
-// and whether the server has fetched the current set (synced) or not yet
-// (pending); a note from the last action follows.
+// connected lists the servers that are connected now.
+func (m *Model) connected() []*serverState {
+	var out []*serverState
+	for _, s := range m.servers {
+		if s.state == "connected" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// serverNames names who a confirmation reaches: the connected servers, and
+// how many will be served when they connect.
+func (m *Model) serverNames() string {
+	conn := m.connected()
+	names := make([]string, len(conn))
+	for i, s := range conn {
+		names[i] = m.displayName(s)
+	}
+	out := strings.Join(names, ", ")
+	if len(conn) == 0 {
+		out = "no connected server"
+	}
+	if waiting := len(m.servers) - len(conn); waiting > 0 {
+		out += " (" + plural(waiting, "more server", "more servers") + " will be served when it connects)"
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return itoa(n) + " " + many
+}
+
+// stateText is one server's state in words, styled.
+func (m *Model) stateText(s *serverState) string {
+	switch s.state {
+	case "connected":
+		var out string
+		switch {
+		case s.mismatch != "" && !m.applying:
+			out = m.st.warn.Render("mismatch: " + s.mismatch)
+		case m.isVerified(s):
+			out = m.st.ok.Render("verified")
+		case m.synced(s):
+			out = m.st.ok.Render("synced")
+		case s.notFetching:
+			out = m.st.warn.Render("not fetching") + m.st.dim.Render(" (it never asks for roots: pass folders with {roots})")
+		default:
+			out = m.st.pending.Render("pending")
+		}
+		if want := m.protocol(); s.protocol != "" && s.protocol != want {
+			out += m.st.warn.Render(" protocol " + clean(s.protocol) + "≠" + want)
+		}
+		return out
+	case "restarting":
+		if s.why != "" {
+			return m.st.pending.Render("restarting") + m.st.dim.Render(": "+s.why)
+		}
+		secs := int(s.restartAt.Sub(m.now).Round(time.Second) / time.Second)
+		out := m.st.pending.Render("restarting in " + itoa(max(secs, 0)) + "s")
+		out += m.st.dim.Render(" (attempt " + itoa(s.attempt) + ", R retries now)")
+		if s.err != "" {
+			out += m.st.dim.Render(": " + s.err)
+		}
+		return out
+	case "stuck", "failed", "exited":
+		out := m.st.err.Render(s.state)
+		if s.err != "" {
+			out += m.st.dim.Render(": " + s.err)
+		}
+		return out
+	}
+	return m.st.pending.Render(s.state + "…")
+}
+
+func (m *Model) protocol() string {
+	if m.cfg.Hub != nil {
+		return m.cfg.Hub.ProtocolVersion()
+	}
+	return mcpconn.DefaultProtocolVersion
+}
+
+// statusView is one line: how many roots are exposed, then each server's
+// state; a note from the last action follows. A root counts as exposed only
+// while a server is connected to be served it.
 func (m *Model) statusView() string {
 	n := len(m.exposed)
-	exposed := itoa(n) + " roots exposed"
-	if n == 1 {
+	var exposed string
+	switch {
+	case len(m.connected()) == 0 && n > 0:
+		exposed = plural(n, "root", "roots") + " consented, served when a server connects"
+	case n == 1:
 		exposed = "1 root exposed"
+	default:
+		exposed = itoa(n) + " roots exposed"
 	}
 	// The count comes first so that no server error can push it off.
 	parts := []string{exposed}
 	for _, s := range m.servers {
-		var state string
-		switch s.state {
-		case "connected":
-			if m.synced(s) {
-				state = m.st.ok.Render("synced")
-			} else {
-				state = m.st.pending.Render("pending")
-			}
-		case "failed", "exited":
-			state = m.st.err.Render(s.state)
-			if s.err != "" {
-				state += m.st.dim.Render(": " + ansi.Truncate(s.err, 40, "…"))
-			}
-		default:
-			state = m.st.pending.Render(s.state + "…")
-		}
-		parts = append(parts, "● "+s.display()+" "+state)
+		parts = append(parts, "● "+m.displayName(s)+" "+m.stateText(s))
 	}
 	if len(m.servers) == 0 {
 		parts = append(parts, m.st.dim.Render("no server"))
@@ -136,3 +316,11 @@ func (m *Model) statusView() string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// relPath shows p relative to dir when it is inside it.
+func relPath(dir, p string) string {
+	if rel, err := filepath.Rel(dir, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		return rel
+	}
+	return p
+}

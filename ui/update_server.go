@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,11 +9,15 @@ import (
 )
 
 // hubEventMsg is one event from the hub's single event channel.
-type hubEventMsg struct{ ev mcpconn.Event }
+// It carries the time it was read, so that countdowns need no clock in
+// Update.
+type hubEventMsg struct {
+	ev mcpconn.Event
+	at time.Time
+}
 
-// connectDoneMsg says a connection attempt returned; how it went reaches
-// the model as hub events (Connected or Failed), so it carries nothing.
-type connectDoneMsg struct{}
+// tickMsg redraws countdowns (a server restarting in N s) once a second.
+type tickMsg struct{ now time.Time }
 
 // consentReadyMsg is a proposal built from the checked folders: the roots
 // that y would serve, and the folders that cannot be shared.
@@ -37,20 +40,29 @@ func waitEvent(ch <-chan mcpconn.Event) tea.Cmd {
 		if !ok {
 			return nil
 		}
-		return hubEventMsg{ev: ev}
+		return hubEventMsg{ev: ev, at: time.Now()}
 	}
 }
 
-// connectTimeout bounds the start and handshake of one server.
-const connectTimeout = 60 * time.Second
-
-func connect(hub *mcpconn.Hub, spec mcpconn.Spec) tea.Cmd {
+// addServer hands spec to the hub, whose supervisor starts it and keeps it
+// served; how it goes reaches the model as hub events.
+func addServer(hub *mcpconn.Hub, spec mcpconn.Spec) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
-		defer cancel()
-		_ = hub.Connect(ctx, spec) // a failure is published as a Failed event
-		return connectDoneMsg{}
+		hub.Add(spec)
+		return nil
 	}
+}
+
+// retryServers skips the backoff of every server waiting to restart.
+func retryServers(hub *mcpconn.Hub) tea.Cmd {
+	return func() tea.Msg {
+		hub.Retry("")
+		return nil
+	}
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg{now: t} })
 }
 
 // prepareConsent resolves the checked folders into roots (this reads the

@@ -1,0 +1,227 @@
+package consent
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Warning is one reason a root needs its own, deliberate confirmation.
+// Code is stable (it goes to the audit log); Text says it to a person.
+type Warning struct {
+	Code string `json:"code"`
+	Text string `json:"text"`
+}
+
+// Warning codes, one per reason a root is risky.
+const (
+	WarnDir          = "dir"           // the scanned folder itself
+	WarnFSRoot       = "fs-root"       // "/"
+	WarnHome         = "home"          // the home folder
+	WarnHomeAncestor = "home-ancestor" // a folder that holds the home folder
+	WarnSystem       = "system"        // a system folder or inside one
+	WarnOutside      = "outside"       // not inside the scanned folder
+	WarnSymlink      = "symlink"       // the checked path goes through a symbolic link
+	WarnSecrets      = "secrets"       // well-known secrets at its top
+)
+
+// Env is what risk is judged against: the scanned folder and the home
+// folder, both canonical (symlinks resolved).
+type Env struct {
+	Dir  string
+	Home string
+}
+
+// DefaultEnv returns Env for the scanned folder dir with the current user's
+// home folder, both with their symlinks resolved where they exist.
+func DefaultEnv(dir string) Env {
+	home, _ := os.UserHomeDir()
+	return Env{Dir: canonical(dir), Home: canonical(home)}
+}
+
+func canonical(p string) string {
+	if p == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		p = real
+	}
+	return filepath.Clean(p)
+}
+
+// systemTrees are folders that, or anything inside which, belong to the
+// operating system; systemFolders must only not be shared themselves (their
+// subfolders may well be a person's projects, as in /opt/src or /srv/www).
+var (
+	systemTrees = []string{
+		"/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32",
+		"/proc", "/root", "/run", "/sbin", "/sys", "/usr", "/var",
+		"/System", "/Library", "/private/etc", "/cores",
+	}
+	systemFolders = []string{
+		"/home", "/Users", "/opt", "/srv", "/mnt", "/media", "/tmp", "/private",
+		"/private/var", "/private/tmp", "/Applications", "/Volumes",
+	}
+)
+
+// secretNames are entries whose presence at the top of a folder means it
+// holds credentials; secretPatterns are filepath.Match patterns.
+var (
+	secretNames    = []string{".ssh", ".gnupg", ".aws", ".env", ".netrc", ".kube", ".docker", ".password-store"}
+	secretPatterns = []string{"*.pem", "id_*", "*.key", ".env.*"}
+)
+
+// maxSecretScan bounds how many entries of one folder are looked at.
+const maxSecretScan = 100_000
+
+// Within reports whether path is root or inside it. Both must be clean
+// absolute paths.
+func Within(path, root string) bool {
+	if root == "/" {
+		return strings.HasPrefix(path, "/")
+	}
+	return path == root || strings.HasPrefix(path, root+"/")
+}
+
+// Risks returns why the root r, which the person checked as requested,
+// needs its own confirmation; nil means it is a plain root. It reads the
+// top of r's folder (for secrets) and resolves requested (for symlinks),
+// so it belongs off the UI goroutine.
+func Risks(requested string, r Root, env Env) []Warning {
+	var w []Warning
+	add := func(code, text string) { w = append(w, Warning{Code: code, Text: text}) }
+	p := r.Path
+	switch {
+	case p == "/":
+		add(WarnFSRoot, "the whole file system (/)")
+	case env.Home != "" && p == env.Home:
+		add(WarnHome, "your home folder")
+	case env.Home != "" && Within(env.Home, p):
+		add(WarnHomeAncestor, "holds your home folder")
+	}
+	if p != "/" {
+		for _, s := range systemTrees {
+			if Within(p, s) {
+				add(WarnSystem, "system folder "+s)
+				break
+			}
+		}
+		if slices.Contains(systemFolders, p) {
+			add(WarnSystem, "system folder "+p)
+		}
+	}
+	if env.Dir != "" {
+		switch {
+		case p == env.Dir:
+			add(WarnDir, "the scanned folder itself (everything in it)")
+		case !Within(p, env.Dir):
+			add(WarnOutside, "outside the scanned folder")
+		}
+	}
+	if requested != "" {
+		abs := requested
+		if a, err := filepath.Abs(requested); err == nil {
+			abs = a
+		}
+		if filepath.Clean(abs) != p {
+			add(WarnSymlink, "reached through a symbolic link")
+		}
+	}
+	if found := secretsAtTop(p); len(found) > 0 {
+		add(WarnSecrets, "holds secrets at its top: "+strings.Join(found, ", "))
+	}
+	return w
+}
+
+// secretsAtTop lists the well-known secret files and folders directly in
+// dir, sorted, at most three named (then "…").
+func secretsAtTop(dir string) []string {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var found []string
+	seen := 0
+	for seen < maxSecretScan {
+		names, err := f.Readdirnames(1024)
+		seen += len(names)
+		for _, n := range names {
+			if isSecretName(n) {
+				found = append(found, n)
+			}
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				break
+			}
+			break
+		}
+	}
+	slices.Sort(found)
+	if len(found) > 3 {
+		found = append(found[:3:3], "…")
+	}
+	return found
+}
+
+func isSecretName(n string) bool {
+	if slices.Contains(secretNames, n) {
+		return true
+	}
+	for _, p := range secretPatterns {
+		if ok, _ := filepath.Match(p, n); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Overlaps returns, for each root inside another root of the same list, the
+// outermost root that holds it: such a root is redundant, since the outer
+// one already exposes it.
+func Overlaps(roots []Root) map[string]string {
+	set := make(map[string]bool, len(roots))
+	for _, r := range roots {
+		set[r.Path] = true
+	}
+	var out map[string]string
+	for _, r := range roots {
+		if outer, ok := CoveringRoot(r.Path, set); ok {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[r.Path] = outer
+		}
+	}
+	return out
+}
+
+// CoveringRoot returns the outermost folder of roots that holds path
+// strictly (path itself does not count), looking at each parent of path in
+// turn. path must be clean and absolute; it costs one map lookup a level
+// and allocates nothing, since the list calls it for every row.
+func CoveringRoot(path string, roots map[string]bool) (string, bool) {
+	found := ""
+	for p := path; p != "/"; {
+		i := strings.LastIndexByte(p, '/')
+		if i < 0 {
+			break
+		}
+		if i == 0 {
+			p = "/"
+		} else {
+			p = p[:i]
+		}
+		if roots[p] {
+			found = p
+		}
+	}
+	return found, found != ""
+}

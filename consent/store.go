@@ -1,0 +1,275 @@
+package consent
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// DefaultProfile names the consent store used when no --profile is given.
+const DefaultProfile = "default"
+
+// Record is one profile's remembered consent: the roots a person confirmed
+// last, for which scanned folder, and when.
+type Record struct {
+	Profile string    `json:"profile"`
+	Dir     string    `json:"dir"`
+	Roots   []Root    `json:"roots"`
+	Time    time.Time `json:"time"`
+}
+
+// AuditEntry is one line of the audit log: a decision and what it granted.
+// Added and Removed hold root paths; Warnings the reasons the person
+// acknowledged for roots granted in spite of them ("path: reason").
+type AuditEntry struct {
+	Time     time.Time `json:"time"`
+	Profile  string    `json:"profile"`
+	Dir      string    `json:"dir"`
+	Action   string    `json:"action"` // "confirm", "resume" or "forget"
+	Servers  []string  `json:"servers"`
+	Added    []string  `json:"added"`
+	Removed  []string  `json:"removed"`
+	Warnings []string  `json:"warnings_acknowledged"`
+}
+
+// Store is the remembered consent of one profile: a JSON file under the
+// user's state folder, written atomically, plus a shared audit log. Any
+// process may open the same profile; a reader sees either the previous
+// record or the next one, never half of one.
+type Store struct {
+	profile string
+	dir     string // the consent folder
+}
+
+// ValidateProfile reports an error unless name can name a profile: 1 to 64
+// characters among letters, digits, '-', '_' and '.', not starting with
+// '.', so it cannot leave the consent folder or hide in it.
+func ValidateProfile(name string) error {
+	if name == "" || len(name) > 64 {
+		return fmt.Errorf("consent: profile name %q: must be 1 to 64 characters", name)
+	}
+	if name[0] == '.' {
+		return fmt.Errorf("consent: profile name %q: must not start with '.'", name)
+	}
+	for _, c := range name {
+		ok := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.ContainsRune("-_.", c)
+		if !ok {
+			return fmt.Errorf("consent: profile name %q: only letters, digits, '-', '_' and '.'", name)
+		}
+	}
+	return nil
+}
+
+// StateDir is rootpick's state folder: $XDG_STATE_HOME/rootpick, or
+// ~/.local/state/rootpick when XDG_STATE_HOME is unset or not absolute.
+func StateDir() (string, error) {
+	state := os.Getenv("XDG_STATE_HOME")
+	if !filepath.IsAbs(state) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("consent: finding the state folder: %w", err)
+		}
+		state = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(state, "rootpick"), nil
+}
+
+// StatePath is the file holding profile's remembered consent:
+// $XDG_STATE_HOME/rootpick/consent/<profile>.json.
+func StatePath(profile string) (string, error) {
+	s, err := OpenStore(profile)
+	if err != nil {
+		return "", err
+	}
+	return s.Path(), nil
+}
+
+// OpenStore returns the store of profile. It touches nothing on disk: the
+// folder is made (0700) on the first Save or AppendAudit.
+func OpenStore(profile string) (*Store, error) {
+	if err := ValidateProfile(profile); err != nil {
+		return nil, err
+	}
+	state, err := StateDir()
+	if err != nil {
+		return nil, err
+	}
+	return &Store{profile: profile, dir: filepath.Join(state, "consent")}, nil
+}
+
+// Profile is the store's profile name.
+func (s *Store) Profile() string { return s.profile }
+
+// Path is the record's file. It is replaced by a rename on every Save, so
+// a watcher should watch its folder (Dir) and filter on this name.
+func (s *Store) Path() string { return filepath.Join(s.dir, s.profile+".json") }
+
+// Dir is the consent folder holding every profile's record.
+func (s *Store) Dir() string { return s.dir }
+
+// AuditPath is the audit log shared by every profile, one JSON object a line.
+func (s *Store) AuditPath() string { return filepath.Join(s.dir, "audit.jsonl") }
+
+// Load reads the remembered consent. When nothing is remembered the error
+// satisfies errors.Is(err, fs.ErrNotExist).
+func (s *Store) Load() (Record, error) {
+	b, err := os.ReadFile(s.Path())
+	if err != nil {
+		return Record{}, fmt.Errorf("consent: reading %s: %w", s.Path(), err)
+	}
+	var r Record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return Record{}, fmt.Errorf("consent: reading %s: %w", s.Path(), err)
+	}
+	if r.Profile != s.profile {
+		return Record{}, fmt.Errorf("consent: %s belongs to profile %q", s.Path(), r.Profile)
+	}
+	for _, root := range r.Roots {
+		if p, err := URIToPath(root.URI); err != nil || p != root.Path {
+			return Record{}, fmt.Errorf("consent: %s: root %q does not match its URI %q", s.Path(), root.Path, root.URI)
+		}
+	}
+	return r, nil
+}
+
+// saveHook, when set by a test, runs after the temporary file is written
+// and synced and before it replaces the record; an error it returns stops
+// Save there, as a crash at that point would.
+var saveHook func(tmp string) error
+
+// Save replaces the remembered consent with r (its Profile is set to the
+// store's). The record is written to a temporary file in the same folder,
+// synced, and renamed over the old one, and the folder is synced: a crash
+// at any point leaves the previous record or the new one. The file is 0600
+// in a 0700 folder.
+func (s *Store) Save(r Record) error {
+	r.Profile = s.profile
+	if r.Roots == nil {
+		r.Roots = []Root{}
+	}
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if err := s.mkdir(); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(s.dir, "."+s.profile+".json.tmp-*") // 0600
+	if err != nil {
+		return fmt.Errorf("consent: saving: %w", err)
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return fmt.Errorf("consent: saving: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("consent: saving: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("consent: saving: %w", err)
+	}
+	if saveHook != nil {
+		if err := saveHook(tmp); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(tmp, s.Path()); err != nil {
+		return fmt.Errorf("consent: saving: %w", err)
+	}
+	ok = true
+	return syncDir(s.dir)
+}
+
+// Forget removes the remembered consent; forgetting nothing is no error.
+func (s *Store) Forget() error {
+	err := os.Remove(s.Path())
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("consent: forgetting: %w", err)
+	}
+	if err == nil {
+		return syncDir(s.dir)
+	}
+	return nil
+}
+
+// AppendAudit adds e to the audit log as one JSON line (its Profile is set
+// to the store's, a zero Time to now). The line is written with one
+// O_APPEND write, so lines of concurrent writers do not interleave.
+func (s *Store) AppendAudit(e AuditEntry) error {
+	e.Profile = s.profile
+	if e.Time.IsZero() {
+		e.Time = time.Now().UTC()
+	}
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(e); err != nil {
+		return err
+	}
+	if err := s.mkdir(); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(s.AuditPath(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("consent: audit log: %w", err)
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		return fmt.Errorf("consent: audit log: %w", err)
+	}
+	return f.Close()
+}
+
+// mkdir makes the consent folder 0700, tightening it if it already exists.
+func (s *Store) mkdir() error {
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return fmt.Errorf("consent: making %s: %w", s.dir, err)
+	}
+	if err := os.Chmod(s.dir, 0o700); err != nil {
+		return fmt.Errorf("consent: making %s private: %w", s.dir, err)
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	// Some file systems cannot sync a folder; the rename is done either way.
+	_ = d.Sync()
+	return nil
+}
+
+// Revalidate checks that every remembered root still names the same
+// readable folder: NewRoot of its path gives the same path and URI. It
+// returns the fresh roots, or the first root that no longer validates.
+func Revalidate(roots []Root) ([]Root, error) {
+	out := make([]Root, 0, len(roots))
+	for _, r := range roots {
+		fresh, err := NewRoot(r.Path)
+		if err != nil {
+			return nil, err
+		}
+		if fresh.Path != r.Path || fresh.URI != r.URI {
+			return nil, fmt.Errorf("consent: root %q now resolves to %q", r.Path, fresh.Path)
+		}
+		fresh.Name = r.Name
+		out = append(out, fresh)
+	}
+	return out, nil
+}

@@ -1,0 +1,227 @@
+package main
+
+// End-to-end tests of serving under faults: the built binary in tmux with
+// misbehaving servers (mcpconn/faultserver, run from this test binary) and
+// the demo server beside them, asserting what the healthy server holds.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
+)
+
+// init turns this test binary into a fault server when ROOTPICK_FAULT
+// names one; rootpick starts it as a server command.
+func init() {
+	if name := os.Getenv("ROOTPICK_FAULT"); name != "" {
+		if faultserver.Run(name) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "no fault server", name)
+		os.Exit(2)
+	}
+}
+
+// faultCommand is a --server value that runs the fault server name; marker
+// appears in its command line so that the test can find its process.
+func faultCommand(t *testing.T, name, marker string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(exe+marker, " '\"\\") {
+		t.Skip("test binary path needs quoting")
+	}
+	return "env ROOTPICK_FAULT=" + name + " " + exe + " " + marker
+}
+
+// procsWith lists live processes of this test binary whose command line
+// holds s (the tmux server's own command line holds it too).
+func procsWith(s string) []string {
+	exe, _ := os.Executable()
+	var pids []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !strings.Contains(string(b), s) || !strings.HasPrefix(string(b), exe+"\x00") {
+			continue
+		}
+		if st, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil {
+			if i := strings.LastIndexByte(string(st), ')'); i > 0 && strings.HasPrefix(string(st[i+1:]), " Z") {
+				continue
+			}
+		}
+		pids = append(pids, e.Name())
+	}
+	return pids
+}
+
+// TestE2EWedgedServer: a server that stops reading while it floods
+// roots/list must not keep a revocation from the healthy server, is shown
+// stuck, and q still ends everything within 3 s.
+func TestE2EWedgedServer(t *testing.T) {
+	t.Parallel()
+	requireE2E(t)
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		t.Skip("needs /proc to find the server processes")
+	}
+	bin := rootpickBin(t)
+	marker := uniqueMarker("wedge-e2e")
+	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
+	rec := filepath.Join(t.TempDir(), "roots.jsonl")
+	tt := startTUI(t, tuiOptions{width: 200, height: 24,
+		args: []string{tree, "--server", faultCommand(t, "wedge", marker), "--", bin, "serve-demo", "--record", rec}})
+	rows := tt.waitRows(2)
+	first, second := filepath.Join(tree, rows[0].label()), filepath.Join(tree, rows[1].label())
+
+	tt.send("Space", "Enter")
+	tt.waitArmed(1, 0)
+	tt.send("y")
+	waitRec(t, rec, "file://"+first)
+	// The wedge now floods roots/list without reading the answers.
+	tt.waitFor("the wedge to be declared stuck", func(s string) bool {
+		return strings.Contains(statusLine(s), "stuck") || strings.Contains(tt.log(), "server stuck")
+	})
+
+	// Swap the first for the second: the demo must get it at once.
+	tt.send("Space", "j", "Space", "Enter")
+	tt.waitArmed(1, 1)
+	start := time.Now()
+	tt.send("y")
+	waitRec(t, rec, "file://"+second)
+	t.Logf("revocation reached the healthy server %v after y (through tmux)", time.Since(start))
+
+	// Restarted after being stopped; it ignores SIGTERM and end of input.
+	tt.waitFor("the wedge running again", func(string) bool { return len(procsWith(marker)) == 1 })
+	start = time.Now()
+	tt.send("q")
+	if code := tt.waitExit(); code != 0 {
+		t.Fatalf("exit code %d after q", code)
+	}
+	d := time.Since(start)
+	t.Logf("q to exit with a wedged server that ignores SIGTERM: %v", d)
+	if d > 3*time.Second {
+		t.Errorf("q took %v to end rootpick with a wedged server", d)
+	}
+	if pids := procsWith(marker); len(pids) > 0 {
+		t.Errorf("the wedged server %v outlived rootpick", pids)
+	}
+	if pids := serveDemoPids(bin, rec); len(pids) > 0 {
+		t.Errorf("serve-demo %v outlived rootpick", pids)
+	}
+}
+
+// TestE2EWithdrawnFolder: a shared folder that is deleted is withdrawn
+// from the server and the screen says so.
+func TestE2EWithdrawnFolder(t *testing.T) {
+	t.Parallel()
+	requireE2E(t)
+	bin := rootpickBin(t)
+	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
+	rec := filepath.Join(t.TempDir(), "roots.jsonl")
+	tt := startTUI(t, tuiOptions{width: 160, height: 24,
+		args: []string{tree, "--", bin, "serve-demo", "--record", rec}})
+	rows := tt.waitRows(2)
+	first, second := filepath.Join(tree, rows[0].label()), filepath.Join(tree, rows[1].label())
+	tt.send("a", "Enter")
+	tt.waitArmed(2, 0)
+	tt.send("y")
+	tt.waitStatus("2 roots exposed", "verified")
+
+	start := time.Now()
+	if err := os.RemoveAll(first); err != nil {
+		t.Fatal(err)
+	}
+	waitRec(t, rec, "file://"+second)
+	took := time.Since(start)
+	t.Logf("deleted folder withdrawn from the server in %v", took)
+	if took > time.Second {
+		t.Errorf("withdrawal took %v", took)
+	}
+	line := tt.waitStatus("1 root exposed", "Withdrawn "+rows[0].label()+": deleted or renamed")
+	tt.waitStatus("1 root exposed", "verified")
+	_ = line
+	tt.quit()
+}
+
+// TestE2ENotFetchingAndInitTimeout: a server that never asks roots/list is
+// shown as not fetching, with a hint; one that never answers initialize
+// fails after --init-timeout and waits to be restarted; R retries at once.
+func TestE2ENotFetchingAndInitTimeout(t *testing.T) {
+	t.Parallel()
+	requireE2E(t)
+	tree := makeRepos(t, t.TempDir(), "alpha")
+	marker := uniqueMarker("nofetch-e2e")
+	tt := startTUI(t, tuiOptions{width: 250, height: 24,
+		args: []string{tree, "--init-timeout", "700ms", "--server", faultCommand(t, "nofetch", marker),
+			"--", "sh", "-c", "echo warming up >&2; exec sleep 30"}})
+	tt.waitRows(1)
+	tt.send("Space", "Enter")
+	tt.waitArmed(1, 0)
+	tt.send("y")
+	tt.waitStatus("nofetch not fetching", "{roots}")
+	tt.waitStatus("restarting in", "no answer to initialize within 700ms (stderr: warming up)")
+	// Once the backoff has grown to 4 s, R restarts it at once: the next
+	// attempt comes well before the wait would have ended.
+	var attempt int
+	tt.waitFor("a restart 3 s or more away", func(s string) bool {
+		var secs int
+		i := strings.Index(statusLine(s), "restarting in ")
+		if i < 0 {
+			return false
+		}
+		_, err := fmt.Sscanf(statusLine(s)[i:], "restarting in %ds (attempt %d", &secs, &attempt)
+		return err == nil && secs >= 3
+	})
+	start := time.Now()
+	tt.send("R")
+	tt.waitStatus(fmt.Sprintf("attempt %d,", attempt+1))
+	if d := time.Since(start); d > 2500*time.Millisecond {
+		t.Errorf("after R the next attempt came %v later", d)
+	}
+	tt.quit()
+}
+
+// TestE2ERevokeAllOnServerFilesystem: unchecking everything and confirming
+// really empties @modelcontextprotocol/server-filesystem, which ignores an
+// empty roots list: rootpick restarts it and asks it what it allows.
+func TestE2ERevokeAllOnServerFilesystem(t *testing.T) {
+	t.Parallel()
+	requireE2E(t)
+	js, err := filepath.Abs(filepath.Join(".ci", "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(js); err != nil {
+		t.Skip("server-filesystem not installed: npm ci --prefix .ci (bash .ci/run does it)")
+	}
+	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
+	tt := startTUI(t, tuiOptions{width: 200, height: 24, args: []string{tree, "--", "node", js}})
+	tt.waitRows(2)
+	tt.waitStatus("secure-filesystem-server", "verified")
+	tt.send("Space", "Enter")
+	tt.waitArmed(1, 0)
+	tt.send("y")
+	tt.waitStatus("1 root exposed", "secure-filesystem-server verified")
+	tt.send("A", "Enter")
+	tt.waitArmed(0, 1)
+	tt.send("y")
+	// verified means: asked, list_allowed_directories lists nothing.
+	tt.waitStatus("0 roots exposed", "secure-filesystem-server verified")
+	if log := tt.log(); !strings.Contains(log, "every root was revoked") {
+		t.Errorf("the log does not say the server was restarted for the revocation:\n%s", log)
+	}
+	tt.quit()
+}
+
+// uniqueMarker is a word for a server's command line that no other process
+// on the machine holds, even one left by an earlier run.
+func uniqueMarker(kind string) string {
+	return fmt.Sprintf("%s-%d-%d", kind, os.Getpid(), time.Now().UnixNano())
+}

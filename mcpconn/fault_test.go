@@ -1,0 +1,534 @@
+package mcpconn
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rootpick/rootpick/consent"
+)
+
+// testTiming makes supervision quick enough for tests.
+var testTiming = Timing{BackoffMin: 20 * time.Millisecond, BackoffMax: 80 * time.Millisecond,
+	StuckAfter: 500 * time.Millisecond, NotFetchingAfter: 300 * time.Millisecond}
+
+// selfServer is a command that runs the test binary as the fault server
+// name; marker appears in its command line, so pidsWith finds it.
+func selfServer(t *testing.T, name, marker string, args ...string) []string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{"env", "ROOTPICK_TEST_SERVE=" + name, exe, marker}, args...)
+}
+
+func has(evs []Event, kind EventKind, server string) bool {
+	return slices.ContainsFunc(evs, func(e Event) bool { return e.Kind == kind && e.Server == server })
+}
+
+// TestWedgedServerDoesNotDelayOthers: a server that stops reading while it
+// keeps asking roots/list must not delay a revocation to a healthy server,
+// must be declared stuck and stopped, and must not delay Close.
+func TestWedgedServerDoesNotDelayOthers(t *testing.T) {
+	marker := uniqueMarker("wedge")
+	demo := NewDemo(nil, nil)
+	hub := NewHub(Options{Timing: Timing{StuckAfter: 2 * time.Second}})
+	events := collect(hub)
+	ctx := context.Background()
+	if err := hub.Connect(ctx, Spec{Name: "healthy", Demo: demo}); err != nil {
+		t.Fatal(err)
+	}
+	if err := hub.Connect(ctx, Spec{Name: "wedge", Command: selfServer(t, "wedge", marker)}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := root(t, "a"), root(t, "b")
+	hub.SetRoots([]consent.Root{a})
+	waitFor(t, "the wedge to wedge", func() bool {
+		return slices.ContainsFunc(events(), func(e Event) bool { return e.Kind == Stderr && e.Text == "wedged" })
+	})
+	waitFor(t, "healthy to hold a", func() bool { return slices.Equal(uris(demo.Roots()), []string{a.URI}) })
+	time.Sleep(300 * time.Millisecond) // let the wedge fill the pipe
+
+	start := time.Now()
+	hub.SetRoots([]consent.Root{b}) // revokes a
+	if d := time.Since(start); d > 50*time.Millisecond {
+		t.Errorf("SetRoots took %v with a wedged server", d)
+	}
+	waitFor(t, "healthy to hold only b", func() bool { return slices.Equal(uris(demo.Roots()), []string{b.URI}) })
+	took := time.Since(start)
+	t.Logf("revocation reached the healthy server in %v", took)
+	if took > 250*time.Millisecond {
+		t.Errorf("revocation took %v to reach the healthy server", took)
+	}
+	// From the swap on, every answer excludes a, whoever asks.
+	for _, e := range events() {
+		if e.Kind == Fetched && e.Server == "healthy" && slices.Contains(e.URIs, a.URI) && slices.Contains(e.URIs, b.URI) {
+			t.Errorf("healthy was answered a and b together: %v", e.URIs)
+		}
+	}
+	waitFor(t, "the wedge declared stuck", func() bool { return has(events(), Stuck, "wedge") })
+	waitFor(t, "the wedge restarted", func() bool {
+		n := 0
+		for _, e := range events() {
+			if e.Kind == Connected && e.Server == "wedge" {
+				n++
+			}
+		}
+		return n >= 2
+	})
+	start = time.Now()
+	hub.Close()
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Close took %v", d)
+	}
+	if pids := pidsWith(marker); len(pids) > 0 {
+		t.Errorf("wedged server %v still running after Close", pids)
+	}
+}
+
+// TestCloseWithAWedgedServer: quitting while a server is wedged (before
+// the watchdog acts) still ends everything within 3 s.
+func TestCloseWithAWedgedServer(t *testing.T) {
+	marker := uniqueMarker("wedge-close")
+	hub := NewHub(Options{Timing: Timing{StuckAfter: time.Minute}})
+	events := collect(hub)
+	if err := hub.Connect(context.Background(), Spec{Name: "wedge", Command: selfServer(t, "wedge", marker)}); err != nil {
+		t.Fatal(err)
+	}
+	hub.SetRoots([]consent.Root{root(t, "a")})
+	waitFor(t, "the wedge to wedge", func() bool {
+		return slices.ContainsFunc(events(), func(e Event) bool { return e.Kind == Stderr && e.Text == "wedged" })
+	})
+	time.Sleep(300 * time.Millisecond)
+	start := time.Now()
+	hub.SetRoots(nil)
+	hub.Close()
+	d := time.Since(start)
+	t.Logf("SetRoots(nil) + Close with a wedged server: %v", d)
+	if d > 3*time.Second {
+		t.Errorf("SetRoots + Close took %v with a wedged server", d)
+	}
+	if pids := pidsWith(marker); len(pids) > 0 {
+		t.Errorf("wedged server %v still running after Close", pids)
+	}
+}
+
+// TestKilledServerIsRestartedAndReserved kills a stdio server 20 times in a
+// row: each time it comes back and is served the consented set again.
+func TestKilledServerIsRestartedAndReserved(t *testing.T) {
+	marker := uniqueMarker("killme")
+	hub := NewHub(Options{Timing: testTiming})
+	defer hub.Close()
+	events := collect(hub)
+	a := root(t, "a")
+	hub.SetRoots([]consent.Root{a})
+	exe, _ := os.Executable()
+	t.Setenv("ROOTPICK_TEST_SERVE", "demo")
+	if err := hub.Connect(context.Background(), Spec{Name: "k", Command: []string{exe, marker}}); err != nil {
+		t.Fatal(err)
+	}
+	fetchedA := func(after int) func() bool {
+		return func() bool {
+			evs := events()
+			for _, e := range evs[min(after, len(evs)):] {
+				if e.Kind == Fetched && e.Server == "k" && slices.Equal(e.URIs, []string{a.URI}) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	waitFor(t, "first fetch", fetchedA(0))
+	var worst time.Duration
+	for i := range 20 {
+		pids := pidsWith(marker)
+		if len(pids) != 1 {
+			t.Fatalf("kill %d: want one server process, have %v", i, pids)
+		}
+		mark := len(events())
+		var pid int
+		fmt.Sscan(pids[0], &pid)
+		start := time.Now()
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(2 * time.Second)
+		for !fetchedA(mark)() {
+			if time.Now().After(deadline) {
+				t.Fatalf("kill %d: not served again within 2s", i)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		worst = max(worst, time.Since(start))
+		waitFor(t, "the old process gone", func() bool { return !slices.Contains(pidsWith(marker), pids[0]) })
+	}
+	t.Logf("20 kills: worst time from SIGKILL to served again %v", worst)
+	var restarts, disconnects int
+	for _, e := range events() {
+		switch {
+		case e.Kind == Restarting && e.Server == "k":
+			restarts++
+		case e.Kind == Disconnected && e.Server == "k":
+			disconnects++
+		}
+	}
+	if restarts < 20 || disconnects < 20 {
+		t.Errorf("saw %d restarts, %d disconnects; want 20 of each", restarts, disconnects)
+	}
+}
+
+// TestBackoffDoublesAndIsCapped: a server that fails at start is retried
+// with a growing delay, and Retry skips the wait.
+func TestBackoffDoublesAndIsCapped(t *testing.T) {
+	hub := NewHub(Options{Timing: Timing{BackoffMin: 10 * time.Millisecond, BackoffMax: 40 * time.Millisecond}})
+	defer hub.Close()
+	events := collect(hub)
+	hub.Add(Spec{Name: "missing", Command: []string{"/nonexistent/rootpick-no-such-server"}})
+	waitFor(t, "six restarts", func() bool {
+		n := 0
+		for _, e := range events() {
+			if e.Kind == Restarting {
+				n++
+			}
+		}
+		return n >= 6
+	})
+	var delays []time.Duration
+	var attempts []int
+	for _, e := range events() {
+		if e.Kind == Restarting {
+			delays = append(delays, e.Delay)
+			attempts = append(attempts, e.Attempt)
+		}
+	}
+	wantD := []time.Duration{10, 20, 40, 40, 40, 40}
+	for i := range wantD {
+		if delays[i] != wantD[i]*time.Millisecond || attempts[i] != i+1 {
+			t.Fatalf("restart %d: delay %v attempt %d; want %v attempt %d (all: %v)", i, delays[i], attempts[i], wantD[i]*time.Millisecond, i+1, delays)
+		}
+	}
+
+	slow := NewHub(Options{Timing: Timing{BackoffMin: time.Hour}})
+	defer slow.Close()
+	sev := collect(slow)
+	slow.Add(Spec{Name: "missing", Command: []string{"/nonexistent/rootpick-no-such-server"}})
+	waitFor(t, "a restart an hour away", func() bool { return has(sev(), Restarting, "missing") })
+	slow.Retry("missing")
+	waitFor(t, "the retry to start it at once", func() bool {
+		n := 0
+		for _, e := range sev() {
+			if e.Kind == Failed {
+				n++
+			}
+		}
+		return n >= 2
+	})
+}
+
+// TestInitTimeout: a server that never answers initialize fails after the
+// init timeout, with the tail of its stderr, and is stopped.
+func TestInitTimeout(t *testing.T) {
+	marker := uniqueMarker("silent")
+	hub := NewHub(Options{InitTimeout: 300 * time.Millisecond, Timing: Timing{BackoffMin: time.Hour}})
+	defer hub.Close()
+	err := hub.Connect(context.Background(), Spec{Name: "silent", Command: []string{"sh", "-c", "echo warming up >&2; sleep 30; echo " + marker}})
+	if err == nil || !strings.Contains(err.Error(), "no answer to initialize within 300ms") || !strings.Contains(err.Error(), "warming up") {
+		t.Fatalf("err = %v; want the timeout and the stderr tail", err)
+	}
+	waitFor(t, "the silent server gone", func() bool { return len(pidsWith(marker)) == 0 })
+}
+
+// TestNotFetching: a server that never asks roots/list is reported.
+func TestNotFetching(t *testing.T) {
+	hub := NewHub(Options{Timing: testTiming})
+	defer hub.Close()
+	events := collect(hub)
+	if err := hub.Connect(context.Background(), Spec{Name: "nf", Command: selfServer(t, "nofetch", "nf")}); err != nil {
+		t.Fatal(err)
+	}
+	hub.SetRoots([]consent.Root{root(t, "a")})
+	waitFor(t, "not fetching", func() bool { return has(events(), NotFetching, "nf") })
+
+	// A server that does fetch is never reported.
+	demoHub := NewHub(Options{Timing: testTiming})
+	defer demoHub.Close()
+	dev := collect(demoHub)
+	if err := demoHub.Connect(context.Background(), Spec{Name: "d", Demo: NewDemo(nil, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	demoHub.SetRoots([]consent.Root{root(t, "b")})
+	time.Sleep(3 * testTiming.NotFetchingAfter)
+	if has(dev(), NotFetching, "d") {
+		t.Fatal("the demo server, which fetches, was reported as not fetching")
+	}
+}
+
+// TestRevokeAllRestartsStdioServers: when the set becomes empty a stdio
+// server is restarted, so that it holds nothing even if it would ignore an
+// empty list.
+func TestRevokeAllRestartsStdioServers(t *testing.T) {
+	marker := uniqueMarker("revoke")
+	hub := NewHub(Options{Timing: testTiming})
+	defer hub.Close()
+	events := collect(hub)
+	exe, _ := os.Executable()
+	t.Setenv("ROOTPICK_TEST_SERVE", "demo")
+	if err := hub.Connect(context.Background(), Spec{Name: "s", Command: []string{exe, marker}}); err != nil {
+		t.Fatal(err)
+	}
+	a := root(t, "a")
+	hub.SetRoots([]consent.Root{a})
+	waitFor(t, "a served", func() bool {
+		return slices.ContainsFunc(events(), func(e Event) bool { return e.Kind == Verified && slices.Equal(e.URIs, []string{a.URI}) })
+	})
+	before := pidsWith(marker)
+	hub.SetRoots(nil)
+	waitFor(t, "a restart with a reason", func() bool {
+		return slices.ContainsFunc(events(), func(e Event) bool { return e.Kind == Restarting && strings.Contains(e.Text, "revoked") })
+	})
+	waitFor(t, "a new process holding nothing", func() bool {
+		after := pidsWith(marker)
+		return len(after) == 1 && !slices.Contains(before, after[0]) &&
+			slices.ContainsFunc(events(), func(e Event) bool { return e.Kind == Stderr && e.Text == `{"fetch":1,"roots":[]}` })
+	})
+	waitFor(t, "verified empty", func() bool {
+		evs := events()
+		return evs[len(evs)-1].Kind == Verified && len(evs[len(evs)-1].URIs) == 0 || slices.ContainsFunc(evs, func(e Event) bool {
+			return e.Kind == Verified && len(e.URIs) == 0
+		})
+	})
+}
+
+// TestRootsPlaceholderRestartsWithArguments: {roots} expands to the
+// consented paths, and a change restarts the server with the new ones.
+func TestRootsPlaceholderRestartsWithArguments(t *testing.T) {
+	hub := NewHub(Options{Timing: testTiming})
+	defer hub.Close()
+	events := collect(hub)
+	a, b := root(t, "a"), root(t, "b c")
+	hub.SetRoots([]consent.Root{a})
+	if err := hub.Connect(context.Background(), Spec{Name: "args", Command: selfServer(t, "args", "x", "--dirs", rootsPlaceholder, "--end")}); err != nil {
+		t.Fatal(err)
+	}
+	argsLine := func(paths ...string) string {
+		b, _ := json.Marshal(append(append([]string{"x", "--dirs"}, paths...), "--end"))
+		return "args:" + string(b)
+	}
+	saw := func(line string) func() bool {
+		return func() bool {
+			return slices.ContainsFunc(events(), func(e Event) bool { return e.Kind == Stderr && e.Text == line })
+		}
+	}
+	waitFor(t, "started with a", saw(argsLine(a.Path)))
+	hub.SetRoots([]consent.Root{a, b})
+	waitFor(t, "restarted with a and b", saw(argsLine(a.Path, b.Path)))
+	hub.SetRoots(nil)
+	waitFor(t, "restarted with none", saw(argsLine()))
+}
+
+// TestVerifiedAndMismatch: rootpick asks servers it knows what they hold.
+func TestVerifiedAndMismatch(t *testing.T) {
+	hub := NewHub(Options{Timing: testTiming})
+	defer hub.Close()
+	events := collect(hub)
+	if err := hub.Connect(context.Background(), Spec{Name: "demo", Demo: NewDemo(nil, nil)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := hub.Connect(context.Background(), Spec{Name: "liar", Command: selfServer(t, "liar", "liar")}); err != nil {
+		t.Fatal(err)
+	}
+	a := root(t, "a")
+	hub.SetRoots([]consent.Root{a})
+	waitFor(t, "demo verified", func() bool {
+		return slices.ContainsFunc(events(), func(e Event) bool {
+			return e.Kind == Verified && e.Server == "demo" && slices.Equal(e.URIs, []string{a.URI})
+		})
+	})
+	waitFor(t, "the liar caught", func() bool {
+		return slices.ContainsFunc(events(), func(e Event) bool {
+			return e.Kind == Mismatch && e.Server == "liar" && e.Text == "still allows /etc; lacks "+a.Path
+		})
+	})
+	if has(events(), Verified, "liar") {
+		t.Error("the liar was verified")
+	}
+}
+
+// TestWithdrawVanishedRoots: a served folder that is deleted, renamed or
+// swapped for a symlink is withdrawn from every server within a second.
+func TestWithdrawVanishedRoots(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, dir string)
+		why    string
+	}{
+		{"deleted", func(t *testing.T, dir string) { must(t, os.RemoveAll(dir)) }, "deleted or renamed"},
+		{"renamed", func(t *testing.T, dir string) { must(t, os.Rename(dir, dir+".old")) }, "deleted or renamed"},
+		{"symlink to /etc", func(t *testing.T, dir string) {
+			must(t, os.Rename(dir, dir+".old"))
+			must(t, os.Symlink("/etc", dir))
+		}, ""}, // "deleted or renamed" or "now resolves to /etc": which step is seen first
+		{"parent swapped", func(t *testing.T, dir string) {
+			parent := filepath.Dir(dir)
+			must(t, os.Rename(parent, parent+".old"))
+			must(t, os.MkdirAll(filepath.Join(parent+".elsewhere", filepath.Base(dir)), 0o755))
+			must(t, os.Symlink(parent+".elsewhere", parent))
+		}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			demo := NewDemo(nil, nil)
+			hub := NewHub(Options{})
+			defer hub.Close()
+			events := collect(hub)
+			if err := hub.Connect(context.Background(), Spec{Name: "demo", Demo: demo}); err != nil {
+				t.Fatal(err)
+			}
+			gone, kept := root(t, "p/gone"), root(t, "kept")
+			hub.SetRoots([]consent.Root{gone, kept})
+			waitFor(t, "both held", func() bool { return len(demo.Roots()) == 2 })
+			start := time.Now()
+			tc.change(t, gone.Path)
+			waitFor(t, "withdrawn", func() bool {
+				return slices.ContainsFunc(events(), func(e Event) bool {
+					return e.Kind == Withdrawn && e.Path == gone.Path && strings.HasPrefix(e.Text, tc.why) && e.Text != ""
+				})
+			})
+			waitFor(t, "the server to hold only kept", func() bool { return slices.Equal(uris(demo.Roots()), []string{kept.URI}) })
+			took := time.Since(start)
+			t.Logf("%s: withdrawn from the server in %v", tc.name, took)
+			if took > time.Second {
+				t.Errorf("withdrawal took %v", took)
+			}
+			if got := hub.Roots(); len(got) != 1 || got[0].Path != kept.Path {
+				t.Errorf("hub serves %v after the withdrawal", got)
+			}
+		})
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRecheckReasons: each way a root can stop being servable is named.
+func TestRecheckReasons(t *testing.T) {
+	gone := root(t, "gone")
+	must(t, os.Remove(gone.Path))
+	swapped := root(t, "swapped")
+	must(t, os.Rename(swapped.Path, swapped.Path+".old"))
+	must(t, os.Symlink("/etc", swapped.Path))
+	file := root(t, "file")
+	must(t, os.Remove(file.Path))
+	must(t, os.WriteFile(file.Path, nil, 0o600))
+	ok := root(t, "ok")
+	for _, tc := range []struct {
+		r    consent.Root
+		want string
+	}{
+		{gone, "deleted or renamed"},
+		{swapped, "now resolves to /etc"},
+		{file, "no longer a readable folder"},
+		{ok, ""},
+	} {
+		if got := recheck(tc.r); got != tc.want {
+			t.Errorf("recheck(%s) = %q, want %q", filepath.Base(tc.r.Path), got, tc.want)
+		}
+	}
+}
+
+// TestWithdrawUnreadableRoot: a served folder made unreadable is withdrawn.
+// As root every folder stays readable, so .ci/run runs it again as nobody.
+func TestWithdrawUnreadableRoot(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("as root every folder is readable; .ci/run runs this test as nobody")
+	}
+	demo := NewDemo(nil, nil)
+	hub := NewHub(Options{})
+	defer hub.Close()
+	events := collect(hub)
+	if err := hub.Connect(context.Background(), Spec{Name: "demo", Demo: demo}); err != nil {
+		t.Fatal(err)
+	}
+	r := root(t, "locked")
+	t.Cleanup(func() { _ = os.Chmod(r.Path, 0o755) })
+	hub.SetRoots([]consent.Root{r})
+	waitFor(t, "held", func() bool { return len(demo.Roots()) == 1 })
+	start := time.Now()
+	must(t, os.Chmod(r.Path, 0))
+	waitFor(t, "withdrawn as unreadable", func() bool {
+		return slices.ContainsFunc(events(), func(e Event) bool {
+			return e.Kind == Withdrawn && e.Path == r.Path && e.Text == "no longer readable"
+		})
+	})
+	waitFor(t, "the server to hold nothing", func() bool { return len(demo.Roots()) == 0 })
+	t.Logf("unreadable: withdrawn in %v", time.Since(start))
+}
+
+// TestBackoffResetsAfterHealth: a server that stayed up for HealthyAfter
+// is restarted after the shortest delay again.
+func TestBackoffResetsAfterHealth(t *testing.T) {
+	marker := uniqueMarker("health")
+	hub := NewHub(Options{Timing: Timing{BackoffMin: 20 * time.Millisecond, BackoffMax: time.Second, HealthyAfter: 400 * time.Millisecond}})
+	defer hub.Close()
+	events := collect(hub)
+	exe, _ := os.Executable()
+	t.Setenv("ROOTPICK_TEST_SERVE", "demo")
+	if err := hub.Connect(context.Background(), Spec{Name: "h", Command: []string{exe, marker}}); err != nil {
+		t.Fatal(err)
+	}
+	connectedAfter := func(n int) func() bool {
+		return func() bool {
+			k := 0
+			for _, e := range events() {
+				if e.Kind == Connected {
+					k++
+				}
+			}
+			return k >= n
+		}
+	}
+	kill := func() {
+		t.Helper()
+		pids := pidsWith(marker)
+		if len(pids) != 1 {
+			t.Fatalf("want one server process, have %v", pids)
+		}
+		var pid int
+		fmt.Sscan(pids[0], &pid)
+		must(t, syscall.Kill(pid, syscall.SIGKILL))
+		waitFor(t, "the process gone", func() bool { return !slices.Contains(pidsWith(marker), pids[0]) })
+	}
+	kill() // up briefly: attempt 1
+	waitFor(t, "second connection", connectedAfter(2))
+	kill() // up briefly again: attempt 2, twice the delay
+	waitFor(t, "third connection", connectedAfter(3))
+	time.Sleep(600 * time.Millisecond) // healthy now
+	kill()
+	waitFor(t, "fourth connection", connectedAfter(4))
+	var got []string
+	for _, e := range events() {
+		if e.Kind == Restarting {
+			got = append(got, fmt.Sprintf("%d:%v", e.Attempt, e.Delay))
+		}
+	}
+	if want := []string{"1:20ms", "2:40ms", "1:20ms"}; !slices.Equal(got, want) {
+		t.Fatalf("restarts %v, want %v", got, want)
+	}
+}
+
+// uniqueMarker is a word for a server's command line that no other process
+// on the machine holds, even one left by an earlier run.
+func uniqueMarker(kind string) string {
+	return fmt.Sprintf("%s-%d-%d", kind, os.Getpid(), time.Now().UnixNano())
+}

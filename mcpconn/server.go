@@ -1,0 +1,508 @@
+package mcpconn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootpick/rootpick/consent"
+)
+
+// rootsPlaceholder in a server command's arguments expands to the consented
+// paths, one argument each, for servers that take folders as arguments
+// instead of asking roots/list. Such a server is restarted on every change.
+const rootsPlaceholder = "{roots}"
+
+// server supervises one Spec: it starts the server, serves it, and restarts
+// it with backoff when it ends, until the hub closes. Each server has its
+// own goroutines, so nothing one server does can delay another.
+type server struct {
+	h        *Hub
+	spec     Spec
+	label    string
+	usesArgs bool // the command holds {roots}
+	stderr   *stderrRing
+
+	retry   chan struct{} // skip the backoff (the R key)
+	restart chan string   // restart now with the current set, and why
+
+	first     chan struct{} // closed when the first start has an outcome
+	firstErr  error
+	firstOnce sync.Once
+
+	mu       sync.Mutex
+	cur      *conn // the live connection, nil while down
+	stopping bool  // the hub is closing: no new connection may register
+}
+
+func newServer(h *Hub, spec Spec) *server {
+	return &server{
+		h:        h,
+		spec:     spec,
+		label:    spec.Label(),
+		usesArgs: spec.Demo == nil && spec.URL == "" && slices.Contains(spec.Command, rootsPlaceholder),
+		stderr:   newStderrRing(200, 4096),
+		retry:    make(chan struct{}, 1),
+		restart:  make(chan string, 1),
+		first:    make(chan struct{}),
+	}
+}
+
+// expandRoots replaces each {roots} argument by the roots' paths.
+func expandRoots(command []string, roots []consent.Root) []string {
+	var out []string
+	for _, a := range command {
+		if a != rootsPlaceholder {
+			out = append(out, a)
+			continue
+		}
+		for _, r := range roots {
+			out = append(out, r.Path)
+		}
+	}
+	return out
+}
+
+func (s *server) current() *conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur
+}
+
+// setCurrent registers c as the live connection (nil clears it). It fails
+// once the hub is closing, so that shutdown cannot miss a connection.
+func (s *server) setCurrent(c *conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c != nil && s.stopping {
+		return false
+	}
+	s.cur = c
+	return true
+}
+
+// changed is called, under the hub's set lock, after the served set became
+// set. revokeAll says the set just became empty.
+func (s *server) changed(set *servedSet, revokeAll bool) {
+	switch {
+	case s.usesArgs:
+		s.requestRestart("the folders changed and this server takes them as arguments")
+	case revokeAll && s.spec.Demo == nil:
+		// Some servers (server-filesystem) ignore an empty list and keep
+		// their folders: only a fresh process really has none.
+		s.requestRestart("every root was revoked; restarting it with none")
+	default:
+		if c := s.current(); c != nil {
+			c.poke(c.wake)
+		}
+	}
+}
+
+func (s *server) requestRestart(why string) {
+	select {
+	case s.restart <- why:
+	default: // one is already pending; it will serve the newest set
+	}
+}
+
+func (s *server) signalFirst(err error) {
+	s.firstOnce.Do(func() {
+		s.firstErr = err
+		close(s.first)
+	})
+}
+
+// run is the supervisor loop.
+func (s *server) run() {
+	t := s.h.timing
+	backoff, attempt := t.BackoffMin, 0
+	for {
+		select { // a restart requested while down is served by this start
+		case <-s.restart:
+		default:
+		}
+		started := time.Now()
+		c, err := s.start()
+		s.signalFirst(err)
+		if err == nil {
+			restartNow := s.serve(c)
+			if time.Since(started) >= t.HealthyAfter {
+				backoff, attempt = t.BackoffMin, 0
+			}
+			if restartNow && s.h.ctx.Err() == nil {
+				continue
+			}
+		}
+		if s.h.ctx.Err() != nil {
+			return
+		}
+		attempt++
+		s.h.publish(Event{Server: s.label, Kind: Restarting, Attempt: attempt, Delay: backoff})
+		s.h.logger.Info("restarting", "server", s.label, "in", backoff, "attempt", attempt)
+		timer := time.NewTimer(backoff)
+		select {
+		case <-timer.C:
+		case <-s.retry:
+			timer.Stop()
+		case <-s.h.ctx.Done():
+			timer.Stop()
+			return
+		}
+		backoff = min(backoff*2, t.BackoffMax)
+	}
+}
+
+// start starts (or dials) the server and completes the handshake within
+// the init timeout.
+func (s *server) start() (*conn, error) {
+	h := s.h
+	ctx, cancel := context.WithTimeout(h.ctx, h.opts.InitTimeout)
+	defer cancel()
+	set := h.served.Load()
+	spec := s.spec
+	if s.usesArgs {
+		spec.Command = expandRoots(spec.Command, set.roots)
+	}
+	c := newConn(s, set.version)
+	h.publish(Event{Server: s.label, Kind: Connecting})
+	logger := h.logger.With("server", s.label)
+	transport, stop, err := spec.transport(ctx, logger, func(line string) {
+		s.stderr.Add(line)
+		c.lastStderr(line)
+		h.publish(Event{Server: s.label, Kind: Stderr, Text: line})
+	})
+	if err != nil {
+		return nil, s.fail(c, spec.redactError(err))
+	}
+	c.stop = stop
+	if !s.setCurrent(c) {
+		stop()
+		return nil, errors.New("mcpconn: hub is closed")
+	}
+	c.wc = &watchedTransport{inner: transport, passthrough: spec.URL != ""}
+	session, err := c.client.Connect(ctx, c.wc, &mcp.ClientSessionOptions{ProtocolVersion: h.opts.ProtocolVersion})
+	if err != nil {
+		s.setCurrent(nil)
+		c.kill()
+		if h.ctx.Err() != nil {
+			return nil, errors.New("mcpconn: hub is closed")
+		}
+		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
+			err = fmt.Errorf("no answer to initialize within %s", h.opts.InitTimeout)
+		}
+		err = fmt.Errorf("connecting to %s: %w", s.label, spec.redactError(err))
+		return nil, s.fail(c, err)
+	}
+	s.mu.Lock()
+	c.session = session
+	s.mu.Unlock()
+	go func() {
+		c.endErr = session.Wait()
+		close(c.done)
+	}()
+
+	info := session.InitializeResult()
+	ev := Event{Server: s.label, Kind: Connected}
+	if info != nil && info.ServerInfo != nil {
+		ev.ServerName = info.ServerInfo.Name
+		ev.ServerVersion = info.ServerInfo.Version
+		c.serverName = info.ServerInfo.Name
+	}
+	if info != nil {
+		ev.Text = info.ProtocolVersion
+	}
+	h.publish(ev)
+	h.logger.Info("connected", "server", s.label, "name", ev.ServerName, "protocol", ev.Text)
+	go c.notifier()
+	go c.watchdog()
+	go c.verifier()
+	c.expectFetch(set.version)
+	if s.usesArgs && h.served.Load().version != set.version {
+		s.requestRestart("the folders changed while it started")
+	} else {
+		c.poke(c.wake) // a change made during the handshake
+	}
+	return c, nil
+}
+
+// fail publishes why a start failed, with the last lines the server wrote
+// on stderr in this attempt, which usually say why.
+func (s *server) fail(c *conn, err error) error {
+	c.mu.Lock()
+	tail := slices.Clone(c.tail)
+	c.mu.Unlock()
+	if len(tail) > 0 {
+		err = fmt.Errorf("%w (stderr: %s)", err, strings.Join(tail, " | "))
+	}
+	s.h.logger.Warn("server failed", "server", s.label, "err", err)
+	s.h.publish(Event{Server: s.label, Kind: Failed, Err: err})
+	return err
+}
+
+// serve waits until the connection ends or a restart is requested; it
+// reports whether to start again at once.
+func (s *server) serve(c *conn) (restartNow bool) {
+	select {
+	case <-c.done:
+		s.setCurrent(nil)
+		c.kill() // the session is over: nothing of the server may live on
+		if s.h.ctx.Err() != nil {
+			return false
+		}
+		err := s.spec.redactError(c.endErr)
+		if err == nil {
+			err = errors.New("the server closed the connection")
+		}
+		if why := c.stuck.Load(); why != nil {
+			err = *why
+		}
+		s.h.logger.Info("disconnected", "server", s.label, "err", err)
+		s.h.publish(Event{Server: s.label, Kind: Disconnected, Err: err})
+		return false
+	case why := <-s.restart:
+		s.h.logger.Info("restarting at once", "server", s.label, "why", why)
+		s.h.publish(Event{Server: s.label, Kind: Restarting, Text: why})
+		s.setCurrent(nil)
+		c.close()
+		<-c.done
+		return true
+	case <-s.h.ctx.Done():
+		return false // shutdown ends the connection
+	}
+}
+
+// shutdown ends the live connection and keeps new ones from registering.
+func (s *server) shutdown() {
+	s.mu.Lock()
+	s.stopping = true
+	c := s.cur
+	s.cur = nil
+	s.mu.Unlock()
+	if c != nil {
+		c.close()
+	}
+}
+
+// politeClose is how long a closing server gets to exit on its own (its
+// stdin closed, an HTTP session deleted) before its processes are ended.
+const politeClose = 300 * time.Millisecond
+
+// conn is one live connection to a server: an mcp.Client of its own, so
+// that every roots/list can be attributed to it, and the goroutines that
+// notify, watch and verify it.
+type conn struct {
+	s       *server
+	client  *mcp.Client
+	session *mcp.ClientSession
+	wc      *watchedTransport
+	stop    func() // ends the processes or in-process server, if any
+	stopped sync.Once
+
+	serverName string
+	mu         sync.Mutex
+	tail       []string      // the last stderr lines of this attempt
+	done       chan struct{} // closed when the session has ended
+	endErr     error         // why, once done is closed
+
+	wake       chan struct{} // the served set changed: notify it
+	verifyWake chan struct{} // the server fetched: ask what it holds
+
+	quiet     atomic.Bool            // drop roots list_changed notifications while set
+	fetched   atomic.Int64           // the version of the set last answered
+	stuck     atomic.Pointer[error]  // why the watchdog stopped it
+	mirrored  []string               // URIs the client holds (notifier only)
+	notified  int                    // the version last notified (notifier only)
+	fetchWait atomic.Pointer[func()] // stops the pending not-fetching check
+}
+
+func newConn(s *server, version int) *conn {
+	c := &conn{
+		s:          s,
+		stop:       func() {},
+		done:       make(chan struct{}),
+		wake:       make(chan struct{}, 1),
+		verifyWake: make(chan struct{}, 1),
+		notified:   version,
+	}
+	c.fetched.Store(-1)
+	h := s.h
+	c.client = mcp.NewClient(&mcp.Implementation{Name: "rootpick", Version: Version}, &mcp.ClientOptions{
+		Logger: h.logger.With("server", s.label),
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			text := fmt.Sprint(req.Params.Data)
+			h.logger.Debug("server log", "server", s.label, "level", req.Params.Level, "data", text)
+			h.publish(Event{Server: s.label, Kind: ServerLog, Text: text})
+		},
+	})
+	// The set it mirrors starts as the served one, so that the first
+	// notification replaces exactly it.
+	for _, r := range h.served.Load().mcp {
+		c.mirrored = append(c.mirrored, r.URI)
+	}
+	c.client.AddRoots(h.served.Load().mcp...)
+	c.client.AddReceivingMiddleware(c.answerRoots)
+	c.client.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "notifications/roots/list_changed" && c.quiet.Load() {
+				return nil, nil
+			}
+			return next(ctx, method, req)
+		}
+	})
+	return c
+}
+
+// answerRoots answers roots/list from the hub's served set, so that every
+// server always gets the newest consented set, whole, and records what it
+// was answered.
+func (c *conn) answerRoots(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "roots/list" {
+			return next(ctx, method, req)
+		}
+		set := c.s.h.served.Load()
+		c.fetched.Store(int64(set.version))
+		uris := make([]string, len(set.mcp))
+		for i, r := range set.mcp {
+			uris[i] = r.URI
+		}
+		c.s.h.logger.Debug("roots/list answered", "server", c.s.label, "count", len(uris))
+		c.s.h.publish(Event{Server: c.s.label, Kind: Fetched, URIs: uris})
+		c.poke(c.verifyWake)
+		return &mcp.ListRootsResult{Roots: set.mcp}, nil
+	}
+}
+
+func (c *conn) poke(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// notifier sends notifications/roots/list_changed for each new set. A send
+// may block while the server does not read; the watchdog then stops it.
+func (c *conn) notifier() {
+	for {
+		select {
+		case <-c.wake:
+		case <-c.done:
+			return
+		}
+		set := c.s.h.served.Load()
+		if set.version == c.notified {
+			continue
+		}
+		c.notified = set.version
+		uris := make([]string, len(set.mcp))
+		for i, r := range set.mcp {
+			uris[i] = r.URI
+		}
+		// One change, one notification: when roots remain, the removal is
+		// silent and the addition announces the whole set.
+		c.quiet.Store(len(set.mcp) > 0)
+		c.client.RemoveRoots(c.mirrored...)
+		c.quiet.Store(false)
+		c.client.AddRoots(set.mcp...)
+		c.mirrored = uris
+		c.expectFetch(set.version)
+	}
+}
+
+// expectFetch reports the server as not fetching if it has not asked
+// roots/list for version (or later) after NotFetchingAfter.
+func (c *conn) expectFetch(version int) {
+	t := time.AfterFunc(c.s.h.timing.NotFetchingAfter, func() {
+		select {
+		case <-c.done:
+			return
+		default:
+		}
+		if c.fetched.Load() < int64(version) && c.s.h.served.Load().version == version {
+			c.s.h.publish(Event{Server: c.s.label, Kind: NotFetching})
+		}
+	})
+	stop := func() { t.Stop() }
+	if old := c.fetchWait.Swap(&stop); old != nil {
+		(*old)()
+	}
+}
+
+// watchdog stops the server once a write to it has been blocked longer
+// than StuckAfter: it is not reading, and would otherwise hold answers and
+// notifications (and the session's write lock) forever.
+func (c *conn) watchdog() {
+	bound := c.s.h.timing.StuckAfter
+	tick := time.NewTicker(max(bound/8, 10*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-tick.C:
+		}
+		if d := c.wc.blocked(); d > bound {
+			err := fmt.Errorf("stuck: a write was blocked for %s (the server is not reading its input); stopped", d.Round(100*time.Millisecond))
+			c.stuck.Store(&err)
+			c.s.h.logger.Warn("server stuck", "server", c.s.label, "blocked", d)
+			c.s.h.publish(Event{Server: c.s.label, Kind: Stuck, Err: err})
+			c.kill()
+			return
+		}
+	}
+}
+
+// lastStderr keeps the last few stderr lines of this attempt, for a
+// failure message.
+func (c *conn) lastStderr(line string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(line) > 200 {
+		line = line[:200] + "…"
+	}
+	c.tail = append(c.tail, line)
+	if len(c.tail) > 3 {
+		c.tail = c.tail[1:]
+	}
+}
+
+// liveSession is the session once the handshake is done, else nil.
+func (c *conn) liveSession() *mcp.ClientSession {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	return c.session
+}
+
+// kill ends the server's processes (or in-process server) and its
+// connection, at once.
+func (c *conn) kill() {
+	c.stopped.Do(func() {
+		c.stop()
+		if c.wc != nil {
+			go c.wc.closeConn() // unblocks a write to an HTTP server
+		}
+	})
+}
+
+// close ends the session politely, then kills what is left after a short
+// grace period. It never waits on the server beyond that.
+func (c *conn) close() {
+	if session := c.liveSession(); session != nil {
+		done := make(chan struct{})
+		go func() {
+			_ = session.Close()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(politeClose):
+		}
+	}
+	c.kill()
+}

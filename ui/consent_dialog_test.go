@@ -1,0 +1,348 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/vcsdetect"
+)
+
+// fakeClock is the clock of the type-ahead guard in tests.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) Now() time.Time          { return c.t }
+func (c *fakeClock) Advance(d time.Duration) { c.t = c.t.Add(d) }
+
+var clocks = map[*Model]*fakeClock{}
+
+// clockOf gives the model a fake clock (once) and returns it.
+func clockOf(m *Model) *fakeClock {
+	if c, ok := clocks[m]; ok {
+		return c
+	}
+	c := &fakeClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	clocks[m] = c
+	m.cfg.Now = c.Now
+	return c
+}
+
+// openDialogWith opens the dialog on items, checks that a key typed at
+// once is ignored, and waits out the guard on the fake clock.
+func openDialogWith(t *testing.T, m *Model, items ...proposedRoot) {
+	t.Helper()
+	clk := clockOf(m)
+	_, cmd := m.Update(proposalMsg{proposed: items})
+	if m.dialog == nil {
+		t.Fatal("no dialog after proposalMsg")
+	}
+	if cmd == nil {
+		t.Fatal("opening the dialog returned no guard command")
+	}
+	send(m, "y") // type-ahead: ignored while the guard runs
+	if m.dialog == nil {
+		t.Fatal("a key answered the dialog before its guard passed")
+	}
+	clk.Advance(time.Second)
+	m.Update(consentGuardMsg{id: m.dialog.id, seq: m.dialog.guardSeq})
+}
+
+// armedAfter opens a dialog on items at the model's clock, without waiting.
+func openRaw(t *testing.T, m *Model, items ...proposedRoot) *fakeClock {
+	t.Helper()
+	clk := clockOf(m)
+	m.Update(proposalMsg{proposed: items})
+	if m.dialog == nil {
+		t.Fatal("no dialog")
+	}
+	return clk
+}
+
+func plainItems(paths ...string) []proposedRoot {
+	var out []proposedRoot
+	for _, p := range paths {
+		out = append(out, proposedRoot{Root: mkRoot(p), Requested: p})
+	}
+	return out
+}
+
+func warnedItem(p string, codes ...string) proposedRoot {
+	it := proposedRoot{Root: mkRoot(p), Requested: p}
+	for _, c := range codes {
+		it.Warnings = append(it.Warnings, consent.Warning{Code: c, Text: "reason " + c})
+	}
+	return it
+}
+
+// press sends one key and reports whether it confirmed a change, and the
+// set then consented. (Running the returned command would block on the
+// guard's timer, so the model's state is read instead.)
+func press(m *Model, k string) ([]consent.Root, bool) {
+	before := m.applying
+	send(m, k)
+	if m.applying && !before && m.dialog == nil {
+		return m.Consented(), true
+	}
+	return nil, false
+}
+
+// TestGuardDelay measures the type-ahead guard on the model's clock with
+// the default delay: a key 100ms after opening is ignored (and restarts
+// the guard), one 400ms after opening is accepted.
+func TestGuardDelay(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	if m.cfg.ArmDelay != 300*time.Millisecond {
+		t.Fatalf("default ArmDelay %v, want 300ms", m.cfg.ArmDelay)
+	}
+	clk := openRaw(t, m, plainItems("/work/demo/api")...)
+	clk.Advance(100 * time.Millisecond)
+	if _, ok := press(m, "y"); ok || m.dialog == nil {
+		t.Fatal("y 100ms after the dialog opened was accepted")
+	}
+	clk.Advance(300 * time.Millisecond) // 400ms after opening, 300ms after the ignored key
+	roots, ok := press(m, "y")
+	if !ok || len(roots) != 1 {
+		t.Fatalf("y 400ms after opening was not accepted (dialog open: %v)", m.dialog != nil)
+	}
+}
+
+// TestGuardRestartsOnHeldKey: a key held down (repeating every 30ms for
+// two seconds) never answers the dialog; the first key after a quiet
+// ArmDelay does.
+func TestGuardRestartsOnHeldKey(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	clk := openRaw(t, m, plainItems("/work/demo/api")...)
+	for i := 0; i < 66; i++ {
+		clk.Advance(30 * time.Millisecond)
+		if _, ok := press(m, "y"); ok || m.dialog == nil {
+			t.Fatalf("a held y answered the dialog after %v", time.Duration(i+1)*30*time.Millisecond)
+		}
+	}
+	if strings.Contains(screen(m), "y confirm  n/esc cancel") {
+		t.Fatal("the dialog shows itself armed while keys are still arriving")
+	}
+	clk.Advance(299 * time.Millisecond)
+	if _, ok := press(m, "y"); ok {
+		t.Fatal("y 299ms after the last held key was accepted")
+	}
+	clk.Advance(300 * time.Millisecond)
+	if _, ok := press(m, "y"); !ok {
+		t.Fatal("y after a quiet 300ms was refused")
+	}
+}
+
+func manyRoots(n int) ([]vcsdetect.Repo, []proposedRoot) {
+	var repos []vcsdetect.Repo
+	var items []proposedRoot
+	for i := 0; i < n; i++ {
+		rel := fmt.Sprintf("group%d/project-with-a-rather-long-name-%02d", i%3, i)
+		if i == n-1 {
+			rel = "zz/.ssh-keys-backup-secret"
+		}
+		r := repo(rel, "main")
+		repos = append(repos, r)
+		items = append(items, proposedRoot{Root: mkRoot(r.Path), Requested: r.Path})
+	}
+	return repos, items
+}
+
+// TestUnseenAddedLinesBlockY: with 61 roots at 80x24 y is refused, and
+// says how many are unseen, until the person has scrolled to the last one.
+func TestUnseenAddedLinesBlockY(t *testing.T) {
+	repos, items := manyRoots(61)
+	m := fixture(t, repos...)
+	openDialogWith(t, m, items...)
+	unseen := m.dialog.Unseen()
+	if unseen == 0 || unseen == 61 {
+		t.Fatalf("unseen %d at 80x24, want some but not all", unseen)
+	}
+	if _, ok := press(m, "y"); ok {
+		t.Fatal("y confirmed with added lines never shown")
+	}
+	if out := screen(m); !strings.Contains(out, fmt.Sprintf("%d added roots not yet shown", unseen)) {
+		t.Fatalf("refused y does not say how many are unseen:\n%s", out)
+	}
+	for i := 0; i < 20 && m.dialog.Unseen() > 0; i++ {
+		send(m, "pgdown")
+	}
+	if n := m.dialog.Unseen(); n != 0 {
+		t.Fatalf("%d still unseen after paging to the end", n)
+	}
+	if out := screen(m); !strings.Contains(out, "zz/.ssh-keys-backup-secret") {
+		t.Fatalf("the last root never appeared:\n%s", out)
+	}
+	roots, ok := press(m, "y")
+	if !ok || len(roots) != 61 {
+		t.Fatalf("y after reading everything: %d roots, ok %v", len(roots), ok)
+	}
+}
+
+// TestDownKeyReachesEveryLine: ↓ alone also reaches every added line.
+func TestDownKeyReachesEveryLine(t *testing.T) {
+	repos, items := manyRoots(61)
+	m := fixture(t, repos...)
+	openDialogWith(t, m, items...)
+	for i := 0; i < 61; i++ {
+		send(m, "down")
+	}
+	if n := m.dialog.Unseen(); n != 0 {
+		t.Fatalf("%d unseen after 61 ↓", n)
+	}
+}
+
+// TestWarnedRootNeedsItsOwnKey: y grants the plain roots only; a warned
+// root is granted by space on its own line, then y.
+func TestWarnedRootNeedsItsOwnKey(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	send(m, "a")
+	openDialogWith(t, m, warnedItem("/work/demo", consent.WarnDir), proposedRoot{Root: mkRoot("/work/demo/api"), Requested: "/work/demo/api"})
+	out := screen(m)
+	for _, want := range []string{"! .", "[ ] not granted", "⚠ reason dir", "1 warned root stays", "(1 added, 0 removed)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dialog lacks %q:\n%s", want, out)
+		}
+	}
+	roots, ok := press(m, "y")
+	if !ok || len(roots) != 1 || roots[0].Path != "/work/demo/api" {
+		t.Fatalf("y served %v, want only the plain root", roots)
+	}
+	if m.picker.IsChecked("/work/demo") {
+		t.Error("the warned root that was not granted stays checked")
+	}
+	if got := m.Consented(); len(got) != 1 {
+		t.Errorf("Consented() = %v right after y", got)
+	}
+
+	// Now grant it: move onto its line, space, y.
+	m2 := fixture(t, demoRepos()...)
+	openDialogWith(t, m2, warnedItem("/work/demo", consent.WarnDir, consent.WarnSecrets), proposedRoot{Root: mkRoot("/work/demo/api"), Requested: "/work/demo/api"})
+	if a := m2.dialog.current(); a == nil || !a.warned() {
+		send(m2, "down")
+	}
+	if a := m2.dialog.current(); a == nil || !a.warned() {
+		t.Fatal("cursor not on the warned root")
+	}
+	send(m2, "space")
+	if !strings.Contains(screen(m2), "[x] granted") {
+		t.Fatalf("grant not shown:\n%s", screen(m2))
+	}
+	roots, ok = press(m2, "y")
+	if !ok || len(roots) != 2 {
+		t.Fatalf("after granting, y served %v", roots)
+	}
+}
+
+// TestNoSingleKeyGrantsAWarnedRoot presses each key once on an armed
+// dialog holding only a warned root: none serves it.
+func TestNoSingleKeyGrantsAWarnedRoot(t *testing.T) {
+	for _, k := range []string{"y", "Y", "enter", "space", "e", "a", "down", "up", "G", "g", "pgdown", "n", "esc", "q", "j", "k", "s"} {
+		m := fixture(t, demoRepos()...)
+		openDialogWith(t, m, warnedItem("/work/demo", consent.WarnDir))
+		if roots, ok := press(m, k); ok {
+			t.Errorf("key %q alone served %v", k, roots)
+		}
+		if m.applying || len(m.Consented()) != 0 {
+			t.Errorf("key %q alone started sharing", k)
+		}
+	}
+	m := fixture(t, demoRepos()...)
+	openDialogWith(t, m, warnedItem("/work/demo", consent.WarnDir))
+	send(m, "y")
+	if out := screen(m); !strings.Contains(out, "Nothing to confirm") {
+		t.Fatalf("y on only warned roots must say why nothing happens:\n%s", out)
+	}
+}
+
+// TestDialogCoverage: an added root says how many repositories it brings
+// in and lists them on demand; a root inside another is flagged redundant.
+func TestDialogCoverage(t *testing.T) {
+	m := fixture(t, append(demoRepos(), repo("tools/cli/secrets", "main"))...)
+	openDialog(t, m, mkRoot("/work/demo/tools/cli"), mkRoot("/work/demo/tools/cli/vendor/lib"))
+	out := screen(m)
+	for _, want := range []string{"tools/cli", "brings in 2 repos ▸", "redundant: inside tools/cli"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dialog lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "· tools/cli/secrets") {
+		t.Fatal("brought-in repositories listed before asking")
+	}
+	send(m, "e")
+	out = screen(m)
+	for _, want := range []string{"brings in 2 repos ▾", "· tools/cli/secrets", "· tools/cli/vendor/lib"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("expanded dialog lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestDialogSections: removed and kept sections; kept shows a count until
+// expanded; the highlighted line's absolute path and URI are shown.
+func TestDialogSections(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.exposed = []consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")}
+	openDialog(t, m, mkRoot("/work/demo/api"), mkRoot("/work/demo/tools/cli"))
+	out := screen(m)
+	for _, want := range []string{"+ added (1)", "− removed (1)", "− web", "= kept (1, already shared) ▸", "path /work/demo/tools/cli", "uri  file:///work/demo/tools/cli", accessLine} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dialog lacks %q:\n%s", want, out)
+		}
+	}
+	send(m, "down", "down", "e")
+	if out := screen(m); !strings.Contains(out, "= api") {
+		t.Errorf("kept not expanded:\n%s", out)
+	}
+}
+
+// TestRemovedButStillReadable: a removed root inside a root that stays is
+// flagged as still readable.
+func TestRemovedButStillReadable(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	m.exposed = []consent.Root{mkRoot("/work/demo/tools/cli"), mkRoot("/work/demo/tools/cli/vendor/lib")}
+	openDialog(t, m, mkRoot("/work/demo/tools/cli"))
+	if out := screen(m); !strings.Contains(out, "still readable: inside tools/cli") {
+		t.Errorf("removal inside a kept root not flagged:\n%s", out)
+	}
+}
+
+func TestMidCut(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		w    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"abcdefghij", 5, "ab…ij"},
+		{"abcdefghij", 6, "ab…hij"},
+		{"日本語のなまえ", 7, "日…まえ"},
+		{"abc", 1, "a"},
+	} {
+		if got := midCut(tt.in, tt.w); got != tt.want {
+			t.Errorf("midCut(%q, %d) = %q, want %q", tt.in, tt.w, got, tt.want)
+		}
+	}
+}
+
+// TestDialogGoldens: warnings and 61 roots at both sizes, scrolled to the
+// end once.
+func TestDialogGoldens(t *testing.T) {
+	t.Setenv("HOME", "/nonexistent-home")
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		suffix := "_" + itoa(size[0]) + "x" + itoa(size[1])
+		repos, items := manyRoots(61)
+		items[0] = warnedItem(items[0].Path, consent.WarnSecrets)
+		items[0].Warnings[0].Text = "holds secrets at its top: .ssh, id_rsa"
+		items = append(items, warnedItem("/work/demo", consent.WarnDir))
+		items[len(items)-1].Warnings[0].Text = "the scanned folder itself (everything in it)"
+		m := fixture(t, repos...)
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		openDialogWith(t, m, items...)
+		golden(t, "dialog_many"+suffix, screen(m))
+		send(m, "G")
+		golden(t, "dialog_many_end"+suffix, screen(m))
+	}
+}

@@ -1,0 +1,247 @@
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/rootpick/rootpick/consent"
+)
+
+// proposalMsg is a proposal built from the checked folders: each becomes a
+// root with its warnings; folders that cannot be shared are problems.
+type proposalMsg struct {
+	proposed []proposedRoot
+	problems []string
+}
+
+// consentSavedMsg says the consent store and audit log were written.
+type consentSavedMsg struct{ err error }
+
+// resumeMsg is the remembered consent checked again at start (--resume):
+// roots when every one still validates, or why not.
+type resumeMsg struct {
+	roots []consent.Root
+	err   error
+}
+
+// proposeConsent resolves the checked folders into roots and judges each
+// one's risk (this reads the disk: symlinks, permissions, the top of each
+// folder), off the UI goroutine.
+func proposeConsent(dir string, paths []string) tea.Cmd {
+	return func() tea.Msg {
+		env := consent.DefaultEnv(dir)
+		var msg proposalMsg
+		seen := map[string]bool{}
+		for _, p := range paths {
+			r, err := consent.NewRoot(p)
+			if err != nil {
+				msg.problems = append(msg.problems, "skipped: "+err.Error())
+				continue
+			}
+			if seen[r.URI] {
+				continue
+			}
+			seen[r.URI] = true
+			msg.proposed = append(msg.proposed, proposedRoot{Root: r, Requested: p, Warnings: consent.Risks(p, r, env)})
+		}
+		return msg
+	}
+}
+
+// saveConsent remembers a confirmed set and appends its audit entry.
+func saveConsent(store *consent.Store, rec consent.Record, entry consent.AuditEntry) tea.Cmd {
+	return func() tea.Msg {
+		err := store.Save(rec)
+		if aerr := store.AppendAudit(entry); err == nil {
+			err = aerr
+		}
+		return consentSavedMsg{err: err}
+	}
+}
+
+// appendAudit records a decision that changes no remembered consent.
+func appendAudit(store *consent.Store, entry consent.AuditEntry) tea.Cmd {
+	return func() tea.Msg { return consentSavedMsg{err: store.AppendAudit(entry)} }
+}
+
+// resumeConsent checks the remembered consent again for the scanned
+// folder dir: it must have been given for dir, and every root must still
+// name the same readable folder.
+func resumeConsent(dir string, rec consent.Record) tea.Cmd {
+	return func() tea.Msg {
+		if rec.Dir != dir {
+			return resumeMsg{err: fmt.Errorf("it was given for %q, not this folder", rec.Dir)}
+		}
+		fresh, err := consent.Revalidate(rec.Roots)
+		return resumeMsg{roots: fresh, err: err}
+	}
+}
+
+// clock is the time a key is judged at (the type-ahead guard) and records
+// are stamped with: Config.Now, or the wall clock. Reading it blocks on
+// nothing, unlike I/O.
+func (m *Model) clock() time.Time {
+	if m.cfg.Now != nil {
+		return m.cfg.Now()
+	}
+	return time.Now()
+}
+
+// Consented returns the set the person last confirmed (or resumed); it is
+// what --print writes. It is set when y is pressed, not when the servers
+// have been told, so a quit right after y still reports that y.
+func (m *Model) Consented() []consent.Root {
+	if m.consented == nil {
+		return []consent.Root{}
+	}
+	return m.consented
+}
+
+// applyRemembered pre-checks the remembered roots; they are not served.
+func (m *Model) applyRemembered(rec *consent.Record) {
+	if rec == nil || len(rec.Roots) == 0 {
+		if m.cfg.Resume {
+			m.setNote("Nothing remembered to resume: nothing is shared until you confirm.", false)
+		}
+		return
+	}
+	m.remembered = map[string]bool{}
+	paths := make([]string, len(rec.Roots))
+	for i, r := range rec.Roots {
+		paths[i] = r.Path
+		m.remembered[r.Path] = true
+	}
+	m.picker.SetChecked(paths)
+	if !m.cfg.Resume {
+		m.setNote("Remembered "+itoa(len(paths))+" "+noun(len(paths), "root", "roots")+
+			" from "+rec.Time.Local().Format("2006-01-02 15:04")+": checked, not shared until you confirm (enter).", false)
+	}
+}
+
+func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
+	m.preparing = false
+	m.dialogSeq++
+	inside := func(path string) []string {
+		var out []string
+		for _, r := range m.picker.Inside(path) {
+			out = append(out, m.list.label(r))
+		}
+		return out
+	}
+	m.dialog = newConsentDialog(m.dialogSeq, m.cfg.Dir, m.exposed, msg.proposed, msg.problems,
+		m.serverNames(), inside, m.cfg.ArmDelay, m.clock(), m.st, m.dkeys)
+	m.layout()
+	return m.dialog.guardTick()
+}
+
+// dialogKey hands the key to the dialog and acts on its decision.
+func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
+	action, cmd := m.dialog.Update(msg, m.clock())
+	switch action {
+	case dialogCancel:
+		if !m.dialog.change.Empty() {
+			m.setNote("Cancelled: nothing changed.", false)
+		}
+		m.dialog = nil
+	case dialogConfirm:
+		return m.confirmConsent()
+	}
+	return cmd
+}
+
+// confirmConsent serves the dialog's final set, remembers it and writes the
+// audit entry; warned roots that were not granted are unchecked.
+func (m *Model) confirmConsent() tea.Cmd {
+	d := m.dialog
+	final := d.Final()
+	change := consent.Review(m.exposed, final)
+	for _, a := range d.added {
+		if a.warned() && !a.granted {
+			m.picker.Uncheck(a.Requested)
+			m.picker.Uncheck(a.Path)
+		}
+	}
+	m.dialog = nil
+	m.consented = final
+	for _, r := range final {
+		delete(m.withdrawn, r.Path) // consented again
+	}
+	m.remembered = nil
+	m.applying = true
+	note := "Sharing…"
+	if n := len(d.Withheld()); n > 0 {
+		note = "Sharing… " + itoa(n) + " warned " + noun(n, "root", "roots") + " left out and unchecked."
+	}
+	m.setNote(note, false)
+	cmds := []tea.Cmd{serveRoots(m.cfg.Hub, final)}
+	if m.cfg.Store != nil {
+		m.saving++
+		rec := consent.Record{Dir: m.cfg.Dir, Roots: final, Time: m.clock().UTC()}
+		entry := m.auditEntry("confirm", change)
+		entry.Warnings = append(entry.Warnings, d.Acknowledged()...)
+		cmds = append(cmds, saveConsent(m.cfg.Store, rec, entry))
+	}
+	m.layout()
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) auditEntry(action string, change consent.Change) consent.AuditEntry {
+	e := consent.AuditEntry{Time: m.clock().UTC(), Dir: m.cfg.Dir, Action: action,
+		Servers: []string{}, Added: []string{}, Removed: []string{}, Warnings: []string{}}
+	for _, s := range m.servers {
+		e.Servers = append(e.Servers, s.display())
+	}
+	for _, r := range change.Added {
+		e.Added = append(e.Added, r.Path)
+	}
+	for _, r := range change.Removed {
+		e.Removed = append(e.Removed, r.Path)
+	}
+	return e
+}
+
+func (m *Model) onConsentSaved(msg consentSavedMsg) tea.Cmd {
+	m.saving--
+	if msg.err != nil {
+		m.setNote("Consent not remembered: "+clean(msg.err.Error()), true)
+	}
+	if m.saving == 0 && m.quitAfterSave {
+		return tea.Quit
+	}
+	return nil
+}
+
+func (m *Model) onResume(msg resumeMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setNote("Not resumed: "+clean(msg.err.Error())+". The remembered roots are checked; enter reviews them.", true)
+		return nil
+	}
+	m.consented = msg.roots
+	m.remembered = nil
+	m.applying = true
+	m.setNote("Resumed "+itoa(len(msg.roots))+" remembered "+noun(len(msg.roots), "root", "roots")+": shared without asking again (--resume).", false)
+	cmds := []tea.Cmd{serveRoots(m.cfg.Hub, msg.roots)}
+	if m.cfg.Store != nil {
+		m.saving++
+		cmds = append(cmds, appendAudit(m.cfg.Store, m.auditEntry("resume", consent.Review(nil, msg.roots))))
+	}
+	return tea.Batch(cmds...)
+}
+
+// served is the note once a change has reached the hub; a resumed set
+// keeps saying it was resumed.
+func (m *Model) servedNote(n int) string {
+	if strings.HasPrefix(m.note, "Resumed ") {
+		return m.note
+	}
+	return sharedNote(n)
+}
+
+// isRemembered reports whether path was pre-checked from the store and is
+// not served yet.
+func (m *Model) isRemembered(path string) bool {
+	return m.remembered[path] || m.remembered[filepath.Clean(path)]
+}

@@ -1,0 +1,286 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/vcsdetect"
+)
+
+// TestQuitAsksAboutUnconfirmedChanges: q with checks not confirmed asks;
+// another key goes back, y (or q) quits.
+func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	send(m, "space", "down", "space")
+	if cmd := send(m, "q"); cmd != nil {
+		t.Fatal("q with unconfirmed changes quit at once")
+	}
+	if out := screen(m); !strings.Contains(out, "Discard 2 unconfirmed changes?") {
+		t.Fatalf("no question:\n%s", out)
+	}
+	if cmd := send(m, "j"); cmd != nil || m.quitAsk != 0 {
+		t.Fatal("another key did not go back")
+	}
+	if !m.picker.IsChecked("/work/demo/api") {
+		t.Fatal("going back lost the checks")
+	}
+	send(m, "q")
+	if msg := send(m, "y")(); msg != tea.Quit() {
+		t.Fatalf("y after the question returned %#v", msg)
+	}
+	// Served and unchecked also counts; nothing pending quits at once.
+	m = fixture(t, demoRepos()...)
+	m.exposed = []consent.Root{mkRoot("/work/demo/web")}
+	send(m, "q")
+	if m.quitAsk != 1 {
+		t.Fatalf("an unchecked shared row is not counted (%d)", m.quitAsk)
+	}
+	m = fixture(t, demoRepos()...)
+	if msg := send(m, "q")(); msg != tea.Quit() {
+		t.Fatal("q with nothing pending did not quit")
+	}
+	// A checked root the hub withdrew is not the person's change.
+	m = fixture(t, demoRepos()...)
+	m.picker.SetChecked([]string{"/work/demo/api"})
+	m.withdrawn = map[string]string{"/work/demo/api": "deleted or renamed"}
+	if msg := send(m, "q")(); msg != tea.Quit() {
+		t.Fatal("q asked about a withdrawn root")
+	}
+}
+
+// TestRowStates: each pending state has its own glyph and word.
+func TestRowStates(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.exposed = []consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")}
+	m.picker.SetChecked([]string{"/work/demo/api", "/work/demo/tools/cli"})
+	m.withdrawn = map[string]string{"/work/demo/api-wt": "server restarted"}
+	m.Update(tea.WindowSizeMsg{Width: 140, Height: 24})
+	rows := map[string]string{}
+	for _, l := range strings.Split(screen(m), "\n") {
+		if f := strings.Fields(strings.TrimPrefix(l, "›")); len(f) > 2 && f[0] == "[" || len(f) > 1 && f[0] == "[x]" {
+			if f[0] == "[" {
+				f = f[1:]
+			}
+			rows[f[1]] = l
+		}
+	}
+	for name, want := range map[string]string{
+		"api":                  "✓ shared",
+		"web":                  "− remove",
+		"tools/cli":            "+ add",
+		"tools/cli/vendor/lib": "⊂ covered by tools/cli",
+		"api-wt":               "✗ withdrawn: server restarted",
+	} {
+		if !strings.Contains(rows[name], want) {
+			t.Errorf("row %s = %q, want %q", name, rows[name], want)
+		}
+	}
+	header := firstLine(screen(m))
+	for _, want := range []string{"+1 add", "−1 remove", "✓1 shared", "⊂1 covered", "✗1 withdrawn"} {
+		if !strings.Contains(header, want) {
+			t.Errorf("header %q lacks %q", header, want)
+		}
+	}
+}
+
+func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+
+// TestToggleCoveredRowSaysSo: unchecking a row whose parent is checked
+// says it stays exposed.
+func TestToggleCoveredRowSaysSo(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.picker.SetChecked([]string{"/work/demo/tools/cli", "/work/demo/tools/cli/vendor/lib"})
+	send(m, "down", "down", "down", "space") // tools/cli/vendor/lib
+	if !strings.Contains(m.note, "stays exposed: it is inside tools/cli") {
+		t.Fatalf("note %q", m.note)
+	}
+}
+
+func storeFor(t *testing.T) *consent.Store {
+	t.Helper()
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	s, err := consent.OpenStore("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// run executes cmd and the commands of any batch it returns, feeding each
+// message back to m, skipping the guard's timers.
+func run(m *Model, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			run(m, c)
+		}
+	case nil, consentGuardMsg:
+	default:
+		_, next := m.Update(msg)
+		run(m, next)
+	}
+}
+
+// TestConfirmRemembersAndQuitWaits: y writes the store and the audit log
+// (as a command); q pressed before that write ends waits for it.
+func TestConfirmRemembersAndQuitWaits(t *testing.T) {
+	store := storeFor(t)
+	m := fixture(t, demoRepos()...)
+	m.cfg.Store = store
+	send(m, "space")
+	openDialogWith(t, m, warnedItem("/work/demo", consent.WarnDir), proposedRoot{Root: mkRoot("/work/demo/api"), Requested: "/work/demo/api"})
+	cmd := send(m, "y")
+	if _, err := store.Load(); err == nil {
+		t.Fatal("the store was written inside Update")
+	}
+	if got := m.Consented(); len(got) != 1 || got[0].Path != "/work/demo/api" {
+		t.Fatalf("Consented() right after y = %v", got)
+	}
+	if q := send(m, "q"); q != nil {
+		t.Fatal("q quit while the consent was still being written")
+	}
+	// Run the confirmation's commands: the save ends with the quit.
+	var quit bool
+	for _, c := range cmd().(tea.BatchMsg) {
+		msg := c()
+		if _, next := m.Update(msg); next != nil && next() == tea.Quit() {
+			quit = true
+		}
+	}
+	if !quit {
+		t.Fatal("the saved consent did not let the waiting q quit")
+	}
+	rec, err := store.Load()
+	if err != nil || len(rec.Roots) != 1 || rec.Roots[0].Path != "/work/demo/api" || rec.Dir != "/work/demo" {
+		t.Fatalf("store holds %+v, %v", rec, err)
+	}
+	b, _ := os.ReadFile(store.AuditPath())
+	if !strings.Contains(string(b), `"added":["/work/demo/api"]`) || !strings.Contains(string(b), `"warnings_acknowledged":[]`) {
+		t.Errorf("audit line %s", b)
+	}
+}
+
+// TestAuditRecordsAcknowledgedWarnings: a granted warned root's reasons go
+// to the audit log.
+func TestAuditRecordsAcknowledgedWarnings(t *testing.T) {
+	store := storeFor(t)
+	m := fixture(t, demoRepos()...)
+	m.cfg.Store = store
+	openDialogWith(t, m, warnedItem("/work/demo", consent.WarnDir))
+	send(m, "space")
+	run(m, send(m, "y"))
+	b, _ := os.ReadFile(store.AuditPath())
+	if !strings.Contains(string(b), `"warnings_acknowledged":["/work/demo: reason dir"]`) {
+		t.Errorf("audit line %s", b)
+	}
+}
+
+// TestRememberedAndResume: remembered roots are pre-checked and marked but
+// not served; with Resume they are served once revalidated, and a root that
+// no longer validates stops the resume.
+func TestRememberedAndResume(t *testing.T) {
+	dir := t.TempDir()
+	dir, _ = filepath.EvalSymlinks(dir)
+	a := filepath.Join(dir, "a")
+	if err := os.Mkdir(a, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ra, _ := consent.NewRoot(a)
+	rec := &consent.Record{Profile: "p", Dir: dir, Roots: []consent.Root{ra}, Time: time.Now()}
+
+	m := New(Config{Dir: dir, Remembered: rec})
+	if !m.picker.IsChecked(a) || !m.isRemembered(a) {
+		t.Fatal("remembered root not pre-checked")
+	}
+	if len(m.Consented()) != 0 || !strings.Contains(m.note, "not shared until you confirm") {
+		t.Fatalf("consented %v, note %q", m.Consented(), m.note)
+	}
+
+	if m := New(Config{Dir: dir, Resume: true}); !strings.Contains(m.note, "Nothing remembered to resume") {
+		t.Errorf("--resume with nothing remembered: note %q", m.note)
+	}
+
+	m = New(Config{Dir: dir, Remembered: rec, Resume: true})
+	m.Update(resumeConsent(dir, *rec)())
+	if got := m.Consented(); len(got) != 1 || got[0].Path != a || !m.applying {
+		t.Fatalf("resume served %v (applying %v)", got, m.applying)
+	}
+	if !strings.Contains(m.note, "Resumed 1 remembered root") {
+		t.Errorf("note %q", m.note)
+	}
+
+	// Remembered for another folder: not resumed here.
+	m = New(Config{Dir: a, Remembered: rec, Resume: true})
+	m.Update(resumeConsent(a, *rec)())
+	if len(m.Consented()) != 0 || !strings.Contains(m.note, "not this folder") {
+		t.Fatalf("resumed a consent given for another folder: %v, note %q", m.Consented(), m.note)
+	}
+
+	if err := os.Remove(a); err != nil {
+		t.Fatal(err)
+	}
+	m = New(Config{Dir: dir, Remembered: rec, Resume: true})
+	m.Update(resumeConsent(dir, *rec)())
+	if len(m.Consented()) != 0 || m.applying || !strings.Contains(m.note, "Not resumed") {
+		t.Fatalf("a vanished root was resumed: %v, note %q", m.Consented(), m.note)
+	}
+}
+
+// TestProposalJudgesRisk: enter's command marks DIR itself and a folder
+// with secrets at its top.
+func TestProposalJudgesRisk(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	t.Setenv("HOME", "/nonexistent-home")
+	keys := filepath.Join(dir, "keys")
+	plain := filepath.Join(dir, "plain")
+	for _, d := range []string{keys, plain, filepath.Join(keys, ".ssh")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msg := proposeConsent(dir, []string{dir, keys, plain})().(proposalMsg)
+	got := map[string][]string{}
+	for _, p := range msg.proposed {
+		for _, w := range p.Warnings {
+			got[p.Path] = append(got[p.Path], w.Code)
+		}
+	}
+	if !slices.Equal(got[dir], []string{consent.WarnDir}) || !slices.Equal(got[keys], []string{consent.WarnSecrets}) || got[plain] != nil {
+		t.Fatalf("warnings %v", got)
+	}
+}
+
+// BenchmarkRenderRowStates draws the list of 10,000 repositories (in 100
+// groups of 100, every group folder checked) with its row states and
+// header counts: the cost coverage adds to each frame.
+func BenchmarkRenderRowStates(b *testing.B) {
+	var repos []vcsdetect.Repo
+	var checked []string
+	for g := 0; g < 100; g++ {
+		group := fmt.Sprintf("group%02d", g)
+		repos = append(repos, repo(group, "main"))
+		checked = append(checked, "/work/demo/"+group)
+		for i := 0; i < 99; i++ {
+			repos = append(repos, repo(fmt.Sprintf("%s/sub/project%02d", group, i), "main"))
+		}
+	}
+	m := New(Config{Dir: "/work/demo"})
+	m.scanGen = 1
+	m.Update(scanBatchMsg{gen: 1, repos: repos, done: true})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.picker.SetChecked(checked)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = m.render()
+	}
+}

@@ -1,0 +1,44 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// dialogKeys are the keys of the consent dialog. The dialog handles them
+// itself and returns a decision (see consentDialog.Update).
+type dialogKeys struct {
+	Confirm, Cancel, Grant, Expand key.Binding
+	Up, Down, PageUp, PageDown     key.Binding
+	Top, Bottom                    key.Binding
+}
+
+func defaultDialogKeys() dialogKeys {
+	return dialogKeys{
+		Confirm:  key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
+		Cancel:   key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "cancel")),
+		Grant:    key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "grant a warned root")),
+		Expand:   key.NewBinding(key.WithKeys("e", "right"), key.WithHelp("e/→", "what a root brings in")),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+	}
+}
+
+// all lists the dialog's keys for the README's key table.
+func (k dialogKeys) all() []key.Binding {
+	return []key.Binding{k.Confirm, k.Cancel, k.Grant, k.Expand}
+}
+
+// ShortHelp lists the dialog's keys.
+func (k dialogKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Confirm, k.Cancel, k.Grant, k.Expand, k.Down}
+}
+
+// FullHelp lists the dialog's keys.
+func (k dialogKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Confirm, k.Cancel, k.Grant, k.Expand},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+	}
+}

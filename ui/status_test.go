@@ -1,0 +1,149 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/mcpconn"
+)
+
+// statusOf is the status line of m without styles.
+func statusOf(m *Model) string {
+	lines := strings.Split(screen(m), "\n")
+	return lines[len(lines)-2]
+}
+
+func wide(t *testing.T) *Model {
+	t.Helper()
+	m := fixture(t, demoRepos()...)
+	m.setSize(300, 24)
+	return m
+}
+
+func TestServerStatesInTheStatusLine(t *testing.T) {
+	api := consent.Root{Path: "/work/demo/api", URI: "file:///work/demo/api", Name: "api"}
+	for _, tc := range []struct {
+		name   string
+		events []mcpconn.Event
+		want   []string
+		not    []string
+	}{
+		{"pending before a fetch", []mcpconn.Event{connectedEvent("fs", "fs")}, []string{"1 root exposed", "● fs pending"}, nil},
+		{"synced after a fetch of the set", []mcpconn.Event{connectedEvent("fs", "fs"), fetchedEvent("fs", api.URI)}, []string{"● fs synced"}, []string{"verified"}},
+		{"verified when asked", []mcpconn.Event{connectedEvent("fs", "fs"), fetchedEvent("fs", api.URI),
+			{Server: "fs", Kind: mcpconn.Verified, URIs: []string{api.URI}}}, []string{"● fs verified"}, nil},
+		{"verified for another set is not verified", []mcpconn.Event{connectedEvent("fs", "fs"), fetchedEvent("fs", api.URI),
+			{Server: "fs", Kind: mcpconn.Verified, URIs: nil}}, []string{"● fs synced"}, []string{"verified"}},
+		{"mismatch", []mcpconn.Event{connectedEvent("fs", "fs"), fetchedEvent("fs", api.URI),
+			{Server: "fs", Kind: mcpconn.Mismatch, Text: "still allows /etc"}}, []string{"● fs mismatch: still allows /etc"}, []string{"synced"}},
+		{"not fetching, with the hint", []mcpconn.Event{connectedEvent("git", "git"), {Server: "git", Kind: mcpconn.NotFetching}},
+			[]string{"● git not fetching", "{roots}"}, nil},
+		{"stuck keeps its reason through the disconnect", []mcpconn.Event{connectedEvent("w", "w"),
+			{Server: "w", Kind: mcpconn.Stuck, Err: errors.New("stuck: a write was blocked for 2s")},
+			{Server: "w", Kind: mcpconn.Disconnected, Err: errors.New("EOF")}}, []string{"● w stuck: stuck: a write was blocked for 2s"}, []string{"EOF"}},
+		{"restarting counts down", []mcpconn.Event{{Server: "x", Kind: mcpconn.Failed, Err: errors.New("boom")},
+			{Server: "x", Kind: mcpconn.Restarting, Attempt: 3, Delay: 4 * time.Second}},
+			[]string{"● x restarting in 4s (attempt 3, R retries now): boom", "consented, served when a server connects"}, nil},
+		{"restarting at once says why", []mcpconn.Event{connectedEvent("fs", "fs"),
+			{Server: "fs", Kind: mcpconn.Restarting, Text: "every root was revoked; restarting it with none"}},
+			[]string{"● fs restarting: every root was revoked"}, nil},
+		{"another protocol is flagged", []mcpconn.Event{{Server: "old", Kind: mcpconn.Connected, ServerName: "old", Text: "2024-11-05"}},
+			[]string{"● old pending protocol 2024-11-05≠2025-11-25"}, nil},
+		{"two servers with one name are told apart", []mcpconn.Event{connectedEvent("a", "fs"), connectedEvent("b", "fs")},
+			[]string{"● fs pending  ● fs #2 pending"}, nil},
+		{"a hostile server name is escaped", []mcpconn.Event{connectedEvent("h", "evil\x1b[2J\u202ename")},
+			[]string{`● evil\x1b[2J\u202ename pending`}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := wide(t)
+			m.exposed = []consent.Root{api}
+			m.now = time.Unix(1000, 0)
+			for _, ev := range tc.events {
+				m.onHubEvent(ev)
+			}
+			got := statusOf(m)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("status %q lacks %q", got, w)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(got, w) {
+					t.Errorf("status %q holds %q", got, w)
+				}
+			}
+		})
+	}
+}
+
+func TestCountdownTicks(t *testing.T) {
+	m := wide(t)
+	m.now = time.Unix(1000, 0)
+	cmd := m.onHubEvent(mcpconn.Event{Server: "x", Kind: mcpconn.Restarting, Attempt: 1, Delay: 3 * time.Second})
+	if cmd == nil {
+		t.Fatal("a countdown asked for no tick")
+	}
+	if again := m.onHubEvent(mcpconn.Event{Server: "x", Kind: mcpconn.Restarting, Attempt: 2, Delay: 3 * time.Second}); again != nil {
+		t.Fatal("a second tick was scheduled while one is pending")
+	}
+	m.Update(tickMsg{now: time.Unix(1002, 0)})
+	if got := statusOf(m); !strings.Contains(got, "restarting in 1s") {
+		t.Fatalf("after 2 s the status says %q", got)
+	}
+	m.onHubEvent(connectedEvent("x", "x"))
+	if _, cmd := m.Update(tickMsg{now: time.Unix(1003, 0)}); cmd != nil {
+		t.Fatal("ticking goes on with nothing counting down")
+	}
+}
+
+func TestRetryKey(t *testing.T) {
+	m := wide(t)
+	if cmd := send(m, "R"); cmd != nil {
+		t.Fatal("R with no hub returned a command")
+	}
+	hub := mcpconn.NewHub(mcpconn.Options{})
+	defer hub.Close()
+	m.cfg.Hub = hub
+	m.onHubEvent(connectedEvent("ok", "ok"))
+	if cmd := send(m, "R"); cmd != nil {
+		t.Fatal("R with every server connected returned a command")
+	}
+	m.onHubEvent(mcpconn.Event{Server: "bad", Kind: mcpconn.Restarting, Attempt: 1, Delay: time.Hour})
+	if cmd := send(m, "R"); cmd == nil {
+		t.Fatal("R with a server waiting to restart returned no command")
+	}
+	if !strings.Contains(statusOf(m), "Retrying now") {
+		t.Fatalf("status after R: %q", statusOf(m))
+	}
+}
+
+func TestWithdrawnRootLeavesTheExposedSet(t *testing.T) {
+	m := wide(t)
+	api := consent.Root{Path: "/work/demo/api", URI: "file:///work/demo/api", Name: "api"}
+	web := consent.Root{Path: "/work/demo/web", URI: "file:///work/demo/web", Name: "web"}
+	m.exposed = []consent.Root{api, web}
+	m.onHubEvent(connectedEvent("fs", "fs"))
+	m.onHubEvent(mcpconn.Event{Kind: mcpconn.Withdrawn, Path: api.Path, Text: "deleted or renamed"})
+	if len(m.exposed) != 1 || m.exposed[0] != web {
+		t.Fatalf("exposed after withdrawal: %+v", m.exposed)
+	}
+	if m.withdrawn[api.Path] != "deleted or renamed" {
+		t.Fatalf("withdrawn: %v", m.withdrawn)
+	}
+	got := statusOf(m)
+	if !strings.Contains(got, "1 root exposed") || !strings.Contains(got, "Withdrawn api: deleted or renamed") {
+		t.Fatalf("status %q", got)
+	}
+	if len(m.servers) != 1 {
+		t.Fatalf("a withdrawal made a server entry: %+v", m.servers)
+	}
+	// The next review proposes it again as an addition: only a new consent
+	// shares it.
+	openDialog(t, m, api, web)
+	if len(m.dialog.change.Added) != 1 || m.dialog.change.Added[0] != api {
+		t.Fatalf("the review after a withdrawal: %+v", m.dialog.change)
+	}
+}
