@@ -197,6 +197,17 @@ func (t target) signal(sig syscall.Signal) {
 	}
 }
 
+// groupLive reports whether a running process of t is in process group
+// pgid.
+func (t target) groupLive(pgid int) bool {
+	for _, pid := range t.live() {
+		if p, ok := readProc(pid); ok && p.pgid == pgid {
+			return true
+		}
+	}
+	return false
+}
+
 // waitGone polls until no process of t runs or d has passed.
 func (t target) waitGone(d time.Duration) bool {
 	for deadline := time.Now().Add(d); ; time.Sleep(10 * time.Millisecond) {
@@ -261,15 +272,30 @@ func endTree(pid int, stamp uint64, tag string, termGrace, killGrace time.Durati
 			t.add(treeOf(procs, q))
 		}
 	}
+	// signal sends sig to every process collected and to the group as a
+	// whole: a fork racing a group-wide signal is signalled too.
+	signal := func(sig syscall.Signal) {
+		t.signal(sig)
+		if t.groupLive(pid) { // else the id may have been given to a new group
+			_ = syscall.Kill(-pid, sig)
+		}
+	}
 	collect()
 	if len(t) == 0 {
 		return
 	}
-	t.signal(syscall.SIGTERM)
-	if !t.waitGone(termGrace) {
+	signal(syscall.SIGTERM)
+	t.waitGone(termGrace)
+	// Whatever is still running, or was started meanwhile (a process
+	// forked between the collection and the signal escapes it), is killed;
+	// looking again until nothing new runs, for at most killGrace.
+	for deadline := time.Now().Add(killGrace); ; {
 		collect()
-		t.signal(syscall.SIGKILL)
-		t.waitGone(killGrace)
+		if len(t.live()) == 0 || time.Now().After(deadline) {
+			break
+		}
+		signal(syscall.SIGKILL)
+		t.waitGone(min(100*time.Millisecond, time.Until(deadline)))
 	}
 	t.reap(pid)
 }
@@ -298,16 +324,21 @@ func EndDescendants(grace time.Duration) int {
 	t := target{}
 	t.add(treeOf(readProcs(), self))
 	n := len(t)
-	if n == 0 {
-		return 0
-	}
-	t.signal(syscall.SIGTERM)
-	if !t.waitGone(grace) {
-		t.add(treeOf(readProcs(), self))
-		t.signal(syscall.SIGKILL)
+	if n > 0 {
+		t.signal(syscall.SIGTERM)
 		t.waitGone(grace)
+		// As in endTree: kill what runs, including what was started
+		// meanwhile, until nothing new runs or grace has passed again.
+		for deadline := time.Now().Add(grace); ; {
+			t.add(treeOf(readProcs(), self))
+			if len(t.live()) == 0 || time.Now().After(deadline) {
+				break
+			}
+			t.signal(syscall.SIGKILL)
+			t.waitGone(min(100*time.Millisecond, time.Until(deadline)))
+		}
+		t.reap(0)
 	}
-	t.reap(0)
 	// Children that were already zombies when collected are not in t.
 	for _, p := range readProcs() {
 		if p.ppid == self && p.dead() {
@@ -315,5 +346,5 @@ func EndDescendants(grace time.Duration) int {
 			_, _ = syscall.Wait4(p.pid, &ws, syscall.WNOHANG, nil)
 		}
 	}
-	return n
+	return len(t)
 }

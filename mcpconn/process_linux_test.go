@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -128,5 +129,43 @@ func TestSubreaperReapsAdoptedOrphans(t *testing.T) {
 	}
 	if got := strings.TrimSpace(string(out)); got != "reaped" {
 		t.Fatalf("the subreaper reported %q, want reaped", got)
+	}
+}
+
+// taggedRunning lists the running processes whose environment holds tag.
+func taggedRunning(tag string) []int {
+	var pids []int
+	for _, p := range readProcs() {
+		if !p.dead() && hasTag(p.pid, tag) {
+			pids = append(pids, p.pid)
+		}
+	}
+	return pids
+}
+
+// TestEndTreeCatchesLateForks: a server that keeps starting processes
+// which leave its group (setsid) and ignore SIGTERM, even while it is being
+// ended, leaves none of them running.
+func TestEndTreeCatchesLateForks(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("setsid not installed: apt-get install util-linux")
+	}
+	for range 5 {
+		tag := serverTag()
+		cmd := exec.Command("sh", "-c", `trap "" TERM; while :; do setsid sh -c 'trap "" TERM; sleep 30' & sleep 0.002; done`)
+		cmd.Env = append(os.Environ(), tag)
+		setProcAttr(cmd)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { _ = cmd.Wait() }()
+		waitFor(t, "a few forks", func() bool { return len(taggedRunning(tag)) > 10 })
+		endTree(cmd.Process.Pid, startStamp(cmd.Process.Pid), tag, 200*time.Millisecond, time.Second)
+		if left := taggedRunning(tag); len(left) > 0 {
+			for _, p := range left {
+				_ = syscall.Kill(p, syscall.SIGKILL)
+			}
+			t.Fatalf("%d processes started while the server was ended are still running: %v", len(left), left)
+		}
 	}
 }
