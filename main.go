@@ -165,6 +165,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return runServeDemo(args[1:], stderr)
 		case "forget":
 			return runForget(args[1:], stdout, stderr)
+		case "proxy":
+			return runProxy(args[1:], stdout, stderr)
 		}
 	}
 	var o options
@@ -201,6 +203,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	defer hub.Close()
 
 	remembered := loadConsent(store, logger)
+	proxyDir, err := mcpconn.ProxyDir()
+	if err != nil {
+		logger.Warn("no proxy registry: proxies will not be shown", "err", err)
+	}
 	model := ui.New(ui.Config{
 		Dir:         dir,
 		Hub:         hub,
@@ -209,6 +215,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Store:       store,
 		Remembered:  remembered,
 		Resume:      o.resume,
+		ProxyDir:    proxyDir,
 	})
 	// Signals end the program like ctrl+c does: nothing is printed, the
 	// servers are stopped, and the exit code says which signal it was.
