@@ -108,6 +108,11 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 		}
 		return
 	}
+	if rec.Dir != m.cfg.Dir {
+		// Checks the list cannot show would be shared by the next y.
+		m.setNote("The remembered consent is for "+clean(home(rec.Dir))+": not applied here.", false)
+		return
+	}
 	m.remembered = map[string]bool{}
 	paths := make([]string, len(rec.Roots))
 	for i, r := range rec.Roots {
