@@ -27,6 +27,7 @@ var servers = map[string]func(){
 	"liar":    Liar,
 	"args":    Args,
 	"fetcher": Fetcher,
+	"slow":    Slow,
 }
 
 // Run runs the server called name, if there is one, and reports whether
@@ -138,5 +139,25 @@ func Fetcher() {
 		}
 		fmt.Fprintln(os.Stderr, "roots:"+strings.Join(uris, " "))
 	}))
+	_ = s.Run(context.Background(), &mcp.StdioTransport{})
+}
+
+// Slow has a tool "slow" that waits until the call is cancelled and then
+// appends "cancelled" to the file named by ROOTPICK_RECORD: it shows that a
+// cancellation reached the server.
+func Slow() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "slow"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		select {
+		case <-ctx.Done():
+			if f, err := os.OpenFile(os.Getenv("ROOTPICK_RECORD"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
+				fmt.Fprintln(f, "cancelled")
+				f.Close()
+			}
+			return nil, nil, ctx.Err()
+		case <-time.After(time.Minute):
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+		}
+	})
 	_ = s.Run(context.Background(), &mcp.StdioTransport{})
 }

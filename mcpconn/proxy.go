@@ -1,0 +1,590 @@
+package mcpconn
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootpick/rootpick/consent"
+)
+
+// RootSource is where a proxy gets the consented set: the consent store of
+// a profile, which the picker writes.
+type RootSource interface {
+	// Roots reads the consented set. An error means "serve nothing".
+	Roots() ([]consent.Root, error)
+	// Changed delivers a value whenever the set may have changed.
+	Changed() <-chan struct{}
+}
+
+// ProxyOptions configure RunProxy.
+type ProxyOptions struct {
+	// Command is the real server, started as the proxy's child. A
+	// {roots} argument expands to the consented paths.
+	Command []string
+	// ProtocolVersion is what the child is asked for in initialize, whatever
+	// the host asked; "" means DefaultProtocolVersion.
+	ProtocolVersion string
+	// Source is the consented set.
+	Source RootSource
+	// Logger receives the proxy's log and the child's stderr.
+	Logger *slog.Logger
+	// Timing: BackoffMin/BackoffMax bound the restarts of a crashed child,
+	// Revalidate the re-check of the served folders.
+	Timing Timing
+	// Status, if set, is called with the proxy's state after every change
+	// that the picker shows (host and server names, fetches, restarts).
+	Status func(ProxyStatus)
+}
+
+// ProxyStatus is what a proxy tells the picker about itself.
+type ProxyStatus struct {
+	Host      string    `json:"host"`             // the host's clientInfo.name
+	Server    string    `json:"server"`           // the child's serverInfo.name
+	Command   string    `json:"command"`          // the child's program
+	State     string    `json:"state"`            // starting, connected, restarting
+	Fetched   []string  `json:"fetched"`          // URIs of the last roots/list answer
+	FetchedAt time.Time `json:"fetched_at"`       // when it was answered
+	Asked     bool      `json:"asked"`            // the child asked roots/list since it started
+	Error     string    `json:"error,omitempty"`  // why it last restarted
+	Served    []string  `json:"served,omitempty"` // URIs the proxy serves now
+}
+
+// restartedCode is the JSON-RPC error code of the answers to the host's
+// requests that were in flight when the child was restarted.
+const restartedCode = -32000
+
+// RunProxy relays MCP between the host (on hostTransport, usually stdio)
+// and a child server it starts, unchanged except for roots: the child is
+// told the client supports roots with listChanged, its roots/list is
+// answered from Source and never reaches the host, the host's own
+// roots/list_changed is dropped, and a change of Source is announced to the
+// child with one list_changed — or, when every root is revoked (or the
+// command takes {roots}), by restarting the child with the host's
+// initialize replayed. RunProxy returns when the host goes away or ctx ends,
+// after ending the child and its descendants.
+func RunProxy(ctx context.Context, hostTransport mcp.Transport, opts ProxyOptions) error {
+	if len(opts.Command) == 0 {
+		return errors.New("mcpconn: proxy needs a server command")
+	}
+	if opts.ProtocolVersion == "" {
+		opts.ProtocolVersion = DefaultProtocolVersion
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	opts.Timing = opts.Timing.withDefaults()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	host, err := hostTransport.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer host.Close()
+	p := &proxy{
+		crashed:     make(chan *child, 4),
+		ctx:         ctx,
+		opts:        opts,
+		log:         opts.Logger,
+		host:        host,
+		hostPending: map[any]*child{},
+		usesArgs:    slices.Contains(opts.Command, rootsPlaceholder),
+		status:      ProxyStatus{Command: Spec{Command: opts.Command}.Label(), State: "starting"},
+	}
+	p.served = p.load()
+	if err := p.startChild(); err != nil {
+		return err
+	}
+	defer p.stopAll()
+
+	hostDone := make(chan error, 1)
+	go func() { hostDone <- p.readHost() }()
+	tick := time.NewTicker(opts.Timing.Revalidate)
+	defer tick.Stop()
+	var changed <-chan struct{}
+	if opts.Source != nil {
+		changed = opts.Source.Changed()
+	}
+	for {
+		select {
+		case err := <-hostDone:
+			p.log.Info("host went away", "err", err)
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-changed:
+			p.apply(p.load())
+		case <-tick.C:
+			p.apply(p.load())
+		case c := <-p.crashed:
+			p.onCrash(c)
+		}
+	}
+}
+
+// child is one run of the real server.
+type child struct {
+	conn    mcp.Connection
+	stop    func()
+	done    chan struct{} // closed when its reader ends
+	started time.Time
+	stopped bool // ended on purpose: not a crash
+
+	// ready is false while a replayed initialize is under way; messages
+	// from the host wait in queue until it is done.
+	ready    bool
+	queue    []jsonrpc.Message
+	replayID any // the id of the replayed initialize, whose answer is swallowed
+
+	pending map[any]bool // ids of its requests the host has yet to answer
+}
+
+type proxy struct {
+	ctx      context.Context
+	opts     ProxyOptions
+	log      *slog.Logger
+	host     mcp.Connection
+	usesArgs bool
+
+	crashed chan *child // children that ended on their own
+
+	mu          sync.Mutex
+	cur         *child
+	served      []consent.Root
+	initReq     *jsonrpc.Request // the host's initialize, as sent to the child
+	initialized *jsonrpc.Request // the host's initialized notification
+	hostPending map[any]*child   // host request id → the child it went to
+	replays     int
+	backoff     time.Duration
+	status      ProxyStatus
+}
+
+// load reads the consented set and keeps the folders that still validate.
+func (p *proxy) load() []consent.Root {
+	if p.opts.Source == nil {
+		return nil
+	}
+	roots, err := p.opts.Source.Roots()
+	if err != nil {
+		p.log.Warn("cannot read the consented set; serving none", "err", err)
+		return nil
+	}
+	var ok []consent.Root
+	for _, r := range roots {
+		if why := recheck(r); why != "" {
+			p.log.Warn("consented root not served", "path", r.Path, "why", why)
+			continue
+		}
+		ok = append(ok, r)
+	}
+	return ok
+}
+
+func uriList(roots []consent.Root) []string {
+	out := make([]string, len(roots))
+	for i, r := range roots {
+		out[i] = r.URI
+	}
+	return out
+}
+
+// report sends the status to the picker.
+func (p *proxy) report(change func(*ProxyStatus)) {
+	p.mu.Lock()
+	change(&p.status)
+	p.status.Served = uriList(p.served)
+	st := p.status
+	st.Fetched = slices.Clone(st.Fetched)
+	p.mu.Unlock()
+	if p.opts.Status != nil {
+		p.opts.Status(st)
+	}
+}
+
+// startChild starts the real server; if the host has initialized already,
+// the initialize is replayed to it first.
+func (p *proxy) startChild() error {
+	p.mu.Lock()
+	command := p.opts.Command
+	if p.usesArgs {
+		command = expandRoots(command, p.served)
+	}
+	p.mu.Unlock()
+	logger := p.log.With("server", "child")
+	t, stop, err := Spec{Command: command}.transport(p.ctx, logger, func(line string) {})
+	if err != nil {
+		return err
+	}
+	conn, err := t.Connect(p.ctx)
+	if err != nil {
+		stop()
+		return err
+	}
+	c := &child{conn: conn, stop: stop, done: make(chan struct{}), started: time.Now(), ready: true, pending: map[any]bool{}}
+	p.mu.Lock()
+	p.cur = c
+	var replay *jsonrpc.Request
+	if p.initReq != nil {
+		p.replays++
+		id, _ := jsonrpc.MakeID(fmt.Sprintf("rootpick-replay-%d", p.replays))
+		replay = &jsonrpc.Request{ID: id, Method: "initialize", Params: p.initReq.Params}
+		c.ready, c.replayID = false, id.Raw()
+	}
+	p.mu.Unlock()
+	go p.readChild(c)
+	if replay != nil {
+		if err := c.conn.Write(p.ctx, replay); err != nil {
+			p.log.Warn("replaying initialize", "err", err)
+		}
+	}
+	p.report(func(s *ProxyStatus) { s.State, s.Asked = "starting", false })
+	return nil
+}
+
+// readHost relays the host's messages until it goes away.
+func (p *proxy) readHost() error {
+	for {
+		msg, err := p.host.Read(p.ctx)
+		if err != nil {
+			return err
+		}
+		switch m := msg.(type) {
+		case *jsonrpc.Request:
+			p.fromHost(m)
+		case *jsonrpc.Response:
+			p.mu.Lock()
+			c := p.cur
+			ok := c != nil && c.pending[m.ID.Raw()]
+			if ok {
+				delete(c.pending, m.ID.Raw())
+			}
+			p.mu.Unlock()
+			if !ok {
+				p.log.Info("dropping the host's answer to a request of a server that was restarted", "id", m.ID.Raw())
+				continue
+			}
+			p.toChild(c, m)
+		}
+	}
+}
+
+func (p *proxy) fromHost(m *jsonrpc.Request) {
+	p.log.Debug("host → server", "method", m.Method, "id", m.ID.Raw())
+	switch m.Method {
+	case "notifications/roots/list_changed":
+		p.log.Info("dropping the host's roots/list_changed: rootpick's consent decides the roots")
+		return
+	case "server/discover":
+		// From 2026-07-28 a host may skip initialize (SEP-2575), and servers
+		// may no longer ask roots/list. Unless told to serve that revision,
+		// decline, so that the host falls back to initialize at the pinned one.
+		if p.opts.ProtocolVersion < "2026-07-28" {
+			p.log.Info("declining server/discover: the session is pinned", "protocol", p.opts.ProtocolVersion)
+			p.toHost(&jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
+				Message: "rootpick proxy pins protocol " + p.opts.ProtocolVersion + ": use initialize"}})
+			return
+		}
+	case "initialize":
+		m = p.rewriteInitialize(m)
+	case "notifications/initialized":
+		p.mu.Lock()
+		p.initialized = m
+		p.mu.Unlock()
+	}
+	p.mu.Lock()
+	c := p.cur
+	if m.IsCall() {
+		p.hostPending[m.ID.Raw()] = c
+	}
+	if c != nil && !c.ready {
+		c.queue = append(c.queue, m)
+		p.mu.Unlock()
+		return
+	}
+	p.mu.Unlock()
+	if c == nil {
+		p.answerHostError(m, "the server is restarting; retry")
+		return
+	}
+	p.toChild(c, m)
+}
+
+// rewriteInitialize declares roots with listChanged and pins the protocol
+// version; it remembers the result for replays and the host's name.
+func (p *proxy) rewriteInitialize(m *jsonrpc.Request) *jsonrpc.Request {
+	var params map[string]any
+	if err := json.Unmarshal(m.Params, &params); err != nil || params == nil {
+		params = map[string]any{}
+	}
+	caps, _ := params["capabilities"].(map[string]any)
+	if caps == nil {
+		caps = map[string]any{}
+	}
+	caps["roots"] = map[string]any{"listChanged": true}
+	params["capabilities"] = caps
+	params["protocolVersion"] = p.opts.ProtocolVersion
+	host := ""
+	if ci, ok := params["clientInfo"].(map[string]any); ok {
+		host, _ = ci["name"].(string)
+	}
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return m
+	}
+	out := &jsonrpc.Request{ID: m.ID, Method: m.Method, Params: raw}
+	p.mu.Lock()
+	p.initReq = out
+	p.mu.Unlock()
+	p.report(func(s *ProxyStatus) { s.Host = CleanName(host, 60) })
+	return out
+}
+
+func (p *proxy) toChild(c *child, m jsonrpc.Message) {
+	if err := c.conn.Write(p.ctx, m); err != nil {
+		p.log.Warn("writing to the server", "err", err)
+	}
+}
+
+func (p *proxy) toHost(m jsonrpc.Message) {
+	if err := p.host.Write(p.ctx, m); err != nil {
+		p.log.Warn("writing to the host", "err", err)
+	}
+}
+
+func (p *proxy) answerHostError(m *jsonrpc.Request, text string) {
+	if !m.IsCall() {
+		return
+	}
+	p.mu.Lock()
+	delete(p.hostPending, m.ID.Raw())
+	p.mu.Unlock()
+	p.toHost(&jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{Code: restartedCode, Message: text}})
+}
+
+// readChild relays one child's messages until it ends.
+func (p *proxy) readChild(c *child) {
+	defer close(c.done)
+	for {
+		msg, err := c.conn.Read(p.ctx)
+		if err != nil {
+			p.mu.Lock()
+			stopped := c.stopped
+			p.mu.Unlock()
+			if !stopped && p.ctx.Err() == nil {
+				p.log.Warn("the server ended", "err", err)
+				p.crashed <- c
+			}
+			return
+		}
+		switch m := msg.(type) {
+		case *jsonrpc.Request:
+			p.log.Debug("server → host", "method", m.Method, "id", m.ID.Raw())
+			if m.Method == "roots/list" && m.IsCall() {
+				p.answerRoots(c, m)
+				continue
+			}
+			if m.IsCall() {
+				p.mu.Lock()
+				c.pending[m.ID.Raw()] = true
+				p.mu.Unlock()
+			}
+			p.toHost(m)
+		case *jsonrpc.Response:
+			p.fromChildResponse(c, m)
+		}
+	}
+}
+
+func (p *proxy) answerRoots(c *child, m *jsonrpc.Request) {
+	p.mu.Lock()
+	served := p.served
+	p.mu.Unlock()
+	roots := toMCP(served)
+	res, _ := json.Marshal(&mcp.ListRootsResult{Roots: roots})
+	p.toChild(c, &jsonrpc.Response{ID: m.ID, Result: res})
+	p.log.Debug("roots/list answered", "count", len(roots))
+	p.report(func(s *ProxyStatus) {
+		s.Fetched, s.FetchedAt, s.Asked = uriList(served), time.Now(), true
+	})
+}
+
+func (p *proxy) fromChildResponse(c *child, m *jsonrpc.Response) {
+	p.mu.Lock()
+	replay := c.replayID != nil && m.ID.Raw() == c.replayID
+	if !replay {
+		delete(p.hostPending, m.ID.Raw())
+	}
+	p.mu.Unlock()
+	p.noteServerName(m)
+	if !replay {
+		p.toHost(m)
+		return
+	}
+	// The replayed initialize is answered: finish the handshake, then let
+	// the host's waiting messages through, in order.
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.initialized != nil {
+		p.toChild(c, p.initialized)
+	}
+	for _, q := range c.queue {
+		p.toChild(c, q)
+	}
+	c.queue, c.ready, c.replayID = nil, true, nil
+}
+
+// noteServerName records serverInfo.name from an initialize answer.
+func (p *proxy) noteServerName(m *jsonrpc.Response) {
+	if m.Error != nil || len(m.Result) == 0 {
+		return
+	}
+	var res struct {
+		ServerInfo *struct {
+			Name string `json:"name"`
+		} `json:"serverInfo"`
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if json.Unmarshal(m.Result, &res) != nil || res.ServerInfo == nil || res.ProtocolVersion == "" {
+		return
+	}
+	p.report(func(s *ProxyStatus) { s.Server, s.State, s.Error = CleanName(res.ServerInfo.Name, 60), "connected", "" })
+}
+
+// apply serves roots from now on and tells the child.
+func (p *proxy) apply(roots []consent.Root) {
+	p.mu.Lock()
+	old := p.served
+	if slices.Equal(uriList(old), uriList(roots)) {
+		p.mu.Unlock()
+		return
+	}
+	p.served = roots
+	c := p.cur
+	p.mu.Unlock()
+	p.log.Info("consented set changed", "count", len(roots))
+	p.report(func(*ProxyStatus) {})
+	switch {
+	case c == nil:
+	case p.usesArgs:
+		p.restart(c, "the folders changed and the server takes them as arguments")
+	case len(roots) == 0 && len(old) > 0:
+		p.restart(c, "every root was revoked; restarting the server with none")
+	default:
+		p.mu.Lock()
+		ready := c.ready
+		p.mu.Unlock()
+		if ready { // a replay in progress will fetch the new set anyway
+			p.toChild(c, &jsonrpc.Request{Method: "notifications/roots/list_changed", Params: json.RawMessage(`{}`)})
+		}
+	}
+}
+
+// restart ends child c and starts a new one, failing the host's requests
+// that were in flight.
+func (p *proxy) restart(c *child, why string) {
+	p.log.Info("restarting the server", "why", why)
+	p.endChild(c, why)
+	if err := p.startChild(); err != nil {
+		p.log.Warn("restarting the server failed", "err", err)
+		p.scheduleRetry(nil)
+	}
+}
+
+// endChild stops c and answers the host's requests it had with an error.
+func (p *proxy) endChild(c *child, why string) {
+	p.mu.Lock()
+	c.stopped = true
+	if p.cur == c {
+		p.cur = nil
+	}
+	var failed []any
+	for id, to := range p.hostPending {
+		if to == c {
+			failed = append(failed, id)
+			delete(p.hostPending, id)
+		}
+	}
+	p.mu.Unlock()
+	c.stop()
+	_ = c.conn.Close()
+	for _, id := range failed {
+		jid, err := jsonrpc.MakeID(id)
+		if err != nil {
+			continue
+		}
+		p.toHost(&jsonrpc.Response{ID: jid, Error: &jsonrpc.Error{Code: restartedCode,
+			Message: "rootpick restarted the server (" + why + "); retry the request"}})
+	}
+	p.report(func(s *ProxyStatus) { s.State, s.Error = "restarting", why })
+}
+
+// onCrash restarts a child that ended on its own, with backoff.
+func (p *proxy) onCrash(c *child) {
+	p.mu.Lock()
+	current := p.cur == c
+	p.mu.Unlock()
+	if !current {
+		return
+	}
+	p.endChild(c, "the server exited")
+	p.scheduleRetry(c)
+}
+
+// scheduleRetry starts a new child after the backoff; c is the one that
+// ended (nil after a failed start): one that ran for HealthyAfter resets
+// the backoff.
+func (p *proxy) scheduleRetry(c *child) {
+	p.mu.Lock()
+	t := p.opts.Timing
+	if c != nil && time.Since(c.started) >= t.HealthyAfter {
+		p.backoff = 0
+	}
+	if p.backoff == 0 {
+		p.backoff = t.BackoffMin
+	}
+	d := p.backoff
+	p.backoff = min(p.backoff*2, t.BackoffMax)
+	p.mu.Unlock()
+	time.AfterFunc(d, func() {
+		if p.ctx.Err() != nil {
+			return
+		}
+		p.mu.Lock()
+		running := p.cur != nil
+		p.mu.Unlock()
+		if running {
+			return
+		}
+		if err := p.startChild(); err != nil {
+			p.log.Warn("restarting the server failed", "err", err)
+			p.scheduleRetry(nil)
+		}
+	})
+}
+
+// stopAll ends the current child and its descendants.
+func (p *proxy) stopAll() {
+	p.mu.Lock()
+	c := p.cur
+	p.cur = nil
+	p.mu.Unlock()
+	if c != nil {
+		p.mu.Lock()
+		c.stopped = true
+		p.mu.Unlock()
+		_ = c.conn.Close() // stdin closed: a polite end
+		select {
+		case <-c.done:
+		case <-time.After(politeClose):
+		}
+		c.stop()
+	}
+}

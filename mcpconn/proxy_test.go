@@ -1,0 +1,356 @@
+package mcpconn
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootpick/rootpick/consent"
+)
+
+// testSource is a RootSource the test sets by hand.
+type testSource struct {
+	mu      sync.Mutex
+	roots   []consent.Root
+	err     error
+	changed chan struct{}
+}
+
+func newTestSource() *testSource { return &testSource{changed: make(chan struct{}, 1)} }
+
+func (s *testSource) Roots() ([]consent.Root, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.roots), s.err
+}
+
+func (s *testSource) Changed() <-chan struct{} { return s.changed }
+
+func (s *testSource) set(roots []consent.Root, err error) {
+	s.mu.Lock()
+	s.roots, s.err = roots, err
+	s.mu.Unlock()
+	select {
+	case s.changed <- struct{}{}:
+	default:
+	}
+}
+
+// testHost runs a proxy for command and connects a go-sdk client to it as
+// a host would; the host has roots of its own, which must never count.
+type testHost struct {
+	session  *mcp.ClientSession
+	client   *mcp.Client
+	done     chan error
+	cancel   context.CancelFunc
+	progress atomic.Int32
+	statuses func() []ProxyStatus
+}
+
+func startTestHost(t *testing.T, command []string, src RootSource) *testHost {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &testHost{done: make(chan error, 1), cancel: cancel}
+	var mu sync.Mutex
+	var statuses []ProxyStatus
+	h.statuses = func() []ProxyStatus {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(statuses)
+	}
+	go func() {
+		h.done <- RunProxy(ctx, st, ProxyOptions{Command: command, Source: src, Timing: testTiming, Logger: testLogger(t),
+			Status: func(s ProxyStatus) {
+				mu.Lock()
+				statuses = append(statuses, s)
+				mu.Unlock()
+			}})
+	}()
+	h.client = mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { h.progress.Add(1) },
+		CreateMessageHandler: func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Model: "test-model", Role: "assistant", Content: &mcp.TextContent{Text: "sampled by the host"}}, nil
+		},
+	})
+	h.client.AddRoots(&mcp.Root{URI: "file:///etc", Name: "host's own"})
+	cs, err := h.client.Connect(ctx, ct, nil)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	h.session = cs
+	t.Cleanup(func() {
+		_ = cs.Close()
+		cancel()
+		select {
+		case <-h.done:
+		case <-time.After(5 * time.Second):
+			t.Error("the proxy did not end after the host went away")
+		}
+	})
+	return h
+}
+
+func (h *testHost) call(t *testing.T, tool string, args map[string]any) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return callTool(ctx, h.session, tool, args)
+}
+
+// TestProxyServerFilesystem: a host ↔ proxy ↔ server-filesystem. The host
+// reads files inside the consented root only, its own roots never count,
+// and revoking everything leaves the server with nothing while the host's
+// session lives on.
+func TestProxyServerFilesystem(t *testing.T) {
+	cmd := npmServer(t, "server-filesystem", "index.js")
+	base := tempDir(t)
+	a := realRoot(t, filepath.Join(base, "a"))
+	outside := filepath.Join(base, "outside")
+	must(t, os.MkdirAll(outside, 0o755))
+	must(t, os.WriteFile(filepath.Join(a.Path, "in.txt"), []byte("inside"), 0o600))
+	must(t, os.WriteFile(filepath.Join(outside, "out.txt"), []byte("secret"), 0o600))
+	src := newTestSource()
+	h := startTestHost(t, cmd, src)
+
+	allowed := func() []string {
+		out, err := h.call(t, "list_allowed_directories", nil)
+		if err != nil {
+			return []string{"error: " + err.Error()}
+		}
+		return probers["secure-filesystem-server"].Parse(out)
+	}
+	if got := allowed(); len(got) != 0 {
+		t.Fatalf("before consent the server allows %v", got)
+	}
+	src.set([]consent.Root{a}, nil)
+	eventually(t, "the server to allow a", func() (string, bool) {
+		got := allowed()
+		return strings.Join(got, ","), slices.Equal(got, []string{a.Path})
+	})
+	if out, err := h.call(t, "read_text_file", map[string]any{"path": filepath.Join(a.Path, "in.txt")}); err != nil || out != "inside" {
+		t.Errorf("reading inside the root: %q, %v", out, err)
+	}
+	if out, err := h.call(t, "read_text_file", map[string]any{"path": filepath.Join(outside, "out.txt")}); err == nil || strings.Contains(out, "secret") {
+		t.Errorf("reading outside the root was allowed: %q", out)
+	}
+	// The host's own roots and its list_changed do not count.
+	h.client.AddRoots(&mcp.Root{URI: consent.PathToURI(outside), Name: "host's choice"})
+	time.Sleep(300 * time.Millisecond)
+	if got := allowed(); !slices.Equal(got, []string{a.Path}) {
+		t.Errorf("after the host's own list_changed the server allows %v", got)
+	}
+
+	// Revoke all: the server ignores an empty list, so it is restarted.
+	src.set(nil, nil)
+	eventually(t, "the server to allow nothing", func() (string, bool) {
+		got := allowed()
+		return strings.Join(got, ","), len(got) == 0
+	})
+	if _, err := h.call(t, "read_text_file", map[string]any{"path": filepath.Join(a.Path, "in.txt")}); err == nil {
+		t.Error("after revoking all the host can still read inside a")
+	}
+	sts := h.statuses()
+	last := sts[len(sts)-1]
+	if last.Host != "test-host" || last.Server != "secure-filesystem-server" || !last.Asked || len(last.Fetched) != 0 {
+		t.Errorf("last status %+v", last)
+	}
+}
+
+// TestProxyPassesEverythingElse: tools, resources, progress, sampling (a
+// server→client request answered by the host) and cancellation pass
+// through unchanged.
+func TestProxyPassesEverythingElse(t *testing.T) {
+	cmd := npmServer(t, "server-everything", "index.js")
+	h := startTestHost(t, append(cmd, "stdio"), newTestSource())
+	ctx := context.Background()
+
+	tools, err := h.session.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{}
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	for _, want := range []string{"echo", "get-roots-list", "trigger-long-running-operation", "trigger-sampling-request"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("tools/list through the proxy lacks %q: %v", want, names)
+		}
+	}
+	if out, err := h.call(t, "echo", map[string]any{"message": "hi"}); err != nil || !strings.Contains(out, "hi") {
+		t.Errorf("echo: %q, %v", out, err)
+	}
+	res, err := h.session.ListResources(ctx, nil)
+	if err != nil || len(res.Resources) == 0 {
+		t.Fatalf("resources/list: %v, %v", res, err)
+	}
+	read, err := h.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: res.Resources[0].URI})
+	if err != nil || len(read.Contents) == 0 {
+		t.Errorf("resources/read %s: %v, %v", res.Resources[0].URI, read, err)
+	}
+	params := &mcp.CallToolParams{Name: "trigger-long-running-operation", Arguments: map[string]any{"duration": 0.4, "steps": 2}}
+	params.SetProgressToken("p1")
+	if _, err := h.session.CallTool(ctx, params); err != nil {
+		t.Fatal(err)
+	}
+	if n := h.progress.Load(); n != 2 {
+		t.Errorf("%d progress notifications reached the host, want 2", n)
+	}
+	out, err := h.call(t, "trigger-sampling-request", map[string]any{"prompt": "hello", "maxTokens": 10})
+	if err != nil || !strings.Contains(out, "sampled by the host") {
+		t.Errorf("sampling through the proxy: %q, %v", out, err)
+	}
+	// The server holds no roots: the host's own were never served.
+	if out, _ := h.call(t, "get-roots-list", nil); strings.Contains(out, "file:///etc") {
+		t.Errorf("the host's own roots reached the server: %q", out)
+	}
+}
+
+// TestProxyCancellation: a host's cancellation reaches the server.
+func TestProxyCancellation(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "rec")
+	t.Setenv("ROOTPICK_RECORD", rec)
+	h := startTestHost(t, selfServer(t, "slow", "slow"), newTestSource())
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := h.session.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{}}); err == nil {
+		t.Fatal("the slow call returned")
+	}
+	waitFor(t, "the server to see the cancellation", func() bool {
+		b, _ := os.ReadFile(rec)
+		return string(b) == "cancelled\n"
+	})
+}
+
+// TestProxyChildCrash: the child is killed; the proxy restarts it and
+// replays the host's initialize, so the host's session goes on.
+func TestProxyChildCrash(t *testing.T) {
+	marker := uniqueMarker("proxy-crash")
+	exe, _ := os.Executable()
+	t.Setenv("ROOTPICK_TEST_SERVE", "demo")
+	src := newTestSource()
+	a := root(t, "a")
+	src.set([]consent.Root{a}, nil)
+	h := startTestHost(t, []string{exe, marker}, src)
+	holds := func(want string) func() (string, bool) {
+		return func() (string, bool) {
+			out, err := h.call(t, "list_roots", nil)
+			if err != nil {
+				return err.Error(), false
+			}
+			return out, out == want
+		}
+	}
+	eventually(t, "the demo to hold a", holds(a.URI+"\n"))
+	for i := range 3 {
+		pids := pidsWith(marker)
+		if len(pids) != 1 {
+			t.Fatalf("kill %d: processes %v", i, pids)
+		}
+		var pid int
+		_, _ = fmt.Sscan(pids[0], &pid)
+		must(t, syscall.Kill(pid, syscall.SIGKILL))
+		waitFor(t, "the old child gone", func() bool { return !slices.Contains(pidsWith(marker), pids[0]) })
+		eventually(t, "the new child to hold a, through the same host session", holds(a.URI+"\n"))
+	}
+}
+
+// TestProxyHostGoesAway: when the host closes its side, the proxy returns
+// and the child is gone.
+func TestProxyHostGoesAway(t *testing.T) {
+	marker := uniqueMarker("proxy-host")
+	ct, st := mcp.NewInMemoryTransports()
+	done := make(chan error, 1)
+	exe, _ := os.Executable()
+	t.Setenv("ROOTPICK_TEST_SERVE", "demo")
+	go func() { done <- RunProxy(context.Background(), st, ProxyOptions{Command: []string{exe, marker}}) }()
+	client := mcp.NewClient(&mcp.Implementation{Name: "h"}, nil)
+	cs, err := client.Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the child", func() bool { return len(pidsWith(marker)) == 1 })
+	_ = cs.Close()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the proxy did not return after the host went away")
+	}
+	if pids := pidsWith(marker); len(pids) > 0 {
+		t.Fatalf("the child %v outlived the proxy", pids)
+	}
+}
+
+// TestProxyUnreadableStore: a store that cannot be read serves nothing.
+func TestProxyUnreadableStore(t *testing.T) {
+	exe, _ := os.Executable()
+	t.Setenv("ROOTPICK_TEST_SERVE", "demo")
+	src := newTestSource()
+	src.set([]consent.Root{root(t, "a")}, errors.New("corrupt state file"))
+	h := startTestHost(t, []string{exe, uniqueMarker("proxy-store")}, src)
+	eventually(t, "the demo to hold nothing", func() (string, bool) {
+		out, err := h.call(t, "list_roots", nil)
+		return out, err == nil && out == "(no roots)\n"
+	})
+}
+
+// TestFileSourceSeesAtomicReplace: a store file replaced by rename is
+// noticed within 100 ms.
+func TestFileSourceSeesAtomicReplace(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "default.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	src := NewFileSource(ctx, path, func() ([]consent.Root, error) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		var roots []consent.Root
+		return roots, json.Unmarshal(b, &roots)
+	})
+	time.Sleep(50 * time.Millisecond)
+	tmp := filepath.Join(dir, ".tmp")
+	must(t, os.WriteFile(tmp, []byte(`[{"path":"/x","uri":"file:///x","name":"x"}]`), 0o600))
+	start := time.Now()
+	must(t, os.Rename(tmp, path))
+	select {
+	case <-src.Changed():
+		t.Logf("change seen %v after the rename", time.Since(start))
+	case <-time.After(100 * time.Millisecond):
+		t.Fatal("no change seen within 100 ms")
+	}
+	roots, err := src.Roots()
+	if err != nil || len(roots) != 1 || roots[0].Path != "/x" {
+		t.Fatalf("roots %v, %v", roots, err)
+	}
+}
+
+// testLogger logs to the test's output when -v is given.
+func testLogger(t *testing.T) *slog.Logger {
+	if !testing.Verbose() {
+		return nil
+	}
+	return slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+type tWriter struct{ t *testing.T }
+
+func (w tWriter) Write(b []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(b)))
+	return len(b), nil
+}
