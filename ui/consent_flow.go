@@ -138,6 +138,10 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 	}
 	m.dialog = newConsentDialog(m.dialogSeq, m.cfg.Dir, m.exposed, msg.proposed, msg.problems,
 		m.serverNames(), inside, m.cfg.ArmDelay, m.clock(), m.st, m.dkeys)
+	if m.scanning {
+		m.dialog.scanning = true
+		m.dialog.rebuild()
+	}
 	m.layout()
 	return m.dialog.guardTick()
 }
