@@ -69,6 +69,7 @@ type consentDialog struct {
 	added    []*addedRoot
 	problems []string // selected folders that cannot be shared, with why
 	servers  string   // who will receive the roots
+	scanning bool     // the scan is not done: "brings in" counts may grow
 	keptOpen bool
 
 	// The type-ahead guard: keys are ignored until delay has passed since
@@ -496,6 +497,9 @@ func (d *consentDialog) bodyLines(inner int) []dline {
 				}
 			}
 		}
+	}
+	if d.scanning && len(d.added) > 0 {
+		text(d.st.warn.Render(ansi.Truncate("  The scan is still running: these folders may hold more repositories.", inner, "…")))
 	}
 	if n := len(d.change.Removed); n > 0 {
 		text(d.st.removed.Render(fmt.Sprintf("− removed (%d)", n)))
