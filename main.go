@@ -40,6 +40,9 @@ Usage:
   rootpick list [--json] [DIR]     print the repositories found, no UI
   rootpick serve-demo              run the built-in roots-aware demo server on stdio
   rootpick forget [--profile NAME] clear the remembered consent of a profile
+  rootpick proxy [--profile NAME] -- SERVER_COMMAND...
+                                   an MCP server for an agent host, serving the
+                                   profile's consent to SERVER_COMMAND
 
 DIR defaults to the current folder. With no server command and no --url,
 rootpick serves the built-in demo server in-process.
