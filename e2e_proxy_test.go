@@ -105,6 +105,15 @@ func TestE2EInspectorThroughProxy(t *testing.T) {
 	if got := ask(); len(got) != 0 {
 		t.Fatalf("after revoking all the server allows %v", got)
 	}
+	// A corrupt consent file serves nothing, and the proxy still works.
+	saveConsent(t, "insp", tree, alpha)
+	store, _ := consent.OpenStore("insp")
+	if err := os.WriteFile(store.Path(), []byte(`{"roots": [garbage`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := ask(); len(got) != 0 {
+		t.Fatalf("with a corrupt consent file the server allows %v", got)
+	}
 }
 
 // TestE2EPickerAndProxy: the picker of profile t in tmux and a proxy of

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -386,4 +387,54 @@ type tWriter struct{ t *testing.T }
 func (w tWriter) Write(b []byte) (int, error) {
 	w.t.Log(strings.TrimSpace(string(b)))
 	return len(b), nil
+}
+
+// syncBuffer is a goroutine-safe log sink.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestProxyRootsPlaceholder: {roots} in the proxied command expands to the
+// consented paths, and a change restarts the server with the new ones.
+func TestProxyRootsPlaceholder(t *testing.T) {
+	var log syncBuffer
+	ct, st := mcp.NewInMemoryTransports()
+	src := newTestSource()
+	a, b := root(t, "a"), root(t, "b")
+	src.set([]consent.Root{a}, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- RunProxy(ctx, st, ProxyOptions{Command: selfServer(t, "args", "x", rootsPlaceholder), Source: src,
+			Timing: testTiming, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	}()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "h"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	args := func(paths ...string) string {
+		j, _ := json.Marshal(append([]string{"x"}, paths...))
+		return strconv.Quote("args:" + string(j))
+	}
+	waitFor(t, "started with a", func() bool { return strings.Contains(log.String(), args(a.Path)) })
+	src.set([]consent.Root{a, b}, nil)
+	waitFor(t, "restarted with a and b", func() bool { return strings.Contains(log.String(), args(a.Path, b.Path)) })
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatalf("the host session after the restart: %v", err)
+	}
 }
