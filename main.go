@@ -40,6 +40,9 @@ Usage:
   rootpick list [--json] [DIR]     print the repositories found, no UI
   rootpick serve-demo              run the built-in roots-aware demo server on stdio
   rootpick forget [--profile NAME] clear the remembered consent of a profile
+  rootpick proxy [--profile NAME] -- SERVER_COMMAND...
+                                   an MCP server for an agent host, serving the
+                                   profile's consent to SERVER_COMMAND
 
 DIR defaults to the current folder. With no server command and no --url,
 rootpick serves the built-in demo server in-process.
@@ -165,6 +168,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return runServeDemo(args[1:], stderr)
 		case "forget":
 			return runForget(args[1:], stdout, stderr)
+		case "proxy":
+			return runProxy(args[1:], stdout, stderr)
 		}
 	}
 	var o options
@@ -207,6 +212,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	defer endOnPanic(hub, logger)
 
 	remembered := loadConsent(store, logger)
+	proxyDir, err := mcpconn.ProxyDir()
+	if err != nil {
+		logger.Warn("no proxy registry: proxies will not be shown", "err", err)
+	}
 	model := ui.New(ui.Config{
 		Dir:         dir,
 		Hub:         hub,
@@ -215,6 +224,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Store:       store,
 		Remembered:  remembered,
 		Resume:      o.resume,
+		ProxyDir:    proxyDir,
 	})
 	// Signals end the program like ctrl+c does: nothing is printed, the
 	// servers are stopped, and the exit code says which signal it was.

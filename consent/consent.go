@@ -1,9 +1,13 @@
 // Package consent turns a person's selection of folders into MCP roots.
 //
 // It owns what a root is (a canonical absolute path to a readable directory
-// and its RFC 8089 file:// URI) and the difference between what is exposed
-// and what is proposed, which the consent dialog shows before anything
-// changes on the wire. It does no terminal I/O.
+// and its RFC 8089 file:// URI), why a root is risky enough to need its own
+// confirmation (Risks), which roots cover others (Overlaps, CoveringRoot),
+// the difference between what is exposed and what is proposed (Review),
+// which the consent dialog shows before anything changes on the wire, and
+// the remembered consent of a profile with its audit log (Store), which
+// any process may read. It uses the standard library only and does no
+// terminal I/O.
 package consent
 
 import (

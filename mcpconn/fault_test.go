@@ -65,7 +65,9 @@ func TestWedgedServerDoesNotDelayOthers(t *testing.T) {
 	waitFor(t, "healthy to hold only b", func() bool { return slices.Equal(uris(demo.Roots()), []string{b.URI}) })
 	took := time.Since(start)
 	t.Logf("revocation reached the healthy server in %v", took)
-	if took > 250*time.Millisecond {
+	// Typically ~15 ms; without isolation it would wait for the wedge's
+	// 2 s watchdog (or forever). The bound leaves room for a loaded machine.
+	if took > time.Second {
 		t.Errorf("revocation took %v to reach the healthy server", took)
 	}
 	// From the swap on, every answer excludes a, whoever asks.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -60,6 +61,13 @@ type testHost struct {
 }
 
 func startTestHost(t *testing.T, command []string, src RootSource) *testHost {
+	return startTestHostWith(t, command, src, true)
+}
+
+// startTestHostWith is startTestHost; hostRoots false makes a host that
+// does not declare the roots capability at all (the proxy must declare it
+// for the server).
+func startTestHostWith(t *testing.T, command []string, src RootSource, hostRoots bool) *testHost {
 	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -79,13 +87,14 @@ func startTestHost(t *testing.T, command []string, src RootSource) *testHost {
 				mu.Unlock()
 			}})
 	}()
-	h.client = mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { h.progress.Add(1) },
-		CreateMessageHandler: func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-			return &mcp.CreateMessageResult{Model: "test-model", Role: "assistant", Content: &mcp.TextContent{Text: "sampled by the host"}}, nil
-		},
-	})
-	h.client.AddRoots(&mcp.Root{URI: "file:///etc", Name: "host's own"})
+	h.client = mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, h.clientOpts())
+	if hostRoots {
+		h.client.AddRoots(&mcp.Root{URI: "file:///etc", Name: "host's own"})
+	} else {
+		opts := *h.clientOpts()
+		opts.Capabilities = &mcp.ClientCapabilities{}
+		h.client = mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, &opts)
+	}
 	cs, err := h.client.Connect(ctx, ct, nil)
 	if err != nil {
 		cancel()
@@ -102,6 +111,15 @@ func startTestHost(t *testing.T, command []string, src RootSource) *testHost {
 		}
 	})
 	return h
+}
+
+func (h *testHost) clientOpts() *mcp.ClientOptions {
+	return &mcp.ClientOptions{
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { h.progress.Add(1) },
+		CreateMessageHandler: func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Model: "test-model", Role: "assistant", Content: &mcp.TextContent{Text: "sampled by the host"}}, nil
+		},
+	}
 }
 
 func (h *testHost) call(t *testing.T, tool string, args map[string]any) (string, error) {
@@ -124,7 +142,7 @@ func TestProxyServerFilesystem(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(a.Path, "in.txt"), []byte("inside"), 0o600))
 	must(t, os.WriteFile(filepath.Join(outside, "out.txt"), []byte("secret"), 0o600))
 	src := newTestSource()
-	h := startTestHost(t, cmd, src)
+	h := startTestHostWith(t, cmd, src, false)
 
 	allowed := func() []string {
 		out, err := h.call(t, "list_allowed_directories", nil)
@@ -146,12 +164,6 @@ func TestProxyServerFilesystem(t *testing.T) {
 	}
 	if out, err := h.call(t, "read_text_file", map[string]any{"path": filepath.Join(outside, "out.txt")}); err == nil || strings.Contains(out, "secret") {
 		t.Errorf("reading outside the root was allowed: %q", out)
-	}
-	// The host's own roots and its list_changed do not count.
-	h.client.AddRoots(&mcp.Root{URI: consent.PathToURI(outside), Name: "host's choice"})
-	time.Sleep(300 * time.Millisecond)
-	if got := allowed(); !slices.Equal(got, []string{a.Path}) {
-		t.Errorf("after the host's own list_changed the server allows %v", got)
 	}
 
 	// Revoke all: the server ignores an empty list, so it is restarted.
@@ -207,15 +219,25 @@ func TestProxyPassesEverythingElse(t *testing.T) {
 	if _, err := h.session.CallTool(ctx, params); err != nil {
 		t.Fatal(err)
 	}
-	if n := h.progress.Load(); n != 2 {
-		t.Errorf("%d progress notifications reached the host, want 2", n)
-	}
+	// The host handles notifications on its own goroutines: wait for both.
+	waitFor(t, "two progress notifications at the host", func() bool { return h.progress.Load() == 2 })
 	out, err := h.call(t, "trigger-sampling-request", map[string]any{"prompt": "hello", "maxTokens": 10})
 	if err != nil || !strings.Contains(out, "sampled by the host") {
 		t.Errorf("sampling through the proxy: %q, %v", out, err)
 	}
-	// The server holds no roots: the host's own were never served.
-	if out, _ := h.call(t, "get-roots-list", nil); strings.Contains(out, "file:///etc") {
+	// The server holds no roots: the host's own were never served, even
+	// after the host announces a change of its own.
+	lastFetch := func() time.Time {
+		sts := h.statuses()
+		return sts[len(sts)-1].FetchedAt
+	}
+	before := lastFetch()
+	h.client.AddRoots(&mcp.Root{URI: "file:///tmp", Name: "host's choice"})
+	time.Sleep(300 * time.Millisecond)
+	if after := lastFetch(); !after.Equal(before) {
+		t.Errorf("the host's own list_changed reached the server: it fetched roots again")
+	}
+	if out, _ := h.call(t, "get-roots-list", nil); strings.Contains(out, "file:///etc") || strings.Contains(out, "file:///tmp") || !strings.Contains(out, "no roots are currently configured") {
 		t.Errorf("the host's own roots reached the server: %q", out)
 	}
 }
@@ -264,6 +286,18 @@ func TestProxyChildCrash(t *testing.T) {
 		var pid int
 		_, _ = fmt.Sscan(pids[0], &pid)
 		must(t, syscall.Kill(pid, syscall.SIGKILL))
+		// Calls made while the child restarts are answered — by the new
+		// child once its handshake is replayed, or with an error — never
+		// left hanging.
+		for range 5 {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			_, err := callTool(ctx, h.session, "list_roots", nil)
+			cancel()
+			if errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("kill %d: a call during the restart was never answered", i)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 		waitFor(t, "the old child gone", func() bool { return !slices.Contains(pidsWith(marker), pids[0]) })
 		eventually(t, "the new child to hold a, through the same host session", holds(a.URI+"\n"))
 	}
@@ -353,4 +387,54 @@ type tWriter struct{ t *testing.T }
 func (w tWriter) Write(b []byte) (int, error) {
 	w.t.Log(strings.TrimSpace(string(b)))
 	return len(b), nil
+}
+
+// syncBuffer is a goroutine-safe log sink.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestProxyRootsPlaceholder: {roots} in the proxied command expands to the
+// consented paths, and a change restarts the server with the new ones.
+func TestProxyRootsPlaceholder(t *testing.T) {
+	var log syncBuffer
+	ct, st := mcp.NewInMemoryTransports()
+	src := newTestSource()
+	a, b := root(t, "a"), root(t, "b")
+	src.set([]consent.Root{a}, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- RunProxy(ctx, st, ProxyOptions{Command: selfServer(t, "args", "x", rootsPlaceholder), Source: src,
+			Timing: testTiming, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	}()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "h"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	args := func(paths ...string) string {
+		j, _ := json.Marshal(append([]string{"x"}, paths...))
+		return strconv.Quote("args:" + string(j))
+	}
+	waitFor(t, "started with a", func() bool { return strings.Contains(log.String(), args(a.Path)) })
+	src.set([]consent.Root{a, b}, nil)
+	waitFor(t, "restarted with a and b", func() bool { return strings.Contains(log.String(), args(a.Path, b.Path)) })
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatalf("the host session after the restart: %v", err)
+	}
 }

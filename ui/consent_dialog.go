@@ -17,6 +17,11 @@ import (
 // accessLine says in one line what sharing a folder means.
 const accessLine = "A server may read, and some servers may change, every file in these folders."
 
+// revokeLine replaces the access line when a change revokes every root:
+// servers that ignore an empty list keep their folders, so rootpick
+// restarts them (mcpconn does; the demo server is not restarted).
+const revokeLine = "Revoking every root restarts each server with none (some ignore an empty list)."
+
 // dialogAction is the dialog's decision after a key.
 type dialogAction int
 
@@ -69,6 +74,7 @@ type consentDialog struct {
 	added    []*addedRoot
 	problems []string // selected folders that cannot be shared, with why
 	servers  string   // who will receive the roots
+	scanning bool     // the scan is not done: "brings in" counts may grow
 	keptOpen bool
 
 	// The type-ahead guard: keys are ignored until delay has passed since
@@ -362,9 +368,13 @@ func (d *consentDialog) head(inner int) []string {
 	default:
 		title = "Share with " + d.servers + "?"
 	}
+	second := accessLine
+	if len(d.change.Added) == 0 && len(d.change.Kept) == 0 && len(d.change.Removed) > 0 {
+		second = revokeLine
+	}
 	return []string{
 		d.st.title.Render(ansi.Truncate(title, inner, "…")),
-		d.st.dim.Render(ansi.Truncate(accessLine, inner, "…")),
+		d.st.dim.Render(ansi.Truncate(second, inner, "…")),
 	}
 }
 
@@ -496,6 +506,9 @@ func (d *consentDialog) bodyLines(inner int) []dline {
 				}
 			}
 		}
+	}
+	if d.scanning && len(d.added) > 0 {
+		text(d.st.warn.Render(ansi.Truncate("  The scan is still running: these folders may hold more repositories.", inner, "…")))
 	}
 	if n := len(d.change.Removed); n > 0 {
 		text(d.st.removed.Render(fmt.Sprintf("− removed (%d)", n)))

@@ -309,6 +309,22 @@ func TestRemovedButStillReadable(t *testing.T) {
 	}
 }
 
+// TestDialogSaysScanRunning: while the scan runs, "brings in" counts are
+// not final, and the dialog says so.
+func TestDialogSaysScanRunning(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.scanning = true
+	openDialog(t, m, mkRoot("/work/demo/tools"))
+	if out := screen(m); !strings.Contains(out, "The scan is still running") {
+		t.Errorf("dialog opened during a scan does not say so:\n%s", out)
+	}
+	m = fixture(t, demoRepos()...)
+	openDialog(t, m, mkRoot("/work/demo/tools"))
+	if out := screen(m); strings.Contains(out, "The scan is still running") {
+		t.Errorf("dialog after the scan says it is running:\n%s", out)
+	}
+}
+
 func TestMidCut(t *testing.T) {
 	for _, tt := range []struct {
 		in   string

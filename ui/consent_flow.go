@@ -108,6 +108,11 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 		}
 		return
 	}
+	if rec.Dir != m.cfg.Dir {
+		// Checks the list cannot show would be shared by the next y.
+		m.setNote("The remembered consent is for "+clean(home(rec.Dir))+": not applied here.", false)
+		return
+	}
 	m.remembered = map[string]bool{}
 	paths := make([]string, len(rec.Roots))
 	for i, r := range rec.Roots {
@@ -133,6 +138,10 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 	}
 	m.dialog = newConsentDialog(m.dialogSeq, m.cfg.Dir, m.exposed, msg.proposed, msg.problems,
 		m.serverNames(), inside, m.cfg.ArmDelay, m.clock(), m.st, m.dkeys)
+	if m.scanning {
+		m.dialog.scanning = true
+		m.dialog.rebuild()
+	}
 	m.layout()
 	return m.dialog.guardTick()
 }

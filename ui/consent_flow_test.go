@@ -219,6 +219,10 @@ func TestRememberedAndResume(t *testing.T) {
 		t.Errorf("note %q", m.note)
 	}
 
+	// Remembered for another folder: neither pre-checked nor resumed here.
+	if m := New(Config{Dir: a, Remembered: rec}); len(m.picker.Checked()) != 0 || !strings.Contains(m.note, "not applied here") {
+		t.Fatalf("a consent for another folder was pre-checked: %v, note %q", m.picker.Checked(), m.note)
+	}
 	// Remembered for another folder: not resumed here.
 	m = New(Config{Dir: a, Remembered: rec, Resume: true})
 	m.Update(resumeConsent(a, *rec)())

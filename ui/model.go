@@ -44,6 +44,9 @@ type Config struct {
 	Store      *consent.Store
 	Remembered *consent.Record
 	Resume     bool
+	// ProxyDir, with Store, is where the proxies of Store's profile
+	// register (mcpconn.ProxyDir); they are shown beside the servers.
+	ProxyDir string
 	// Now is the clock of the type-ahead guard and of records; nil is
 	// time.Now.
 	Now func() time.Time
@@ -142,6 +145,9 @@ func (m *Model) Init() tea.Cmd {
 	if m.cfg.Resume && m.cfg.Remembered != nil {
 		cmds = append(cmds, resumeConsent(m.cfg.Dir, *m.cfg.Remembered))
 	}
+	if m.cfg.ProxyDir != "" && m.cfg.Store != nil {
+		cmds = append(cmds, pollProxies(m.cfg.ProxyDir, m.cfg.Store.Profile(), 0))
+	}
 	if m.cfg.Hub != nil {
 		cmds = append(cmds, waitEvent(m.cfg.Hub.Events()))
 		for _, s := range m.cfg.Servers {
@@ -168,6 +174,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.onHubEvent(msg.ev), waitEvent(m.cfg.Hub.Events()))
 	case tickMsg:
 		return m, m.onTick(msg.now)
+	case proxiesMsg:
+		return m, m.onProxies(msg)
 	case proposalMsg:
 		return m, m.onProposal(msg)
 	case consentGuardMsg:

@@ -29,6 +29,7 @@ type serverState struct {
 	restartAt   time.Time // when a restart is due (state restarting)
 	attempt     int       // failures in a row
 	why         string    // why it is restarting at once
+	proxy       bool      // a rootpick proxy run by an agent host
 }
 
 // onHubEvent applies one hub event; it may ask for a tick to keep a

@@ -147,3 +147,22 @@ func TestWithdrawnRootLeavesTheExposedSet(t *testing.T) {
 		t.Fatalf("the review after a withdrawal: %+v", m.dialog.change)
 	}
 }
+
+// TestRevokeAllDialogSaysServersRestart: before y, a dialog that revokes
+// every root says the servers will be restarted with none.
+func TestRevokeAllDialogSaysServersRestart(t *testing.T) {
+	m := wide(t)
+	m.setSize(120, 30)
+	api := mkRoot("/work/demo/api")
+	m.exposed = []consent.Root{api}
+	openDialog(t, m)
+	if !strings.Contains(screen(m), "Revoking every root restarts each server with none") {
+		t.Fatalf("a revoke-all dialog does not say the servers restart:\n%s", screen(m))
+	}
+	m.dialog = nil
+	m.exposed = []consent.Root{api, mkRoot("/work/demo/web")}
+	openDialog(t, m, api)
+	if strings.Contains(screen(m), "restarts each server") {
+		t.Fatalf("a partial revocation says the servers restart:\n%s", screen(m))
+	}
+}

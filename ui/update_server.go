@@ -19,16 +19,6 @@ type hubEventMsg struct {
 // tickMsg redraws countdowns (a server restarting in N s) once a second.
 type tickMsg struct{ now time.Time }
 
-// consentReadyMsg is a proposal built from the checked folders: the roots
-// that y would serve, and the folders that cannot be shared.
-type consentReadyMsg struct {
-	proposed []consent.Root
-	problems []string
-}
-
-// consentArmMsg ends the dialog's type-ahead guard for one opening.
-type consentArmMsg struct{ id int }
-
 // rootsServedMsg says the hub now serves roots and has notified the servers.
 type rootsServedMsg struct{ roots []consent.Root }
 
@@ -63,20 +53,6 @@ func retryServers(hub *mcpconn.Hub) tea.Cmd {
 
 func tick() tea.Cmd {
 	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg{now: t} })
-}
-
-// prepareConsent resolves the checked folders into roots (this reads the
-// disk: symlinks, permissions), off the UI goroutine.
-func prepareConsent(paths []string) tea.Cmd {
-	return func() tea.Msg {
-		roots, errs := consent.Roots(paths)
-		msg := consentReadyMsg{proposed: roots}
-		for _, err := range errs {
-			msg.problems = append(msg.problems, "skipped: "+err.Error())
-		}
-		consent.SortRoots(msg.proposed)
-		return msg
-	}
 }
 
 func serveRoots(hub *mcpconn.Hub, roots []consent.Root) tea.Cmd {

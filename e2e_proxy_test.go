@@ -1,0 +1,225 @@
+package main
+
+// End-to-end tests of rootpick proxy: a real host (the MCP Inspector's CLI
+// mode) and a Go host launching the built binary's proxy in front of
+// @modelcontextprotocol/server-filesystem, and the picker in tmux writing
+// the consent that the proxy serves.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootpick/rootpick/consent"
+)
+
+// npmPath returns a file installed by npm ci --prefix .ci, or skips.
+func npmPath(t *testing.T, rel string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join(".ci", "node_modules", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s not installed: npm ci --prefix .ci (bash .ci/run does it)", rel)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not installed: apt-get install nodejs")
+	}
+	return p
+}
+
+// allowedDirs parses server-filesystem's list_allowed_directories text.
+func allowedDirs(text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "/") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// saveConsent writes roots as profile's consent, as the picker does on y.
+func saveConsent(t *testing.T, profile, dir string, roots ...consent.Root) {
+	t.Helper()
+	store, err := consent.OpenStore(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Save(consent.Record{Dir: dir, Roots: roots, Time: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestE2EInspectorThroughProxy: the MCP Inspector's CLI, a real host,
+// launches rootpick proxy in front of server-filesystem and asks the server
+// what it allows: nothing before consent, exactly the consented folder
+// after.
+func TestE2EInspectorThroughProxy(t *testing.T) {
+	inspector := npmPath(t, filepath.Join(".bin", "mcp-inspector"))
+	fs := npmPath(t, filepath.Join("@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
+	bin := rootpickBin(t)
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
+	alpha, err := consent.NewRoot(filepath.Join(tree, "alpha"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func() []string {
+		t.Helper()
+		cmd := exec.Command(inspector, "--cli", "-e", "XDG_STATE_HOME="+state,
+			bin, "proxy", "--profile", "insp", "node", fs,
+			"--method", "tools/call", "--tool-name", "list_allowed_directories")
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("inspector: %v\n%s\n%s", err, out.String(), errb.String())
+		}
+		var res struct {
+			Content []struct{ Text string } `json:"content"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &res); err != nil || len(res.Content) == 0 {
+			t.Fatalf("inspector printed %q: %v", out.String(), err)
+		}
+		return allowedDirs(res.Content[0].Text)
+	}
+	if got := ask(); len(got) != 0 {
+		t.Fatalf("before any consent the server allows %v", got)
+	}
+	saveConsent(t, "insp", tree, alpha)
+	if got := ask(); !slices.Equal(got, []string{alpha.Path}) {
+		t.Fatalf("after consenting to alpha the server allows %v", got)
+	}
+	saveConsent(t, "other", tree, alpha, alpha) // another profile changes nothing here
+	saveConsent(t, "insp", tree)
+	if got := ask(); len(got) != 0 {
+		t.Fatalf("after revoking all the server allows %v", got)
+	}
+	// A corrupt consent file serves nothing, and the proxy still works.
+	saveConsent(t, "insp", tree, alpha)
+	store, _ := consent.OpenStore("insp")
+	if err := os.WriteFile(store.Path(), []byte(`{"roots": [garbage`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := ask(); len(got) != 0 {
+		t.Fatalf("with a corrupt consent file the server allows %v", got)
+	}
+}
+
+// TestE2EPickerAndProxy: the picker of profile t in tmux and a proxy of
+// profile t driven by a Go host. y in the picker reaches the server behind
+// the proxy within a second, and the picker shows the proxy synced.
+func TestE2EPickerAndProxy(t *testing.T) {
+	t.Parallel()
+	requireE2E(t)
+	fs := npmPath(t, filepath.Join("@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
+	bin := rootpickBin(t)
+	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
+	tt := newTUI(t)
+
+	// The host: a go-sdk client starting the proxy as Claude Code would.
+	cmd := exec.Command(bin, "proxy", "--profile", "t", "--", "node", fs)
+	cmd.Env = tt.env
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, nil)
+	ctx := context.Background()
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	allowed := func() []string {
+		t.Helper()
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "list_allowed_directories", Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return allowedDirs(res.Content[0].(*mcp.TextContent).Text)
+	}
+	if got := allowed(); len(got) != 0 {
+		t.Fatalf("before consent: %v", got)
+	}
+
+	tt.start(tuiOptions{width: 200, height: 24, args: []string{"--profile", "t", tree}})
+	rows := tt.waitRows(2)
+	first := filepath.Join(tree, rows[0].label())
+	tt.waitStatus("test-host → secure-filesystem-server (proxy)")
+	tt.send("Space", "Enter")
+	tt.waitArmed(1, 0)
+	start := time.Now()
+	tt.send("y")
+	deadline := start.Add(time.Second)
+	for !slices.Equal(allowed(), []string{first}) {
+		if time.Now().After(deadline) {
+			t.Fatalf("1 s after y the server behind the proxy allows %v, want %s", allowed(), first)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("y → the server behind the proxy allows the folder: %v", time.Since(start))
+	tt.waitStatus("1 root exposed", "test-host → secure-filesystem-server (proxy) synced")
+
+	// Revoke all: the proxy restarts the server with none; the host's
+	// session goes on.
+	tt.send("A", "Enter")
+	tt.waitArmed(0, 1)
+	tt.send("y")
+	deadline = time.Now().Add(5 * time.Second)
+	for len(allowed()) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("after revoking all the server behind the proxy allows %v", allowed())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	tt.waitStatus("0 roots exposed", "(proxy) synced")
+	tt.quit()
+}
+
+// TestProxyPrintConfig: each host's snippet runs rootpick proxy with the
+// profile and the server command, in that host's format.
+func TestProxyPrintConfig(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", "/custom/state")
+	for _, host := range []string{"claude", "cursor", "inspector", "vscode", "goose"} {
+		var out, hint bytes.Buffer
+		o := proxyOptions{printConfig: host, profile: "work", protocol: "2025-11-25"}
+		if err := printHostConfig(&out, &hint, o, []string{"npx", "-y", "@modelcontextprotocol/server-filesystem"}); err != nil {
+			t.Fatalf("%s: %v", host, err)
+		}
+		text := out.String()
+		for _, want := range []string{`"proxy"`, `"--profile"`, `"work"`, `"--"`, `"@modelcontextprotocol/server-filesystem"`, "/custom/state"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s snippet lacks %s:\n%s", host, want, text)
+			}
+		}
+		if host == "goose" {
+			if !strings.HasPrefix(text, "extensions:\n") || !strings.Contains(text, "type: stdio") {
+				t.Errorf("goose snippet:\n%s", text)
+			}
+			continue
+		}
+		var v map[string]map[string]map[string]any
+		if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+			t.Fatalf("%s snippet is not JSON: %v\n%s", host, err, text)
+		}
+		key := "mcpServers"
+		if host == "vscode" {
+			key = "servers"
+		}
+		srv := v[key]["server-filesystem"]
+		if srv == nil || srv["args"] == nil || srv["command"] == nil {
+			t.Errorf("%s snippet has no %s.server-filesystem with command and args:\n%s", host, key, text)
+		}
+	}
+	var out, hint bytes.Buffer
+	if err := printHostConfig(&out, &hint, proxyOptions{printConfig: "emacs"}, []string{"x"}); err == nil {
+		t.Error("an unknown host was accepted")
+	}
+}

@@ -1,0 +1,60 @@
+package ui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/rootpick/rootpick/mcpconn"
+)
+
+// proxyPoll is how often the picker looks for the proxies of its profile
+// (rootpick proxy, run by an agent host) and what they fetched.
+const proxyPoll = 500 * time.Millisecond
+
+// proxiesMsg is the running proxies of the profile, as they registered.
+type proxiesMsg struct{ entries []mcpconn.ProxyEntry }
+
+// pollProxies reads the proxy registry after d; it is re-issued after each
+// answer.
+func pollProxies(dir, profile string, d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg {
+		entries, _ := mcpconn.ListProxies(dir, profile) // an unreadable registry shows no proxy
+		return proxiesMsg{entries: entries}
+	})
+}
+
+// onProxies shows each proxy as a server: "Host → Server (proxy)", in the
+// same states as rootpick's own servers.
+func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
+	seen := map[string]bool{}
+	for _, e := range msg.entries {
+		label := "proxy " + itoa(e.PID)
+		seen[label] = true
+		s := m.server(label)
+		s.proxy = true
+		host, srv := e.Host, e.Server
+		if host == "" {
+			host = "a host"
+		}
+		if srv == "" {
+			srv = e.Command
+		}
+		s.name = clean(host + " → " + srv + " (proxy)")
+		switch e.State {
+		case "connected":
+			s.state, s.why = "connected", ""
+		case "restarting":
+			s.state, s.why = "restarting", clean(e.Error)
+		default:
+			s.state = "starting"
+		}
+		s.fetched, s.asked = e.Fetched, e.Asked
+	}
+	for i := 0; i < len(m.servers); i++ {
+		if s := m.servers[i]; s.proxy && !seen[s.label] {
+			m.servers = append(m.servers[:i], m.servers[i+1:]...)
+			i--
+		}
+	}
+	return pollProxies(m.cfg.ProxyDir, m.cfg.Store.Profile(), proxyPoll)
+}
