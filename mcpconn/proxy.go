@@ -489,10 +489,14 @@ func (p *proxy) apply(roots []consent.Root) {
 
 // restart ends child c and starts a new one, failing the host's requests
 // that were in flight.
+//
+// The new child is started first, so that the host's messages never find
+// the proxy without a server: they wait for the replayed handshake instead.
 func (p *proxy) restart(c *child, why string) {
 	p.log.Info("restarting the server", "why", why)
+	err := p.startChild()
 	p.endChild(c, why)
-	if err := p.startChild(); err != nil {
+	if err != nil {
 		p.log.Warn("restarting the server failed", "err", err)
 		p.scheduleRetry(nil)
 	}
@@ -505,6 +509,7 @@ func (p *proxy) endChild(c *child, why string) {
 	if p.cur == c {
 		p.cur = nil
 	}
+	replaced := p.cur != nil // a new child runs already
 	var failed []jsonrpc.ID
 	for id, to := range p.hostPending {
 		if to == c {
@@ -521,7 +526,12 @@ func (p *proxy) endChild(c *child, why string) {
 	}
 	c.stop()
 	_ = c.conn.Close()
-	p.report(func(s *ProxyStatus) { s.State, s.Error = "restarting", why })
+	p.report(func(s *ProxyStatus) {
+		s.Error = why
+		if !replaced {
+			s.State = "restarting"
+		}
+	})
 }
 
 // onCrash restarts a child that ended on its own, with backoff.
