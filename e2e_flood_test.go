@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -87,8 +88,8 @@ func TestE2EStderrFloodBoundedMemory(t *testing.T) {
 		t.Errorf("the log does not say that flooded stderr lines were not logged")
 	}
 	tt.quit()
-	for _, p := range filePids(pidfile + ".server") {
-		if pidRunning(p) {
+	for _, p := range faultserver.ReadPids(pidfile + ".server") {
+		if faultserver.Running(p) {
 			t.Errorf("flooding server %d outlived rootpick", p)
 		}
 	}

@@ -6,6 +6,7 @@ package main
 // with a cleared environment that only the subreaper can catch.
 
 import (
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,28 +16,6 @@ import (
 	"testing"
 	"time"
 )
-
-// filePids returns the pids written to file so far, one a line.
-func filePids(file string) []int {
-	b, _ := os.ReadFile(file)
-	var pids []int
-	for _, l := range strings.Fields(string(b)) {
-		if n, err := strconv.Atoi(l); err == nil {
-			pids = append(pids, n)
-		}
-	}
-	return pids
-}
-
-// pidRunning reports whether pid is a live process; a zombie is not.
-func pidRunning(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := strings.LastIndexByte(string(b), ')')
-	return i > 0 && len(b) > i+2 && b[i+2] != 'Z' && b[i+2] != 'X'
-}
 
 // rootpickPid finds the running rootpick of tt: argv[0] is the binary and
 // its --log is tt's log.
@@ -94,8 +73,8 @@ func TestE2ENoOrphans(t *testing.T) {
 			tree := makeRepos(t, t.TempDir(), "alpha")
 			pidfile := filepath.Join(t.TempDir(), "pids")
 			t.Cleanup(func() { // never leave a deaf sleeper for an hour
-				for _, p := range append(filePids(pidfile), filePids(pidfile+".server")...) {
-					if pidRunning(p) {
+				for _, p := range append(faultserver.ReadPids(pidfile), faultserver.ReadPids(pidfile+".server")...) {
+					if faultserver.Running(p) {
 						_ = syscall.Kill(p, syscall.SIGKILL)
 					}
 				}
@@ -111,10 +90,10 @@ func TestE2ENoOrphans(t *testing.T) {
 			var pids []int
 			deadline := time.Now().Add(e2eWait)
 			for {
-				pids = append(filePids(pidfile), filePids(pidfile+".server")...)
+				pids = append(faultserver.ReadPids(pidfile), faultserver.ReadPids(pidfile+".server")...)
 				live := 0
 				for _, p := range pids {
-					if pidRunning(p) {
+					if faultserver.Running(p) {
 						live++
 					}
 				}
@@ -141,7 +120,7 @@ func TestE2ENoOrphans(t *testing.T) {
 				}
 			}
 			for _, p := range pids {
-				if pidRunning(p) {
+				if faultserver.Running(p) {
 					t.Errorf("process %d outlived rootpick (quit by %s)", p, tc.name)
 				}
 			}

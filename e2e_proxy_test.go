@@ -9,11 +9,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -183,17 +183,17 @@ func TestE2EPickerAndProxy(t *testing.T) {
 	tt.waitStatus("0 roots exposed", "(proxy) synced")
 
 	// The host goes away: the proxy and the server behind it end.
-	proxyPid := strconv.Itoa(cmd.Process.Pid)
-	servers := childrenOf(proxyPid)
+	proxyPid := cmd.Process.Pid
+	servers := faultserver.ChildrenOf(proxyPid)
 	if len(servers) == 0 {
 		t.Fatal("no server process behind the proxy")
 	}
 	_ = session.Close()
 	deadline = time.Now().Add(5 * time.Second)
 	for {
-		var alive []string
-		for _, p := range append([]string{proxyPid}, servers...) {
-			if running(p) {
+		var alive []int
+		for _, p := range append([]int{proxyPid}, servers...) {
+			if faultserver.Running(p) {
 				alive = append(alive, p)
 			}
 		}
@@ -201,7 +201,7 @@ func TestE2EPickerAndProxy(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("5 s after the host went away, processes %v (proxy %s) still run", alive, proxyPid)
+			t.Fatalf("5 s after the host went away, processes %v (proxy %d) still run", alive, proxyPid)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -248,32 +248,4 @@ func TestProxyPrintConfig(t *testing.T) {
 	if err := printHostConfig(&out, &hint, proxyOptions{printConfig: "emacs"}, []string{"x"}); err == nil {
 		t.Error("an unknown host was accepted")
 	}
-}
-
-// childrenOf lists the live children of process pid.
-func childrenOf(pid string) []string {
-	var out []string
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(b, ')')
-		if f := strings.Fields(string(b[i+1:])); i > 0 && len(f) > 1 && f[1] == pid && f[0] != "Z" {
-			out = append(out, e.Name())
-		}
-	}
-	return out
-}
-
-// running reports whether process pid runs (a zombie does not).
-func running(pid string) bool {
-	b, err := os.ReadFile(filepath.Join("/proc", pid, "stat"))
-	if err != nil {
-		return false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	f := strings.Fields(string(b[i+1:]))
-	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }

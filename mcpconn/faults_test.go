@@ -8,6 +8,7 @@ package mcpconn
 import (
 	"context"
 	"fmt"
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -118,7 +119,7 @@ var faultModes = map[string]func(){
 		}
 		pidfile := os.Getenv("ROOTPICK_TEST_PIDFILE")
 		for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			pids := readPids(pidfile)
+			pids := faultserver.ReadPids(pidfile)
 			if len(pids) == 1 {
 				if _, err := os.Stat("/proc/" + strconv.Itoa(pids[0])); err != nil {
 					fmt.Println("reaped")
@@ -148,7 +149,7 @@ var faultModes = map[string]func(){
 			os.Exit(1)
 		}
 		pidfile := os.Getenv("ROOTPICK_TEST_PIDFILE")
-		for deadline := time.Now().Add(5 * time.Second); len(readPids(pidfile)) == 0; time.Sleep(5 * time.Millisecond) {
+		for deadline := time.Now().Add(5 * time.Second); len(faultserver.ReadPids(pidfile)) == 0; time.Sleep(5 * time.Millisecond) {
 			if time.Now().After(deadline) {
 				fmt.Println("no grandchild")
 				os.Exit(1)
@@ -195,26 +196,4 @@ func appendPid(file string) {
 	}
 	fmt.Fprintln(f, os.Getpid())
 	f.Close()
-}
-
-// readPids returns the pids written to file so far.
-func readPids(file string) []int {
-	b, _ := os.ReadFile(file)
-	var pids []int
-	for _, l := range strings.Fields(string(b)) {
-		if n, err := strconv.Atoi(l); err == nil {
-			pids = append(pids, n)
-		}
-	}
-	return pids
-}
-
-// running reports whether pid is a live process (zombies are not).
-func running(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := strings.LastIndexByte(string(b), ')')
-	return i > 0 && !strings.HasPrefix(string(b[i+1:]), " Z") && !strings.HasPrefix(string(b[i+1:]), " X")
 }

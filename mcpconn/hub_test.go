@@ -257,8 +257,8 @@ func TestEndGroupKillsGrandchildren(t *testing.T) {
 	go func() { _ = cmd.Wait() }() // reap the shell, as the SDK does
 	var grandchild int
 	waitFor(t, "the grandchild's pid", func() bool {
-		pids := readPids(pidfile)
-		if len(pids) == 1 && running(pids[0]) {
+		pids := faultserver.ReadPids(pidfile)
+		if len(pids) == 1 && faultserver.Running(pids[0]) {
 			grandchild = pids[0]
 		}
 		return grandchild != 0
@@ -266,12 +266,12 @@ func TestEndGroupKillsGrandchildren(t *testing.T) {
 	// It must be one that SIGTERM does not end, or the test proves little.
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
 	time.Sleep(200 * time.Millisecond)
-	if !running(grandchild) {
+	if !faultserver.Running(grandchild) {
 		t.Fatalf("grandchild %d did not survive SIGTERM: the test has nothing to end", grandchild)
 	}
 	start := time.Now()
 	endTree(pgid, startStamp(pgid), "", time.Second, time.Second)
-	if running(grandchild) {
+	if faultserver.Running(grandchild) {
 		t.Fatalf("grandchild %d still running after endTree", grandchild)
 	}
 	if d := time.Since(start); d > 3*time.Second {

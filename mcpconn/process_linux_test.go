@@ -2,6 +2,7 @@ package mcpconn
 
 import (
 	"context"
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,12 +18,12 @@ func waitSleepers(t *testing.T, pidfile string, want int) []int {
 	t.Helper()
 	var pids []int
 	waitFor(t, "the grandchildren's pids", func() bool {
-		pids = readPids(pidfile)
+		pids = faultserver.ReadPids(pidfile)
 		if len(pids) != want {
 			return false
 		}
 		for _, p := range pids {
-			if !running(p) {
+			if !faultserver.Running(p) {
 				return false
 			}
 		}
@@ -58,7 +59,7 @@ func testCloseEndsSleeper(t *testing.T, mode string) {
 	pids := waitSleepers(t, pidfile, 1)
 	start := time.Now()
 	hub.Close()
-	if running(pids[0]) {
+	if faultserver.Running(pids[0]) {
 		t.Fatalf("setsid grandchild %d still running after Close", pids[0])
 	}
 	if d := time.Since(start); d > 3*time.Second {
@@ -88,12 +89,12 @@ func TestSubreaperEndsOrphans(t *testing.T) {
 		if err != nil {
 			t.Fatalf("sweep: %v\n%s", err, out)
 		}
-		pids := readPids(pidfile)
+		pids := faultserver.ReadPids(pidfile)
 		if len(pids) != 1 {
 			t.Fatalf("want one orphan's pid, got %v (%s)", pids, out)
 		}
 		if subreaper {
-			if running(pids[0]) {
+			if faultserver.Running(pids[0]) {
 				t.Fatalf("orphan %d still running after the sweep (%s)", pids[0], strings.TrimSpace(string(out)))
 			}
 			if strings.TrimSpace(string(out)) != "ended 1" {
@@ -102,7 +103,7 @@ func TestSubreaperEndsOrphans(t *testing.T) {
 		} else {
 			// Not a subreaper: the orphan went to init, out of reach. This
 			// is the escape the subreaper closes; clean up after it.
-			if !running(pids[0]) {
+			if !faultserver.Running(pids[0]) {
 				t.Fatalf("without a subreaper the orphan %d was expected to escape", pids[0])
 			}
 			p, _ := os.FindProcess(pids[0])

@@ -1,0 +1,57 @@
+package faultserver
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// ReadPids returns the pids written to file so far, one a line (fault
+// servers write theirs so that tests can watch them).
+func ReadPids(file string) []int {
+	b, _ := os.ReadFile(file)
+	var pids []int
+	for _, l := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(l); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	return pids
+}
+
+// stat returns the fields of /proc/PID/stat after the command name:
+// state, ppid, pgrp, … (nil if there is no such process).
+func stat(pid int) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil
+	}
+	i := bytes.LastIndexByte(b, ')') // the name may hold spaces and parens
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(b[i+1:]))
+}
+
+// Running reports whether pid is a live process; a zombie is not.
+func Running(pid int) bool {
+	f := stat(pid)
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
+}
+
+// ChildrenOf lists the live children of pid.
+func ChildrenOf(pid int) []int {
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if f := stat(n); len(f) > 1 && f[1] == strconv.Itoa(pid) && f[0] != "Z" && f[0] != "X" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
