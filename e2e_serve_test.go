@@ -43,25 +43,11 @@ func faultCommand(t *testing.T, name, marker string) string {
 	return "env ROOTPICK_FAULT=" + name + " " + exe + " " + marker
 }
 
-// procsWith lists live processes of this test binary whose command line
-// holds s (the tmux server's own command line holds it too).
+// procsWith lists the live processes of this test binary (fault servers)
+// whose command line holds s.
 func procsWith(s string) []string {
 	exe, _ := os.Executable()
-	var pids []string
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil || !strings.Contains(string(b), s) || !strings.HasPrefix(string(b), exe+"\x00") {
-			continue
-		}
-		if st, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil {
-			if i := strings.LastIndexByte(string(st), ')'); i > 0 && strings.HasPrefix(string(st[i+1:]), " Z") {
-				continue
-			}
-		}
-		pids = append(pids, e.Name())
-	}
-	return pids
+	return faultserver.PidsOf(exe, s)
 }
 
 // TestE2EWedgedServer: a server that stops reading while it floods

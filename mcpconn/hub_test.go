@@ -326,23 +326,7 @@ func TestCloseWhileASilentServerStarts(t *testing.T) {
 }
 
 // pidsWith lists running (non-zombie) processes whose command line holds s.
-func pidsWith(s string) []string {
-	var pids []string
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil || !strings.Contains(string(cmdline), s) {
-			continue
-		}
-		if stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil {
-			if i := strings.LastIndexByte(string(stat), ')'); i > 0 && strings.HasPrefix(string(stat[i+1:]), " Z") {
-				continue
-			}
-		}
-		pids = append(pids, e.Name())
-	}
-	return pids
-}
+func pidsWith(s string) []string { return faultserver.PidsWith(s) }
 
 // TestCloseEndsGrandchildren: a stdio server whose child ignores SIGTERM
 // (as npx's node may) must be gone, grandchild included, when Close returns.

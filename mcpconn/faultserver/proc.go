@@ -55,3 +55,32 @@ func ChildrenOf(pid int) []int {
 	}
 	return out
 }
+
+// PidsWith lists the live processes whose command line holds s, but not a
+// tmux server (it keeps the command line of the session it started).
+func PidsWith(s string) []string { return pids("", s) }
+
+// PidsOf lists the live processes running program argv0 whose command line
+// holds s (not, say, the rootpick or shell that has s in its arguments).
+func PidsOf(argv0, s string) []string { return pids(argv0, s) }
+
+func pids(argv0, s string) []string {
+	var out []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil || !strings.Contains(string(b), s) || !Running(n) {
+			continue
+		}
+		first, _, _ := strings.Cut(string(b), "\x00")
+		if argv0 != "" && first != argv0 || first == "tmux" || strings.HasSuffix(first, "/tmux") {
+			continue
+		}
+		out = append(out, e.Name())
+	}
+	return out
+}
