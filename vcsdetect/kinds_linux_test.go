@@ -27,16 +27,6 @@ func symlink(t *testing.T, to, name string) {
 	}
 }
 
-// fakeGitDir writes the files of a git folder by hand.
-func fakeGitDir(t *testing.T, dir, head, config string) {
-	t.Helper()
-	mkdirs(t, filepath.Join(dir, "objects"), filepath.Join(dir, "refs", "heads"))
-	writeFile(t, filepath.Join(dir, "HEAD"), head)
-	if config != "" {
-		writeFile(t, filepath.Join(dir, "config"), config)
-	}
-}
-
 func TestKinds(t *testing.T) {
 	root := t.TempDir()
 	j := func(elem ...string) string { return filepath.Join(append([]string{root}, elem...)...) }

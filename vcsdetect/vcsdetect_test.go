@@ -97,6 +97,16 @@ func writeFile(t testing.TB, name, content string) {
 	}
 }
 
+// fakeGitDir writes the files of a git folder by hand.
+func fakeGitDir(t testing.TB, dir, head, config string) {
+	t.Helper()
+	mkdirs(t, filepath.Join(dir, "objects"), filepath.Join(dir, "refs", "heads"))
+	writeFile(t, filepath.Join(dir, "HEAD"), head)
+	if config != "" {
+		writeFile(t, filepath.Join(dir, "config"), config)
+	}
+}
+
 func plainInit(t testing.TB, path string, bare bool) *git.Repository {
 	t.Helper()
 	r, err := git.PlainInit(path, bare)
@@ -332,7 +342,7 @@ func TestMalformedGitFileStillReported(t *testing.T) {
 
 // gitCLI runs the git command in dir with the user's and system's
 // configuration out of the way, failing the test on error.
-func gitCLI(t *testing.T, dir string, args ...string) string {
+func gitCLI(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
