@@ -60,6 +60,8 @@ type Model struct {
 	scanCancel context.CancelFunc
 	scanStats  vcsdetect.Stats
 	scanErr    error
+	// scanElapsed is the walk's running time, as sent by the walk.
+	scanElapsed time.Duration
 
 	filtering bool
 	filter    textinput.Model
@@ -200,6 +202,7 @@ func (m *Model) layout() {
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.Interrupt) {
+		m.stopScan()
 		return tea.Interrupt
 	}
 	switch {
@@ -210,6 +213,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.fullHelp:
 		m.fullHelp = false // any key closes the full help
 		if key.Matches(msg, m.keys.Quit) {
+			m.stopScan()
 			return tea.Quit
 		}
 		return nil
@@ -217,6 +221,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
+		m.stopScan()
 		return tea.Quit
 	case key.Matches(msg, k.Up):
 		m.picker.Move(-1)
@@ -389,14 +394,7 @@ func (m *Model) headerView() string {
 		count = itoa(len(m.picker.Shown())) + "/" + count
 	}
 	parts = append(parts, m.st.dim.Render(count+" · "+itoa(len(m.picker.Checked()))+" checked"))
-	switch {
-	case m.scanning:
-		parts = append(parts, m.st.pending.Render("scanning…"))
-	case m.scanErr != nil:
-		parts = append(parts, m.st.err.Render("scan failed: "+clean(m.scanErr.Error())))
-	case m.scanStats.Warnings > 0:
-		parts = append(parts, m.st.warn.Render(itoa(m.scanStats.Warnings)+" unreadable folders skipped"))
-	}
+	parts = append(parts, m.scanHeader()...)
 	return ansi.Truncate(strings.Join(parts, "  "), m.width, "…")
 }
 
