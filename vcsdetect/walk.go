@@ -48,7 +48,7 @@ type shared struct {
 	// besideFiles holds every file name a SkipBeside rule looks for.
 	besideFiles map[string]bool
 	rootDev     uint64
-	out         chan Repo
+	out         chan []Repo
 	stop        atomic.Bool     // cancelled
 	done        <-chan struct{} // the scan's ctx.Done()
 	pending     atomic.Int64
@@ -83,7 +83,7 @@ func scan(ctx context.Context, dir string, opts Options, found func(Repo)) (Stat
 		log:     opts.Logger,
 		skip:    map[string]bool{},
 		markers: map[string]bool{},
-		out:     make(chan Repo, 256),
+		out:     make(chan []Repo, 64),
 		seen:    map[fileID]bool{},
 		done:    ctx.Done(),
 	}
@@ -125,7 +125,7 @@ func scan(ctx context.Context, dir string, opts Options, found func(Repo)) (Stat
 	s.rootDev = id.dev
 	// Read the root here, so that an unreadable root is an error and not a
 	// warning; the workers take its subfolders from there.
-	first := newDirReader()
+	first := &worker{s: s, r: newDirReader()}
 	rootJob := job{path: root, link: true}
 	var children []job
 	if err := s.visit(first, rootJob, &children, true); err != nil {
@@ -152,10 +152,13 @@ func scan(ctx context.Context, dir string, opts Options, found func(Repo)) (Stat
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
-		r := first
+		w := first
+		if w == nil {
+			w = &worker{s: s, r: newDirReader()}
+		}
 		go func() {
 			defer wg.Done()
-			s.work(r)
+			w.work()
 		}()
 		first = nil
 	}
@@ -176,14 +179,17 @@ func scan(ctx context.Context, dir string, opts Options, found func(Repo)) (Stat
 	}
 	for {
 		select {
-		case r, ok := <-s.out:
+		case batch, ok := <-s.out:
 			if !ok {
 				if err := ctx.Err(); err != nil {
 					return s.stats(), err
 				}
 				return s.stats(), nil
 			}
-			if ctx.Err() == nil {
+			for _, r := range batch {
+				if ctx.Err() != nil {
+					break
+				}
 				s.repos.Add(1)
 				found(r)
 			}
@@ -202,13 +208,58 @@ func (s *shared) stats() Stats {
 	}
 }
 
+// worker is the state of one walking goroutine: its folder reader and the
+// repositories it found but has not handed over yet.
+type worker struct {
+	s     *shared
+	r     *dirReader
+	batch []Repo
+	sent  time.Time // when the last batch was handed over
+}
+
+// batchMax and batchAge bound how long a found repository waits in a
+// worker's batch: handing over one repository at a time costs a channel
+// send and often a wake-up of the calling goroutine each, which showed on
+// trees dense with repositories; a batch goes as soon as it is this full
+// or this old, or the worker runs out of work.
+const (
+	batchMax = 64
+	batchAge = 5 * time.Millisecond
+)
+
+// add queues a repository for the calling goroutine.
+func (w *worker) add(r Repo) {
+	w.batch = append(w.batch, r)
+	if len(w.batch) == 1 && w.sent.IsZero() {
+		w.flush() // the first result of a worker goes at once
+	}
+}
+
+// maybeFlush hands the batch over if it is full or old enough.
+func (w *worker) maybeFlush() {
+	if len(w.batch) > 0 && (len(w.batch) >= batchMax || time.Since(w.sent) >= batchAge) {
+		w.flush()
+	}
+}
+
+// flush hands the batch over, unless the scan was cancelled.
+func (w *worker) flush() {
+	if len(w.batch) == 0 {
+		return
+	}
+	select {
+	case w.s.out <- w.batch:
+	case <-w.s.done:
+	}
+	w.batch, w.sent = nil, time.Now()
+}
+
 // work is one walking goroutine: it takes folders from its own stack, or
 // from the shared one when its own is empty, until the walk is done or
 // cancelled.
-func (s *shared) work(r *dirReader) {
-	if r == nil {
-		r = newDirReader()
-	}
+func (w *worker) work() {
+	s := w.s
+	defer w.flush()
 	var local []job
 	for {
 		if s.stop.Load() {
@@ -224,13 +275,14 @@ func (s *shared) work(r *dirReader) {
 			}
 			j, local = local[n-1], local[:n-1]
 		} else {
+			w.flush() // nothing is waiting behind an idle worker
 			var ok bool
 			if j, ok = s.take(); !ok {
 				return
 			}
 		}
 		before := len(local)
-		if err := s.visit(r, j, &local, false); err != nil {
+		if err := s.visit(w, j, &local, false); err != nil {
 			s.warnings.Add(1)
 			s.log.Warn("vcsdetect: skipping unreadable folder", "path", j.path, "err", err)
 		}
@@ -245,6 +297,7 @@ func (s *shared) work(r *dirReader) {
 			s.cond.Broadcast()
 			s.mu.Unlock()
 		}
+		w.maybeFlush()
 	}
 }
 
@@ -286,13 +339,4 @@ func (s *shared) markOnce(id fileID) bool {
 	}
 	s.seen[id] = true
 	return true
-}
-
-// emit hands a repository to the calling goroutine, unless the scan was
-// cancelled.
-func (s *shared) emit(r Repo) {
-	select {
-	case s.out <- r:
-	case <-s.done:
-	}
 }

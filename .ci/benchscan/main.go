@@ -327,7 +327,20 @@ func check(dir, manifest string, tools []*tool, listArgs string) {
 	// The plain Git repositories (.git folder or file) are the set all three
 	// must agree on.
 	plain := want(func(e entry) bool { return (e.DotGit == "dir" || e.DotGit == "file") && (all || !e.Heavy) })
-	fmt.Printf("Git repositories with a .git folder or file, found by all: %d\n", len(plain))
+	for _, t := range tools {
+		if strings.Fields(t.name)[0] == "floor" {
+			continue
+		}
+		got := lines(t.out, strings.Fields(t.name)[0] != "rootpick")
+		for p := range plain {
+			if !got[p] {
+				fmt.Printf("%s misses %s\n", t.name, p)
+				ok = false
+				break
+			}
+		}
+	}
+	fmt.Printf("Git repositories with a .git folder or file that rootpick must list: %d; every tool lists all of them\n", len(plain))
 	if !ok {
 		os.Exit(1)
 	}
