@@ -344,9 +344,15 @@ func runList(args []string, stdout, stderr io.Writer) error {
 			return
 		}
 		if o.json {
+			// DIR is canonical and the walk follows no symlink, so the
+			// path is canonical already; only --follow needs resolving
+			// (an EvalSymlinks, a stat and an open per repository, which
+			// made list --json 3.5 times slower than list on 50,000).
 			uri := consent.PathToURI(r.Path)
-			if root, err := consent.NewRoot(r.Path); err == nil {
-				uri = root.URI
+			if o.follow {
+				if root, err := consent.NewRoot(r.Path); err == nil {
+					uri = root.URI
+				}
 			}
 			line := struct {
 				vcsdetect.Repo

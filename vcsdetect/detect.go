@@ -2,11 +2,9 @@ package vcsdetect
 
 import (
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // Names of the entries that mark a work tree, and are never entered.
@@ -26,6 +24,12 @@ type listing struct {
 	beside            []string // file names that SkipBeside rules look for
 	marker            string   // the smallest marker file name present
 	subdirs, symlinks []string
+}
+
+// mayBeRepo reports whether the listing can make a repository or project
+// of its folder (a superset: a .git FIFO answers yes).
+func (l *listing) mayBeRepo(inRepo bool) bool {
+	return l.hasGit || (l.head && l.obj && l.refs) || l.hg || l.jj || l.svn || (!inRepo && l.marker != "")
 }
 
 // testHookBeforeRead, when set by a test, runs before each folder is read,
@@ -49,7 +53,10 @@ func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
 		testHookBeforeRead(j.path)
 	}
 	var l listing
-	read, err := w.r.read(j.path, j.link, check, func(name []byte, typ entryType) {
+	// The folder's identity is wanted when it turns out to be a
+	// repository, to list a folder reached twice once.
+	wantID := func() bool { return !s.opts.Follow && l.mayBeRepo(j.inRepo) }
+	read, id, err := w.r.read(j.path, j.link, check, wantID, func(name []byte, typ entryType) {
 		if typ == typeUnknown {
 			typ, _ = lstatType(j.path + string(filepath.Separator) + string(name))
 		}
@@ -128,11 +135,9 @@ func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
 	if repo.Kind != "" {
 		// Without Follow, a folder reached twice (bind mounts) is only
 		// recognised at repositories, where it matters: one stat each.
-		if !s.opts.Follow {
-			if id, _, err := statID(j.path); err == nil && !s.markOnce(id) {
-				s.skipped.Add(1)
-				return nil
-			}
+		if !s.opts.Follow && !s.markOnce(id) {
+			s.skipped.Add(1)
+			return nil
 		}
 		if !s.opts.NoBranch {
 			switch {
@@ -301,21 +306,4 @@ func readHgBranch(path string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(b))
-}
-
-// readSmall reads at most limit bytes of a regular file. It opens without
-// blocking, so that a FIFO planted as HEAD cannot hang a walking goroutine,
-// and refuses anything that is not a regular file.
-func readSmall(name string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, &os.PathError{Op: "read", Path: name, Err: errors.New("not a regular file")}
-	}
-	return io.ReadAll(io.LimitReader(f, limit))
 }

@@ -2,8 +2,6 @@ package vcsdetect
 
 import (
 	"errors"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -21,12 +19,7 @@ var errNoGitDirLine = errors.New(`no "gitdir: " line`)
 // it is absolute). Like git, it strips only the line ending, so paths that
 // end in spaces survive.
 func readGitFile(name string) (string, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxGitFileSize))
+	b, err := readSmall(name, maxGitFileSize)
 	if err != nil {
 		return "", err
 	}

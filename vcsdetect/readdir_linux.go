@@ -3,6 +3,7 @@ package vcsdetect
 import (
 	"bytes"
 	"io/fs"
+	"slices"
 	"syscall"
 	"unsafe"
 )
@@ -29,24 +30,28 @@ func newDirReader() *dirReader { return &dirReader{buf: make([]byte, readBufSize
 // read fails with ELOOP or ENOTDIR, which the walk counts as unreadable.
 // When check is not nil it is given the folder's device and inode before
 // anything is read, and a false answer skips the folder (read returns
-// false).
-func (r *dirReader) read(path string, follow bool, check func(fileID) bool, fn func(name []byte, typ entryType)) (bool, error) {
+// false). When wantID, called once the entries are read, says so, the
+// folder's device and inode are returned (an fstat of the open folder,
+// cheaper than a stat of its path).
+func (r *dirReader) read(path string, follow bool, check func(fileID) bool, wantID func() bool, fn func(name []byte, typ entryType)) (bool, fileID, error) {
 	flags := syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC | syscall.O_NONBLOCK
 	if !follow {
 		flags |= syscall.O_NOFOLLOW
 	}
 	fd, err := openRetry(path, flags)
 	if err != nil {
-		return false, &fs.PathError{Op: "open", Path: path, Err: err}
+		return false, fileID{}, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer syscall.Close(fd)
+	var id fileID
 	if check != nil {
 		var st syscall.Stat_t
 		if err := syscall.Fstat(fd, &st); err != nil {
-			return false, &fs.PathError{Op: "fstat", Path: path, Err: err}
+			return false, id, &fs.PathError{Op: "fstat", Path: path, Err: err}
 		}
-		if !check(fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}) {
-			return false, nil
+		id = fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}
+		if !check(id) {
+			return false, id, nil
 		}
 	}
 	for {
@@ -55,10 +60,16 @@ func (r *dirReader) read(path string, follow bool, check func(fileID) bool, fn f
 			continue
 		}
 		if err != nil {
-			return true, &fs.PathError{Op: "getdents", Path: path, Err: err}
+			return true, id, &fs.PathError{Op: "getdents", Path: path, Err: err}
 		}
 		if n <= 0 {
-			return true, nil
+			if id == (fileID{}) && wantID != nil && wantID() {
+				var st syscall.Stat_t
+				if syscall.Fstat(fd, &st) == nil {
+					id = fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}
+				}
+			}
+			return true, id, nil
 		}
 		parseDirents(r.buf[:n], fn)
 	}
@@ -139,4 +150,34 @@ func modeType(m uint32) entryType {
 		return typeSymlink
 	}
 	return typeOther
+}
+
+// readSmall reads at most limit bytes of a small file (HEAD, a .git file, a
+// config) with one open, one read and one close: no *os.File, whose
+// non-blocking open would also register with the poller. O_NONBLOCK keeps a
+// FIFO planted as HEAD from hanging the walk (its read fails at once), and a
+// folder fails with EISDIR. A regular file's first read returns all of it
+// up to limit.
+func readSmall(name string, limit int) ([]byte, error) {
+	fd, err := openRetry(name, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC|syscall.O_NOCTTY)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	defer syscall.Close(fd)
+	// Most of these files are a line long: start small, grow while full.
+	buf := make([]byte, 0, min(limit, 512))
+	for {
+		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+		}
+		buf = buf[:len(buf)+n]
+		if n == 0 || len(buf) < cap(buf) || len(buf) >= limit {
+			return buf, nil
+		}
+		buf = slices.Grow(buf, min(limit, 2*cap(buf))-len(buf))
+	}
 }
