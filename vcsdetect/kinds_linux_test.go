@@ -65,6 +65,11 @@ func TestKinds(t *testing.T) {
 	if err := syscall.Mkfifo(j("fifo", ".git"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A FIFO planted as HEAD must not hang the read of the branch.
+	mkdirs(t, j("fifohead", ".git"))
+	if err := syscall.Mkfifo(j("fifohead", ".git", "HEAD"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	done := make(chan struct{})
 	var repos []Repo
@@ -81,6 +86,7 @@ func TestKinds(t *testing.T) {
 	want := []seen{
 		{"coloc", KindGit, 1, "co"},
 		{"dangling", KindBroken, 1, ""},
+		{"fifohead", KindGit, 1, ""},
 		{"gone", KindBroken, 1, ""},
 		{"hgdefault", KindHg, 1, "default"},
 		{"hgdefault/nested", KindGit, 2, ""},
