@@ -5,6 +5,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -99,6 +100,13 @@ type options struct {
 	initTimeout time.Duration
 	profile     string
 	resume      bool
+	// list
+	all     bool
+	skip    stringList
+	follow  bool
+	oneFS   bool
+	details bool
+	stream  bool
 }
 
 func newFlagSet(name string, o *options, out io.Writer) *flag.FlagSet {
@@ -108,6 +116,12 @@ func newFlagSet(name string, o *options, out io.Writer) *flag.FlagSet {
 	case "list":
 		fs.BoolVar(&o.json, "json", false, "print JSON Lines (path, name, kind, branch, depth, uri)")
 		fs.IntVar(&o.maxDepth, "max-depth", 0, "do not look more than `N` levels below DIR (0: no limit)")
+		fs.BoolVar(&o.all, "all", false, "also walk heavy folders (node_modules, .venv, vendor beside go.mod, …)")
+		fs.Var(&o.skip, "skip", "do not walk folders named `NAME` (repeatable; adds to the default list)")
+		fs.BoolVar(&o.follow, "follow", false, "follow symlinked folders (each folder is walked once)")
+		fs.BoolVar(&o.oneFS, "one-file-system", false, "do not walk into other file systems")
+		fs.BoolVar(&o.details, "details", false, "with --json: add head, upstream, ahead/behind, remote, last commit and dirty state")
+		fs.BoolVar(&o.stream, "stream", false, "print each repository as soon as it is found, in no particular order")
 	case "forget":
 		fs.StringVar(&o.profile, "profile", consent.DefaultProfile, "forget the consent of profile `NAME`")
 	case "serve-demo":
@@ -353,27 +367,47 @@ func runList(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.details && !o.json {
+		return usageError("--details needs --json")
+	}
 	dir, err := dirArg(pos)
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// One write per line cost about 20 µs a line on a tree of 50,000
+	// repositories; buffer, and with --stream flush after the first result
+	// and then at each progress tick, so results still show within 100 ms.
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	stdout = out
 	enc := json.NewEncoder(stdout)
+	var desc *vcsdetect.Describer
+	if o.details {
+		desc = vcsdetect.NewDescriber(vcsdetect.DescribeOptions{})
+	}
 	var writeErr error
-	_, err = vcsdetect.Scan(ctx, dir, vcsdetect.Options{MaxDepth: o.maxDepth}, func(r vcsdetect.Repo) {
+	print := func(r vcsdetect.Repo, det *vcsdetect.Details) {
 		if writeErr != nil {
 			return
 		}
 		if o.json {
+			// DIR is canonical and the walk follows no symlink, so the
+			// path is canonical already; only --follow needs resolving
+			// (an EvalSymlinks, a stat and an open per repository, which
+			// made list --json 3.5 times slower than list on 50,000).
 			uri := consent.PathToURI(r.Path)
-			if root, err := consent.NewRoot(r.Path); err == nil {
-				uri = root.URI
+			if o.follow {
+				if root, err := consent.NewRoot(r.Path); err == nil {
+					uri = root.URI
+				}
 			}
-			writeErr = enc.Encode(struct {
+			line := struct {
 				vcsdetect.Repo
 				URI string `json:"uri"`
-			}{r, uri})
+				*vcsdetect.Details
+			}{Repo: r, URI: uri, Details: det}
+			writeErr = enc.Encode(line)
 			return
 		}
 		p := r.Path
@@ -381,12 +415,65 @@ func runList(args []string, stdout, stderr io.Writer) error {
 			p = strconv.Quote(p) // control, format or invalid bytes never reach the terminal raw
 		}
 		_, writeErr = fmt.Fprintln(stdout, p)
+	}
+	opts := vcsdetect.Options{
+		MaxDepth:      o.maxDepth,
+		All:           o.all,
+		Skip:          o.skip,
+		Follow:        o.follow,
+		OneFileSystem: o.oneFS,
+		NoBranch:      !o.json, // the plain list prints paths only
+	}
+	if o.stream {
+		opts.Progress = func(vcsdetect.Stats) {
+			if writeErr == nil {
+				writeErr = out.Flush()
+			}
+		}
+	}
+	printed := 0
+	// The walk is parallel: results come in no fixed order, so they are
+	// sorted by path unless --stream asks for them as they come.
+	var found []vcsdetect.Repo
+	st, err := vcsdetect.Scan(ctx, dir, opts, func(r vcsdetect.Repo) {
+		if o.stream {
+			var det *vcsdetect.Details
+			if desc != nil {
+				d := desc.Describe(ctx, r)
+				det = &d
+			}
+			print(r, det)
+			if printed++; printed == 1 && writeErr == nil {
+				writeErr = out.Flush()
+			}
+		} else {
+			found = append(found, r)
+		}
 	})
 	if errors.Is(err, context.Canceled) {
+		out.Flush()
 		return exitError{code: 130}
 	}
 	if err != nil {
 		return err
+	}
+	slices.SortFunc(found, func(a, b vcsdetect.Repo) int { return strings.Compare(a.Path, b.Path) })
+	var dets []vcsdetect.Details
+	if desc != nil {
+		dets = desc.DescribeAll(ctx, found, 0)
+	}
+	for i, r := range found {
+		var det *vcsdetect.Details
+		if dets != nil {
+			det = &dets[i]
+		}
+		print(r, det)
+	}
+	if err := out.Flush(); writeErr == nil {
+		writeErr = err
+	}
+	if st.Skipped > 0 || st.Warnings > 0 {
+		fmt.Fprintf(stderr, "rootpick: %d folders walked, %d skipped (heavy, other file system or seen before; --all walks heavy ones), %d unreadable\n", st.Dirs, st.Skipped, st.Warnings)
 	}
 	return writeErr
 }

@@ -218,6 +218,7 @@ func (m *Model) onConsentSaved(msg consentSavedMsg) tea.Cmd {
 		m.setNote("Consent not remembered: "+clean(msg.err.Error()), true)
 	}
 	if m.saving == 0 && m.quitAfterSave {
+		m.stopScan()
 		return tea.Quit
 	}
 	return nil

@@ -73,6 +73,8 @@ type Model struct {
 	scanCancel context.CancelFunc
 	scanStats  vcsdetect.Stats
 	scanErr    error
+	// scanElapsed is the walk's running time, as sent by the walk.
+	scanElapsed time.Duration
 
 	filtering bool
 	filter    textinput.Model
@@ -236,6 +238,7 @@ func (m *Model) layout() {
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.Interrupt) {
+		m.stopScan()
 		return tea.Interrupt
 	}
 	switch {
@@ -393,14 +396,7 @@ func (m *Model) headerView() string {
 		count = itoa(len(m.picker.Shown())) + "/" + count
 	}
 	parts = append(parts, m.st.dim.Render(count+" · "+itoa(len(m.picker.Checked()))+" checked")+m.pendingCounts())
-	switch {
-	case m.scanning:
-		parts = append(parts, m.st.pending.Render("scanning…"))
-	case m.scanErr != nil:
-		parts = append(parts, m.st.err.Render("scan failed: "+clean(m.scanErr.Error())))
-	case m.scanStats.Warnings > 0:
-		parts = append(parts, m.st.warn.Render(itoa(m.scanStats.Warnings)+" unreadable folders skipped"))
-	}
+	parts = append(parts, m.scanHeader()...)
 	return ansi.Truncate(strings.Join(parts, "  "), m.width, "…")
 }
 

@@ -52,5 +52,6 @@ func (m *Model) finish() tea.Cmd {
 		m.setNote("Remembering the consent, then quitting…", false)
 		return nil
 	}
+	m.stopScan() // a walk still running would outlive the screen
 	return tea.Quit
 }

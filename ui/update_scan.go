@@ -2,17 +2,21 @@ package ui
 
 import (
 	"context"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
-// scanItem is what the scanning goroutine sends: a repository, or the end.
+// scanItem is what the scanning goroutine sends: a repository, the counts
+// so far (progress), or the end.
 type scanItem struct {
-	repo  vcsdetect.Repo
-	done  bool
-	stats vcsdetect.Stats
-	err   error
+	repo     vcsdetect.Repo
+	progress bool
+	done     bool
+	stats    vcsdetect.Stats
+	elapsed  time.Duration
+	err      error
 }
 
 // scanStartedMsg hands the model the stream of a new scan.
@@ -22,30 +26,40 @@ type scanStartedMsg struct {
 	cancel context.CancelFunc
 }
 
-// scanBatchMsg carries the repositories read from the stream in one go, and
-// the end of the scan when it came.
+// scanBatchMsg carries the repositories read from the stream in one go, the
+// latest counts (when progress is set, or at the end), and the end of the
+// scan when it came.
 type scanBatchMsg struct {
-	gen   int
-	repos []vcsdetect.Repo
-	done  bool
-	stats vcsdetect.Stats
-	err   error
+	gen      int
+	repos    []vcsdetect.Repo
+	progress bool
+	done     bool
+	stats    vcsdetect.Stats
+	elapsed  time.Duration
+	err      error
 }
 
 // scanBatchMax bounds how many found repositories one message carries, so a
 // fast scan of a huge tree still redraws as it goes.
 const scanBatchMax = 512
 
-// startScan cancels the running scan and starts a new generation.
-func (m *Model) startScan() tea.Cmd {
+// stopScan cancels the running walk, if any: a rescan or a quit must not
+// leave it running.
+func (m *Model) stopScan() {
 	if m.scanCancel != nil {
 		m.scanCancel()
 		m.scanCancel = nil
 	}
+}
+
+// startScan cancels the running scan and starts a new generation.
+func (m *Model) startScan() tea.Cmd {
+	m.stopScan()
 	m.scanGen++
 	m.scanning = true
 	m.scanErr = nil
 	m.scanCh = nil
+	m.scanStats, m.scanElapsed = vcsdetect.Stats{}, 0
 	m.picker.Reset()
 	gen, scan, dir, opts := m.scanGen, m.cfg.Scan, m.cfg.Dir, m.cfg.ScanOptions
 	return func() tea.Msg {
@@ -53,6 +67,15 @@ func (m *Model) startScan() tea.Cmd {
 		ch := make(chan scanItem, scanBatchMax)
 		go func() {
 			defer close(ch)
+			start := time.Now()
+			// Progress is called on this goroutine; a count that finds
+			// the channel full is dropped, the next one will do.
+			opts.Progress = func(st vcsdetect.Stats) {
+				select {
+				case ch <- scanItem{progress: true, stats: st, elapsed: time.Since(start)}:
+				default:
+				}
+			}
 			stats, err := scan(ctx, dir, opts, func(r vcsdetect.Repo) {
 				select {
 				case ch <- scanItem{repo: r}:
@@ -60,7 +83,7 @@ func (m *Model) startScan() tea.Cmd {
 				}
 			})
 			select {
-			case ch <- scanItem{done: true, stats: stats, err: err}:
+			case ch <- scanItem{done: true, stats: stats, elapsed: time.Since(start), err: err}:
 			case <-ctx.Done():
 			}
 		}()
@@ -83,10 +106,14 @@ func readScan(gen int, ch <-chan scanItem) tea.Cmd {
 		msg := scanBatchMsg{gen: gen}
 		for it := range ch {
 			if it.done {
-				msg.done, msg.stats, msg.err = true, it.stats, it.err
+				msg.done, msg.stats, msg.elapsed, msg.err = true, it.stats, it.elapsed, it.err
 				return msg
 			}
-			msg.repos = append(msg.repos, it.repo)
+			if it.progress {
+				msg.progress, msg.stats, msg.elapsed = true, it.stats, it.elapsed
+			} else {
+				msg.repos = append(msg.repos, it.repo)
+			}
 			if len(msg.repos) >= scanBatchMax || len(ch) == 0 {
 				return msg
 			}
@@ -102,14 +129,46 @@ func (m *Model) onScanBatch(msg scanBatchMsg) tea.Cmd {
 	}
 	m.picker.AddAll(msg.repos)
 	m.list.follow(m.picker.Cursor(), len(m.picker.Shown()))
+	if msg.progress || msg.done {
+		m.scanStats, m.scanElapsed = msg.stats, msg.elapsed
+	}
 	if msg.done {
 		m.scanning = false
-		m.scanStats, m.scanErr = msg.stats, msg.err
-		if m.scanCancel != nil {
-			m.scanCancel()
-			m.scanCancel = nil
-		}
+		m.scanErr = msg.err
+		m.stopScan()
 		return nil
 	}
 	return readScan(msg.gen, m.scanCh)
+}
+
+// scanHeader is the scanning part of the header: while the walk runs, a
+// live count of folders walked, folders skipped and time spent (the
+// repositories found are counted next to it already); once it is done,
+// what was skipped or could not be read, if anything.
+func (m *Model) scanHeader() []string {
+	st := m.scanStats
+	switch {
+	case m.scanning:
+		text := "scanning… " + itoa(st.Dirs) + " folders"
+		if st.Skipped > 0 {
+			text += " · " + itoa(st.Skipped) + " skipped"
+		}
+		if st.Warnings > 0 {
+			text += " · " + itoa(st.Warnings) + " unreadable"
+		}
+		if m.scanElapsed > 0 {
+			text += " · " + m.scanElapsed.Round(100*time.Millisecond).String()
+		}
+		return []string{m.st.pending.Render(text)}
+	case m.scanErr != nil:
+		return []string{m.st.err.Render("scan failed: " + clean(m.scanErr.Error()))}
+	}
+	var parts []string
+	if st.Skipped > 0 {
+		parts = append(parts, m.st.dim.Render(itoa(st.Skipped)+" folders skipped"))
+	}
+	if st.Warnings > 0 {
+		parts = append(parts, m.st.warn.Render(itoa(st.Warnings)+" unreadable folders skipped"))
+	}
+	return parts
 }

@@ -2,19 +2,8 @@ package vcsdetect
 
 import (
 	"errors"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/go-git/go-billy/v5"
-	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/storage/filesystem"
-	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
 // maxGitFileSize bounds how much of a .git file is read: a real one holds a
@@ -30,12 +19,7 @@ var errNoGitDirLine = errors.New(`no "gitdir: " line`)
 // it is absolute). Like git, it strips only the line ending, so paths that
 // end in spaces survive.
 func readGitFile(name string) (string, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxGitFileSize))
+	b, err := readSmall(name, maxGitFileSize)
 	if err != nil {
 		return "", err
 	}
@@ -69,90 +53,4 @@ func classifyGitDir(gitdir string) Kind {
 		}
 	}
 	return KindGitFile
-}
-
-// branch returns the short name of the branch checked out in the work tree at
-// path, or "" when HEAD is detached or cannot be read. linked says that
-// path/.git is a symlink. Failures are logged at Debug: the repository is
-// reported anyway.
-func (w *walker) branch(path string, linked bool) string {
-	repo, err := openRepo(path, linked)
-	if err != nil {
-		w.log.Debug("vcsdetect: cannot open repository", "path", path, "err", err)
-		return ""
-	}
-	head, err := repo.Head()
-	if err == nil {
-		if head.Name().IsBranch() {
-			return head.Name().Short()
-		}
-		return "" // detached: Head resolved to HEAD itself
-	}
-	if !errors.Is(err, plumbing.ErrReferenceNotFound) {
-		w.log.Debug("vcsdetect: cannot read HEAD", "path", path, "err", err)
-		return ""
-	}
-	// An unborn branch (git init, no commit yet): HEAD names a branch that
-	// has no ref, so Head cannot resolve it; the symbolic HEAD still says
-	// which branch the first commit will land on.
-	sym, err := repo.Storer.Reference(plumbing.HEAD)
-	if err != nil {
-		w.log.Debug("vcsdetect: cannot read HEAD", "path", path, "err", err)
-		return ""
-	}
-	if sym.Type() == plumbing.SymbolicReference && sym.Target().IsBranch() {
-		return sym.Target().Short()
-	}
-	return ""
-}
-
-// openRepo opens the repository whose work tree is path. linked says that
-// path/.git is a symlink: go-git reads .git through a chroot of the work
-// tree that refuses symlinks leading out of it ("chroot boundary crossed"),
-// so such a repository is opened from its resolved git folder instead.
-func openRepo(path string, linked bool) (*git.Repository, error) {
-	if !linked {
-		// EnableDotGitCommonDir makes a worktree's HEAD come from its own
-		// gitdir while its branches come from the main repository's.
-		return git.PlainOpenWithOptions(path, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
-	}
-	gitdir, err := resolveGitDir(path)
-	if err != nil {
-		return nil, err
-	}
-	var common billy.Filesystem
-	b, err := os.ReadFile(filepath.Join(gitdir, "commondir"))
-	switch {
-	case err == nil:
-		dir := strings.TrimRight(string(b), "\r\n")
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(gitdir, dir)
-		}
-		common = osfs.New(dir)
-	case !errors.Is(err, fs.ErrNotExist):
-		return nil, err
-	}
-	st := filesystem.NewStorage(dotgit.NewRepositoryFilesystem(osfs.New(gitdir), common), cache.NewObjectLRUDefault())
-	return git.Open(st, osfs.New(path))
-}
-
-// resolveGitDir returns the git folder of the work tree at path: path/.git
-// with symlinks resolved, or the folder its .git file points to.
-func resolveGitDir(path string) (string, error) {
-	dotGit := filepath.Join(path, gitName)
-	fi, err := os.Stat(dotGit)
-	if err != nil {
-		return "", err
-	}
-	if fi.IsDir() {
-		return filepath.EvalSymlinks(dotGit)
-	}
-	gitdir, err := readGitFile(dotGit)
-	if err != nil {
-		return "", err
-	}
-	if !filepath.IsAbs(gitdir) {
-		gitdir = filepath.Join(path, gitdir)
-	}
-	return gitdir, nil
 }

@@ -73,6 +73,8 @@ func relSeen(t testing.TB, root string, repos []Repo) []seen {
 		}
 		out = append(out, seen{Rel: rel, Kind: r.Kind, Depth: r.Depth, Branch: r.Branch})
 	}
+	// The walk is parallel, so the order is not fixed: compare sorted.
+	slices.SortFunc(out, func(a, b seen) int { return strings.Compare(a.Rel, b.Rel) })
 	return out
 }
 
@@ -92,6 +94,16 @@ func writeFile(t testing.TB, name, content string) {
 	}
 	if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// fakeGitDir writes the files of a git folder by hand.
+func fakeGitDir(t testing.TB, dir, head, config string) {
+	t.Helper()
+	mkdirs(t, filepath.Join(dir, "objects"), filepath.Join(dir, "refs", "heads"))
+	writeFile(t, filepath.Join(dir, "HEAD"), head)
+	if config != "" {
+		writeFile(t, filepath.Join(dir, "config"), config)
 	}
 }
 
@@ -143,21 +155,24 @@ func TestScanTree(t *testing.T) {
 	repos, st := scanAll(t, root, Options{})
 	got := relSeen(t, root, repos)
 
-	// The order is the walk's: depth-first, entries in byte order, a
-	// repository before the repositories nested in it.
 	want := []seen{
 		{"a", KindGit, 1, "master"},
 		{"a/nested", KindGit, 2, ""},
 		{"a/sub", KindSubmodule, 2, "master"}, // unborn branch of the bare module repo
 		{"b/c/d", KindGit, 3, ""},
 		{odd, KindGit, 1, ""},
-		{"sep", KindGitFile, 1, ""},
-		{"wt", KindWorktree, 1, ""}, // gitdir does not exist: reported, no branch
+		{"sep", KindBroken, 1, ""}, // gitdir does not exist
+		{"wt", KindBroken, 1, ""},
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("Scan reported\n%v\nwant\n%v", got, want)
 	}
 	// root, a, a/nested, a/sub, b, b/c, b/c/d, odd, plain, plain/deeper, sep, wt
+	for _, r := range repos {
+		if (r.Kind == KindBroken) != (r.Reason != "") {
+			t.Errorf("%s: kind %s with reason %q", r.Path, r.Kind, r.Reason)
+		}
+	}
 	if want := (Stats{Dirs: 12, Repos: 7}); st != want {
 		t.Errorf("Stats = %+v, want %+v", st, want)
 	}
@@ -314,8 +329,11 @@ func TestMalformedGitFileStillReported(t *testing.T) {
 	writeFile(t, filepath.Join(root, "x", ".git"), "garbage\n")
 	var logs bytes.Buffer
 	repos, _ := scanAll(t, root, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	if got, want := relSeen(t, root, repos), []seen{{"x", KindGitFile, 1, ""}}; !slices.Equal(got, want) {
+	if got, want := relSeen(t, root, repos), []seen{{"x", KindBroken, 1, ""}}; !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+	if len(repos) == 1 && !strings.Contains(repos[0].Reason, "gitdir") {
+		t.Errorf("reason %q does not say what is wrong", repos[0].Reason)
 	}
 	if !strings.Contains(logs.String(), "level=WARN") {
 		t.Errorf("no warning logged for a malformed .git file:\n%s", logs.String())
@@ -324,7 +342,7 @@ func TestMalformedGitFileStillReported(t *testing.T) {
 
 // gitCLI runs the git command in dir with the user's and system's
 // configuration out of the way, failing the test on error.
-func gitCLI(t *testing.T, dir string, args ...string) string {
+func gitCLI(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
@@ -374,6 +392,7 @@ func TestGitCLIWorktreeAndSubmodule(t *testing.T) {
 		{"wt2", KindWorktree, 1, ""},
 		{"wt2/libs/sub", KindSubmodule, 3, ""}, // submodule update detaches
 	}
+	slices.SortFunc(want, func(a, b seen) int { return strings.Compare(a.Rel, b.Rel) })
 	if !slices.Equal(got, want) {
 		t.Errorf("got\n%v\nwant\n%v", got, want)
 	}
@@ -438,7 +457,7 @@ func TestSymlinkedDotGit(t *testing.T) {
 		}
 	}
 	repos, _ := scanAll(t, root, Options{})
-	want := []seen{{"viadir", KindGit, 1, "master"}, {"viafile", KindWorktree, 1, "wtb"}}
+	want := []seen{{"dangling", KindBroken, 1, ""}, {"viadir", KindGit, 1, "master"}, {"viafile", KindWorktree, 1, "wtb"}}
 	if got := relSeen(t, root, repos); !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
@@ -499,13 +518,13 @@ func TestCancel(t *testing.T) {
 		var got []string
 		st, err := Scan(ctx, root, Options{}, func(r Repo) {
 			got = append(got, r.Name)
-			cancel() // found runs synchronously, so the walk stops at the next folder
+			cancel() // found is not called again once ctx is cancelled
 		})
 		if err != context.Canceled {
 			t.Errorf("err = %v, want context.Canceled itself", err)
 		}
-		if !slices.Equal(got, []string{"a"}) || st.Repos != 1 {
-			t.Errorf("found %q, Stats %+v; want only a", got, st)
+		if len(got) != 1 || st.Repos != 1 {
+			t.Errorf("found %q, Stats %+v; want one repository", got, st)
 		}
 	})
 }
@@ -528,7 +547,7 @@ func TestUnreadableFolder(t *testing.T) {
 
 	var logs bytes.Buffer
 	repos, st := scanAll(t, root, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	want := []seen{{"ok", KindGit, 1, ""}, {"q", KindGitFile, 1, ""}, {"z", KindGit, 1, ""}}
+	want := []seen{{"ok", KindGit, 1, ""}, {"q", KindBroken, 1, ""}, {"z", KindGit, 1, ""}}
 	if got := relSeen(t, root, repos); !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
@@ -543,21 +562,19 @@ func TestUnreadableFolder(t *testing.T) {
 func TestVanishedFolder(t *testing.T) {
 	root := t.TempDir()
 	mkdirs(t, filepath.Join(root, "a", ".git"), filepath.Join(root, "b", "c", ".git"))
-	var got []string
-	st, err := Scan(context.Background(), root, Options{}, func(r Repo) {
-		got = append(got, r.Name)
-		if r.Name == "a" {
-			// b was listed in root before a was visited; remove it now.
-			if err := os.RemoveAll(filepath.Join(root, "b")); err != nil {
-				t.Fatal(err)
+	// b was listed in root; remove it just before it is read, as a
+	// concurrent rm -rf would.
+	testHookBeforeRead = func(path string) {
+		if path == filepath.Join(root, "b") {
+			if err := os.RemoveAll(path); err != nil {
+				t.Error(err)
 			}
 		}
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
-	if !slices.Equal(got, []string{"a"}) || st.Warnings != 1 {
-		t.Errorf("found %q, Stats %+v; want only a and 1 warning", got, st)
+	t.Cleanup(func() { testHookBeforeRead = nil })
+	repos, st := scanAll(t, root, Options{})
+	if got := relSeen(t, root, repos); !slices.Equal(got, []seen{{"a", KindGit, 1, ""}}) || st.Warnings != 1 {
+		t.Errorf("found %v, Stats %+v; want only a and 1 warning", got, st)
 	}
 }
 
@@ -596,10 +613,8 @@ func TestRootErrors(t *testing.T) {
 	}
 }
 
-func TestStreamingOrder(t *testing.T) {
+func TestFoundOnCallingGoroutine(t *testing.T) {
 	root := t.TempDir()
-	// Byte order of whole paths ("a b/x" < "a/x") differs from the walk's
-	// order, which sorts each folder's entries: a, a b, a.b, b.
 	for _, p := range []string{"a", "a/x", "a b/x", "a.b/x", "b"} {
 		mkdirs(t, filepath.Join(root, filepath.FromSlash(p), ".git"))
 	}
@@ -612,7 +627,7 @@ func TestStreamingOrder(t *testing.T) {
 		// found must run on the caller's goroutine, below Scan in its stack.
 		buf := make([]byte, 64<<10)
 		stack := string(buf[:runtime.Stack(buf, false)])
-		if !strings.Contains(stack, "TestStreamingOrder") || !strings.Contains(stack, "vcsdetect.Scan(") {
+		if !strings.Contains(stack, "TestFoundOnCallingGoroutine") || !strings.Contains(stack, "vcsdetect.Scan(") {
 			t.Errorf("found not called from the calling goroutine:\n%s", stack)
 		}
 		rel, _ := filepath.Rel(root, r.Path)
@@ -622,8 +637,9 @@ func TestStreamingOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"a", "a/x", "a b/x", "a.b/x", "b"}; !slices.Equal(got, want) {
-		t.Errorf("order %q, want %q", got, want)
+	slices.Sort(got)
+	if want := []string{"a", "a b/x", "a.b/x", "a/x", "b"}; !slices.Equal(got, want) {
+		t.Errorf("found %q, want %q", got, want)
 	}
 }
 
@@ -640,7 +656,8 @@ func FuzzScanNames(f *testing.F) {
 			t.Skipf("file system refuses %q: %v", name, err)
 		}
 		var repos []Repo
-		if _, err := Scan(context.Background(), root, Options{}, func(r Repo) { repos = append(repos, r) }); err != nil {
+		// All: a name like node_modules is walked too.
+		if _, err := Scan(context.Background(), root, Options{All: true}, func(r Repo) { repos = append(repos, r) }); err != nil {
 			t.Fatal(err)
 		}
 		want := Repo{Path: filepath.Join(root, name), Name: name, Kind: KindGit, Depth: 1}
@@ -681,4 +698,26 @@ func BenchmarkScan(b *testing.B) {
 	}
 	b.ReportMetric(float64(st.Repos), "repos/op")
 	b.ReportMetric(float64(st.Dirs), "dirs/op")
+}
+
+// BenchmarkScanTree scans the tree named by $ROOTPICK_BENCH_TREE (such as
+// the big tree .ci/bench-scan generates) with Options.All, for profiling:
+//
+//	ROOTPICK_BENCH_TREE=/tmp/rootpick-bench/big go test -run '^$' -bench ScanTree -cpuprofile cpu.out ./vcsdetect
+//	go tool pprof -top vcsdetect.test cpu.out
+func BenchmarkScanTree(b *testing.B) {
+	root := os.Getenv("ROOTPICK_BENCH_TREE")
+	if root == "" {
+		b.Skip("set ROOTPICK_BENCH_TREE to a generated tree (bash .ci/bench-scan makes them)")
+	}
+	var st Stats
+	for b.Loop() {
+		var err error
+		st, err = Scan(context.Background(), root, Options{All: true}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(st.Dirs), "dirs/op")
+	b.ReportMetric(float64(st.Repos), "repos/op")
 }

@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/rootpick/rootpick/vcsdetect"
+)
+
+// TestScanHeaderLiveCount: while the walk runs the header counts folders
+// walked and skipped and the time spent; once done it says what was
+// skipped and what could not be read.
+func TestScanHeaderLiveCount(t *testing.T) {
+	m := New(Config{Dir: "/work/demo"})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+	m.scanGen, m.scanning = 1, true
+	m.Update(scanBatchMsg{gen: 1, repos: []vcsdetect.Repo{repo("a", "main")}, progress: true,
+		stats: vcsdetect.Stats{Dirs: 1234, Repos: 1, Skipped: 7, Warnings: 2}, elapsed: 1520 * time.Millisecond})
+	h := ansi.Strip(m.headerView())
+	if want := "1 repos · 0 checked  scanning… 1234 folders · 7 skipped · 2 unreadable · 1.5s"; !strings.Contains(h, want) {
+		t.Errorf("header while scanning:\n%s\nwant it to contain\n%s", h, want)
+	}
+	// A stale generation's counts are dropped.
+	m.Update(scanBatchMsg{gen: 0, progress: true, stats: vcsdetect.Stats{Dirs: 99999}})
+	if h := ansi.Strip(m.headerView()); strings.Contains(h, "99999") {
+		t.Errorf("header shows a cancelled scan's count: %s", h)
+	}
+	m.Update(scanBatchMsg{gen: 1, done: true, stats: vcsdetect.Stats{Dirs: 2000, Repos: 1, Skipped: 9, Warnings: 2}, elapsed: 2 * time.Second})
+	h = ansi.Strip(m.headerView())
+	if want := "9 folders skipped  2 unreadable folders skipped"; !strings.Contains(h, want) || strings.Contains(h, "scanning") {
+		t.Errorf("header after the scan:\n%s\nwant it to contain\n%s", h, want)
+	}
+}
+
+// scanRecorder wraps the real vcsdetect.Scan and reports how it ended.
+func scanRecorder() (ScanFunc, <-chan error) {
+	ended := make(chan error, 4)
+	return func(ctx context.Context, dir string, opts vcsdetect.Options, found func(vcsdetect.Repo)) (vcsdetect.Stats, error) {
+		st, err := vcsdetect.Scan(ctx, dir, opts, found)
+		ended <- err
+		return st, err
+	}, ended
+}
+
+// manyRepos makes a tree with more repositories than the scan channel
+// holds: a walk whose results nobody reads blocks until it is cancelled.
+func manyRepos(t *testing.T) string {
+	dir := t.TempDir()
+	for i := range scanBatchMax + 100 {
+		if err := os.MkdirAll(filepath.Join(dir, fmt.Sprintf("r%03d", i), ".git"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestQuitAndRescanCancelTheWalk(t *testing.T) {
+	dir := manyRepos(t)
+	for _, key := range []string{"q", "ctrl+c", "r"} {
+		t.Run(key, func(t *testing.T) {
+			scan, ended := scanRecorder()
+			m := New(Config{Dir: dir, Scan: scan})
+			m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+			m.Update(m.startScan()()) // scanStartedMsg; nothing reads the stream
+			select {
+			case err := <-ended:
+				t.Fatalf("the walk ended by itself (%v); the test needs it blocked", err)
+			case <-time.After(50 * time.Millisecond):
+			}
+			send(m, key)
+			select {
+			case err := <-ended:
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("after %q the walk ended with %v, want context.Canceled", key, err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("after %q the walk is still running", key)
+			}
+		})
+	}
+}

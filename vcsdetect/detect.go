@@ -1,0 +1,309 @@
+package vcsdetect
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Names of the entries that mark a work tree, and are never entered.
+const (
+	gitName = ".git"
+	hgName  = ".hg"
+	jjName  = ".jj"
+	svnName = ".svn"
+)
+
+// listing is what one folder's entries tell, gathered while they are read.
+type listing struct {
+	dotGit            entryType // type of the .git entry; typeUnknown when absent
+	hasGit            bool
+	hg, jj, svn       bool     // .hg, .jj, .svn folders
+	head, obj, refs   bool     // HEAD file, objects/ and refs/ folders: a bare repository
+	beside            []string // file names that SkipBeside rules look for
+	marker            string   // the smallest marker file name present
+	subdirs, symlinks []string
+}
+
+// mayBeRepo reports whether the listing can make a repository or project
+// of its folder (a superset: a .git FIFO answers yes).
+func (l *listing) mayBeRepo(inRepo bool) bool {
+	return l.hasGit || (l.head && l.obj && l.refs) || l.hg || l.jj || l.svn || (!inRepo && l.marker != "")
+}
+
+// testHookBeforeRead, when set by a test, runs before each folder is read,
+// so that a test can change the disk at that exact moment.
+var testHookBeforeRead func(path string)
+
+// visit reads the folder of j, reports it if it is a repository and appends
+// its subfolders to children. It returns the error that made the folder
+// unreadable, if any.
+func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
+	var check func(fileID) bool
+	if s.opts.Follow || s.opts.OneFileSystem {
+		check = func(id fileID) bool {
+			if s.opts.OneFileSystem && !isRoot && id.dev != s.rootDev {
+				return false
+			}
+			return !s.opts.Follow || s.markOnce(id)
+		}
+	}
+	if testHookBeforeRead != nil {
+		testHookBeforeRead(j.path)
+	}
+	var l listing
+	// The folder's identity is wanted when it turns out to be a
+	// repository, to list a folder reached twice once.
+	wantID := func() bool { return !s.opts.Follow && l.mayBeRepo(j.inRepo) }
+	read, id, err := w.r.read(j.path, j.link, check, wantID, func(name []byte, typ entryType) {
+		if typ == typeUnknown {
+			typ, _ = lstatType(j.path + string(filepath.Separator) + string(name))
+		}
+		switch typ {
+		case typeDir:
+			switch string(name) {
+			case gitName:
+				l.dotGit, l.hasGit = typ, true
+				return
+			case hgName:
+				l.hg = true
+				return
+			case jjName:
+				l.jj = true
+				return
+			case svnName:
+				l.svn = true
+				return
+			case "objects":
+				l.obj = true
+			case "refs":
+				l.refs = true
+			}
+			l.subdirs = append(l.subdirs, string(name))
+		case typeFile:
+			switch {
+			case string(name) == "HEAD":
+				l.head = true
+			case string(name) == gitName:
+				l.dotGit, l.hasGit = typ, true
+			case s.besideFiles[string(name)]:
+				l.beside = append(l.beside, string(name))
+			}
+			if s.markers[string(name)] && (l.marker == "" || string(name) < l.marker) {
+				l.marker = string(name)
+			}
+		case typeSymlink:
+			if string(name) == gitName {
+				l.dotGit, l.hasGit = typ, true
+			} else if s.opts.Follow {
+				l.symlinks = append(l.symlinks, string(name))
+			}
+		default:
+			if string(name) == gitName {
+				l.dotGit, l.hasGit = typ, true
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if !read {
+		s.skipped.Add(1) // another file system, or a folder already walked
+		return nil
+	}
+	s.dirs.Add(1)
+
+	repo := Repo{Path: j.path, Name: filepath.Base(j.path), Depth: j.depth}
+	var gitdir string
+	if l.hasGit {
+		repo.Kind, gitdir, repo.Reason = s.gitKind(j.path, l.dotGit)
+	}
+	switch {
+	case repo.Kind != "":
+	case l.head && l.obj && l.refs && !notBare(j.path):
+		repo.Kind, gitdir = KindBare, j.path
+	case l.jj:
+		repo.Kind = KindJJ
+	case l.hg:
+		repo.Kind = KindHg
+	case l.svn:
+		repo.Kind = KindSvn
+	case !j.inRepo && l.marker != "":
+		repo.Kind, repo.Marker = KindProject, l.marker
+	}
+	if repo.Kind != "" {
+		// Without Follow, a folder reached twice (bind mounts) is only
+		// recognised at repositories, where it matters: one stat each.
+		if !s.opts.Follow && !s.markOnce(id) {
+			s.skipped.Add(1)
+			return nil
+		}
+		if !s.opts.NoBranch {
+			switch {
+			case gitdir != "":
+				repo.Branch = readHeadBranch(gitdir)
+			case repo.Kind == KindHg:
+				repo.Branch = readHgBranch(j.path)
+			}
+		}
+		w.add(repo)
+	}
+
+	if repo.Kind == KindBare || (s.opts.MaxDepth > 0 && j.depth >= s.opts.MaxDepth) {
+		return nil // a bare repository's folders are Git's own data
+	}
+	inRepo := j.inRepo || (repo.Kind != "" && repo.Kind != KindProject)
+	prefix := j.path
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	for _, name := range l.subdirs {
+		if s.skip[name] || (!s.opts.All && s.skipBeside(name, l.beside)) {
+			s.skipped.Add(1)
+			continue
+		}
+		*children = append(*children, job{path: prefix + name, depth: j.depth + 1, inRepo: inRepo})
+	}
+	for _, name := range l.symlinks {
+		if s.skip[name] {
+			s.skipped.Add(1)
+			continue
+		}
+		if _, typ, err := statID(prefix + name); err == nil && typ == typeDir && !linksIntoVCSData(prefix+name) {
+			*children = append(*children, job{path: prefix + name, depth: j.depth + 1, inRepo: inRepo, link: true})
+		}
+	}
+	return nil
+}
+
+// linksIntoVCSData reports whether the symlink at path leads to a .git,
+// .hg, .jj or .svn folder, which the walk never enters by any name.
+func linksIntoVCSData(path string) bool {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return true
+	}
+	switch filepath.Base(real) {
+	case gitName, hgName, jjName, svnName:
+		return true
+	}
+	return false
+}
+
+// skipBeside reports whether a SkipBeside rule skips the folder name in a
+// folder holding the files beside.
+func (s *shared) skipBeside(name string, beside []string) bool {
+	for _, f := range SkipBeside[name] {
+		for _, b := range beside {
+			if f == b {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gitKind tells what the .git entry of the folder at path, of type typ,
+// makes of it, the git folder to read HEAD from, and for KindBroken the
+// reason. A .git that is a FIFO, socket or device makes no repository.
+func (s *shared) gitKind(path string, typ entryType) (Kind, string, string) {
+	dotGit := path + string(filepath.Separator) + gitName
+	if typ == typeSymlink || typ == typeUnknown {
+		// Git accepts a symlinked .git; look at what it points to.
+		_, t, err := statID(dotGit)
+		if err != nil {
+			if typ == typeUnknown {
+				return "", "", ""
+			}
+			target, _ := os.Readlink(dotGit)
+			return KindBroken, "", ".git is a symlink to " + strconvQuote(target) + " that cannot be followed: " + errText(err)
+		}
+		typ = t
+	}
+	switch typ {
+	case typeDir:
+		return KindGit, dotGit, ""
+	case typeFile:
+		gitdir, err := readGitFile(dotGit)
+		if err != nil {
+			s.log.Warn("vcsdetect: cannot read .git file", "path", dotGit, "err", err)
+			return KindBroken, "", ".git file: " + errText(err)
+		}
+		kind := classifyGitDir(gitdir)
+		abs := gitdir
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(path, abs)
+		}
+		if _, t, err := statID(abs); err != nil || t != typeDir {
+			if err == nil {
+				err = errors.New("not a folder")
+			}
+			return KindBroken, "", ".git file points to " + strconvQuote(gitdir) + ": " + errText(err)
+		}
+		return kind, abs, ""
+	}
+	return "", "", ""
+}
+
+// notBare reports whether the git folder at path says in its config that
+// it is not bare: the folder of git init --separate-git-dir, whose work tree
+// is elsewhere (and is found there by its .git file).
+func notBare(path string) bool {
+	b, err := readSmall(filepath.Join(path, "config"), 64<<10)
+	if err != nil {
+		return false
+	}
+	for line := range strings.Lines(string(b)) {
+		k, v, ok := strings.Cut(line, "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "bare") && strings.EqualFold(strings.TrimSpace(v), "false") {
+			return true
+		}
+	}
+	return false
+}
+
+// errText is the part of an error that does not repeat the path.
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// strconvQuote quotes a path taken from the disk for a reason text.
+func strconvQuote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+// maxHeadSize bounds the read of HEAD: a ref line is short.
+const maxHeadSize = 1024
+
+// readHeadBranch returns the branch HEAD names in the git folder gitdir
+// ("ref: refs/heads/X"), or "" when HEAD is detached or unreadable. It is
+// one small file read, in place of opening the repository with go-git.
+func readHeadBranch(gitdir string) string {
+	b, err := readSmall(filepath.Join(gitdir, "HEAD"), maxHeadSize)
+	if err != nil {
+		return ""
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	line = strings.TrimRight(line, "\r")
+	ref, ok := strings.CutPrefix(line, "ref: refs/heads/")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(ref)
+}
+
+// readHgBranch returns a Mercurial working copy's named branch: .hg/branch,
+// which Mercurial leaves out for "default".
+func readHgBranch(path string) string {
+	b, err := readSmall(filepath.Join(path, hgName, "branch"), maxHeadSize)
+	if errors.Is(err, os.ErrNotExist) {
+		return "default"
+	}
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
