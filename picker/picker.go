@@ -73,6 +73,7 @@ type State struct {
 	// it stale. Appending candidates does not: Apply matches the new tail.
 	version   int
 	hayShared bool // a Query holds s.hay: copy before writing in place
+	listVer   int  // changes whenever a candidate is added, updated or dropped
 }
 
 // Label is the text a row shows for a repository: its path relative to
@@ -110,6 +111,7 @@ func (s *State) SetBase(dir string) {
 		s.hay[i] = Haystack(dir, r)
 	}
 	s.version++
+	s.listVer++
 	s.refilter()
 }
 
@@ -145,6 +147,7 @@ func (s *State) AddAll(repos []vcsdetect.Repo) {
 		s.index = map[string]int32{}
 	}
 	keep, hadCurrent := s.currentID()
+	s.listVer++
 	first := int32(len(s.all))
 	updated := false
 	for _, r := range repos {
@@ -333,6 +336,7 @@ func (s *State) Reset() {
 	s.all, s.hay, s.paths, s.index, s.byPath, s.order, s.matches, s.cursor = nil, nil, nil, nil, nil, nil, nil, 0
 	s.hayShared = false
 	s.version++
+	s.listVer++
 	if s.filter != "" {
 		s.matches = []Match{}
 	}
@@ -525,6 +529,26 @@ func (s *State) Inside(root string) []vcsdetect.Repo {
 	}
 	return out
 }
+
+// EachInside calls f for every candidate path strictly inside root, in
+// path order, without building a list.
+func (s *State) EachInside(root string, f func(path string)) {
+	lo, hi := s.insideRange(root)
+	for _, id := range s.byPath[lo:hi] {
+		f(s.paths[id])
+	}
+}
+
+// EachPath calls f for every candidate path, in path order.
+func (s *State) EachPath(f func(path string)) {
+	for _, id := range s.byPath {
+		f(s.paths[id])
+	}
+}
+
+// ListVersion changes whenever a candidate is added, updated or dropped,
+// so a caller can keep what it derives from the list until then.
+func (s *State) ListVersion() int { return s.listVer }
 
 // CountInside is len(Inside(root)) without building the list.
 func (s *State) CountInside(root string) int {

@@ -79,6 +79,11 @@ type Model struct {
 	filterWant    string // the query typed last; the picker shows it once matched
 	filterSyncMax int    // lists up to this size are matched inside Update (filter.go)
 
+	// Derived per change, not per frame (rows.go).
+	sharedCache map[string]bool
+	sharedKey   [2]uintptr
+	rowCounts   rowCounts
+
 	dialog    *consentDialog
 	dialogSeq int
 	preparing bool // a consent proposal is being built
