@@ -295,3 +295,49 @@ func BenchmarkFilter(b *testing.B) {
 		})
 	}
 }
+
+// TestUpdatesUnderFilterEqualFullMatch: repositories updated in place
+// (their branch changes, some twice in one batch) and added while a
+// filter is set are matched again on their own; the result must equal a
+// match over everything.
+func TestUpdatesUnderFilterEqualFullMatch(t *testing.T) {
+	repos := genRepos(2000)
+	var s State
+	s.SetBase("/src")
+	s.AddAll(repos)
+	s.SetFilter("pay dev")
+	before := s.ShownLen()
+	var batch []vcsdetect.Repo
+	for i := 0; i < 2000; i += 7 {
+		r := repos[i]
+		r.Branch = "dev"
+		batch = append(batch, r)
+		if i%3 == 0 {
+			batch = append(batch, r) // twice in one batch
+		}
+	}
+	batch = append(batch, repoAt("/src/new/payments-x", "payments-x", "dev"), repoAt("/src/new/payments-x", "payments-x", "dev"))
+	s.AddAll(batch)
+	var fresh State
+	fresh.SetBase("/src")
+	fresh.AddAll(s.All())
+	fresh.SetFilter("pay dev")
+	if got, want := paths(s.Shown()), paths(fresh.Shown()); !slices.Equal(got, want) {
+		t.Fatalf("after updates %d shown, a full match shows %d", len(got), len(want))
+	}
+	if s.ShownLen() <= before {
+		t.Fatalf("%d shown before the branches became dev, %d after", before, s.ShownLen())
+	}
+	// Some go back to main: they must leave the matches, once each.
+	s.AddAll(batch[:len(batch)/2])
+	for i := range batch[:len(batch)/4] {
+		batch[i].Branch = "main"
+	}
+	s.AddAll(batch[:len(batch)/4])
+	fresh.AddAll(s.All())
+	fresh.SetFilter("")
+	fresh.SetFilter("pay dev")
+	if got, want := paths(s.Shown()), paths(fresh.Shown()); !slices.Equal(got, want) {
+		t.Fatalf("after reverting updates %d shown, a full match shows %d", len(got), len(want))
+	}
+}

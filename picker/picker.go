@@ -136,8 +136,9 @@ func (s *State) SetCommitTime(f func(vcsdetect.Repo) (time.Time, bool)) {
 func (s *State) Add(r vcsdetect.Repo) { s.AddAll([]vcsdetect.Repo{r}) }
 
 // AddAll inserts a batch of repositories (see Add). New candidates are
-// sorted among themselves and merged into the lists, and only they are
-// matched against the filter, so a batch costs O(batch log batch + n).
+// sorted among themselves and merged into the lists, and only new and
+// updated ones are matched against the filter, so a batch costs
+// O(batch log batch + n) and no fuzzy match of the whole list.
 // The cursor stays on the repository it was on.
 func (s *State) AddAll(repos []vcsdetect.Repo) {
 	if len(repos) == 0 {
@@ -149,12 +150,12 @@ func (s *State) AddAll(repos []vcsdetect.Repo) {
 	keep, hadCurrent := s.currentID()
 	s.listVer++
 	first := int32(len(s.all))
-	updated := false
+	var updated []int32
 	for _, r := range repos {
 		if id, ok := s.index[r.Path]; ok {
 			s.unshareHay()
 			s.all[id], s.hay[id] = r, Haystack(s.base, r)
-			updated = true
+			updated = append(updated, id)
 			continue
 		}
 		s.index[r.Path] = int32(len(s.all))
@@ -169,16 +170,30 @@ func (s *State) AddAll(repos []vcsdetect.Repo) {
 	s.byPath = s.mergeSorted(s.byPath, added, s.lessPath)
 	if s.sortKey == ByPath {
 		s.order = s.byPath
-	} else if updated {
-		s.resort()
+	} else if len(updated) > 0 {
+		s.resort() // an update may change the key (a commit time)
 	} else {
 		s.order = s.mergeSorted(s.order, slices.Clone(added), s.less)
 	}
-	if updated {
-		s.version++
-		s.refilter()
-	} else if s.filter != "" {
-		tail := matchIDs(s.filter, s.hay, added)
+	if len(updated) > 0 {
+		s.version++ // results prepared before this matched the old text
+	}
+	if s.filter != "" {
+		// Only the new and the changed candidates are matched again: a
+		// scan that fills in details one batch at a time costs a batch.
+		again := added
+		if len(updated) > 0 {
+			changed := make(map[int32]bool, len(updated))
+			again = slices.Clone(added)
+			for _, id := range updated {
+				if id < first && !changed[id] { // new ids are in added already
+					changed[id] = true
+					again = append(again, id)
+				}
+			}
+			s.matches = slices.DeleteFunc(slices.Clone(s.matches), func(m Match) bool { return changed[m.ID] })
+		}
+		tail := matchIDs(s.filter, s.hay, again)
 		rank(tail, s.paths)
 		s.matches = mergeMatches(s.matches, tail, s.paths)
 	}
