@@ -18,6 +18,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The test binary doubles as the fault servers (faultserver_test.go).
+	if f := faultServers[os.Getenv("ROOTPICK_FAULT_SERVER")]; f != nil {
+		f()
+		os.Exit(0)
+	}
 	code := m.Run()
 	if e2eBuildDir != "" {
 		_ = os.RemoveAll(e2eBuildDir)

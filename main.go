@@ -198,12 +198,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeLog()
+	// Orphans of the servers' processes (a grandchild that called setsid()
+	// and whose parent died) become ours, so they can be ended on quit.
+	if err := mcpconn.BecomeSubreaper(); err != nil {
+		logger.Info("orphans of servers cannot be adopted", "err", err)
+	}
 
 	if o.initTimeout <= 0 {
 		return usageError("--init-timeout must be positive, got %s", o.initTimeout)
 	}
 	hub := mcpconn.NewHub(mcpconn.Options{Logger: logger, ProtocolVersion: o.protocol, InitTimeout: o.initTimeout})
-	defer hub.Close()
+	defer stopServers(hub, logger)
+	defer endOnPanic(hub, logger)
 
 	remembered := loadConsent(store, logger)
 	proxyDir, err := mcpconn.ProxyDir()
@@ -248,12 +254,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 		opts = append(opts, tea.WithInput(tty), tea.WithOutput(tty))
 	}
 	logger.Info("start", "dir", dir, "servers", len(specs), "version", version())
-	_, err = tea.NewProgram(model, opts...).Run()
+	_, err = tea.NewProgram(withTestPanic(model), opts...).Run()
 	// What the person consented to, as of the last y, whether or not the
 	// servers had been told when q came.
 	roots := model.Consented()
-	hub.Close() // stop the servers before printing or exiting
+	stopServers(hub, logger) // before printing or exiting
 	logger.Info("exit", "err", err, "roots", len(roots))
+	if errors.Is(err, tea.ErrProgramPanic) {
+		// Bubble Tea caught a panic in the UI, restored the terminal and
+		// printed the stack; the servers are stopped: crash as a panic does.
+		panic(fmt.Errorf("the UI panicked (its stack is above); servers stopped: %w", err))
+	}
 	if errors.Is(err, tea.ErrInterrupted) {
 		return exitError{code: 130}
 	}
@@ -410,34 +421,6 @@ func runServeDemo(args []string, stderr io.Writer) error {
 		return nil
 	}
 	return err
-}
-
-// openLog opens the log file (0600 in a 0700 folder); nothing is ever
-// logged to the terminal.
-func openLog(path string, debug bool) (*slog.Logger, func(), error) {
-	if path == "" {
-		state := os.Getenv("XDG_STATE_HOME")
-		if state == "" {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				return nil, nil, fmt.Errorf("finding the log folder: %w", err)
-			}
-			state = filepath.Join(home, ".local", "state")
-		}
-		path = filepath.Join(state, "rootpick", "rootpick.log")
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, nil, fmt.Errorf("creating the log folder: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, nil, fmt.Errorf("opening the log: %w", err)
-	}
-	level := slog.LevelInfo
-	if debug {
-		level = slog.LevelDebug
-	}
-	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level})), func() { f.Close() }, nil
 }
 
 func version() string {

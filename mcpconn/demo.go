@@ -23,10 +23,12 @@ type Demo struct {
 	logger *slog.Logger
 	record io.Writer // JSON Lines of every answer, if set
 
-	// fetchMu makes fetches one at a time: each asks after the previous
-	// answer was stored, so a later answer is never overwritten by an
-	// earlier one.
-	fetchMu sync.Mutex
+	// fetchMu makes one session's fetches one at a time: each asks after
+	// the previous answer was stored, so a later answer is never
+	// overwritten by an earlier one. It is per session (a *sync.Mutex per
+	// *mcp.ServerSession), so that a session that stopped answering cannot
+	// hold up a new one.
+	fetchMu sync.Map
 
 	mu      sync.Mutex
 	roots   []*mcp.Root
@@ -75,8 +77,9 @@ type demoRoots struct {
 func (d *Demo) Server() *mcp.Server { return d.server }
 
 func (d *Demo) fetch(ss *mcp.ServerSession) {
-	d.fetchMu.Lock()
-	defer d.fetchMu.Unlock()
+	mu, _ := d.fetchMu.LoadOrStore(ss, &sync.Mutex{})
+	mu.(*sync.Mutex).Lock()
+	defer mu.(*sync.Mutex).Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	res, err := ss.ListRoots(ctx, nil)

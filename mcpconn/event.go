@@ -1,6 +1,7 @@
 package mcpconn
 
 import (
+	"fmt"
 	"sync"
 	"time"
 )
@@ -41,6 +42,10 @@ const (
 	// Withdrawn: a served root (Path) became unavailable and was withdrawn
 	// from every server; Text says why.
 	Withdrawn
+	// Dropped: Count Stderr and ServerLog events of the server were dropped
+	// because events were being published faster than they were read; it
+	// takes the place of the first one dropped. Text says it in words.
+	Dropped
 )
 
 // String returns the kind's name.
@@ -72,6 +77,8 @@ func (k EventKind) String() string {
 		return "mismatch"
 	case Withdrawn:
 		return "withdrawn"
+	case Dropped:
+		return "dropped"
 	}
 	return "unknown"
 }
@@ -94,13 +101,26 @@ type Event struct {
 	Delay   time.Duration
 	// Path is the withdrawn root (Withdrawn).
 	Path string
+	// Count is the number of events dropped (Dropped).
+	Count int
 }
 
-// queue is an unbounded FIFO feeding one channel, so that publishers (the
-// SDK's handlers, stderr readers) never block on a slow or absent reader.
+// maxPendingChatter bounds the Stderr and ServerLog events waiting to be
+// read. Beyond it such events are dropped and counted; every other kind is
+// always queued (they come at the pace of the protocol, not of a server's
+// output).
+const maxPendingChatter = 256
+
+// queue is a FIFO feeding one channel, so that publishers (the SDK's
+// handlers, stderr readers) never block on a slow or absent reader. A
+// server flooding stderr or log messages costs bounded memory: once
+// maxPendingChatter such events wait, more are counted into one Dropped
+// event per server, placed where the first dropped one would have been.
 type queue struct {
 	mu      sync.Mutex
 	items   []Event
+	chatter int            // Stderr and ServerLog events in items
+	drops   map[string]int // server → index in items of its Dropped event
 	wake    chan struct{}
 	done    chan struct{}
 	out     chan Event
@@ -113,9 +133,28 @@ func newQueue() *queue {
 	return q
 }
 
+func chatty(k EventKind) bool { return k == Stderr || k == ServerLog }
+
 func (q *queue) publish(e Event) {
 	q.mu.Lock()
-	q.items = append(q.items, e)
+	switch {
+	case !chatty(e.Kind):
+		q.items = append(q.items, e)
+	case q.chatter < maxPendingChatter:
+		q.chatter++
+		q.items = append(q.items, e)
+	default:
+		if i, ok := q.drops[e.Server]; ok {
+			q.items[i].Count++
+			q.items[i].Text = droppedText(q.items[i].Count)
+		} else {
+			if q.drops == nil {
+				q.drops = map[string]int{}
+			}
+			q.drops[e.Server] = len(q.items)
+			q.items = append(q.items, Event{Server: e.Server, Kind: Dropped, Count: 1, Text: droppedText(1)})
+		}
+	}
 	q.mu.Unlock()
 	select {
 	case q.wake <- struct{}{}:
@@ -123,12 +162,16 @@ func (q *queue) publish(e Event) {
 	}
 }
 
+func droppedText(n int) string {
+	return fmt.Sprintf("%d stderr lines or log messages not shown: the server wrote them faster than they could be read", n)
+}
+
 func (q *queue) pump() {
 	defer close(q.out)
 	for {
 		q.mu.Lock()
 		items := q.items
-		q.items = nil
+		q.items, q.chatter, q.drops = nil, 0, nil
 		q.mu.Unlock()
 		for _, e := range items {
 			select {

@@ -4,7 +4,6 @@ import (
 	"os/exec"
 	"syscall"
 	"testing"
-	"time"
 )
 
 func execShell(t *testing.T, script string) *exec.Cmd {
@@ -14,6 +13,5 @@ func execShell(t *testing.T, script string) *exec.Cmd {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond) // let it start its grandchild
 	return cmd
 }

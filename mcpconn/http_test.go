@@ -61,6 +61,14 @@ func TestStreamableHTTPRevokeAllReopens(t *testing.T) {
 		t.Fatalf("%d sessions before revoking", n)
 	}
 	hub.SetRoots(nil)
+	defer func() {
+		if t.Failed() {
+			for _, e := range events() {
+				t.Logf("event %v %+v", e.Kind, e)
+			}
+			t.Logf("sessions %d, demo holds %v", sessions.Load(), uris(demo.Roots()))
+		}
+	}()
 	waitFor(t, "a new session holding nothing", func() bool {
 		return sessions.Load() == 2 && len(demo.Roots()) == 0 && has(events(), Restarting, "http")
 	})

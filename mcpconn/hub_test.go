@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,6 +20,10 @@ import (
 // when ROOTPICK_TEST_SERVE is set, so stdio sessions are tested against a
 // real child process.
 func TestMain(m *testing.M) {
+	if f := faultModes[os.Getenv("ROOTPICK_TEST_SERVE")]; f != nil { // faults_test.go
+		f()
+		os.Exit(0)
+	}
 	if faultserver.Run(os.Getenv("ROOTPICK_TEST_SERVE")) {
 		os.Exit(0)
 	}
@@ -243,18 +248,34 @@ func TestMissingCommandFails(t *testing.T) {
 }
 
 func TestEndGroupKillsGrandchildren(t *testing.T) {
-	// A shell that starts a sleeping grandchild ignoring SIGTERM: endGroup
-	// must still leave no process in the group.
-	cmd := execShell(t, `trap "" TERM; sleep 30 & wait`)
+	// A shell that starts a sleeping grandchild ignoring SIGTERM: endTree
+	// must leave no process of the tree. The grandchild's pid is waited
+	// for, so the test cannot pass without one.
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	cmd := execShell(t, `trap "" TERM; sleep 30 & echo $! > `+pidfile+`; wait`)
 	pgid := cmd.Process.Pid
 	go func() { _ = cmd.Wait() }() // reap the shell, as the SDK does
+	var grandchild int
+	waitFor(t, "the grandchild's pid", func() bool {
+		pids := readPids(pidfile)
+		if len(pids) == 1 && running(pids[0]) {
+			grandchild = pids[0]
+		}
+		return grandchild != 0
+	})
+	// It must be one that SIGTERM does not end, or the test proves little.
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	time.Sleep(200 * time.Millisecond)
+	if !running(grandchild) {
+		t.Fatalf("grandchild %d did not survive SIGTERM: the test has nothing to end", grandchild)
+	}
 	start := time.Now()
-	endGroup(pgid)
-	if groupAlive(pgid) {
-		t.Fatalf("process group %d still alive after endGroup", pgid)
+	endTree(pgid, startStamp(pgid), "", time.Second, time.Second)
+	if running(grandchild) {
+		t.Fatalf("grandchild %d still running after endTree", grandchild)
 	}
 	if d := time.Since(start); d > 3*time.Second {
-		t.Fatalf("endGroup took %v", d)
+		t.Fatalf("endTree took %v", d)
 	}
 }
 

@@ -95,7 +95,7 @@ func RunProxy(ctx context.Context, hostTransport mcp.Transport, opts ProxyOption
 		opts:        opts,
 		log:         opts.Logger,
 		host:        host,
-		hostPending: map[any]*child{},
+		hostPending: map[jsonrpc.ID]*child{},
 		usesArgs:    slices.Contains(opts.Command, rootsPlaceholder),
 		status:      ProxyStatus{Command: Spec{Command: opts.Command}.Label(), State: "starting"},
 	}
@@ -159,9 +159,9 @@ type proxy struct {
 	mu          sync.Mutex
 	cur         *child
 	served      []consent.Root
-	initReq     *jsonrpc.Request // the host's initialize, as sent to the child
-	initialized *jsonrpc.Request // the host's initialized notification
-	hostPending map[any]*child   // host request id → the child it went to
+	initReq     *jsonrpc.Request      // the host's initialize, as sent to the child
+	initialized *jsonrpc.Request      // the host's initialized notification
+	hostPending map[jsonrpc.ID]*child // host request id → the child it went to
 	replays     int
 	backoff     time.Duration
 	status      ProxyStatus
@@ -302,7 +302,7 @@ func (p *proxy) fromHost(m *jsonrpc.Request) {
 	p.mu.Lock()
 	c := p.cur
 	if m.IsCall() {
-		p.hostPending[m.ID.Raw()] = c
+		p.hostPending[m.ID] = c
 	}
 	if c != nil && !c.ready {
 		c.queue = append(c.queue, m)
@@ -364,7 +364,7 @@ func (p *proxy) answerHostError(m *jsonrpc.Request, text string) {
 		return
 	}
 	p.mu.Lock()
-	delete(p.hostPending, m.ID.Raw())
+	delete(p.hostPending, m.ID)
 	p.mu.Unlock()
 	p.toHost(&jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{Code: restartedCode, Message: text}})
 }
@@ -420,7 +420,7 @@ func (p *proxy) fromChildResponse(c *child, m *jsonrpc.Response) {
 	p.mu.Lock()
 	replay := c.replayID != nil && m.ID.Raw() == c.replayID
 	if !replay {
-		delete(p.hostPending, m.ID.Raw())
+		delete(p.hostPending, m.ID)
 	}
 	p.mu.Unlock()
 	p.noteServerName(m)
@@ -489,10 +489,14 @@ func (p *proxy) apply(roots []consent.Root) {
 
 // restart ends child c and starts a new one, failing the host's requests
 // that were in flight.
+//
+// The new child is started first, so that the host's messages never find
+// the proxy without a server: they wait for the replayed handshake instead.
 func (p *proxy) restart(c *child, why string) {
 	p.log.Info("restarting the server", "why", why)
+	err := p.startChild()
 	p.endChild(c, why)
-	if err := p.startChild(); err != nil {
+	if err != nil {
 		p.log.Warn("restarting the server failed", "err", err)
 		p.scheduleRetry(nil)
 	}
@@ -505,7 +509,8 @@ func (p *proxy) endChild(c *child, why string) {
 	if p.cur == c {
 		p.cur = nil
 	}
-	var failed []any
+	replaced := p.cur != nil // a new child runs already
+	var failed []jsonrpc.ID
 	for id, to := range p.hostPending {
 		if to == c {
 			failed = append(failed, id)
@@ -513,17 +518,20 @@ func (p *proxy) endChild(c *child, why string) {
 		}
 	}
 	p.mu.Unlock()
-	c.stop()
-	_ = c.conn.Close()
+	p.log.Info("server ended", "why", why, "failing requests", len(failed))
+	// The host hears first: ending the processes may take a second or two.
 	for _, id := range failed {
-		jid, err := jsonrpc.MakeID(id)
-		if err != nil {
-			continue
-		}
-		p.toHost(&jsonrpc.Response{ID: jid, Error: &jsonrpc.Error{Code: restartedCode,
+		p.toHost(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: restartedCode,
 			Message: "rootpick restarted the server (" + why + "); retry the request"}})
 	}
-	p.report(func(s *ProxyStatus) { s.State, s.Error = "restarting", why })
+	c.stop()
+	_ = c.conn.Close()
+	p.report(func(s *ProxyStatus) {
+		s.Error = why
+		if !replaced {
+			s.State = "restarting"
+		}
+	})
 }
 
 // onCrash restarts a child that ended on its own, with backoff.

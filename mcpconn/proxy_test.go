@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
 )
@@ -436,5 +437,39 @@ func TestProxyRootsPlaceholder(t *testing.T) {
 	waitFor(t, "restarted with a and b", func() bool { return strings.Contains(log.String(), args(a.Path, b.Path)) })
 	if _, err := cs.ListTools(ctx, nil); err != nil {
 		t.Fatalf("the host session after the restart: %v", err)
+	}
+}
+
+// TestProxyInFlightCallFailsOnRestart: a call the server never answers
+// gets a clear JSON-RPC error when the server dies, not silence.
+func TestProxyInFlightCallFailsOnRestart(t *testing.T) {
+	marker := uniqueMarker("proxy-inflight")
+	t.Setenv("ROOTPICK_RECORD", filepath.Join(t.TempDir(), "rec"))
+	h := startTestHost(t, selfServer(t, "slow", marker), newTestSource())
+	errc := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, err := h.session.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{}})
+		errc <- err
+	}()
+	time.Sleep(300 * time.Millisecond) // the call is with the server
+	pids := pidsWith(marker)
+	if len(pids) != 1 {
+		t.Fatalf("processes %v", pids)
+	}
+	var pid int
+	_, _ = fmt.Sscan(pids[0], &pid)
+	start := time.Now()
+	must(t, syscall.Kill(pid, syscall.SIGKILL))
+	select {
+	case err := <-errc:
+		var werr *jsonrpc.Error
+		if !errors.As(err, &werr) || werr.Code != restartedCode || !strings.Contains(werr.Message, "restarted the server") {
+			t.Fatalf("the in-flight call ended with %v, want the proxy's restart error", err)
+		}
+		t.Logf("in-flight call answered %v after the server died: %v", time.Since(start), err)
+	case <-time.After(3 * time.Second):
+		t.Fatal("the in-flight call was not answered within 3 s of the server dying")
 	}
 }

@@ -270,7 +270,13 @@ func (s *server) serve(c *conn) (restartNow bool) {
 		s.h.publish(Event{Server: s.label, Kind: Restarting, Text: why})
 		s.setCurrent(nil)
 		c.close()
-		<-c.done
+		select {
+		case <-c.done:
+		case <-time.After(2 * time.Second):
+			// An HTTP session whose close hangs is abandoned: the new
+			// session must not wait for it.
+			s.h.logger.Warn("the old session did not end; starting a new one anyway", "server", s.label)
+		}
 		return true
 	case <-s.h.ctx.Done():
 		return false // shutdown ends the connection

@@ -1,20 +1,16 @@
 package mcpconn
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
-	"io"
 	"log/slog"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,7 +29,9 @@ type Spec struct {
 	Demo *Demo
 }
 
-// Label is the name used for the server before it has told its own.
+// Label is the name used for the server before it has told its own. A URL
+// is shown without its user information, query and fragment; a command
+// launched through env(1) is named after the command env runs.
 func (s Spec) Label() string {
 	switch {
 	case s.Name != "":
@@ -43,19 +41,61 @@ func (s Spec) Label() string {
 	case s.URL != "":
 		return redactURL(s.URL)
 	case len(s.Command) > 0:
-		// "npx -y @scope/server-x /tmp" → "server-x": the package says more
-		// than the launcher does.
-		for _, a := range s.Command[1:] {
-			if !strings.HasPrefix(a, "-") {
-				if b := filepath.Base(a); strings.Contains(a, "@") || strings.HasPrefix(b, "server") || strings.HasPrefix(b, "mcp") {
-					return b
-				}
-				break
-			}
-		}
-		return filepath.Base(s.Command[0])
+		return commandLabel(s.Command)
 	}
 	return "server"
+}
+
+// commandLabel names a server command.
+func commandLabel(command []string) string {
+	if filepath.Base(command[0]) == "env" {
+		if rest := envCommand(command[1:]); len(rest) > 0 {
+			return commandLabel(rest)
+		}
+	}
+	// "npx -y @scope/server-x /tmp" → "server-x": the package says more
+	// than the launcher does.
+	for _, a := range command[1:] {
+		if !strings.HasPrefix(a, "-") {
+			if b := filepath.Base(a); strings.Contains(a, "@") || strings.HasPrefix(b, "server") || strings.HasPrefix(b, "mcp") {
+				return b
+			}
+			break
+		}
+	}
+	return filepath.Base(command[0])
+}
+
+// envCommand returns the command that env(1) would run given args: its
+// options (-i, -u NAME, -C DIR, -S 'CMD ARGS', ...) and NAME=VALUE
+// assignments are skipped. It returns nil when env would only print the
+// environment.
+func envCommand(args []string) []string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return args[i+1:]
+		case a == "-S" || a == "--split-string":
+			if i+1 < len(args) {
+				return append(strings.Fields(args[i+1]), args[i+2:]...)
+			}
+			return nil
+		case strings.HasPrefix(a, "--split-string="):
+			return append(strings.Fields(strings.TrimPrefix(a, "--split-string=")), args[i+1:]...)
+		case strings.HasPrefix(a, "-S"):
+			return append(strings.Fields(a[2:]), args[i+1:]...)
+		case a == "-u" || a == "-C" || a == "-P" || a == "--unset" || a == "--chdir":
+			i++ // the option's argument
+		case strings.HasPrefix(a, "-") && a != "-":
+			// -i, -0, -v, --ignore-environment, -uNAME, --unset=NAME, ...
+		case a == "-" || strings.Contains(a, "="):
+			// "-" is -i; NAME=VALUE sets a variable
+		default:
+			return args[i:]
+		}
+	}
+	return nil
 }
 
 // stdioTerminate is how long a stdio server gets to exit after its stdin is
@@ -87,7 +127,7 @@ func (s Spec) transport(ctx context.Context, logger *slog.Logger, onStderr func(
 
 // processTransport starts a stdio server in its own process group, so that
 // the terminal's signals do not reach it and shutdown can end its
-// grandchildren too (npx starts node). Its stderr is an OS pipe read line by
+// descendants too (npx starts node). Its stderr is an OS pipe read line by
 // line: the child never inherits the terminal, and waiting for the child
 // does not wait for a grandchild that keeps stderr open.
 type processTransport struct {
@@ -95,9 +135,39 @@ type processTransport struct {
 	stderrW *os.File
 
 	mu      sync.Mutex
+	tag     string // in the environment of the server and its descendants
 	pid     int
+	stamp   uint64 // tells pid apart from a later process reusing it
 	stopped bool
-	ended   sync.Once // the group is ended once; every stop waits for it
+	ended   sync.Once // the tree is ended once; every stop waits for it
+}
+
+// How long a server's processes get to exit after SIGTERM before SIGKILL,
+// and how long SIGKILL is given to take effect.
+const (
+	termGrace = time.Second
+	killGrace = time.Second
+)
+
+// Stderr logging limits, per server: a burst, then a steady rate (see
+// logBudget). The Stderr events are not limited by this, the event queue
+// bounds them.
+const (
+	stderrLogBurst     = 200
+	stderrLogPerSecond = 20
+)
+
+// serverSeq numbers the servers started by this process, for serverTag.
+var serverSeq atomic.Int64
+
+// serverTag returns an environment entry unique to one server of this
+// process ("ROOTPICK_SERVER_<pid>_<n>=1"). Descendants inherit it, so that
+// ending the server finds them even after they were orphaned. Each server
+// has its own variable name, not its own value, so that a rootpick started
+// by a server (a nested one) keeps the outer tags: exec keeps only the last
+// value of a name.
+func serverTag() string {
+	return "ROOTPICK_SERVER_" + strconv.Itoa(os.Getpid()) + "_" + strconv.FormatInt(serverSeq.Add(1), 10) + "=1"
 }
 
 func newProcessTransport(command []string, logger *slog.Logger, onStderr func(string)) (*processTransport, error) {
@@ -106,19 +176,27 @@ func newProcessTransport(command []string, logger *slog.Logger, onStderr func(st
 		return nil, err
 	}
 	cmd := exec.Command(command[0], command[1:]...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setProcAttr(cmd)
+	tag := serverTag()
+	cmd.Env = append(os.Environ(), tag)
 	cmd.Stderr = w
 	go func() {
 		defer r.Close()
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64*1024), 1024*1024)
-		for sc.Scan() {
-			logger.Info("stderr", "line", sc.Text())
-			onStderr(sc.Text())
+		budget := newLogBudget(stderrLogBurst, stderrLogPerSecond)
+		readLines(r, maxStderrLine, func(line string) {
+			if ok, skipped := budget.take(time.Now()); ok {
+				if skipped > 0 {
+					logger.Warn("stderr lines not logged: the server writes too fast", "lines", skipped)
+				}
+				logger.Info("stderr", "line", line)
+			}
+			onStderr(line)
+		})
+		if budget.skipped > 0 {
+			logger.Warn("stderr lines not logged: the server writes too fast", "lines", budget.skipped)
 		}
-		_, _ = io.Copy(io.Discard, r)
 	}()
-	return &processTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, stderrW: w}, nil
+	return &processTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, stderrW: w, tag: tag}, nil
 }
 
 // Connect starts the process; the SDK then speaks MCP over its stdin/stdout.
@@ -128,6 +206,7 @@ func (t *processTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	t.mu.Lock()
 	if err == nil {
 		t.pid = t.inner.Command.Process.Pid
+		t.stamp = startStamp(t.pid)
 	}
 	stopped := t.stopped
 	t.mu.Unlock()
@@ -139,125 +218,17 @@ func (t *processTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	return conn, err
 }
 
-// stop ends the process group, if the process was started; it is safe to
-// call at any time, from any goroutine, any number of times.
+// stop ends the server and all its descendants, if the process was started;
+// it is safe to call at any time, from any goroutine, any number of times.
 func (t *processTransport) stop() {
 	t.mu.Lock()
 	t.stopped = true
-	pid := t.pid
+	pid, stamp, tag := t.pid, t.stamp, t.tag
 	t.mu.Unlock()
 	_ = t.stderrW.Close() // if the process never started, the reader ends too
 	if pid != 0 {
 		// Concurrent callers (the session's end and Hub.Close) all return
-		// only once the group is gone, so rootpick cannot exit first.
-		t.ended.Do(func() { endGroup(pid) })
+		// only once the tree is gone, so rootpick cannot exit first.
+		t.ended.Do(func() { endTree(pid, stamp, tag, termGrace, killGrace) })
 	}
 }
-
-// endGroup sends SIGTERM to the process group pgid, waits up to a second for
-// it to be gone, then sends SIGKILL and waits up to another second.
-func endGroup(pgid int) {
-	if syscall.Kill(-pgid, syscall.SIGTERM) != nil {
-		return // no such group: everything has exited
-	}
-	if groupGone(pgid, time.Second) {
-		return
-	}
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	groupGone(pgid, time.Second)
-}
-
-// groupGone polls until no process is left in group pgid or d has passed.
-func groupGone(pgid int, d time.Duration) bool {
-	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if !groupAlive(pgid) {
-			return true
-		}
-	}
-	return false
-}
-
-// groupAlive reports whether a process of group pgid is still running.
-// Zombies do not count: they hold no resources, and where the machine's init
-// is slow to reap orphans they would otherwise look alive forever. Without
-// /proc it falls back to signal 0, which counts zombies too.
-func groupAlive(pgid int) bool {
-	if syscall.Kill(-pgid, 0) != nil {
-		return false
-	}
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return true
-	}
-	for _, e := range entries {
-		if e.Name()[0] < '0' || e.Name()[0] > '9' {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp ...; comm may hold spaces and parens.
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) >= 3 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" && f[0] != "X" {
-			return true
-		}
-	}
-	return false
-}
-
-// redactURL drops what may be a secret from a URL shown or logged: the user
-// information and the query (tokens often travel as ?api_key=...).
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
-	return u.String()
-}
-
-// redactError removes the URL's secrets from an error's text: transport
-// errors quote the URL they were given.
-func (s Spec) redactError(err error) error {
-	if err == nil || s.URL == "" {
-		return err
-	}
-	u, perr := url.Parse(s.URL)
-	if perr != nil {
-		return errors.New("(error text withheld: it may hold the URL)")
-	}
-	text := err.Error()
-	var secrets []string
-	if u.User != nil {
-		secrets = append(secrets, u.User.String())
-		if p, ok := u.User.Password(); ok {
-			secrets = append(secrets, p)
-		}
-	}
-	if u.RawQuery != "" {
-		secrets = append(secrets, u.RawQuery)
-		for _, vs := range u.Query() {
-			secrets = append(secrets, vs...)
-		}
-	}
-	for _, sec := range secrets {
-		if sec != "" {
-			text = strings.ReplaceAll(text, sec, "REDACTED")
-		}
-	}
-	return &redactedError{text: text, err: err}
-}
-
-// redactedError shows a cleaned text and still unwraps to the cause.
-type redactedError struct {
-	text string
-	err  error
-}
-
-func (e *redactedError) Error() string { return e.text }
-func (e *redactedError) Unwrap() error { return e.err }

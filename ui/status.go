@@ -53,7 +53,7 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 		s.asked, s.fetched, s.verified, s.mismatch, s.notFetching = false, nil, nil, "", false
 		s.protocol = ev.Text
 		if ev.ServerName != "" {
-			s.name = ansi.Truncate(clean(ev.ServerName), 40, "…")
+			s.name = mcpconn.CleanName(ev.ServerName, 40)
 		}
 	case mcpconn.Fetched:
 		s.fetched, s.asked, s.notFetching = ev.URIs, true, false

@@ -1,0 +1,154 @@
+package main
+
+// End-to-end: whatever way rootpick ends, no process a server started
+// survives it — including a grandchild that left the server's process group
+// with setsid() and ignores SIGTERM and end of input, and an orphaned one
+// with a cleared environment that only the subreaper can catch.
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// filePids returns the pids written to file so far, one a line.
+func filePids(file string) []int {
+	b, _ := os.ReadFile(file)
+	var pids []int
+	for _, l := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(l); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	return pids
+}
+
+// pidRunning reports whether pid is a live process; a zombie is not.
+func pidRunning(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	return i > 0 && len(b) > i+2 && b[i+2] != 'Z' && b[i+2] != 'X'
+}
+
+// rootpickPid finds the running rootpick of tt: argv[0] is the binary and
+// its --log is tt's log.
+func (tt *tui) rootpickPid() int {
+	tt.t.Helper()
+	bin := rootpickBin(tt.t)
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		argv := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+		if len(argv) > 2 && argv[0] == bin && argv[1] == "--log" && argv[2] == tt.logFile {
+			pid, _ := strconv.Atoi(e.Name())
+			return pid
+		}
+	}
+	tt.t.Fatal("rootpick's process not found")
+	return 0
+}
+
+// waitServed waits until the server has fetched its roots: the status
+// says synced, or verified when rootpick could ask the server what it holds.
+func (tt *tui) waitServed() {
+	tt.t.Helper()
+	tt.waitFor("the server to be synced or verified", func(s string) bool {
+		l := statusLine(s)
+		return strings.Contains(l, "synced") || strings.Contains(l, "verified")
+	})
+}
+
+func TestE2ENoOrphans(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("needs Linux: /proc and a child subreaper")
+	}
+	requireE2E(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		quit func(tt *tui)
+		code int
+	}{
+		{"q", func(tt *tui) { tt.send("q") }, 0},
+		{"ctrl+c", func(tt *tui) { tt.send("C-c") }, 130},
+		{"SIGTERM", func(tt *tui) { _ = syscall.Kill(tt.rootpickPid(), syscall.SIGTERM) }, 128 + 15},
+		{"SIGHUP", func(tt *tui) { _ = syscall.Kill(tt.rootpickPid(), syscall.SIGHUP) }, 128 + 1},
+		{"panic", func(tt *tui) { tt.send("F12") }, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tree := makeRepos(t, t.TempDir(), "alpha")
+			pidfile := filepath.Join(t.TempDir(), "pids")
+			t.Cleanup(func() { // never leave a deaf sleeper for an hour
+				for _, p := range append(filePids(pidfile), filePids(pidfile+".server")...) {
+					if pidRunning(p) {
+						_ = syscall.Kill(p, syscall.SIGKILL)
+					}
+				}
+			})
+			tt := newTUI(t)
+			if tc.name == "panic" {
+				tt.env = append(tt.env, "ROOTPICK_TEST_PANIC=1")
+			}
+			tt.start(tuiOptions{width: 100, height: 24, args: []string{tree, "--",
+				"env", "ROOTPICK_FAULT_SERVER=setsid", "ROOTPICK_FAULT_PIDFILE=" + pidfile, exe}})
+			tt.waitRows(1)
+			tt.waitServed()
+			var pids []int
+			deadline := time.Now().Add(e2eWait)
+			for {
+				pids = append(filePids(pidfile), filePids(pidfile+".server")...)
+				live := 0
+				for _, p := range pids {
+					if pidRunning(p) {
+						live++
+					}
+				}
+				if len(pids) == 3 && live == 3 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("want the server and its 2 deaf descendants running, have %v (%d running)", pids, live)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+
+			start := time.Now()
+			tc.quit(tt)
+			if code := tt.waitExit(); code != tc.code {
+				t.Errorf("exit code %d after %s, want %d", code, tc.name, tc.code)
+			}
+			took := time.Since(start)
+			if tc.name == "panic" {
+				// Bubble Tea restored the terminal and printed the panic.
+				s, _ := tt.tmux("capture-pane", "-p", "-S", "-", "-t", tt.session) // with the scrollback
+				if !strings.Contains(s, "Caught panic") || !strings.Contains(s, "ROOTPICK_TEST_PANIC") {
+					t.Errorf("the panic is not on the restored terminal:\n%s", s)
+				}
+			}
+			for _, p := range pids {
+				if pidRunning(p) {
+					t.Errorf("process %d outlived rootpick (quit by %s)", p, tc.name)
+				}
+			}
+			if took > 3*time.Second {
+				t.Errorf("rootpick took %v to exit after %s, want < 3s", took, tc.name)
+			}
+			t.Logf("%s: exited in %v, %d processes ended", tc.name, took.Round(10*time.Millisecond), len(pids))
+		})
+	}
+}

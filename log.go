@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/rootpick/rootpick/mcpconn"
+)
+
+// maxLogBytes is the size at which the log is rotated: the file becomes
+// FILE.1 (replacing an older one) and a new FILE is started, so the log
+// never takes more than about twice this on disk.
+const maxLogBytes = 10 << 20
+
+// openLog opens the log: FILE is $XDG_STATE_HOME/rootpick/rootpick.log
+// unless path is given. It is created 0600 in a 0700 folder; an existing
+// log with looser modes is tightened, and so is the default folder (not the
+// folder of a --log FILE, which may be shared, such as /tmp). Nothing is
+// ever logged to the terminal. URLs in what is logged lose their user
+// information, query and fragment.
+func openLog(path string, debug bool) (*slog.Logger, func(), error) {
+	dirIsOurs := path == ""
+	if path == "" {
+		state := os.Getenv("XDG_STATE_HOME")
+		if state == "" {
+			home, err := os.UserHomeDir()
+			if err != nil {
+				return nil, nil, fmt.Errorf("finding the log folder: %w", err)
+			}
+			state = filepath.Join(home, ".local", "state")
+		}
+		path = filepath.Join(state, "rootpick", "rootpick.log")
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("creating the log folder: %w", err)
+	}
+	if dirIsOurs {
+		if err := tighten(dir, 0o700); err != nil {
+			return nil, nil, fmt.Errorf("securing the log folder: %w", err)
+		}
+	}
+	w, err := openRotating(path, maxLogBytes)
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening the log: %w", err)
+	}
+	level := slog.LevelInfo
+	if debug {
+		level = slog.LevelDebug
+	}
+	h := redactHandler{slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})}
+	return slog.New(h), func() { _ = w.Close() }, nil
+}
+
+// tighten removes from path's mode every permission bit outside perm.
+func tighten(path string, perm fs.FileMode) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if st.Mode().Perm()&^perm != 0 {
+		return os.Chmod(path, st.Mode().Perm()&perm)
+	}
+	return nil
+}
+
+// rotatingFile appends to a file and rotates it to FILE.1 when a write
+// would take it past max bytes. It is safe for concurrent use. (Two
+// rootpick processes sharing a log each keep their own count: the file may
+// then grow past max before one of them rotates it.)
+type rotatingFile struct {
+	mu   sync.Mutex
+	path string
+	max  int64
+	f    *os.File
+	size int64
+}
+
+func openRotating(path string, max int64) (*rotatingFile, error) {
+	r := &rotatingFile{path: path, max: max}
+	if err := r.open(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// open opens (or creates) the file for appending, 0600.
+func (r *rotatingFile) open() error {
+	f, err := os.OpenFile(r.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	if st.Mode().Perm()&^0o600 != 0 {
+		if err := f.Chmod(st.Mode().Perm() & 0o600); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	r.f, r.size = f, st.Size()
+	return nil
+}
+
+// Write appends p, rotating first if p would not fit. A record larger than
+// max is written whole to a fresh file.
+func (r *rotatingFile) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.f == nil {
+		return 0, errors.New("log closed")
+	}
+	if r.size > 0 && r.size+int64(len(p)) > r.max {
+		if err := r.rotate(); err != nil {
+			return 0, err
+		}
+	}
+	n, err := r.f.Write(p)
+	r.size += int64(n)
+	return n, err
+}
+
+// rotate moves the file to FILE.1 (replacing it) and starts a new one.
+func (r *rotatingFile) rotate() error {
+	_ = r.f.Close()
+	r.f = nil
+	if err := os.Rename(r.path, r.path+".1"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return r.open()
+}
+
+// Close closes the file.
+func (r *rotatingFile) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.f == nil {
+		return nil
+	}
+	err := r.f.Close()
+	r.f = nil
+	return err
+}
+
+// redactHandler passes every message and attribute through
+// mcpconn.RedactText, so that no URL secret reaches the log whatever code
+// logs it (the SDK logs transport errors quoting the endpoint).
+type redactHandler struct{ slog.Handler }
+
+func (h redactHandler) Handle(ctx context.Context, r slog.Record) error {
+	nr := slog.NewRecord(r.Time, r.Level, mcpconn.RedactText(r.Message), r.PC)
+	r.Attrs(func(a slog.Attr) bool {
+		nr.AddAttrs(redactAttr(a))
+		return true
+	})
+	return h.Handler.Handle(ctx, nr)
+}
+
+func (h redactHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	out := make([]slog.Attr, len(as))
+	for i, a := range as {
+		out[i] = redactAttr(a)
+	}
+	return redactHandler{h.Handler.WithAttrs(out)}
+}
+
+func (h redactHandler) WithGroup(name string) slog.Handler {
+	return redactHandler{h.Handler.WithGroup(name)}
+}
+
+func redactAttr(a slog.Attr) slog.Attr {
+	v := a.Value.Resolve()
+	switch v.Kind() {
+	case slog.KindString:
+		return slog.String(a.Key, mcpconn.RedactText(v.String()))
+	case slog.KindGroup:
+		g := v.Group()
+		out := make([]any, len(g))
+		for i, x := range g {
+			out[i] = redactAttr(x)
+		}
+		return slog.Group(a.Key, out...)
+	case slog.KindAny:
+		var s string
+		if err, ok := v.Any().(error); ok {
+			s = err.Error()
+		} else {
+			s = fmt.Sprint(v.Any())
+		}
+		if strings.Contains(s, "://") {
+			return slog.String(a.Key, mcpconn.RedactText(s))
+		}
+	}
+	return slog.Attr{Key: a.Key, Value: v}
+}

@@ -1,0 +1,220 @@
+package mcpconn
+
+// Fault servers: the test binary, run with ROOTPICK_TEST_SERVE=<mode>, acts
+// as a misbehaving stdio server (TestMain in hub_test.go dispatches here).
+// Every one that serves MCP answers it normally, as the demo server, so the
+// tests do not depend on how a blocked session is closed.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+var faultModes = map[string]func(){
+	// flood serves MCP while writing stderr lines as fast as it can.
+	"flood": func() {
+		go func() {
+			line := []byte(strings.Repeat("flood ", 20) + "\n")
+			for {
+				if _, err := os.Stderr.Write(line); err != nil {
+					return
+				}
+			}
+		}()
+		serveDemo()
+	},
+	// longline writes a 2 MiB stderr line, then normal lines, then serves
+	// MCP.
+	"longline": func() {
+		os.Stderr.WriteString(strings.Repeat("x", 2<<20) + "\n")
+		for i := 1; i <= 3; i++ {
+			fmt.Fprintf(os.Stderr, "after-%d\n", i)
+		}
+		serveDemo()
+	},
+	// setsid starts a grandchild in a new session (out of the server's
+	// process group) that ignores SIGTERM, SIGHUP, SIGINT and end of input,
+	// then serves MCP.
+	"setsid": func() {
+		spawnSleeper()
+		serveDemo()
+	},
+	// orphan starts a child that starts such a grandchild and exits at
+	// once, so that the grandchild is orphaned before anything ends the
+	// server: it is re-parented to the nearest subreaper, or to init.
+	"orphan":        func() { spawnOrphan("orphan-parent") },
+	"orphan-parent": spawnSleeper,
+	// orphan-untagged is orphan with a grandchild started with a cleared
+	// environment (as by env -i): only the subreaper can find it.
+	"orphan-untagged": func() { spawnOrphan("orphan-parent-untagged") },
+	"orphan-parent-untagged": func() {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = []string{"ROOTPICK_TEST_SERVE=sleeper", "ROOTPICK_TEST_PIDFILE=" + os.Getenv("ROOTPICK_TEST_PIDFILE")}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			os.Exit(1)
+		}
+	},
+	// sleeper writes its pid to $ROOTPICK_TEST_PIDFILE and sleeps, deaf to
+	// the polite signals.
+	"sleeper": func() {
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+		appendPid(os.Getenv("ROOTPICK_TEST_PIDFILE"))
+		time.Sleep(time.Hour)
+	},
+	// brief writes its pid to $ROOTPICK_TEST_PIDFILE and exits 200 ms later.
+	"brief": func() {
+		appendPid(os.Getenv("ROOTPICK_TEST_PIDFILE"))
+		time.Sleep(200 * time.Millisecond)
+	},
+	"orphan-brief-parent": func() {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=brief")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			os.Exit(1)
+		}
+	},
+	// orphan-brief serves MCP after orphaning a grandchild that exits
+	// 200 ms later: a zombie for the subreaper to reap.
+	"orphan-brief": func() { spawnOrphan("orphan-brief-parent") },
+	// reap becomes a subreaper, serves an orphan-brief server and prints
+	// "reaped" once the orphan's zombie is gone, or "zombie" after 3 s.
+	// Meanwhile its own children started by os/exec must keep their exit
+	// status: it prints "stolen" if one does not.
+	"reap": func() {
+		if err := BecomeSubreaper(); err != nil {
+			fmt.Println("subreaper:", err)
+			os.Exit(1)
+		}
+		hub := NewHub(Options{})
+		defer hub.Close()
+		server := []string{"env", "ROOTPICK_TEST_SERVE=orphan-brief", os.Args[0]}
+		if err := hub.Connect(context.Background(), Spec{Command: server}); err != nil {
+			fmt.Println("connect:", err)
+			os.Exit(1)
+		}
+		for i := range 10 {
+			cmd := exec.Command("sh", "-c", "exit 7")
+			if i%2 == 0 {
+				setProcAttr(cmd)
+			}
+			if err := cmd.Start(); err != nil {
+				fmt.Println("start:", err)
+				continue
+			}
+			// A zombie before Wait: the reaper must not take it.
+			time.Sleep(50 * time.Millisecond)
+			if err := cmd.Wait(); cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 7 {
+				fmt.Println("stolen:", err)
+			}
+		}
+		pidfile := os.Getenv("ROOTPICK_TEST_PIDFILE")
+		for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			pids := readPids(pidfile)
+			if len(pids) == 1 {
+				if _, err := os.Stat("/proc/" + strconv.Itoa(pids[0])); err != nil {
+					fmt.Println("reaped")
+					return
+				}
+			}
+			if time.Now().After(deadline) {
+				fmt.Println("zombie", pids)
+				return
+			}
+		}
+	},
+	// sweep is rootpick's quit path in miniature: become a subreaper, serve
+	// an "orphan" server, close the hub, end what is left. It prints how
+	// many processes EndDescendants found.
+	"sweep": func() {
+		if os.Getenv("ROOTPICK_TEST_NO_SUBREAPER") == "" {
+			if err := BecomeSubreaper(); err != nil {
+				fmt.Println("subreaper:", err)
+				os.Exit(1)
+			}
+		}
+		hub := NewHub(Options{})
+		cmd := []string{"env", "ROOTPICK_TEST_SERVE=orphan-untagged", os.Args[0]}
+		if err := hub.Connect(context.Background(), Spec{Command: cmd}); err != nil {
+			fmt.Println("connect:", err)
+			os.Exit(1)
+		}
+		pidfile := os.Getenv("ROOTPICK_TEST_PIDFILE")
+		for deadline := time.Now().Add(5 * time.Second); len(readPids(pidfile)) == 0; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				fmt.Println("no grandchild")
+				os.Exit(1)
+			}
+		}
+		hub.Close()
+		fmt.Println("ended", EndDescendants(500*time.Millisecond))
+	},
+}
+
+// spawnOrphan runs the test binary in mode parent, which starts a sleeper
+// and exits, then serves MCP.
+func spawnOrphan(parent string) {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE="+parent)
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "orphan:", err)
+		os.Exit(1)
+	}
+	serveDemo()
+}
+
+func serveDemo() {
+	if err := NewDemo(nil, nil).ServeStdio(context.Background()); err != nil {
+		os.Exit(1)
+	}
+}
+
+// spawnSleeper starts the sleeper in a new session and does not wait.
+func spawnSleeper() {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=sleeper")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "spawning the sleeper:", err)
+		os.Exit(1)
+	}
+}
+
+func appendPid(file string) {
+	f, err := os.OpenFile(file, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		os.Exit(1)
+	}
+	fmt.Fprintln(f, os.Getpid())
+	f.Close()
+}
+
+// readPids returns the pids written to file so far.
+func readPids(file string) []int {
+	b, _ := os.ReadFile(file)
+	var pids []int
+	for _, l := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(l); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	return pids
+}
+
+// running reports whether pid is a live process (zombies are not).
+func running(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	return i > 0 && !strings.HasPrefix(string(b[i+1:]), " Z") && !strings.HasPrefix(string(b[i+1:]), " X")
+}

@@ -1,0 +1,350 @@
+//go:build linux
+
+package mcpconn
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// On Linux a server's whole tree is ended, not only its process group: a
+// grandchild that called setsid() has left the group, but /proc still shows
+// it as a descendant (or, once its parent has died and rootpick is a child
+// subreaper, as rootpick's own child).
+
+// prSetChildSubreaper is PR_SET_CHILD_SUBREAPER from <linux/prctl.h>.
+const prSetChildSubreaper = 36
+
+// BecomeSubreaper makes this process a child subreaper: a descendant whose
+// parent dies (a server's grandchild that called setsid(), say) is
+// re-parented to this process instead of to init, so that EndDescendants and
+// the ending of a server can still find and end it. Call it once, early, in
+// a program that launches servers; it is not done on import because it
+// changes how the whole process's orphans are handled.
+//
+// On systems without subreapers it returns an error wrapping
+// errors.ErrUnsupported and changes nothing.
+//
+// Orphans adopted this way are reaped as they exit (see reapAdopted), so
+// they do not pile up as zombies during a long session.
+func BecomeSubreaper() error {
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
+		return os.NewSyscallError("prctl(PR_SET_CHILD_SUBREAPER)", errno)
+	}
+	reaperOnce.Do(func() {
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, syscall.SIGCHLD)
+		go func() {
+			for range ch {
+				reapAdopted()
+			}
+		}()
+	})
+	return nil
+}
+
+var reaperOnce sync.Once
+
+// reapAdopted collects the exit status of this process's exited children
+// that it adopted as a subreaper, leaving alone the ones os/exec started
+// (os/exec waits for those itself, and would fail if their status were
+// taken). An adopted orphan is told apart by what a zombie still shows: it
+// is in another session (it called setsid()), or in a process group that
+// is neither its own nor ours (it belonged to a server's group). A child
+// started by os/exec is in our session and in our group or its own (the
+// servers: Setpgid) — unless it was started with Setsid, which nothing in
+// rootpick does: such a child would be taken for an orphan. An orphan that
+// made itself a group leader in our session stays a zombie until
+// EndDescendants.
+func reapAdopted() {
+	self, ok := readProc(os.Getpid())
+	if !ok {
+		return
+	}
+	for _, p := range readProcs() {
+		if p.ppid != self.pid || !p.dead() {
+			continue
+		}
+		if p.sid != self.sid || (p.pgid != p.pid && p.pgid != self.pgid) {
+			var ws syscall.WaitStatus
+			_, _ = syscall.Wait4(p.pid, &ws, syscall.WNOHANG, nil)
+		}
+	}
+}
+
+// setProcAttr puts a server in its own process group, so that the
+// terminal's signals (ctrl+c) do not reach it, and asks the kernel to
+// SIGKILL it should rootpick die without ending it (a crash, SIGKILL). The
+// parent-death signal fires when the forking thread exits; Go never ends an
+// unlocked thread, and the fork runs on one.
+func setProcAttr(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// proc is one line of the process table.
+type proc struct {
+	pid, ppid, pgid int
+	sid             int
+	state           byte   // R, S, D, Z, X, ...
+	start           uint64 // start time in clock ticks since boot: tells a reused pid apart
+}
+
+func (p proc) dead() bool { return p.state == 'Z' || p.state == 'X' }
+
+// readProc reads /proc/PID/stat.
+func readProc(pid int) (proc, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return proc{}, false
+	}
+	// pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt
+	// majflt cmajflt utime stime cutime cstime priority nice threads
+	// itrealvalue starttime ...; comm may hold spaces and parentheses.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return proc{}, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 || len(f[0]) != 1 {
+		return proc{}, false
+	}
+	p := proc{pid: pid, state: f[0][0]}
+	p.ppid, _ = strconv.Atoi(f[1])
+	p.pgid, _ = strconv.Atoi(f[2])
+	p.sid, _ = strconv.Atoi(f[3])
+	p.start, _ = strconv.ParseUint(f[19], 10, 64)
+	return p, true
+}
+
+// readProcs returns every process /proc shows.
+func readProcs() []proc {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	procs := make([]proc, 0, len(entries))
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if p, ok := readProc(pid); ok {
+			procs = append(procs, p)
+		}
+	}
+	return procs
+}
+
+// treeOf returns the processes below root, root excluded.
+func treeOf(procs []proc, root int) []proc {
+	children := map[int][]proc{}
+	for _, p := range procs {
+		children[p.ppid] = append(children[p.ppid], p)
+	}
+	var out []proc
+	seen := map[int]bool{root: true}
+	queue := []int{root}
+	for len(queue) > 0 {
+		pid := queue[0]
+		queue = queue[1:]
+		for _, c := range children[pid] {
+			if !seen[c.pid] {
+				seen[c.pid] = true
+				queue = append(queue, c.pid)
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// target is a set of processes being ended, each known by pid and start
+// time, so that a pid reused meanwhile is never signalled.
+type target map[int]uint64
+
+// add records the live processes of ps.
+func (t target) add(ps []proc) {
+	for _, p := range ps {
+		if !p.dead() {
+			if _, ok := t[p.pid]; !ok {
+				t[p.pid] = p.start
+			}
+		}
+	}
+}
+
+// live returns the processes of t that still run (zombies are not running).
+func (t target) live() []int {
+	var pids []int
+	for pid, start := range t {
+		if p, ok := readProc(pid); ok && p.start == start && !p.dead() {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func (t target) signal(sig syscall.Signal) {
+	for _, pid := range t.live() {
+		_ = syscall.Kill(pid, sig)
+	}
+}
+
+// groupLive reports whether a running process of t is in process group
+// pgid.
+func (t target) groupLive(pgid int) bool {
+	for _, pid := range t.live() {
+		if p, ok := readProc(pid); ok && p.pgid == pgid {
+			return true
+		}
+	}
+	return false
+}
+
+// waitGone polls until no process of t runs or d has passed.
+func (t target) waitGone(d time.Duration) bool {
+	for deadline := time.Now().Add(d); ; time.Sleep(10 * time.Millisecond) {
+		if len(t.live()) == 0 {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+}
+
+// reap collects the exit status of the processes of t that became this
+// process's children (orphans re-parented to a subreaper) and have exited,
+// except skip: os/exec waits for the processes it started itself.
+func (t target) reap(skip int) {
+	self := os.Getpid()
+	for pid, start := range t {
+		if pid == skip {
+			continue
+		}
+		if p, ok := readProc(pid); ok && p.start == start && p.ppid == self && p.dead() {
+			var ws syscall.WaitStatus
+			_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+		}
+	}
+}
+
+// startStamp returns what tells process pid apart from a later process
+// that reuses its pid (its start time), or 0 if it cannot be read.
+func startStamp(pid int) uint64 {
+	p, _ := readProc(pid)
+	return p.start
+}
+
+// endTree ends the server pid (started at stamp, see startStamp) and
+// everything it started: its process group, every descendant found by
+// parent pid before anything is signalled and followed wherever it is
+// re-parented (a descendant whose parent dies moves to the nearest
+// subreaper), and every process whose environment holds tag (see
+// serverTag): that finds a descendant orphaned before the server was
+// ended, even one re-parented to init. It sends SIGTERM, gives the processes termGrace to exit, then
+// SIGKILLs the rest, looking again for descendants started meanwhile, and
+// waits up to killGrace. Zombies of re-parented descendants are reaped; pid
+// itself is left to os/exec, which started it.
+func endTree(pid int, stamp uint64, tag string, termGrace, killGrace time.Duration) {
+	t := target{}
+	collect := func() {
+		procs := readProcs()
+		var roots []proc
+		for _, p := range procs {
+			// While a process group exists its id is not given to a new
+			// process, so the group needs no stamp; the pid does.
+			if (p.pid == pid && (stamp == 0 || p.start == stamp)) || p.pgid == pid {
+				roots = append(roots, p)
+			} else if _, ok := t[p.pid]; !ok && !p.dead() && hasTag(p.pid, tag) {
+				roots = append(roots, p)
+			}
+		}
+		t.add(roots)
+		for _, q := range t.live() {
+			t.add(treeOf(procs, q))
+		}
+	}
+	// signal sends sig to every process collected and to the group as a
+	// whole: a fork racing a group-wide signal is signalled too.
+	signal := func(sig syscall.Signal) {
+		t.signal(sig)
+		if t.groupLive(pid) { // else the id may have been given to a new group
+			_ = syscall.Kill(-pid, sig)
+		}
+	}
+	collect()
+	if len(t) == 0 {
+		return
+	}
+	signal(syscall.SIGTERM)
+	t.waitGone(termGrace)
+	// Whatever is still running, or was started meanwhile (a process
+	// forked between the collection and the signal escapes it), is killed;
+	// looking again until nothing new runs, for at most killGrace.
+	for deadline := time.Now().Add(killGrace); ; {
+		collect()
+		if len(t.live()) == 0 || time.Now().After(deadline) {
+			break
+		}
+		signal(syscall.SIGKILL)
+		t.waitGone(min(100*time.Millisecond, time.Until(deadline)))
+	}
+	t.reap(pid)
+}
+
+// hasTag reports whether process pid was started with tag in its
+// environment. Processes of other users cannot be read and do not match.
+func hasTag(pid int, tag string) bool {
+	if tag == "" {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return false
+	}
+	return bytes.HasPrefix(b, []byte(tag)) || bytes.Contains(b, []byte("\x00"+tag))
+}
+
+// EndDescendants ends every process still running below this one — what
+// is left after the servers were stopped, such as a crashed server's
+// grandchild that escaped with setsid() and was re-parented here — with
+// SIGTERM, then SIGKILL after grace, and reaps them. Call it last, after
+// Hub.Close: it would also end servers a live Hub still serves. It returns
+// how many processes it found.
+func EndDescendants(grace time.Duration) int {
+	self := os.Getpid()
+	t := target{}
+	t.add(treeOf(readProcs(), self))
+	n := len(t)
+	if n > 0 {
+		t.signal(syscall.SIGTERM)
+		t.waitGone(grace)
+		// As in endTree: kill what runs, including what was started
+		// meanwhile, until nothing new runs or grace has passed again.
+		for deadline := time.Now().Add(grace); ; {
+			t.add(treeOf(readProcs(), self))
+			if len(t.live()) == 0 || time.Now().After(deadline) {
+				break
+			}
+			t.signal(syscall.SIGKILL)
+			t.waitGone(min(100*time.Millisecond, time.Until(deadline)))
+		}
+		t.reap(0)
+	}
+	// Children that were already zombies when collected are not in t.
+	for _, p := range readProcs() {
+		if p.ppid == self && p.dead() {
+			var ws syscall.WaitStatus
+			_, _ = syscall.Wait4(p.pid, &ws, syscall.WNOHANG, nil)
+		}
+	}
+	return len(t)
+}

@@ -1,0 +1,249 @@
+package mcpconn
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rootpick/rootpick/consent"
+)
+
+func TestReadLines(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   string
+		max  int
+		want []string
+	}{
+		{"plain", "a\nb\n", 16, []string{"a", "b"}},
+		{"crlf and no final newline", "a\r\nb", 16, []string{"a", "b"}},
+		{"empty lines kept", "\n\nx\n", 16, []string{"", "", "x"}},
+		{"exactly max", strings.Repeat("y", 16) + "\nz\n", 16, []string{strings.Repeat("y", 16), "z"}},
+		{"long line cut, next kept", strings.Repeat("x", 40) + "\nafter\n", 16,
+			[]string{strings.Repeat("x", 16) + " … (24 more bytes dropped)", "after"}},
+		{"long line at EOF", strings.Repeat("x", 40), 16,
+			[]string{strings.Repeat("x", 16) + " … (24 more bytes dropped)"}},
+		// "é" is 2 bytes: a cut in its middle backs off to before it.
+		{"cut on a rune boundary", strings.Repeat("a", 15) + "é" + strings.Repeat("b", 9) + "\n", 16,
+			[]string{strings.Repeat("a", 15) + " … (11 more bytes dropped)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			readLines(strings.NewReader(tc.in), tc.max, func(s string) { got = append(got, s) })
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestLongStderrLineKeepsLogging: a server writing a 2 MiB stderr line
+// must not silence its later lines (bufio.Scanner stopped at 1 MiB).
+func TestLongStderrLineKeepsLogging(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ROOTPICK_TEST_SERVE", "longline")
+	hub := NewHub(Options{})
+	defer hub.Close()
+	events := collect(hub)
+	if err := hub.Connect(context.Background(), Spec{Command: []string{exe}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the lines after the long one", func() bool {
+		var n int
+		for _, e := range events() {
+			if e.Kind == Stderr && strings.HasPrefix(e.Text, "after-") {
+				n++
+			}
+		}
+		return n == 3
+	})
+	var long []string
+	for _, e := range events() {
+		if e.Kind == Stderr && strings.HasPrefix(e.Text, "xxxx") {
+			long = append(long, e.Text)
+		}
+	}
+	want := strings.Repeat("x", maxStderrLine) + fmt.Sprintf(" … (%d more bytes dropped)", 2<<20-maxStderrLine)
+	if len(long) != 1 || long[0] != want {
+		t.Fatalf("the long line came as %d events, want one cut at %d bytes with a note", len(long), maxStderrLine)
+	}
+}
+
+func TestStderrRing(t *testing.T) {
+	r := newStderrRing(3, 8)
+	if got := r.Tail(5); len(got) != 0 {
+		t.Fatalf("empty ring Tail = %q", got)
+	}
+	r.Add("one")
+	r.Add("two")
+	if got := r.Tail(0); !slices.Equal(got, []string{"one", "two"}) {
+		t.Fatalf("Tail(0) = %q", got)
+	}
+	r.Add("three")
+	r.Add("four")
+	r.Add("a line far longer than eight bytes")
+	if got := r.Tail(0); !slices.Equal(got, []string{"three", "four", "a line f…"}) {
+		t.Fatalf("Tail(0) = %q", got)
+	}
+	if got := r.Tail(2); !slices.Equal(got, []string{"four", "a line f…"}) {
+		t.Fatalf("Tail(2) = %q", got)
+	}
+	if d := r.Dropped(); d != 2 {
+		t.Fatalf("Dropped = %d, want 2", d)
+	}
+	// Goroutine-safe (run with -race).
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			for j := range 100 {
+				r.Add(fmt.Sprint(i, j))
+				r.Tail(2)
+				r.Dropped()
+			}
+		})
+	}
+	wg.Wait()
+	if d := r.Dropped(); d != 802 {
+		t.Fatalf("Dropped = %d after 805 adds to a ring of 3, want 802", d)
+	}
+}
+
+func TestLogBudget(t *testing.T) {
+	b := newLogBudget(3, 2)
+	now := time.Unix(0, 0)
+	var logged int
+	for range 10 {
+		if ok, _ := b.take(now); ok {
+			logged++
+		}
+	}
+	if logged != 3 {
+		t.Fatalf("a burst of 10 logged %d lines, want 3", logged)
+	}
+	ok, skipped := b.take(now.Add(time.Second))
+	if !ok || skipped != 7 {
+		t.Fatalf("one second later: ok=%v skipped=%d, want true 7", ok, skipped)
+	}
+}
+
+// TestQueueBoundsChatter: with nobody reading, a flood of stderr events
+// costs bounded memory; the events of other kinds all arrive, in order, and
+// a Dropped event counts exactly what was not delivered.
+func TestQueueBoundsChatter(t *testing.T) {
+	q := newQueue()
+	defer q.close()
+	const flood = 100_000
+	for i := range flood {
+		q.publish(Event{Server: "s", Kind: Stderr, Text: "line"})
+		if i%10_000 == 0 {
+			q.publish(Event{Server: "s", Kind: Fetched, Text: fmt.Sprint(i)})
+		}
+		q.publish(Event{Server: "t", Kind: ServerLog, Text: "log"})
+	}
+	q.mu.Lock()
+	pending := len(q.items)
+	q.mu.Unlock()
+	// The pump may hold one batch it took before the reader came; what
+	// waits is bounded by the cap, the non-chatter events and one Dropped
+	// event per server.
+	if pending > maxPendingChatter+10+2 {
+		t.Fatalf("%d events pending after a flood, want at most %d", pending, maxPendingChatter+12)
+	}
+	var got []Event
+	for {
+		select {
+		case e := <-q.out:
+			got = append(got, e)
+			continue
+		case <-time.After(200 * time.Millisecond):
+		}
+		break
+	}
+	delivered := map[string]int{}
+	dropped := map[string]int{}
+	var fetched []string
+	for _, e := range got {
+		switch e.Kind {
+		case Stderr, ServerLog:
+			delivered[e.Server]++
+		case Dropped:
+			dropped[e.Server] += e.Count
+			if !strings.Contains(e.Text, fmt.Sprint(e.Count)) {
+				t.Errorf("Dropped text %q does not say %d", e.Text, e.Count)
+			}
+		case Fetched:
+			fetched = append(fetched, e.Text)
+		}
+	}
+	for _, s := range []string{"s", "t"} {
+		if delivered[s]+dropped[s] != flood {
+			t.Errorf("server %s: %d delivered + %d dropped, want %d", s, delivered[s], dropped[s], flood)
+		}
+		if dropped[s] == 0 {
+			t.Errorf("server %s: nothing dropped with nobody reading", s)
+		}
+	}
+	want := []string{"0", "10000", "20000", "30000", "40000", "50000", "60000", "70000", "80000", "90000"}
+	if !slices.Equal(fetched, want) {
+		t.Errorf("fetched events = %v, want all of %v in order", fetched, want)
+	}
+}
+
+// TestFloodingServerDoesNotCrowdOutOthers: a server flooding stderr while
+// nobody reads the events leaves a bounded queue, and a healthy server's
+// Fetched events all arrive.
+func TestFloodingServerDoesNotCrowdOutOthers(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ROOTPICK_TEST_SERVE", "flood")
+	hub := NewHub(Options{})
+	defer hub.Close()
+	demo := NewDemo(nil, nil)
+	if err := hub.Connect(context.Background(), Spec{Command: []string{exe}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := hub.Connect(context.Background(), Spec{Demo: demo}); err != nil {
+		t.Fatal(err)
+	}
+	a := root(t, "a")
+	hub.SetRoots([]consent.Root{a})
+	waitFor(t, "the demo to hold a", func() bool { return slices.Equal(uris(demo.Roots()), []string{a.URI}) })
+	time.Sleep(time.Second) // the flood goes on, nobody reads
+	hub.events.mu.Lock()
+	pending, chatter := len(hub.events.items), hub.events.chatter
+	hub.events.mu.Unlock()
+	if chatter > maxPendingChatter || pending > maxPendingChatter+20 {
+		t.Fatalf("%d events pending (%d stderr) after 1 s of flood", pending, chatter)
+	}
+	var fetched []string
+	var dropped int
+	timeout := time.After(10 * time.Second)
+	for !slices.Contains(fetched, a.URI) {
+		select {
+		case e := <-hub.Events():
+			switch e.Kind {
+			case Fetched:
+				if e.Server == "demo" {
+					fetched = append(fetched, strings.Join(e.URIs, ","))
+				}
+			case Dropped:
+				dropped += e.Count
+			}
+		case <-timeout:
+			t.Fatalf("the demo's fetch of %s never came through; fetched %q", a.URI, fetched)
+		}
+	}
+	if dropped == 0 {
+		t.Error("no Dropped event although nobody read a flood")
+	}
+}
