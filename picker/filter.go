@@ -3,6 +3,7 @@ package picker
 import (
 	"slices"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/sahilm/fuzzy"
@@ -30,6 +31,8 @@ type Query struct {
 	hay     []string
 	paths   []string
 	within  []int32 // if not nil, only these ids can match (narrowing)
+	seq     int64
+	latest  *atomic.Int64 // the seq of the newest Prepare of the State
 }
 
 // Result is what Query.Run found. Apply puts it on screen unless it has
@@ -40,15 +43,27 @@ type Result struct {
 	version int
 	n       int32 // ids below n were matched
 	matches []Match
+	stopped bool
 }
+
+// Superseded reports that the query was given up because a newer one was
+// prepared: its result will come instead, and this one shows nothing.
+func (r Result) Superseded() bool { return r.stopped }
 
 // Prepare snapshots what matching q needs. When q only extends the filter
 // applied now (more characters typed), only the current matches are
 // searched again, as fzf does: a longer fuzzy query never matches more.
+//
+// Preparing a query supersedes the queries prepared before: their Run
+// stops early (see Result.Superseded), so a burst of keys on a large list
+// does not leave a match running for every key.
 func (s *State) Prepare(q string) Query {
 	s.hayShared = true
+	if s.latest == nil {
+		s.latest = new(atomic.Int64)
+	}
 	qu := Query{Text: q, version: s.version, hay: s.hay[:len(s.hay):len(s.hay)],
-		paths: s.paths[:len(s.paths):len(s.paths)]}
+		paths: s.paths[:len(s.paths):len(s.paths)], seq: s.latest.Add(1), latest: s.latest}
 	if s.filter != "" && strings.HasPrefix(q, s.filter) {
 		qu.within = make([]int32, len(s.matches))
 		for i, m := range s.matches {
@@ -65,7 +80,11 @@ func (q Query) Run() Result {
 	if strings.TrimSpace(q.Text) == "" {
 		return r
 	}
-	r.matches = matchIDs(q.Text, q.hay, q.within)
+	stop := func() bool { return q.latest != nil && q.latest.Load() != q.seq }
+	r.matches = matchStop(q.Text, q.hay, q.within, stop)
+	if stop() {
+		return Result{Text: q.Text, version: q.version, stopped: true}
+	}
 	rank(r.matches, q.paths)
 	return r
 }
@@ -76,7 +95,7 @@ func (q Query) Run() Result {
 // matched here (they are few: one scan batch). The cursor stays on the
 // same repository when it is still shown, else on the best match.
 func (s *State) Apply(r Result) bool {
-	if r.version != s.version {
+	if r.version != s.version || r.stopped {
 		return false
 	}
 	keep, had := s.currentID()
@@ -122,6 +141,15 @@ func (s subset) Len() int            { return len(s.ids) }
 // of ids (all of hay when ids is nil). A candidate must match every term;
 // its score is the sum and its positions the union.
 func matchIDs(q string, hay []string, ids []int32) []Match {
+	return matchStop(q, hay, ids, func() bool { return false })
+}
+
+// stopChunk is how many candidates are scored between two looks at stop.
+const stopChunk = 2048
+
+// matchStop is matchIDs giving up (with a partial result) once stop
+// reports true; it looks between chunks of candidates.
+func matchStop(q string, hay []string, ids []int32, stop func() bool) []Match {
 	terms := strings.Fields(q)
 	if len(terms) == 0 {
 		return nil
@@ -138,7 +166,18 @@ func matchIDs(q string, hay []string, ids []int32) []Match {
 		// character of every string, about 1 µs a path, while most
 		// candidates do not hold the term's letters in order at all.
 		cand := prefilter(term, hay, ids)
-		found := fuzzy.FindFromNoSort(term, subset{hay, cand})
+		// For an ASCII term, everything the prefilter keeps matches.
+		found := make(fuzzy.Matches, 0, len(cand))
+		for lo := 0; lo < len(cand); lo += stopChunk {
+			if stop() {
+				return nil
+			}
+			hi := min(lo+stopChunk, len(cand))
+			for _, f := range fuzzy.FindFromNoSort(term, subset{hay, cand[lo:hi]}) {
+				f.Index += lo
+				found = append(found, f)
+			}
+		}
 		if t == 0 {
 			out = make([]Match, len(found))
 			for i, f := range found {

@@ -341,3 +341,23 @@ func TestUpdatesUnderFilterEqualFullMatch(t *testing.T) {
 		t.Fatalf("after reverting updates %d shown, a full match shows %d", len(got), len(want))
 	}
 }
+
+// TestNewerQuerySupersedesOlder: a query prepared after another makes the
+// older one stop early, and its partial result is never applied.
+func TestNewerQuerySupersedesOlder(t *testing.T) {
+	var s State
+	s.SetBase("/src")
+	s.AddAll(genRepos(3*stopChunk + 1))
+	old := s.Prepare("p")
+	newer := s.Prepare("pa")
+	r := old.Run()
+	if !r.Superseded() || len(r.matches) != 0 {
+		t.Fatalf("the older query ran to the end: superseded %v, %d matches", r.Superseded(), len(r.matches))
+	}
+	if s.Apply(r) {
+		t.Fatal("a superseded result was applied")
+	}
+	if r := newer.Run(); r.Superseded() || !s.Apply(r) || s.Filter() != "pa" || s.ShownLen() == 0 {
+		t.Fatalf("the newest query: superseded %v, filter %q, %d shown", r.Superseded(), s.Filter(), s.ShownLen())
+	}
+}

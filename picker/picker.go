@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/rootpick/rootpick/vcsdetect"
@@ -72,8 +73,9 @@ type State struct {
 	// (an update, a new base), which makes filter results computed before
 	// it stale. Appending candidates does not: Apply matches the new tail.
 	version   int
-	hayShared bool // a Query holds s.hay: copy before writing in place
-	listVer   int  // changes whenever a candidate is added, updated or dropped
+	latest    *atomic.Int64 // the newest Prepare (filter.go)
+	hayShared bool          // a Query holds s.hay: copy before writing in place
+	listVer   int           // changes whenever a candidate is added, updated or dropped
 }
 
 // Label is the text a row shows for a repository: its path relative to

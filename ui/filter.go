@@ -45,8 +45,8 @@ func (m *Model) requestFilter(text string) tea.Cmd {
 // result for an old query never replaces a newer one), and asks again when
 // the candidates changed under it.
 func (m *Model) onFilterResult(msg filterResultMsg) tea.Cmd {
-	if msg.res.Text != m.filterWant {
-		return nil
+	if msg.res.Text != m.filterWant || msg.res.Superseded() {
+		return nil // a newer query's result is on its way
 	}
 	if !m.applyFilter(msg.res) {
 		return runFilter(m.picker.Prepare(m.filterWant))

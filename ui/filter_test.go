@@ -210,3 +210,26 @@ func TestSortAndRescanKeepTheCursor(t *testing.T) {
 		t.Fatalf("the cursor row is not drawn on it:\n%s", screen(m))
 	}
 }
+
+// TestSupersededQueryIsNotAskedAgain: after w, e, backspace the first
+// query's text is the one wanted again, but a newer match of it is on its
+// way: the superseded result neither shows nor starts another match.
+func TestSupersededQueryIsNotAskedAgain(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.filterSyncMax = 0
+	send(m, "/")
+	first := send(m, "w")
+	send(m, "e")
+	_, last := m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	r1 := filterResults(first) // runs now, after two newer queries
+	if len(r1) != 1 || !r1[0].res.Superseded() {
+		t.Fatalf("the first query was not superseded: %+v", r1)
+	}
+	if _, cmd := m.Update(r1[0]); cmd != nil || m.picker.Filter() != "" {
+		t.Fatalf("a superseded result was applied (filter %q) or asked again (%v)", m.picker.Filter(), cmd != nil)
+	}
+	m.Update(filterResults(last)[0])
+	if m.picker.Filter() != "w" || m.picker.ShownLen() != 2 {
+		t.Fatalf("w: filter %q, %d shown (web, api-wt)", m.picker.Filter(), m.picker.ShownLen())
+	}
+}
