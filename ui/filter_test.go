@@ -233,3 +233,20 @@ func TestSupersededQueryIsNotAskedAgain(t *testing.T) {
 		t.Fatalf("w: filter %q, %d shown (web, api-wt)", m.picker.Filter(), m.picker.ShownLen())
 	}
 }
+
+// TestGoldenFilter: the query open with a row toggled by tab, and the
+// filter kept in the list sorted by name, at 120×40, 80×24 and 40×10.
+func TestGoldenFilter(t *testing.T) {
+	t.Setenv("HOME", "/nonexistent-home")
+	for _, size := range [][2]int{{120, 40}, {80, 24}, {40, 10}} {
+		w, h := size[0], size[1]
+		suffix := "_" + itoa(w) + "x" + itoa(h)
+		m := fixture(t, append(demoRepos(), vcsdetect.Repo{Path: "/work/demo", Name: "demo", Kind: vcsdetect.KindGit, Branch: "main"})...)
+		m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+		send(m, "/", "t", "c")
+		m.Update(tab())
+		golden(t, "filter_open"+suffix, screen(m))
+		send(m, "enter", "s", "s")
+		golden(t, "filter_kept_by_name"+suffix, screen(m))
+	}
+}
