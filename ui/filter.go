@@ -68,7 +68,12 @@ func (m *Model) applyFilter(res picker.Result) bool {
 }
 
 // filterPending reports whether a typed query has not been applied yet.
-func (m *Model) filterPending() bool { return m.filterWant != m.picker.Filter() }
+func (m *Model) filterPending() bool {
+	if strings.TrimSpace(m.filterWant) == "" {
+		return m.picker.Filter() != "" // spaces alone are no filter
+	}
+	return m.filterWant != m.picker.Filter()
+}
 
 // filterKey handles a key while the query is open. As in fzf, the list
 // keeps answering: ↑/↓ (ctrl+k/ctrl+j) move, tab toggles and moves down;

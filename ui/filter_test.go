@@ -65,6 +65,10 @@ func TestFilterLikeFzf(t *testing.T) {
 	if m.filtering || m.picker.Filter() != "" || m.picker.ShownLen() != 5 {
 		t.Fatalf("esc: filtering %v, filter %q, %d shown; want it dropped", m.filtering, m.picker.Filter(), m.picker.ShownLen())
 	}
+	send(m, "/", "space")
+	if m.filterPending() || strings.Contains(screen(m), "…") {
+		t.Fatalf("a query of spaces is shown as pending:\n%s", screen(m))
+	}
 }
 
 // TestFilterMatchesTheTextShown: the row for DIR itself is drawn as "."
