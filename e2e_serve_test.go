@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -117,36 +119,117 @@ func TestE2EWedgedServer(t *testing.T) {
 	}
 }
 
-// TestE2EWithdrawnFolder: a shared folder that is deleted is withdrawn
-// from the server and the screen says so.
+// TestE2EWithdrawnFolder: a shared folder that is deleted, renamed,
+// swapped for a symlink to /etc or made unreadable is withdrawn from the
+// server within a second, and the screen says so.
 func TestE2EWithdrawnFolder(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(dir string) error
+		why    string // "" accepts any reason (two steps: either may be seen first)
+	}{
+		{"deleted", os.RemoveAll, "deleted or renamed"},
+		{"renamed", func(dir string) error { return os.Rename(dir, dir+".old") }, "deleted or renamed"},
+		{"symlink", func(dir string) error {
+			if err := os.Rename(dir, dir+".old"); err != nil {
+				return err
+			}
+			return os.Symlink("/etc", dir)
+		}, ""},
+		{"unreadable", func(dir string) error { return os.Chmod(dir, 0) }, "no longer readable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			requireE2E(t)
+			if tc.name == "unreadable" && os.Geteuid() == 0 {
+				t.Skip("as root every folder is readable (the mcpconn test runs as nobody in .ci/run)")
+			}
+			bin := rootpickBin(t)
+			tree := makeRepos(t, t.TempDir(), "alpha", "beta")
+			rec := filepath.Join(t.TempDir(), "roots.jsonl")
+			tt := startTUI(t, tuiOptions{width: 160, height: 24,
+				args: []string{tree, "--", bin, "serve-demo", "--record", rec}})
+			rows := tt.waitRows(2)
+			first, second := filepath.Join(tree, rows[0].label()), filepath.Join(tree, rows[1].label())
+			t.Cleanup(func() { _ = os.Chmod(first, 0o755) })
+			tt.send("a", "Enter")
+			tt.waitArmed(2, 0)
+			tt.send("y")
+			tt.waitStatus("2 roots exposed", "verified")
+
+			start := time.Now()
+			if err := tc.change(first); err != nil {
+				t.Fatal(err)
+			}
+			waitRec(t, rec, "file://"+second)
+			took := time.Since(start)
+			t.Logf("%s folder withdrawn from the server in %v", tc.name, took)
+			if took > time.Second {
+				t.Errorf("withdrawal took %v", took)
+			}
+			tt.waitStatus("1 root exposed", "Withdrawn "+rows[0].label()+": "+tc.why)
+			tt.waitStatus("1 root exposed", "verified")
+			tt.quit()
+		})
+	}
+}
+
+// TestE2EKilledServerComesBack: the server rootpick started is killed
+// again and again; each time the status says when it restarts, R restarts
+// it at once, and it is served the consented set again.
+func TestE2EKilledServerComesBack(t *testing.T) {
 	t.Parallel()
 	requireE2E(t)
 	bin := rootpickBin(t)
-	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
+	tree := makeRepos(t, t.TempDir(), "alpha")
 	rec := filepath.Join(t.TempDir(), "roots.jsonl")
-	tt := startTUI(t, tuiOptions{width: 160, height: 24,
+	tt := startTUI(t, tuiOptions{width: 200, height: 24,
 		args: []string{tree, "--", bin, "serve-demo", "--record", rec}})
-	rows := tt.waitRows(2)
-	first, second := filepath.Join(tree, rows[0].label()), filepath.Join(tree, rows[1].label())
-	tt.send("a", "Enter")
-	tt.waitArmed(2, 0)
+	tt.waitRows(1)
+	alpha := filepath.Join(tree, "alpha")
+	tt.send("Space", "Enter")
+	tt.waitArmed(1, 0)
 	tt.send("y")
-	tt.waitStatus("2 roots exposed", "verified")
-
-	start := time.Now()
-	if err := os.RemoveAll(first); err != nil {
-		t.Fatal(err)
-	}
-	waitRec(t, rec, "file://"+second)
-	took := time.Since(start)
-	t.Logf("deleted folder withdrawn from the server in %v", took)
-	if took > time.Second {
-		t.Errorf("withdrawal took %v", took)
-	}
-	line := tt.waitStatus("1 root exposed", "Withdrawn "+rows[0].label()+": deleted or renamed")
 	tt.waitStatus("1 root exposed", "verified")
-	_ = line
+	for i := range 5 {
+		pids := serveDemoPids(bin, rec)
+		if len(pids) != 1 {
+			t.Fatalf("kill %d: serve-demo processes %v", i, pids)
+		}
+		before := len(readRec(t, rec))
+		var pid int
+		if _, err := fmt.Sscan(pids[0], &pid); err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		// The backoff doubles with each kill (0.5 s, 1 s, 2 s, 4 s, 8 s): from
+		// the fourth kill on, only R can bring it back within 2 s.
+		attempt := fmt.Sprintf("(attempt %d,", i+1)
+		if i >= 3 {
+			tt.waitStatus("restarting in", attempt)
+		} else {
+			tt.waitFor("the restart announced or done", func(s string) bool {
+				return strings.Contains(statusLine(s), attempt) || len(readRec(t, rec)) > before
+			})
+		}
+		tt.send("R")
+		start := time.Now()
+		deadline := start.Add(2 * time.Second)
+		for {
+			lines := readRec(t, rec)
+			if len(lines) > before && slices.Equal(lines[len(lines)-1].uris(), []string{"file://" + alpha}) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("kill %d: not served alpha again within 2 s of R; record %+v", i, lines)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Logf("kill %d: served again %v after R", i, time.Since(start))
+		tt.waitStatus("1 root exposed", "verified")
+	}
 	tt.quit()
 }
 

@@ -348,7 +348,8 @@ func firstLine(screen string) string {
 func statusLine(screen string) string {
 	lines := strings.Split(screen, "\n")
 	for _, l := range lines {
-		if strings.Contains(l, "roots exposed") || strings.Contains(l, "root exposed") {
+		if strings.Contains(l, "roots exposed") || strings.Contains(l, "root exposed") ||
+			strings.Contains(l, "consented, served when a server connects") {
 			return l
 		}
 	}

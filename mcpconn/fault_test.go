@@ -481,7 +481,7 @@ func TestWithdrawUnreadableRoot(t *testing.T) {
 // is restarted after the shortest delay again.
 func TestBackoffResetsAfterHealth(t *testing.T) {
 	marker := uniqueMarker("health")
-	hub := NewHub(Options{Timing: Timing{BackoffMin: 20 * time.Millisecond, BackoffMax: time.Second, HealthyAfter: 400 * time.Millisecond}})
+	hub := NewHub(Options{Timing: Timing{BackoffMin: 20 * time.Millisecond, BackoffMax: time.Second, HealthyAfter: 2 * time.Second}})
 	defer hub.Close()
 	events := collect(hub)
 	exe, _ := os.Executable()
@@ -515,7 +515,7 @@ func TestBackoffResetsAfterHealth(t *testing.T) {
 	waitFor(t, "second connection", connectedAfter(2))
 	kill() // up briefly again: attempt 2, twice the delay
 	waitFor(t, "third connection", connectedAfter(3))
-	time.Sleep(600 * time.Millisecond) // healthy now
+	time.Sleep(2500 * time.Millisecond) // healthy now
 	kill()
 	waitFor(t, "fourth connection", connectedAfter(4))
 	var got []string
