@@ -361,3 +361,23 @@ func TestNewerQuerySupersedesOlder(t *testing.T) {
 		t.Fatalf("the newest query: superseded %v, filter %q, %d shown", r.Superseded(), s.Filter(), s.ShownLen())
 	}
 }
+
+// TestSortByNameKeptUntilTheListChanges: the order by name is reused
+// when nothing was added since, and sorted again when something was.
+func TestSortByNameKeptUntilTheListChanges(t *testing.T) {
+	var s State
+	s.SetBase("/w")
+	s.AddAll([]vcsdetect.Repo{repoAt("/w/a/zeta", "zeta", ""), repoAt("/w/b/mid", "mid", "")})
+	s.SetSort(ByName)
+	s.SetSort(ByPath)
+	s.AddAll([]vcsdetect.Repo{repoAt("/w/c/alpha", "alpha", "")})
+	s.SetSort(ByName)
+	if got := paths(s.Shown()); !slices.Equal(got, []string{"/w/c/alpha", "/w/b/mid", "/w/a/zeta"}) {
+		t.Fatalf("by name after an add under another sort: %v", got)
+	}
+	s.SetSort(ByPath)
+	s.SetSort(ByName)
+	if got := paths(s.Shown()); !slices.Equal(got, []string{"/w/c/alpha", "/w/b/mid", "/w/a/zeta"}) {
+		t.Fatalf("by name again: %v", got)
+	}
+}

@@ -59,6 +59,8 @@ type State struct {
 
 	sortKey    SortKey
 	commitTime func(vcsdetect.Repo) (time.Time, bool)
+	byName     []int32 // the order by name, kept while listVer is byNameVer
+	byNameVer  int
 
 	checked    map[string]bool
 	checkedVer int
@@ -170,12 +172,16 @@ func (s *State) AddAll(repos []vcsdetect.Repo) {
 		added = append(added, id)
 	}
 	s.byPath = s.mergeSorted(s.byPath, added, s.lessPath)
-	if s.sortKey == ByPath {
+	switch {
+	case s.orderIsPath():
 		s.order = s.byPath
-	} else if len(updated) > 0 {
+	case len(updated) > 0:
 		s.resort() // an update may change the key (a commit time)
-	} else {
+	default:
 		s.order = s.mergeSorted(s.order, slices.Clone(added), s.less)
+		if s.sortKey == ByName {
+			s.byName, s.byNameVer = s.order, s.listVer
+		}
 	}
 	if len(updated) > 0 {
 		s.version++ // results prepared before this matched the old text
@@ -232,7 +238,7 @@ func (s *State) positionOf(id int32) (int, bool) {
 		}
 		return 0, false
 	}
-	if s.sortKey == ByPath {
+	if s.orderIsPath() {
 		// byPath is sorted: a binary search.
 		p := s.all[id].Path
 		i, ok := slices.BinarySearchFunc(s.byPath, p, func(x int32, p string) int { return strings.Compare(s.all[x].Path, p) })
@@ -306,10 +312,19 @@ func (s *State) less(a, b int32) bool {
 
 // resort rebuilds the display order from scratch (a new sort key).
 func (s *State) resort() {
-	if s.sortKey == ByPath {
+	if s.orderIsPath() {
 		s.order = s.byPath
 		return
 	}
+	if s.sortKey == ByName && s.byName != nil && s.byNameVer == s.listVer {
+		s.order = s.byName // unchanged since it was sorted
+		return
+	}
+	defer func() {
+		if s.sortKey == ByName {
+			s.byName, s.byNameVer = s.order, s.listVer
+		}
+	}()
 	s.order = slices.Clone(s.byPath)
 	// Stable over byPath: equal keys stay in path order.
 	slices.SortStableFunc(s.order, func(a, b int32) int {
@@ -321,6 +336,12 @@ func (s *State) resort() {
 		}
 		return 0
 	})
+}
+
+// orderIsPath reports whether the display order is the path order: by
+// path, or by last commit while no commit time is known.
+func (s *State) orderIsPath() bool {
+	return s.sortKey == ByPath || (s.sortKey == ByLastCommit && s.commitTime == nil)
 }
 
 // Sort returns the current sort order.
@@ -351,6 +372,7 @@ func (s *State) Reset() {
 		s.want = c.Path
 	}
 	s.all, s.hay, s.paths, s.index, s.byPath, s.order, s.matches, s.cursor = nil, nil, nil, nil, nil, nil, nil, 0
+	s.byName = nil
 	s.hayShared = false
 	s.version++
 	s.listVer++

@@ -164,3 +164,14 @@ func TestKeyCostDoesNotGrowWithTheList(t *testing.T) {
 		t.Fatalf("a key allocates %d bytes at 40,000 repositories against %d at 2,000: something per frame grows with the list", large, small)
 	}
 }
+
+// BenchmarkKeySort is s (path → last commit → name → path) at 50,000
+// repositories: each press sorts the list again.
+func BenchmarkKeySort(b *testing.B) {
+	benchKeys(b, func(b *testing.B, m *Model) {
+		s := keyPress("s")
+		for b.Loop() {
+			frame(m, s)
+		}
+	})
+}
