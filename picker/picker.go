@@ -1,28 +1,108 @@
 // Package picker holds the browsing state of the repository list: the
-// candidates found so far, the filter, the cursor and the checked set.
+// candidates found so far, the fuzzy filter, the sort, the cursor and the
+// checked set.
 //
 // It is pure and synchronous: no I/O, no goroutines, no terminal. The UI
 // feeds it repositories and key intents and renders what it reports, so the
-// whole browsing behaviour can be tested without a screen.
+// whole browsing behaviour can be tested without a screen. Matching a query
+// against a large list may be run on another goroutine (Prepare, Run,
+// Apply) without sharing anything mutable with the State.
 package picker
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
+// SortKey is the order of the unfiltered list.
+type SortKey int
+
+// The sort orders, in the order the UI cycles through them.
+const (
+	ByPath       SortKey = iota // relative path, A to Z
+	ByLastCommit                // newest last commit first; unknown times after, by path
+	ByName                      // folder name, then path
+	numSortKeys
+)
+
+// String names the sort for the header.
+func (k SortKey) String() string {
+	switch k {
+	case ByLastCommit:
+		return "last commit"
+	case ByName:
+		return "name"
+	}
+	return "path"
+}
+
 // State is the browsing state. The zero value is an empty list, ready to use.
+//
+// Candidates are kept by id (the order they were first added), so a
+// filter result computed for a snapshot stays valid while a scan appends
+// more; order and byPath are the ids in display order and in path order.
 type State struct {
-	base    string           // the scanned folder; paths are matched relative to it
-	all     []vcsdetect.Repo // sorted by Path
-	hay     []string         // per candidate: what the filter searches, lower case
-	index   map[string]int   // path → position in all
-	checked map[string]bool
+	base  string
+	all   []vcsdetect.Repo // by id
+	hay   []string         // by id: the text the filter searches (see Haystack)
+	paths []string         // by id, append-only: a Query ranks by them
+	index map[string]int32 // path → id
+
+	byPath []int32 // ids sorted by path
+	order  []int32 // ids in the display order of sortKey (byPath itself for ByPath)
+
+	sortKey    SortKey
+	commitTime func(vcsdetect.Repo) (time.Time, bool)
+	byName     []int32 // the order by name, kept while listVer is byNameVer
+	byNameVer  int
+
+	checked    map[string]bool
+	checkedVer int
+
 	filter  string
-	shown   []int // positions in all that match the filter, in display order
-	cursor  int   // position in shown
+	matches []Match // the filter's result, ranked; nil when filter is ""
+
+	cursor int    // position in the shown list
+	want   string // path to put the cursor on when it appears (after Reset)
+
+	// version changes whenever a candidate's haystack changes in place
+	// (an update, a new base), which makes filter results computed before
+	// it stale. Appending candidates does not: Apply matches the new tail.
+	version   int
+	latest    *atomic.Int64 // the newest Prepare (filter.go)
+	hayShared bool          // a Query holds s.hay: copy before writing in place
+	listVer   int           // changes whenever a candidate is added, updated or dropped
+}
+
+// Label is the text a row shows for a repository: its path relative to
+// base, "." for base itself, or the whole path when it is not inside base.
+func Label(base, path string) string {
+	if base == "" {
+		return path
+	}
+	if path == base {
+		return "."
+	}
+	b := strings.TrimSuffix(base, "/") + "/"
+	if rel, ok := strings.CutPrefix(path, b); ok {
+		return rel
+	}
+	return path
+}
+
+// Haystack is what the filter matches for r under base: the label shown
+// for it, a space, and its branch. Match.Pos indexes into it.
+func Haystack(base string, r vcsdetect.Repo) string {
+	if r.Branch == "" {
+		return Label(base, r.Path)
+	}
+	return Label(base, r.Path) + " " + r.Branch
 }
 
 // SetBase sets the scanned folder. The filter matches paths relative to it,
@@ -30,143 +110,374 @@ type State struct {
 // every candidate.
 func (s *State) SetBase(dir string) {
 	s.base = dir
+	s.unshareHay()
 	for i, r := range s.all {
-		s.hay[i] = s.haystack(r)
+		s.hay[i] = Haystack(dir, r)
 	}
-	s.refilter(s.currentPath())
+	s.version++
+	s.listVer++
+	s.refilter()
 }
 
-func (s *State) haystack(r vcsdetect.Repo) string {
-	rel := r.Path
-	if s.base != "" {
-		rel = strings.TrimPrefix(strings.TrimPrefix(rel, s.base), "/")
+// unshareHay copies the haystacks before an in-place write when a Query
+// may be reading them on another goroutine.
+func (s *State) unshareHay() {
+	if s.hayShared {
+		s.hay = slices.Clone(s.hay)
+		s.hayShared = false
 	}
-	return strings.ToLower(rel + " " + r.Branch)
 }
 
-func (s *State) currentPath() string {
-	if c, ok := s.Current(); ok {
-		return c.Path
-	}
-	return ""
+// SetCommitTime gives the sort by last commit its key; without it (or when
+// it reports no time) that sort falls back to the path.
+func (s *State) SetCommitTime(f func(vcsdetect.Repo) (time.Time, bool)) {
+	s.commitTime = f
+	s.resort()
 }
 
-// Add inserts a repository found by a scan, keeping the list sorted by path.
-// A repository already present (same Path) is updated in place.
+// Add inserts a repository found by a scan. A repository already present
+// (same Path) is updated in place.
 func (s *State) Add(r vcsdetect.Repo) { s.AddAll([]vcsdetect.Repo{r}) }
 
-// AddAll inserts a batch of repositories (see Add) and filters once, so a
-// scan's results cost O(n log n) per batch rather than per repository.
+// AddAll inserts a batch of repositories (see Add). New candidates are
+// sorted among themselves and merged into the lists, and only new and
+// updated ones are matched against the filter, so a batch costs
+// O(batch log batch + n) and no fuzzy match of the whole list.
+// The cursor stays on the repository it was on.
 func (s *State) AddAll(repos []vcsdetect.Repo) {
 	if len(repos) == 0 {
 		return
 	}
 	if s.index == nil {
-		s.index = map[string]int{}
+		s.index = map[string]int32{}
 	}
-	current := s.currentPath()
-	added := false
+	keep, hadCurrent := s.currentID()
+	s.listVer++
+	first := int32(len(s.all))
+	var updated []int32
 	for _, r := range repos {
-		if i, ok := s.index[r.Path]; ok {
-			s.all[i], s.hay[i] = r, s.haystack(r)
+		if id, ok := s.index[r.Path]; ok {
+			s.unshareHay()
+			s.all[id], s.hay[id] = r, Haystack(s.base, r)
+			updated = append(updated, id)
 			continue
 		}
-		s.index[r.Path] = len(s.all)
+		s.index[r.Path] = int32(len(s.all))
 		s.all = append(s.all, r)
-		s.hay = append(s.hay, s.haystack(r))
-		added = true
+		s.paths = append(s.paths, r.Path)
+		s.hay = append(s.hay, Haystack(s.base, r))
 	}
-	if added && !sort.SliceIsSorted(s.all, func(i, j int) bool { return s.all[i].Path < s.all[j].Path }) {
-		sort.Sort(byPath{s})
-		for i, r := range s.all {
-			s.index[r.Path] = i
+	added := make([]int32, 0, int32(len(s.all))-first)
+	for id := first; id < int32(len(s.all)); id++ {
+		added = append(added, id)
+	}
+	s.byPath = s.mergeSorted(s.byPath, added, s.lessPath)
+	switch {
+	case s.orderIsPath():
+		s.order = s.byPath
+	case len(updated) > 0:
+		s.resort() // an update may change the key (a commit time)
+	default:
+		s.order = s.mergeSorted(s.order, slices.Clone(added), s.less)
+		if s.sortKey == ByName {
+			s.byName, s.byNameVer = s.order, s.listVer
 		}
 	}
-	s.refilter(current)
+	if len(updated) > 0 {
+		s.version++ // results prepared before this matched the old text
+	}
+	if s.filter != "" {
+		// Only the new and the changed candidates are matched again: a
+		// scan that fills in details one batch at a time costs a batch.
+		again := added
+		if len(updated) > 0 {
+			changed := make(map[int32]bool, len(updated))
+			again = slices.Clone(added)
+			for _, id := range updated {
+				if id < first && !changed[id] { // new ids are in added already
+					changed[id] = true
+					again = append(again, id)
+				}
+			}
+			s.matches = slices.DeleteFunc(slices.Clone(s.matches), func(m Match) bool { return changed[m.ID] })
+		}
+		tail := matchIDs(s.filter, s.hay, again)
+		rank(tail, s.paths)
+		s.matches = mergeMatches(s.matches, tail, s.paths)
+	}
+	s.placeCursor(keep, hadCurrent)
 }
 
-// byPath sorts the candidates and their haystacks together.
-type byPath struct{ s *State }
+// placeCursor puts the cursor back on id, or on the path waited for since
+// Reset when it has appeared.
+func (s *State) placeCursor(keep int32, had bool) {
+	if s.want != "" {
+		if id, ok := s.index[s.want]; ok {
+			if i, ok := s.positionOf(id); ok {
+				s.cursor, s.want = i, ""
+				return
+			}
+		}
+	}
+	if had {
+		if i, ok := s.positionOf(keep); ok {
+			s.cursor = i
+			return
+		}
+	}
+	s.clampCursor()
+}
 
-func (b byPath) Len() int           { return len(b.s.all) }
-func (b byPath) Less(i, j int) bool { return b.s.all[i].Path < b.s.all[j].Path }
-func (b byPath) Swap(i, j int) {
-	b.s.all[i], b.s.all[j] = b.s.all[j], b.s.all[i]
-	b.s.hay[i], b.s.hay[j] = b.s.hay[j], b.s.hay[i]
+// positionOf finds id in the shown list.
+func (s *State) positionOf(id int32) (int, bool) {
+	if s.filter != "" {
+		for i, m := range s.matches {
+			if m.ID == id {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	if s.orderIsPath() {
+		// byPath is sorted: a binary search.
+		p := s.all[id].Path
+		i, ok := slices.BinarySearchFunc(s.byPath, p, func(x int32, p string) int { return strings.Compare(s.all[x].Path, p) })
+		return i, ok
+	}
+	for i, x := range s.order {
+		if x == id {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// mergeSorted sorts add by less and merges it into dst (already sorted).
+func (s *State) mergeSorted(dst, add []int32, less func(a, b int32) bool) []int32 {
+	if len(add) == 0 {
+		return dst
+	}
+	slices.SortFunc(add, func(a, b int32) int {
+		if less(a, b) {
+			return -1
+		}
+		if less(b, a) {
+			return 1
+		}
+		return 0
+	})
+	if len(dst) == 0 || less(dst[len(dst)-1], add[0]) {
+		return append(dst, add...) // the common case of an ordered walk
+	}
+	out := make([]int32, 0, len(dst)+len(add))
+	i, j := 0, 0
+	for i < len(dst) && j < len(add) {
+		if less(add[j], dst[i]) {
+			out = append(out, add[j])
+			j++
+		} else {
+			out = append(out, dst[i])
+			i++
+		}
+	}
+	out = append(out, dst[i:]...)
+	return append(out, add[j:]...)
+}
+
+func (s *State) lessPath(a, b int32) bool { return s.all[a].Path < s.all[b].Path }
+
+// less is the display order of sortKey; ties (and unknown commit times) go
+// by path.
+func (s *State) less(a, b int32) bool {
+	ra, rb := &s.all[a], &s.all[b]
+	switch s.sortKey {
+	case ByName:
+		if ra.Name != rb.Name {
+			return ra.Name < rb.Name
+		}
+	case ByLastCommit:
+		if s.commitTime != nil {
+			ta, oka := s.commitTime(*ra)
+			tb, okb := s.commitTime(*rb)
+			switch {
+			case oka && okb && !ta.Equal(tb):
+				return ta.After(tb)
+			case oka != okb:
+				return oka
+			}
+		}
+	}
+	return ra.Path < rb.Path
+}
+
+// resort rebuilds the display order from scratch (a new sort key).
+func (s *State) resort() {
+	if s.orderIsPath() {
+		s.order = s.byPath
+		return
+	}
+	if s.sortKey == ByName && s.byName != nil && s.byNameVer == s.listVer {
+		s.order = s.byName // unchanged since it was sorted
+		return
+	}
+	defer func() {
+		if s.sortKey == ByName {
+			s.byName, s.byNameVer = s.order, s.listVer
+		}
+	}()
+	s.order = slices.Clone(s.byPath)
+	// Stable over byPath: equal keys stay in path order.
+	slices.SortStableFunc(s.order, func(a, b int32) int {
+		if s.less(a, b) {
+			return -1
+		}
+		if s.less(b, a) {
+			return 1
+		}
+		return 0
+	})
+}
+
+// orderIsPath reports whether the display order is the path order: by
+// path, or by last commit while no commit time is known.
+func (s *State) orderIsPath() bool {
+	return s.sortKey == ByPath || (s.sortKey == ByLastCommit && s.commitTime == nil)
+}
+
+// Sort returns the current sort order.
+func (s *State) Sort() SortKey { return s.sortKey }
+
+// SetSort orders the unfiltered list by k; the cursor stays on the same
+// repository. (A filtered list is ranked by score whatever the sort.)
+func (s *State) SetSort(k SortKey) {
+	keep, had := s.currentID()
+	s.sortKey = k
+	s.resort()
+	s.placeCursor(keep, had)
+}
+
+// CycleSort moves to the next sort order (path → last commit → name →
+// path) and returns it.
+func (s *State) CycleSort() SortKey {
+	s.SetSort((s.sortKey + 1) % numSortKeys)
+	return s.sortKey
 }
 
 // Reset forgets every candidate (a new scan starts) but keeps the checked
-// set, so a rescan does not lose the person's choice.
+// set and the filter, so a rescan does not lose the person's choice, and
+// remembers the highlighted repository: the cursor returns to it when the
+// new scan finds it again, unless the person moves first.
 func (s *State) Reset() {
-	s.all, s.hay, s.index, s.shown, s.cursor = nil, nil, nil, nil, 0
+	if c, ok := s.Current(); ok {
+		s.want = c.Path
+	}
+	s.all, s.hay, s.paths, s.index, s.byPath, s.order, s.matches, s.cursor = nil, nil, nil, nil, nil, nil, nil, 0
+	s.byName = nil
+	s.hayShared = false
+	s.version++
+	s.listVer++
+	if s.filter != "" {
+		s.matches = []Match{}
+	}
 }
 
 // Len is the number of candidates, filtered or not.
 func (s *State) Len() int { return len(s.all) }
 
-// SetFilter shows only candidates whose path relative to the base, or whose
-// branch, contains every space-separated word of q, ignoring case. The
-// cursor stays on the same repository when it is still shown.
-func (s *State) SetFilter(q string) {
-	current := s.currentPath()
-	s.filter = q
-	s.refilter(current)
-}
+// SetFilter shows only the candidates whose haystack (the label shown and
+// the branch) fuzzy-matches every space-separated term of q, ranked by
+// score, ties by path. The cursor stays on the same repository when it is
+// still shown. It matches on the calling goroutine; for a large list the
+// UI uses Prepare, Run and Apply instead.
+func (s *State) SetFilter(q string) { s.Apply(s.Prepare(q).Run()) }
 
-// Filter returns the current filter text.
+// Filter returns the filter text applied now.
 func (s *State) Filter() string { return s.filter }
 
-func (s *State) refilter(keep string) {
-	words := strings.Fields(strings.ToLower(s.filter))
-	s.shown = s.shown[:0]
-	for i, hay := range s.hay {
-		ok := true
-		for _, w := range words {
-			if !strings.Contains(hay, w) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			s.shown = append(s.shown, i)
-		}
+// refilter matches the current filter again over every candidate.
+func (s *State) refilter() {
+	keep, had := s.currentID()
+	if s.filter == "" {
+		s.matches = nil
+	} else {
+		s.matches = matchIDs(s.filter, s.hay, nil)
+		rank(s.matches, s.paths)
 	}
-	s.cursor = 0
-	for i, p := range s.shown {
-		if s.all[p].Path == keep {
-			s.cursor = i
-			break
-		}
-	}
+	s.placeCursor(keep, had)
 }
 
-// Shown returns the candidates that pass the filter, in display order.
+func (s *State) currentID() (int32, bool) {
+	if s.cursor < 0 || s.cursor >= s.ShownLen() {
+		return 0, false
+	}
+	return s.shownID(s.cursor), true
+}
+
+func (s *State) shownID(i int) int32 {
+	if s.filter != "" {
+		return s.matches[i].ID
+	}
+	return s.order[i]
+}
+
+// ShownLen is the number of candidates that pass the filter. It does not
+// copy anything: the UI calls it on every key.
+func (s *State) ShownLen() int {
+	if s.filter != "" {
+		return len(s.matches)
+	}
+	return len(s.order)
+}
+
+// ShownAt returns row i of the shown list (0 ≤ i < ShownLen) without
+// copying the list.
+func (s *State) ShownAt(i int) vcsdetect.Repo { return s.all[s.shownID(i)] }
+
+// MatchedAt returns the byte offsets, in Haystack(base, ShownAt(i)), of
+// the characters the filter matched in row i; nil without a filter. The
+// offsets are ascending.
+func (s *State) MatchedAt(i int) []int {
+	if s.filter == "" {
+		return nil
+	}
+	return s.matches[i].Pos
+}
+
+// Shown returns the candidates that pass the filter, in display order. It
+// copies them; hot paths use ShownLen and ShownAt.
 func (s *State) Shown() []vcsdetect.Repo {
-	out := make([]vcsdetect.Repo, len(s.shown))
-	for i, p := range s.shown {
-		out[i] = s.all[p]
+	n := s.ShownLen()
+	out := make([]vcsdetect.Repo, n)
+	for i := range n {
+		out[i] = s.ShownAt(i)
 	}
 	return out
 }
 
-// Cursor is the index, within Shown, of the highlighted candidate.
+// Cursor is the index, within the shown list, of the highlighted candidate.
 func (s *State) Cursor() int { return s.cursor }
 
 // Current returns the highlighted candidate, if any is shown.
 func (s *State) Current() (vcsdetect.Repo, bool) {
-	if s.cursor < 0 || s.cursor >= len(s.shown) {
+	if s.cursor < 0 || s.cursor >= s.ShownLen() {
 		return vcsdetect.Repo{}, false
 	}
-	return s.all[s.shown[s.cursor]], true
+	return s.ShownAt(s.cursor), true
 }
 
 // Move moves the cursor by delta rows, clamped to the shown list.
 func (s *State) Move(delta int) { s.MoveTo(s.cursor + delta) }
 
-// MoveTo puts the cursor on row i of Shown, clamped to the list.
+// MoveTo puts the cursor on row i of the shown list, clamped to the list.
+// A move by the person ends the wait for the repository highlighted before
+// a rescan.
 func (s *State) MoveTo(i int) {
-	s.cursor = max(0, min(i, len(s.shown)-1))
+	s.want = ""
+	s.cursor = i
+	s.clampCursor()
 }
+
+func (s *State) clampCursor() { s.cursor = max(0, min(s.cursor, s.ShownLen()-1)) }
 
 // Toggle checks the highlighted candidate, or unchecks it if it was checked.
 func (s *State) Toggle() {
@@ -178,8 +489,8 @@ func (s *State) Toggle() {
 // CheckShown checks (on) or unchecks (off) every shown candidate; candidates
 // hidden by the filter keep their state.
 func (s *State) CheckShown(on bool) {
-	for _, p := range s.shown {
-		s.setChecked(s.all[p].Path, on)
+	for i := range s.ShownLen() {
+		s.setChecked(s.ShownAt(i).Path, on)
 	}
 }
 
@@ -187,6 +498,7 @@ func (s *State) CheckShown(on bool) {
 // need not be candidates yet (a remembered choice may precede the scan).
 func (s *State) SetChecked(paths []string) {
 	s.checked = map[string]bool{}
+	s.checkedVer++
 	for _, p := range paths {
 		s.setChecked(p, true)
 	}
@@ -196,6 +508,10 @@ func (s *State) setChecked(path string, on bool) {
 	if s.checked == nil {
 		s.checked = map[string]bool{}
 	}
+	if on == s.checked[path] {
+		return
+	}
+	s.checkedVer++
 	if on {
 		s.checked[path] = true
 	} else {
@@ -205,6 +521,21 @@ func (s *State) setChecked(path string, on bool) {
 
 // IsChecked reports whether the repository at path is checked.
 func (s *State) IsChecked(path string) bool { return s.checked[path] }
+
+// CheckedCount is len(Checked()) without building or sorting the list.
+func (s *State) CheckedCount() int { return len(s.checked) }
+
+// CheckedVersion changes whenever the checked set does, so a caller can
+// keep what it derives from the set until the next change.
+func (s *State) CheckedVersion() int { return s.checkedVer }
+
+// EachChecked calls f for every checked path, in no particular order,
+// without building a list.
+func (s *State) EachChecked(f func(path string)) {
+	for p := range s.checked {
+		f(p)
+	}
+}
 
 // Checked returns the checked paths, sorted.
 func (s *State) Checked() []string {
@@ -216,31 +547,74 @@ func (s *State) Checked() []string {
 	return out
 }
 
-// Inside returns the candidates strictly inside the folder root (not root
-// itself), in path order: what sharing root brings in with it. The list is
-// sorted by path, so this is a binary search and a scan of the matches.
-func (s *State) Inside(root string) []vcsdetect.Repo {
+// insideRange is the span of byPath strictly inside the folder root.
+func (s *State) insideRange(root string) (lo, hi int) {
 	prefix := strings.TrimSuffix(root, "/") + "/"
-	i := sort.Search(len(s.all), func(i int) bool { return s.all[i].Path >= prefix })
+	lo = sort.Search(len(s.byPath), func(i int) bool { return s.all[s.byPath[i]].Path >= prefix })
+	hi = lo + sort.Search(len(s.byPath)-lo, func(i int) bool {
+		return !strings.HasPrefix(s.all[s.byPath[lo+i]].Path, prefix)
+	})
+	return lo, hi
+}
+
+// Inside returns the candidates strictly inside the folder root (not root
+// itself), in path order: what sharing root brings in with it. The ids are
+// kept in path order, so this is a binary search and a scan of the matches.
+func (s *State) Inside(root string) []vcsdetect.Repo {
+	lo, hi := s.insideRange(root)
 	var out []vcsdetect.Repo
-	for ; i < len(s.all) && strings.HasPrefix(s.all[i].Path, prefix); i++ {
-		out = append(out, s.all[i])
+	for _, id := range s.byPath[lo:hi] {
+		out = append(out, s.all[id])
 	}
 	return out
 }
 
+// EachInside calls f for every candidate path strictly inside root, in
+// path order, without building a list.
+func (s *State) EachInside(root string, f func(path string)) {
+	lo, hi := s.insideRange(root)
+	for _, id := range s.byPath[lo:hi] {
+		f(s.paths[id])
+	}
+}
+
+// EachPath calls f for every candidate path, in path order.
+func (s *State) EachPath(f func(path string)) {
+	for _, id := range s.byPath {
+		f(s.paths[id])
+	}
+}
+
+// ListVersion changes whenever a candidate is added, updated or dropped,
+// so a caller can keep what it derives from the list until then.
+func (s *State) ListVersion() int { return s.listVer }
+
 // CountInside is len(Inside(root)) without building the list.
 func (s *State) CountInside(root string) int {
-	prefix := strings.TrimSuffix(root, "/") + "/"
-	lo := sort.Search(len(s.all), func(i int) bool { return s.all[i].Path >= prefix })
-	hi := sort.Search(len(s.all), func(i int) bool {
-		return s.all[i].Path >= prefix && !strings.HasPrefix(s.all[i].Path, prefix)
-	})
-	return max(hi-lo, 0)
+	lo, hi := s.insideRange(root)
+	return hi - lo
 }
 
 // All returns every candidate, filtered or not, in path order.
-func (s *State) All() []vcsdetect.Repo { return s.all }
+func (s *State) All() []vcsdetect.Repo {
+	out := make([]vcsdetect.Repo, len(s.byPath))
+	for i, id := range s.byPath {
+		out[i] = s.all[id]
+	}
+	return out
+}
 
 // Uncheck unchecks the repository at path, shown or not.
 func (s *State) Uncheck(path string) { s.setChecked(path, false) }
+
+// rank orders matches by score, best first, ties by path.
+func rank(ms []Match, paths []string) {
+	slices.SortFunc(ms, func(a, b Match) int { return cmpMatch(a, b, paths) })
+}
+
+func cmpMatch(a, b Match, paths []string) int {
+	if c := cmp.Compare(b.Score, a.Score); c != 0 {
+		return c
+	}
+	return strings.Compare(paths[a.ID], paths[b.ID])
+}

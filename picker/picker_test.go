@@ -3,6 +3,7 @@ package picker
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rootpick/rootpick/vcsdetect"
@@ -49,7 +50,7 @@ func TestFilter(t *testing.T) {
 		want []string
 	}{
 		{"", []string{"/d/Tools/API-gen", "/d/api", "/d/tools/cli", "/d/web", "/d/x"}},
-		{"api", []string{"/d/Tools/API-gen", "/d/api"}},
+		{"api", []string{"/d/api", "/d/Tools/API-gen"}}, // ranked: the shorter, tighter match first
 		{"tools api", []string{"/d/Tools/API-gen"}},
 		{"login", []string{"/d/x"}},
 		{"nothing", []string{}},
@@ -187,4 +188,25 @@ func TestCountInside(t *testing.T) {
 			t.Errorf("CountInside(%q) = %d, want %d", root, got, want)
 		}
 	}
+}
+
+// substringCount is the matcher the filter had before the fuzzy one
+// (every word a substring of the lower-cased haystack), kept to compare.
+func substringCount(hay []string, q string) int {
+	words := strings.Fields(strings.ToLower(q))
+	n := 0
+	for _, h := range hay {
+		h = strings.ToLower(h)
+		ok := true
+		for _, w := range words {
+			if !strings.Contains(h, w) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			n++
+		}
+	}
+	return n
 }

@@ -8,13 +8,14 @@ type keyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Toggle, CheckAll, UncheckAll            key.Binding
 	Filter, ClearFilter                     key.Binding
-	Review, Rescan, Retry, Help, Quit       key.Binding
+	Review, Sort, Rescan, Retry, Help, Quit key.Binding
 	Interrupt                               key.Binding
 }
 
-// filterKeys are the keys while typing a filter.
+// filterKeys are the keys while typing a filter. As in fzf, the list
+// answers while the query is open: other keys edit the query.
 type filterKeys struct {
-	Keep, Drop key.Binding
+	Up, Down, Toggle, ToggleUp, Keep, Drop key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -32,6 +33,7 @@ func defaultKeys() keyMap {
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"),
 			key.WithDisabled()),
 		Review:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "review & share")),
+		Sort:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: path, last commit, name")),
 		Rescan:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rescan")),
 		Retry:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "retry servers now")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
@@ -42,8 +44,12 @@ func defaultKeys() keyMap {
 
 func defaultFilterKeys() filterKeys {
 	return filterKeys{
-		Keep: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-		Drop: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "drop filter")),
+		Up:       key.NewBinding(key.WithKeys("up", "ctrl+k", "ctrl+p"), key.WithHelp("↑/ctrl+k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "ctrl+j", "ctrl+n"), key.WithHelp("↓/ctrl+j", "down")),
+		Toggle:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "toggle, then down")),
+		ToggleUp: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "toggle, then up")),
+		Keep:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		Drop:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "drop filter")),
 	}
 }
 
@@ -57,15 +63,19 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Toggle, k.CheckAll, k.UncheckAll, k.Filter, k.ClearFilter},
-		{k.Review, k.Rescan, k.Retry, k.Help, k.Quit, k.Interrupt},
+		{k.Review, k.Sort, k.Rescan, k.Retry, k.Help, k.Quit, k.Interrupt},
 	}
 }
 
-// ShortHelp lists the filter's keys.
-func (k filterKeys) ShortHelp() []key.Binding { return []key.Binding{k.Keep, k.Drop} }
+// ShortHelp lists the filter's keys for the help line.
+func (k filterKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Toggle, k.Keep, k.Drop}
+}
 
-// FullHelp lists the filter's keys.
-func (k filterKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+// FullHelp lists every filter key.
+func (k filterKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Toggle, k.ToggleUp, k.Keep, k.Drop}}
+}
 
 // KeyTable returns the key bindings as rows of (keys, action), in the order
 // of the full help, for documentation (the README's key table is checked
@@ -82,7 +92,7 @@ func KeyTable() [][2]string {
 		rows = append(rows, [2]string{b.Help().Key, "consent dialog: " + b.Help().Desc})
 	}
 	f := defaultFilterKeys()
-	for _, b := range f.ShortHelp() {
+	for _, b := range f.FullHelp()[0] {
 		rows = append(rows, [2]string{b.Help().Key, "while filtering: " + b.Help().Desc})
 	}
 	return rows

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"path/filepath"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -37,13 +36,10 @@ func (l *listView) follow(cursor, total int) {
 }
 
 // label is a repository's path relative to the scanned folder ("." for the
-// folder itself), cleaned of control characters.
+// folder itself), cleaned of control characters: the text the filter
+// matches (picker.Label).
 func (l *listView) label(r vcsdetect.Repo) string {
-	rel, err := filepath.Rel(l.dir, r.Path)
-	if err != nil {
-		rel = r.Path
-	}
-	return clean(rel)
+	return clean(picker.Label(l.dir, r.Path))
 }
 
 // View draws the shown rows; tags gives a row's state column (shared, to
@@ -54,8 +50,8 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 	if l.width <= 0 || l.height <= 0 {
 		return ""
 	}
-	shown := p.Shown()
-	if len(shown) == 0 {
+	n := p.ShownLen()
+	if n == 0 {
 		msg := "No repositories found."
 		switch {
 		case scanning:
@@ -67,11 +63,12 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 	}
 	// Right-hand columns: tags (state, kind) and branch, each as wide as
 	// its widest visible cell; the tags take at most half of the row and
-	// the branch at most a third.
-	end := min(len(shown), l.offset+l.height)
+	// the branch at most a third. Only the visible rows are read.
+	end := min(n, l.offset+l.height)
 	tags := make([]string, end-l.offset)
 	tw, bw := 0, 0
-	for i, r := range shown[l.offset:end] {
+	for i := l.offset; i < end; i++ {
+		r := p.ShownAt(i)
 		var t []string
 		if s := state(r.Path); s != "" {
 			t = append(t, s)
@@ -79,39 +76,65 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 		if r.Kind != vcsdetect.KindGit && r.Kind != "" {
 			t = append(t, l.st.kind.Render(string(r.Kind)))
 		}
-		tags[i] = ansi.Truncate(strings.Join(t, " "), l.width/2, "…")
-		tw = max(tw, lipgloss.Width(tags[i]))
+		tags[i-l.offset] = ansi.Truncate(strings.Join(t, " "), l.width/2, "…")
+		tw = max(tw, lipgloss.Width(tags[i-l.offset]))
 		bw = max(bw, lipgloss.Width(clean(r.Branch)))
 	}
 	bw = min(bw, l.width/3)
 
 	rows := make([]string, 0, end-l.offset)
 	for i := l.offset; i < end; i++ {
-		r := shown[i]
+		r := p.ShownAt(i)
+		cur := i == p.Cursor()
 		pointer, box := "  ", "[ ]"
-		if i == p.Cursor() {
+		if cur {
 			pointer = l.st.cursor.Render("› ")
 		}
 		if p.IsChecked(r.Path) {
 			box = l.st.checked.Render("[x]")
 		}
+		raw := picker.Label(l.dir, r.Path)
+		label := clean(raw)
+		pos := p.MatchedAt(i)
 		right := ""
 		if tw > 0 {
 			right = padRight(tags[i-l.offset], tw) + " "
 		}
 		if bw > 0 {
-			right += l.st.branch.Render(padRight(ansi.Truncate(clean(r.Branch), bw, "…"), bw))
+			branch := clean(r.Branch)
+			if len(pos) > 0 && branch == r.Branch {
+				// The branch follows the label and a space in the haystack.
+				branch = highlight(branch, pos, len(raw)+1, l.st.branch, matchStyle(l.st.branch), false)
+			} else {
+				branch = l.st.branch.Render(branch)
+			}
+			right += padRight(ansi.Truncate(branch, bw, "…"), bw)
 		}
 		nameWidth := l.width - 2 - 4 - lipgloss.Width(right) - 1
-		name := midCut(l.label(r), max(nameWidth, 1))
-		if i == p.Cursor() {
-			name = l.st.cursor.Render(name)
+		name := label
+		switch {
+		case len(pos) > 0 && label == raw:
+			// Escaped names are not highlighted: the offsets are into the raw text.
+			base := lipgloss.NewStyle()
+			if cur {
+				base = l.st.cursor
+			}
+			name = highlight(label, pos, 0, base, matchStyle(base), !cur)
+		case cur:
+			name = l.st.cursor.Render(label)
 		}
+		name = midCut(name, max(nameWidth, 1))
 		gap := max(1, l.width-2-4-lipgloss.Width(name)-lipgloss.Width(right))
 		row := pointer + box + " " + name + strings.Repeat(" ", gap) + right
 		rows = append(rows, ansi.Truncate(row, l.width, ""))
 	}
 	return strings.Join(rows, "\n")
+}
+
+// matchStyle marks the characters the filter matched: underlined and bold
+// on top of the row's own style, so a match is not told by colour alone.
+func matchStyle(base lipgloss.Style) lipgloss.Style {
+	return base.Underline(true).Bold(true)
 }
 
 // padRight pads s with spaces to w cells.

@@ -76,8 +76,15 @@ type Model struct {
 	// scanElapsed is the walk's running time, as sent by the walk.
 	scanElapsed time.Duration
 
-	filtering bool
-	filter    textinput.Model
+	filtering     bool
+	filter        textinput.Model
+	filterWant    string // the query typed last; the picker shows it once matched
+	filterSyncMax int    // lists up to this size are matched inside Update (filter.go)
+
+	// Derived per change, not per frame (rows.go).
+	sharedCache map[string]bool
+	sharedKey   [2]uintptr
+	rowCounts   rowCounts
 
 	dialog    *consentDialog
 	dialogSeq int
@@ -124,6 +131,8 @@ func New(cfg Config) *Model {
 		filter: ti,
 		help:   help.New(),
 		list:   listView{dir: cfg.Dir, st: st},
+
+		filterSyncMax: syncFilterMax,
 	}
 	m.picker.SetBase(cfg.Dir)
 	for _, s := range cfg.Servers {
@@ -178,6 +187,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onTick(msg.now)
 	case proxiesMsg:
 		return m, m.onProxies(msg)
+	case filterResultMsg:
+		return m, m.onFilterResult(msg)
 	case proposalMsg:
 		return m, m.onProposal(msg)
 	case consentGuardMsg:
@@ -218,14 +229,14 @@ func (m *Model) setNote(s string, isErr bool) { m.note, m.noteErr = s, isErr }
 func (m *Model) setSize(w, h int) {
 	m.width, m.height = w, h
 	m.help.SetWidth(w)
-	m.filter.SetWidth(max(w-4, 1))
+	m.filter.SetWidth(max(w-6, 1)) // the prompt, the cursor and " …" fit beside it
 	m.layout()
 }
 
 // layout gives the list and the dialog the rows left by the fixed lines.
 func (m *Model) layout() {
 	body := m.height - 3 // header, status, help
-	if m.filtering || m.picker.Filter() != "" {
+	if _, ok := m.filterLine(); ok {
 		body--
 	}
 	body = max(body, 0)
@@ -233,7 +244,7 @@ func (m *Model) layout() {
 	if m.dialog != nil {
 		m.dialog.SetSize(m.width, body)
 	}
-	m.list.follow(m.picker.Cursor(), len(m.picker.Shown()))
+	m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -270,7 +281,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Top):
 		m.picker.MoveTo(0)
 	case key.Matches(msg, k.Bottom):
-		m.picker.MoveTo(len(m.picker.Shown()) - 1)
+		m.picker.MoveTo(m.picker.ShownLen() - 1)
 	case key.Matches(msg, k.Toggle):
 		m.toggle()
 	case key.Matches(msg, k.CheckAll):
@@ -279,14 +290,18 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.picker.CheckShown(false)
 	case key.Matches(msg, k.Filter):
 		m.filtering = true
-		m.filter.SetValue(m.picker.Filter())
+		m.filter.SetValue(m.filterWant)
 		m.filter.CursorEnd()
+		m.keys.ClearFilter.SetEnabled(false)
 		m.layout()
 		return m.filter.Focus()
-	case key.Matches(msg, k.ClearFilter) && m.picker.Filter() != "":
+	case key.Matches(msg, k.ClearFilter) && (m.picker.Filter() != "" || m.filterWant != ""):
+		m.filterWant = ""
 		m.picker.SetFilter("")
 		m.keys.ClearFilter.SetEnabled(false)
 		m.layout()
+	case key.Matches(msg, k.Sort):
+		m.setNote("Sorted by "+m.picker.CycleSort().String()+".", false)
 	case key.Matches(msg, k.Review):
 		// One change at a time: a proposal is computed against what is
 		// exposed, so it waits until the last confirmed change is served.
@@ -303,29 +318,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		m.fullHelp = true
 	}
-	m.list.follow(m.picker.Cursor(), len(m.picker.Shown()))
-	return nil
-}
-
-func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, m.fkeys.Keep):
-		m.filtering = false
-		m.filter.Blur()
-	case key.Matches(msg, m.fkeys.Drop):
-		m.filtering = false
-		m.filter.Blur()
-		m.picker.SetFilter("")
-	default:
-		var cmd tea.Cmd
-		m.filter, cmd = m.filter.Update(msg)
-		m.picker.SetFilter(m.filter.Value())
-		m.list.offset = 0
-		m.list.follow(m.picker.Cursor(), len(m.picker.Shown()))
-		return cmd
-	}
-	m.keys.ClearFilter.SetEnabled(m.picker.Filter() != "")
-	m.layout()
+	m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
 	return nil
 }
 
@@ -342,10 +335,8 @@ func (m *Model) render() string {
 		return "" // nothing is drawn before the size is known
 	}
 	lines := []string{m.headerView()}
-	if m.filtering {
-		lines = append(lines, m.filter.View())
-	} else if f := m.picker.Filter(); f != "" {
-		lines = append(lines, m.st.filter.Render("/ ")+clean(f)+m.st.dim.Render("  (esc clears)"))
+	if line, ok := m.filterLine(); ok {
+		lines = append(lines, line)
 	}
 	var body string
 	switch {
@@ -392,10 +383,13 @@ func fit(s string, w, h int) string {
 func (m *Model) headerView() string {
 	parts := []string{m.st.title.Render("rootpick"), clean(home(m.cfg.Dir))}
 	count := itoa(m.picker.Len()) + " repos"
-	if len(m.picker.Shown()) != m.picker.Len() {
-		count = itoa(len(m.picker.Shown())) + "/" + count
+	if m.picker.ShownLen() != m.picker.Len() {
+		count = itoa(m.picker.ShownLen()) + "/" + count
 	}
-	parts = append(parts, m.st.dim.Render(count+" · "+itoa(len(m.picker.Checked()))+" checked")+m.pendingCounts())
+	if k := m.picker.Sort(); k != picker.ByPath {
+		count += " by " + k.String()
+	}
+	parts = append(parts, m.st.dim.Render(count+" · "+itoa(m.picker.CheckedCount())+" checked")+m.pendingCounts())
 	parts = append(parts, m.scanHeader()...)
 	return ansi.Truncate(strings.Join(parts, "  "), m.width, "…")
 }

@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"hash/maphash"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"unsafe"
 
 	"github.com/rootpick/rootpick/consent"
 )
@@ -21,14 +24,14 @@ const (
 // rowTagger returns the state column of a repository row: what a
 // confirmation would change for it, whether it is shared, covered by a
 // checked or shared folder, withdrawn by a server, or remembered. It is
-// built once per frame.
+// built once per frame and costs nothing per candidate: only the rows
+// drawn are asked about.
 func (m *Model) rowTagger() func(path string) string {
-	shared := m.sharedPaths()
-	set := m.coverSet(shared)
-	return func(path string) string { return m.rowTags(path, shared, set) }
+	shared := m.sharedSet()
+	return func(path string) string { return m.rowTags(path, shared) }
 }
 
-func (m *Model) rowTags(path string, shared, set map[string]bool) string {
+func (m *Model) rowTags(path string, shared map[string]bool) string {
 	checked := m.picker.IsChecked(path)
 	var t []string
 	reason, withdrawn := m.withdrawn[path]
@@ -48,23 +51,51 @@ func (m *Model) rowTags(path string, shared, set map[string]bool) string {
 	case shared[path]:
 		t = append(t, m.st.removed.Render(glyphRemove+" remove"))
 	}
-	if outer, ok := consent.CoveringRoot(path, set); ok {
+	if outer, ok := m.coveringRoot(path, shared); ok {
 		t = append(t, m.st.dim.Render(glyphCovered+" covered by "+m.rel(outer)))
 	}
 	return strings.Join(t, " ")
 }
 
-// coverSet is every folder whose contents are or will be exposed: checked
-// or shared.
-func (m *Model) coverSet(shared map[string]bool) map[string]bool {
-	set := make(map[string]bool, len(shared))
-	for p := range shared {
-		set[p] = true
+// sharedSet is the exposed paths as a set, rebuilt only when the exposed
+// list is replaced.
+func (m *Model) sharedSet() map[string]bool {
+	k := exposedKey(m.exposed)
+	if m.sharedCache == nil || m.sharedKey != k {
+		m.sharedCache, m.sharedKey = m.sharedPaths(), k
 	}
-	for _, p := range m.picker.Checked() {
-		set[p] = true
+	return m.sharedCache
+}
+
+// exposedKey tells one exposed list from another: it is replaced whole,
+// never edited in place.
+func exposedKey(ex []consent.Root) [2]uintptr {
+	if len(ex) == 0 {
+		return [2]uintptr{}
 	}
-	return set
+	return [2]uintptr{uintptr(unsafe.Pointer(&ex[0])), uintptr(len(ex))}
+}
+
+// coveringRoot is consent.CoveringRoot over the folders that are or will
+// be exposed (checked or shared), asked of the picker's checked set
+// directly instead of a set built per frame.
+func (m *Model) coveringRoot(path string, shared map[string]bool) (string, bool) {
+	found := ""
+	for p := path; p != "/"; {
+		i := strings.LastIndexByte(p, '/')
+		if i < 0 {
+			break
+		}
+		if i == 0 {
+			p = "/"
+		} else {
+			p = p[:i]
+		}
+		if shared[p] || m.picker.IsChecked(p) {
+			found = p
+		}
+	}
+	return found, found != ""
 }
 
 // rel is path relative to the scanned folder, for showing.
@@ -77,50 +108,167 @@ func (m *Model) rel(path string) string {
 	return clean(path)
 }
 
+// rowCounts is the header's tally of row states. It is kept between
+// frames and recomputed only when what it is made of changes; a toggle
+// updates it by the difference, so neither a key nor a frame walks the
+// checked set.
+type rowCounts struct {
+	key                                                     countsKey
+	add, remembered, remove, shared, covered, withdrawnRows int
+}
+
+// countsKey is everything the tally is made of.
+type countsKey struct {
+	checked, list int // picker versions
+	exposed       [2]uintptr
+	withdrawn     uint64 // a fingerprint of m.withdrawn
+	remembered    uintptr
+	nRemembered   int
+}
+
+func (m *Model) countsKey() countsKey {
+	h := uint64(len(m.withdrawn))
+	for p := range m.withdrawn {
+		h ^= maphash.String(countsSeed, p) // order-free
+	}
+	return countsKey{
+		checked:     m.picker.CheckedVersion(),
+		list:        m.picker.ListVersion(),
+		exposed:     exposedKey(m.exposed),
+		withdrawn:   h,
+		remembered:  uintptr(reflect.ValueOf(m.remembered).UnsafePointer()),
+		nRemembered: len(m.remembered),
+	}
+}
+
+var countsSeed = maphash.MakeSeed()
+
+// category is how a checked path counts: +1 add or +1 remembered (or
+// neither when it is shared or withdrawn).
+func (m *Model) category(p string, shared map[string]bool) (add, remembered int) {
+	if _, gone := m.withdrawn[p]; shared[p] || gone {
+		return 0, 0
+	}
+	if m.isRemembered(p) {
+		return 0, 1
+	}
+	return 1, 0
+}
+
+// tally counts from scratch: O(checked + shared), and for the covered
+// rows either a binary search per outermost folder or, when most rows are
+// checked, one pass over the candidates.
+func (m *Model) tally(shared map[string]bool) rowCounts {
+	var c rowCounts
+	m.picker.EachChecked(func(p string) {
+		a, r := m.category(p, shared)
+		c.add += a
+		c.remembered += r
+	})
+	for p := range shared {
+		if m.picker.IsChecked(p) {
+			c.shared++
+		} else {
+			c.remove++
+		}
+	}
+	if n := m.picker.CheckedCount() + len(shared); n*8 < m.picker.Len() {
+		outermost := func(p string) {
+			if _, inner := m.coveringRoot(p, shared); !inner {
+				c.covered += m.picker.CountInside(p)
+			}
+		}
+		m.picker.EachChecked(outermost)
+		for p := range shared {
+			if !m.picker.IsChecked(p) {
+				outermost(p)
+			}
+		}
+	} else {
+		m.picker.EachPath(func(p string) {
+			if _, ok := m.coveringRoot(p, shared); ok {
+				c.covered++
+			}
+		})
+	}
+	c.withdrawnRows = len(m.withdrawn)
+	return c
+}
+
+// counts returns the tally, from the cache when nothing changed.
+func (m *Model) counts() rowCounts {
+	k := m.countsKey()
+	if m.rowCounts.key != k {
+		m.rowCounts = m.tally(m.sharedSet())
+		m.rowCounts.key = k
+	}
+	return m.rowCounts
+}
+
+// toggled updates the cached tally for path having just been checked
+// (on) or unchecked, if the cache was current before the change.
+func (m *Model) toggled(path string, on bool, before countsKey) {
+	if m.rowCounts.key != before {
+		return // stale anyway: counts() recomputes
+	}
+	shared := m.sharedSet()
+	sign := 1
+	if !on {
+		sign = -1
+	}
+	a, r := m.category(path, shared)
+	m.rowCounts.add += sign * a
+	m.rowCounts.remembered += sign * r
+	if shared[path] {
+		m.rowCounts.shared += sign
+		m.rowCounts.remove -= sign
+	} else if _, inner := m.coveringRoot(path, shared); !inner {
+		// path joins (or leaves) the exposed folders and nothing above it
+		// covers it: the rows inside it with no other exposed folder
+		// between them and path change their covered state.
+		n := 0
+		m.picker.EachInside(path, func(p string) {
+			if !m.coveredBelow(p, path, shared) {
+				n++
+			}
+		})
+		m.rowCounts.covered += sign * n
+	}
+	m.rowCounts.key = m.countsKey()
+}
+
+// coveredBelow reports whether a folder strictly between top and path is
+// exposed (checked or shared).
+func (m *Model) coveredBelow(path, top string, shared map[string]bool) bool {
+	for p := path; len(p) > len(top); {
+		i := strings.LastIndexByte(p, '/')
+		if i <= len(top) {
+			return false
+		}
+		p = p[:i]
+		if shared[p] || m.picker.IsChecked(p) {
+			return true
+		}
+	}
+	return false
+}
+
 // pendingCounts is the header's count of row states, e.g.
 // " · +2 add · −1 remove · ✓3 shared · ⊂4 covered".
 func (m *Model) pendingCounts() string {
-	shared := m.sharedPaths()
-	set := m.coverSet(shared)
-	var add, remove, sharedN, covered, remembered, withdrawn int
-	for _, p := range m.picker.Checked() {
-		_, gone := m.withdrawn[p]
-		switch {
-		case shared[p], gone:
-		case m.isRemembered(p):
-			remembered++
-		default:
-			add++
-		}
-	}
-	for p := range shared {
-		if m.picker.IsChecked(p) {
-			sharedN++
-		} else {
-			remove++
-		}
-	}
-	// Everything strictly inside an outermost checked or shared folder is
-	// covered; the candidates are sorted, so each folder is two binary
-	// searches.
-	for p := range set {
-		if _, inner := consent.CoveringRoot(p, set); !inner {
-			covered += m.picker.CountInside(p)
-		}
-	}
-	withdrawn = len(m.withdrawn)
+	c := m.counts()
 	var parts []string
 	part := func(n int, glyph, word string) {
 		if n > 0 {
 			parts = append(parts, glyph+itoa(n)+" "+word)
 		}
 	}
-	part(add, glyphAdd, "add")
-	part(remembered, glyphRemembered, "remembered")
-	part(remove, glyphRemove, "remove")
-	part(sharedN, glyphShared, "shared")
-	part(covered, glyphCovered, "covered")
-	part(withdrawn, glyphWithdrawn, "withdrawn")
+	part(c.add, glyphAdd, "add")
+	part(c.remembered, glyphRemembered, "remembered")
+	part(c.remove, glyphRemove, "remove")
+	part(c.shared, glyphShared, "shared")
+	part(c.covered, glyphCovered, "covered")
+	part(c.withdrawnRows, glyphWithdrawn, "withdrawn")
 	if len(parts) == 0 {
 		return ""
 	}
@@ -135,9 +283,12 @@ func (m *Model) toggle() {
 	if !ok {
 		return
 	}
+	before := m.countsKey()
 	m.picker.Toggle()
-	if outer, ok := consent.CoveringRoot(c.Path, m.coverSet(m.sharedPaths())); ok {
-		if m.picker.IsChecked(c.Path) {
+	on := m.picker.IsChecked(c.Path)
+	m.toggled(c.Path, on, before)
+	if outer, ok := m.coveringRoot(c.Path, m.sharedSet()); ok {
+		if on {
 			m.setNote(m.rel(c.Path)+" is already covered by "+m.rel(outer)+": checking it adds nothing.", false)
 		} else {
 			m.setNote(m.rel(c.Path)+" stays exposed: it is inside "+m.rel(outer)+", which is checked or shared.", false)

@@ -128,7 +128,7 @@ func (m *Model) onScanBatch(msg scanBatchMsg) tea.Cmd {
 		return nil // from a cancelled scan
 	}
 	m.picker.AddAll(msg.repos)
-	m.list.follow(m.picker.Cursor(), len(m.picker.Shown()))
+	m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
 	if msg.progress || msg.done {
 		m.scanStats, m.scanElapsed = msg.stats, msg.elapsed
 	}

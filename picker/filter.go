@@ -1,0 +1,274 @@
+package picker
+
+import (
+	"slices"
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/sahilm/fuzzy"
+)
+
+// Match is one candidate that passes the filter.
+type Match struct {
+	// ID is the candidate's id in the State that prepared the query.
+	ID int32
+	// Score ranks matches: higher is better (github.com/sahilm/fuzzy's
+	// bonuses for a first character, a character after a separator, a
+	// camel-case hump and adjacent characters, summed over the terms).
+	Score int
+	// Pos are the byte offsets of the matched characters in the
+	// candidate's Haystack, ascending.
+	Pos []int
+}
+
+// Query is a filter to compute, possibly on another goroutine: it holds a
+// snapshot of the haystacks that the State will not write to again.
+type Query struct {
+	// Text is the filter text the query is for.
+	Text    string
+	version int
+	hay     []string
+	paths   []string
+	within  []int32 // if not nil, only these ids can match (narrowing)
+	seq     int64
+	latest  *atomic.Int64 // the seq of the newest Prepare of the State
+}
+
+// Result is what Query.Run found. Apply puts it on screen unless it has
+// gone stale.
+type Result struct {
+	// Text is the filter text the result is for.
+	Text    string
+	version int
+	n       int32 // ids below n were matched
+	matches []Match
+	stopped bool
+}
+
+// Superseded reports that the query was given up because a newer one was
+// prepared: its result will come instead, and this one shows nothing.
+func (r Result) Superseded() bool { return r.stopped }
+
+// Prepare snapshots what matching q needs. When q only extends the filter
+// applied now (more characters typed), only the current matches are
+// searched again, as fzf does: a longer fuzzy query never matches more.
+//
+// Preparing a query supersedes the queries prepared before: their Run
+// stops early (see Result.Superseded), so a burst of keys on a large list
+// does not leave a match running for every key.
+func (s *State) Prepare(q string) Query {
+	s.hayShared = true
+	if s.latest == nil {
+		s.latest = new(atomic.Int64)
+	}
+	qu := Query{Text: q, version: s.version, hay: s.hay[:len(s.hay):len(s.hay)],
+		paths: s.paths[:len(s.paths):len(s.paths)], seq: s.latest.Add(1), latest: s.latest}
+	if s.filter != "" && strings.HasPrefix(q, s.filter) {
+		qu.within = make([]int32, len(s.matches))
+		for i, m := range s.matches {
+			qu.within[i] = m.ID
+		}
+	}
+	return qu
+}
+
+// Run matches and ranks the query. It reads only the snapshot, so it may
+// run on any goroutine.
+func (q Query) Run() Result {
+	r := Result{Text: q.Text, version: q.version, n: int32(len(q.hay))}
+	if strings.TrimSpace(q.Text) == "" {
+		return r
+	}
+	stop := func() bool { return q.latest != nil && q.latest.Load() != q.seq }
+	r.matches = matchStop(q.Text, q.hay, q.within, stop)
+	if stop() {
+		return Result{Text: q.Text, version: q.version, stopped: true}
+	}
+	rank(r.matches, q.paths)
+	return r
+}
+
+// Apply shows a result and reports whether it did. A result is stale, and
+// dropped, when a candidate's haystack changed after its Prepare; the
+// caller then prepares the query again. Candidates added after Prepare are
+// matched here (they are few: one scan batch). The cursor stays on the
+// same repository when it is still shown, else on the best match.
+func (s *State) Apply(r Result) bool {
+	if r.version != s.version || r.stopped {
+		return false
+	}
+	keep, had := s.currentID()
+	if strings.TrimSpace(r.Text) == "" {
+		s.filter, s.matches = "", nil
+		s.placeCursor(keep, had)
+		return true
+	}
+	ms := r.matches
+	if int(r.n) < len(s.all) {
+		tail := make([]int32, 0, len(s.all)-int(r.n))
+		for id := r.n; id < int32(len(s.all)); id++ {
+			tail = append(tail, id)
+		}
+		more := matchIDs(r.Text, s.hay, tail)
+		rank(more, s.paths)
+		ms = mergeMatches(ms, more, s.paths)
+	}
+	if ms == nil {
+		ms = []Match{}
+	}
+	s.filter, s.matches = r.Text, ms
+	if had {
+		if i, ok := s.positionOf(keep); ok {
+			s.cursor = i
+			return true
+		}
+	}
+	s.cursor = 0
+	return true
+}
+
+// subset is a fuzzy.Source over some of the haystacks.
+type subset struct {
+	hay []string
+	ids []int32
+}
+
+func (s subset) String(i int) string { return s.hay[s.ids[i]] }
+func (s subset) Len() int            { return len(s.ids) }
+
+// matchIDs matches every space-separated term of q against the haystacks
+// of ids (all of hay when ids is nil). A candidate must match every term;
+// its score is the sum and its positions the union.
+func matchIDs(q string, hay []string, ids []int32) []Match {
+	return matchStop(q, hay, ids, func() bool { return false })
+}
+
+// stopChunk is how many candidates are scored between two looks at stop.
+const stopChunk = 2048
+
+// matchStop is matchIDs giving up (with a partial result) once stop
+// reports true; it looks between chunks of candidates.
+func matchStop(q string, hay []string, ids []int32, stop func() bool) []Match {
+	terms := strings.Fields(q)
+	if len(terms) == 0 {
+		return nil
+	}
+	if ids == nil {
+		ids = make([]int32, len(hay))
+		for i := range ids {
+			ids[i] = int32(i)
+		}
+	}
+	var out []Match
+	for t, term := range terms {
+		// A cheap in-order byte check first: sahilm/fuzzy scores every
+		// character of every string, about 1 µs a path, while most
+		// candidates do not hold the term's letters in order at all.
+		cand := prefilter(term, hay, ids)
+		// For an ASCII term, everything the prefilter keeps matches.
+		found := make(fuzzy.Matches, 0, len(cand))
+		for lo := 0; lo < len(cand); lo += stopChunk {
+			if stop() {
+				return nil
+			}
+			hi := min(lo+stopChunk, len(cand))
+			for _, f := range fuzzy.FindFromNoSort(term, subset{hay, cand[lo:hi]}) {
+				f.Index += lo
+				found = append(found, f)
+			}
+		}
+		if t == 0 {
+			out = make([]Match, len(found))
+			for i, f := range found {
+				out[i] = Match{ID: cand[f.Index], Score: f.Score, Pos: f.MatchedIndexes}
+			}
+		} else {
+			// found is in the order of cand, which is the order of out.
+			next := out[:0]
+			j := 0
+			for _, f := range found {
+				id := cand[f.Index]
+				for out[j].ID != id {
+					j++
+				}
+				m := out[j]
+				m.Score += f.Score
+				m.Pos = mergePos(m.Pos, f.MatchedIndexes)
+				next = append(next, m)
+				j++
+			}
+			out = next
+		}
+		if len(out) == 0 {
+			return out
+		}
+		ids = make([]int32, len(out))
+		for i, m := range out {
+			ids[i] = m.ID
+		}
+	}
+	return out
+}
+
+// prefilter keeps the ids whose haystack holds the term's characters in
+// order, ignoring ASCII case. A term with other characters is not
+// prefiltered (sahilm/fuzzy folds Unicode case itself).
+func prefilter(term string, hay []string, ids []int32) []int32 {
+	lower := strings.ToLower(term)
+	for i := 0; i < len(lower); i++ {
+		if lower[i] >= utf8.RuneSelf {
+			return ids
+		}
+	}
+	out := make([]int32, 0, len(ids)/4)
+	for _, id := range ids {
+		if inOrder(lower, hay[id]) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func inOrder(q, h string) bool {
+	j := 0
+	for i := 0; i < len(h) && j < len(q); i++ {
+		c := h[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c == q[j] {
+			j++
+		}
+	}
+	return j == len(q)
+}
+
+// mergePos is the sorted union of two ascending offset lists.
+func mergePos(a, b []int) []int {
+	out := make([]int, 0, len(a)+len(b))
+	out = append(out, a...)
+	out = append(out, b...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// mergeMatches merges the ranked b into the ranked a.
+func mergeMatches(a, b []Match, paths []string) []Match {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]Match, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if cmpMatch(b[j], a[i], paths) < 0 {
+			out = append(out, b[j])
+			j++
+		} else {
+			out = append(out, a[i])
+			i++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}

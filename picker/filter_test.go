@@ -1,0 +1,383 @@
+package picker
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rootpick/rootpick/vcsdetect"
+)
+
+func repoAt(path, name, branch string) vcsdetect.Repo {
+	return vcsdetect.Repo{Path: path, Name: name, Branch: branch, Kind: vcsdetect.KindGit}
+}
+
+func workspace() *State {
+	var s State
+	s.SetBase("/w")
+	s.AddAll([]vcsdetect.Repo{
+		repoAt("/w", "w", "main"),
+		repoAt("/w/payments-service", "payments-service", "main"),
+		repoAt("/w/payments-service-legacy", "payments-service-legacy", "main"),
+		repoAt("/w/play/sandbox", "sandbox", "dev"),
+		repoAt("/w/web", "web", "feature/svc"),
+		repoAt("/w/api", "api", "main"),
+	})
+	return &s
+}
+
+func TestFuzzyFilterLikeFzf(t *testing.T) {
+	s := workspace()
+	for _, tc := range []struct {
+		q    string
+		want []string
+	}{
+		// Letters in order, not a substring: paysvc finds both services.
+		{"paysvc", []string{"/w/payments-service", "/w/payments-service-legacy"}},
+		// Ranked by score: legacy's l after a separator beats the scattered l in play.
+		{"pl", []string{"/w/payments-service-legacy", "/w/play/sandbox"}},
+		// Each space-separated term must match; the branch is matched too.
+		{"web svc", []string{"/w/web"}},
+		// The row for DIR itself is drawn as "." and a filter of "." finds it.
+		{".", []string{"/w"}},
+		{"zzz", []string{}},
+	} {
+		s.SetFilter(tc.q)
+		if got := paths(s.Shown()); !slices.Equal(got, tc.want) {
+			t.Errorf("filter %q: %v, want %v", tc.q, got, tc.want)
+		}
+	}
+}
+
+func TestRankTiesByPath(t *testing.T) {
+	var s State
+	s.SetBase("/w")
+	s.AddAll([]vcsdetect.Repo{repoAt("/w/b/x", "x", ""), repoAt("/w/a/x", "x", ""), repoAt("/w/c/x", "x", "")})
+	s.SetFilter("x")
+	if got, want := paths(s.Shown()), []string{"/w/a/x", "/w/b/x", "/w/c/x"}; !slices.Equal(got, want) {
+		t.Fatalf("equal scores ranked %v, want path order %v", got, want)
+	}
+}
+
+func TestMatchedAtPointsAtTheMatchedCharacters(t *testing.T) {
+	s := workspace()
+	s.SetFilter("web svc")
+	if s.ShownLen() != 1 {
+		t.Fatalf("web svc: %v", paths(s.Shown()))
+	}
+	hay := Haystack("/w", s.ShownAt(0))
+	var got []byte
+	for _, p := range s.MatchedAt(0) {
+		got = append(got, hay[p])
+	}
+	if string(got) != "websvc" {
+		t.Fatalf("matched %q in %q (offsets %v), want the letters of web and svc", got, hay, s.MatchedAt(0))
+	}
+	s.SetFilter("")
+	if s.MatchedAt(0) != nil {
+		t.Fatal("offsets without a filter")
+	}
+}
+
+func TestShownAtMatchesShown(t *testing.T) {
+	s := workspace()
+	for _, q := range []string{"", "pay", "a"} {
+		s.SetFilter(q)
+		all := s.Shown()
+		if s.ShownLen() != len(all) {
+			t.Fatalf("%q: ShownLen %d, Shown %d", q, s.ShownLen(), len(all))
+		}
+		for i := range all {
+			if s.ShownAt(i) != all[i] {
+				t.Fatalf("%q: ShownAt(%d) = %v, Shown()[%d] = %v", q, i, s.ShownAt(i), i, all[i])
+			}
+		}
+	}
+}
+
+func TestCheckedCountIsIncremental(t *testing.T) {
+	s := workspace()
+	v := s.CheckedVersion()
+	s.Toggle()
+	s.CheckShown(true)
+	if s.CheckedCount() != len(s.Checked()) || s.CheckedCount() != 6 {
+		t.Fatalf("CheckedCount %d, Checked %d", s.CheckedCount(), len(s.Checked()))
+	}
+	if s.CheckedVersion() == v {
+		t.Fatal("checking did not change CheckedVersion")
+	}
+	v = s.CheckedVersion()
+	s.CheckShown(true) // no change
+	if s.CheckedVersion() != v {
+		t.Fatal("checking what was checked changed CheckedVersion")
+	}
+	s.Uncheck("/w/api")
+	s.SetChecked([]string{"/elsewhere"}) // not a candidate
+	if s.CheckedCount() != 1 {
+		t.Fatalf("CheckedCount %d after SetChecked of one path", s.CheckedCount())
+	}
+}
+
+// TestStaleResultDropped: a result prepared before a candidate changed is
+// refused; one prepared before candidates were added is completed with them.
+func TestStaleResultDropped(t *testing.T) {
+	s := workspace()
+	q := s.Prepare("pay")
+	s.Add(repoAt("/w/api", "api", "payday")) // api's haystack changes
+	if s.Apply(q.Run()) {
+		t.Fatal("a result computed before a candidate changed was applied")
+	}
+	if s.Filter() != "" {
+		t.Fatalf("filter %q after a dropped result", s.Filter())
+	}
+	q = s.Prepare("pay")
+	s.Add(repoAt("/w/z/pay", "pay", "")) // appended after Prepare
+	if !s.Apply(q.Run()) {
+		t.Fatal("a result for the current candidates was dropped")
+	}
+	if got := paths(s.Shown()); !slices.Contains(got, "/w/z/pay") || !slices.Contains(got, "/w/api") {
+		t.Fatalf("pay shows %v: the added and the changed candidates are missing", got)
+	}
+}
+
+// TestNarrowingEqualsFullMatch: typing on (the query extends the applied
+// one) searches only the previous matches; the result, and the result
+// after backspaces, must equal a match over everything.
+func TestNarrowingEqualsFullMatch(t *testing.T) {
+	var s, fresh State
+	repos := genRepos(3000)
+	s.SetBase("/src")
+	fresh.SetBase("/src")
+	s.AddAll(repos)
+	fresh.AddAll(repos)
+	typed := "team01 repo9"
+	var steps []string
+	for i := 1; i <= len(typed); i++ {
+		steps = append(steps, typed[:i]) // typing on narrows
+	}
+	for i := len(typed) - 1; i > 0; i-- {
+		steps = append(steps, typed[:i]) // backspace must widen again
+	}
+	for _, q := range steps {
+		s.SetFilter(q)
+		fresh.matches, fresh.filter = nil, ""
+		fresh.SetFilter(q)
+		if !slices.Equal(paths(s.Shown()), paths(fresh.Shown())) {
+			t.Fatalf("%q narrowed: %d shown, full match: %d", q, s.ShownLen(), fresh.ShownLen())
+		}
+	}
+	if s.ShownLen() == 0 {
+		t.Fatal("the test query matches nothing")
+	}
+}
+
+// TestQueryRunsBesideUpdates runs a query on another goroutine while the
+// State changes; go test -race reports any shared write.
+func TestQueryRunsBesideUpdates(t *testing.T) {
+	var s State
+	s.SetBase("/src")
+	repos := genRepos(2000)
+	s.AddAll(repos)
+	q := s.Prepare("repo1")
+	var wg sync.WaitGroup
+	var res Result
+	wg.Go(func() { res = q.Run() })
+	for i := range 50 {
+		s.Add(repoAt(repos[i].Path, "x", "dev")) // in place
+		s.Add(repoAt(fmt.Sprintf("/src/new/%d", i), "n", ""))
+		s.SetSort(SortKey(i % 3))
+	}
+	wg.Wait()
+	if s.Apply(res) {
+		t.Fatal("stale result applied")
+	}
+}
+
+func TestRescanKeepsTheCursor(t *testing.T) {
+	s := workspace()
+	s.MoveTo(3) // /w/payments-service-legacy
+	want, _ := s.Current()
+	s.Reset()
+	s.AddAll([]vcsdetect.Repo{repoAt("/w/api", "api", "main"), repoAt("/w/zz", "zz", "main")})
+	if c, _ := s.Current(); c.Path != "/w/api" {
+		t.Fatalf("before the repository reappears the cursor is on %s", c.Path)
+	}
+	s.AddAll([]vcsdetect.Repo{repoAt("/w/payments-service-legacy", "payments-service-legacy", "main"), repoAt("/w/b", "b", "")})
+	if c, _ := s.Current(); c.Path != want.Path {
+		t.Fatalf("after rescan the cursor is on %s, want %s", c.Path, want.Path)
+	}
+	// A move during the rescan wins over the remembered row.
+	s.Reset()
+	s.AddAll([]vcsdetect.Repo{repoAt("/w/api", "api", ""), repoAt("/w/b", "b", "")})
+	s.Move(1)
+	s.AddAll([]vcsdetect.Repo{repoAt("/w/payments-service-legacy", "p", "")})
+	if c, _ := s.Current(); c.Path != "/w/b" {
+		t.Fatalf("the cursor left the row the person moved to, for %s", c.Path)
+	}
+}
+
+func TestSortCyclesAndKeepsTheCursor(t *testing.T) {
+	var s State
+	s.SetBase("/w")
+	s.AddAll([]vcsdetect.Repo{repoAt("/w/a/zeta", "zeta", ""), repoAt("/w/b/alpha", "alpha", ""), repoAt("/w/c/mid", "mid", "")})
+	s.MoveTo(2) // c/mid
+	if k := s.CycleSort(); k != ByLastCommit {
+		t.Fatalf("first s: %v", k)
+	}
+	// No commit times yet: last commit sorts by path.
+	if got := paths(s.Shown()); !slices.Equal(got, []string{"/w/a/zeta", "/w/b/alpha", "/w/c/mid"}) {
+		t.Fatalf("by last commit without times: %v", got)
+	}
+	if k := s.CycleSort(); k != ByName {
+		t.Fatalf("second s: %v", k)
+	}
+	if got := paths(s.Shown()); !slices.Equal(got, []string{"/w/b/alpha", "/w/c/mid", "/w/a/zeta"}) {
+		t.Fatalf("by name: %v", got)
+	}
+	if c, _ := s.Current(); c.Path != "/w/c/mid" {
+		t.Fatalf("sorting moved the cursor to %s", c.Path)
+	}
+	s.AddAll([]vcsdetect.Repo{repoAt("/w/d/beta", "beta", "")})
+	if got := paths(s.Shown()); !slices.Equal(got, []string{"/w/b/alpha", "/w/d/beta", "/w/c/mid", "/w/a/zeta"}) {
+		t.Fatalf("added under sort by name: %v", got)
+	}
+	if c, _ := s.Current(); c.Path != "/w/c/mid" {
+		t.Fatalf("adding moved the cursor to %s", c.Path)
+	}
+	when := map[string]time.Time{"/w/a/zeta": time.Unix(300, 0), "/w/c/mid": time.Unix(100, 0)}
+	s.SetCommitTime(func(r vcsdetect.Repo) (time.Time, bool) { t, ok := when[r.Path]; return t, ok })
+	if k := s.CycleSort(); k != ByPath {
+		t.Fatalf("third s: %v", k)
+	}
+	s.SetSort(ByLastCommit)
+	if got := paths(s.Shown()); !slices.Equal(got, []string{"/w/a/zeta", "/w/c/mid", "/w/b/alpha", "/w/d/beta"}) {
+		t.Fatalf("by last commit: %v", got)
+	}
+	if c, _ := s.Current(); c.Path != "/w/c/mid" {
+		t.Fatalf("sorting moved the cursor to %s", c.Path)
+	}
+}
+
+func genRepos(n int) []vcsdetect.Repo {
+	words := []string{"payments", "service", "legacy", "api", "web", "tools", "cli", "infra", "auth", "billing"}
+	repos := make([]vcsdetect.Repo, n)
+	for i := range repos {
+		name := fmt.Sprintf("%s-%s-repo%05d", words[i%len(words)], words[(i/7)%len(words)], i)
+		repos[i] = repoAt(fmt.Sprintf("/src/team%03d/%s", i%97, name), name, "main")
+	}
+	return repos
+}
+
+// BenchmarkFilter compares the fuzzy matcher with the substring matcher it
+// replaced, over 50,000 paths (one keystroke's work, without narrowing).
+func BenchmarkFilter(b *testing.B) {
+	repos := genRepos(50000)
+	var s State
+	s.SetBase("/src")
+	s.AddAll(repos)
+	for _, q := range []string{"p", "pay", "paysvc", "payments"} {
+		b.Run("fuzzy/"+q, func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				s.filter, s.matches = "", nil
+				n = len(s.Prepare(q).Run().matches)
+			}
+			b.ReportMetric(float64(n), "matches")
+		})
+		b.Run("substring/"+q, func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				n = substringCount(s.hay, q)
+			}
+			b.ReportMetric(float64(n), "matches")
+		})
+	}
+}
+
+// TestUpdatesUnderFilterEqualFullMatch: repositories updated in place
+// (their branch changes, some twice in one batch) and added while a
+// filter is set are matched again on their own; the result must equal a
+// match over everything.
+func TestUpdatesUnderFilterEqualFullMatch(t *testing.T) {
+	repos := genRepos(2000)
+	var s State
+	s.SetBase("/src")
+	s.AddAll(repos)
+	s.SetFilter("pay dev")
+	before := s.ShownLen()
+	var batch []vcsdetect.Repo
+	for i := 0; i < 2000; i += 7 {
+		r := repos[i]
+		r.Branch = "dev"
+		batch = append(batch, r)
+		if i%3 == 0 {
+			batch = append(batch, r) // twice in one batch
+		}
+	}
+	batch = append(batch, repoAt("/src/new/payments-x", "payments-x", "dev"), repoAt("/src/new/payments-x", "payments-x", "dev"))
+	s.AddAll(batch)
+	var fresh State
+	fresh.SetBase("/src")
+	fresh.AddAll(s.All())
+	fresh.SetFilter("pay dev")
+	if got, want := paths(s.Shown()), paths(fresh.Shown()); !slices.Equal(got, want) {
+		t.Fatalf("after updates %d shown, a full match shows %d", len(got), len(want))
+	}
+	if s.ShownLen() <= before {
+		t.Fatalf("%d shown before the branches became dev, %d after", before, s.ShownLen())
+	}
+	// Some go back to main: they must leave the matches, once each.
+	s.AddAll(batch[:len(batch)/2])
+	for i := range batch[:len(batch)/4] {
+		batch[i].Branch = "main"
+	}
+	s.AddAll(batch[:len(batch)/4])
+	fresh.AddAll(s.All())
+	fresh.SetFilter("")
+	fresh.SetFilter("pay dev")
+	if got, want := paths(s.Shown()), paths(fresh.Shown()); !slices.Equal(got, want) {
+		t.Fatalf("after reverting updates %d shown, a full match shows %d", len(got), len(want))
+	}
+}
+
+// TestNewerQuerySupersedesOlder: a query prepared after another makes the
+// older one stop early, and its partial result is never applied.
+func TestNewerQuerySupersedesOlder(t *testing.T) {
+	var s State
+	s.SetBase("/src")
+	s.AddAll(genRepos(3*stopChunk + 1))
+	old := s.Prepare("p")
+	newer := s.Prepare("pa")
+	r := old.Run()
+	if !r.Superseded() || len(r.matches) != 0 {
+		t.Fatalf("the older query ran to the end: superseded %v, %d matches", r.Superseded(), len(r.matches))
+	}
+	if s.Apply(r) {
+		t.Fatal("a superseded result was applied")
+	}
+	if r := newer.Run(); r.Superseded() || !s.Apply(r) || s.Filter() != "pa" || s.ShownLen() == 0 {
+		t.Fatalf("the newest query: superseded %v, filter %q, %d shown", r.Superseded(), s.Filter(), s.ShownLen())
+	}
+}
+
+// TestSortByNameKeptUntilTheListChanges: the order by name is reused
+// when nothing was added since, and sorted again when something was.
+func TestSortByNameKeptUntilTheListChanges(t *testing.T) {
+	var s State
+	s.SetBase("/w")
+	s.AddAll([]vcsdetect.Repo{repoAt("/w/a/zeta", "zeta", ""), repoAt("/w/b/mid", "mid", "")})
+	s.SetSort(ByName)
+	s.SetSort(ByPath)
+	s.AddAll([]vcsdetect.Repo{repoAt("/w/c/alpha", "alpha", "")})
+	s.SetSort(ByName)
+	if got := paths(s.Shown()); !slices.Equal(got, []string{"/w/c/alpha", "/w/b/mid", "/w/a/zeta"}) {
+		t.Fatalf("by name after an add under another sort: %v", got)
+	}
+	s.SetSort(ByPath)
+	s.SetSort(ByName)
+	if got := paths(s.Shown()); !slices.Equal(got, []string{"/w/c/alpha", "/w/b/mid", "/w/a/zeta"}) {
+		t.Fatalf("by name again: %v", got)
+	}
+}

@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/rootpick/rootpick/vcsdetect"
+)
+
+// benchModel is a 120×40 model over n generated repositories under
+// /src, with every one checked when all is set.
+func benchModel(b testing.TB, n int, all bool) *Model {
+	b.Helper()
+	words := []string{"payments", "service", "legacy", "api", "web", "tools", "cli", "infra", "auth", "billing"}
+	repos := make([]vcsdetect.Repo, n)
+	for i := range repos {
+		name := fmt.Sprintf("%s-%s-%05d", words[i%len(words)], words[(i/7)%len(words)], i)
+		repos[i] = vcsdetect.Repo{Path: fmt.Sprintf("/src/team%03d/%s", i%97, name), Name: name,
+			Kind: vcsdetect.KindGit, Branch: "main", Depth: 2}
+	}
+	m := New(Config{Dir: "/src", Scan: func(context.Context, string, vcsdetect.Options, func(vcsdetect.Repo)) (vcsdetect.Stats, error) {
+		return vcsdetect.Stats{}, nil
+	}})
+	m.scanGen = 1
+	for i := 0; i < n; i += scanBatchMax {
+		m.Update(scanBatchMsg{gen: 1, repos: repos[i:min(i+scanBatchMax, n)]})
+	}
+	m.Update(scanBatchMsg{gen: 1, done: true})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	if all {
+		m.Update(keyPress("a"))
+	}
+	if m.picker.Len() != n {
+		b.Fatalf("%d repositories, want %d", m.picker.Len(), n)
+	}
+	return m
+}
+
+// frame is one key as the program handles it: Update, then View.
+func frame(m *Model, msg tea.Msg) {
+	m.Update(msg)
+	_ = m.View()
+}
+
+func benchKeys(b *testing.B, run func(b *testing.B, m *Model)) {
+	for _, all := range []bool{false, true} {
+		name := "checked=0"
+		if all {
+			name = "checked=50000"
+		}
+		b.Run(name, func(b *testing.B) {
+			m := benchModel(b, 50000, all)
+			b.ReportAllocs()
+			b.ResetTimer()
+			run(b, m)
+		})
+	}
+}
+
+// BenchmarkKeyDown is ↓ at 50,000 repositories, bouncing between the
+// first rows and the end of a page so that the list scrolls too.
+func BenchmarkKeyDown(b *testing.B) {
+	benchKeys(b, func(b *testing.B, m *Model) {
+		down, top := keyPress("down"), keyPress("g")
+		i := 0
+		for b.Loop() {
+			if i%60 == 59 {
+				frame(m, top)
+			} else {
+				frame(m, down)
+			}
+			i++
+		}
+	})
+}
+
+// BenchmarkKeyToggle is space on the same row, checking and unchecking it.
+func BenchmarkKeyToggle(b *testing.B) {
+	benchKeys(b, func(b *testing.B, m *Model) {
+		space := keyPress("space")
+		for b.Loop() {
+			frame(m, space)
+		}
+	})
+}
+
+// BenchmarkKeyFilter is one keystroke in the open query: typing p, then
+// deleting it, alternately. The match itself runs in a command (see
+// BenchmarkFilterResult for showing its result, and the picker's
+// BenchmarkFilter for the match).
+func BenchmarkKeyFilter(b *testing.B) {
+	benchKeys(b, func(b *testing.B, m *Model) {
+		frame(m, keyPress("/"))
+		p, bs := keyPress("p"), tea.KeyPressMsg{Code: tea.KeyBackspace}
+		i := 0
+		for b.Loop() {
+			if i%2 == 0 {
+				frame(m, p)
+			} else {
+				frame(m, bs)
+			}
+			i++
+		}
+	})
+}
+
+// BenchmarkFilterResult is the frame that shows a match's result: every
+// 50,000 repositories match "p" (the worst case), and the result of "pa"
+// (9,000) alternates with it.
+func BenchmarkFilterResult(b *testing.B) {
+	benchKeys(b, func(b *testing.B, m *Model) {
+		frame(m, keyPress("/"))
+		res := func(text string) filterResultMsg {
+			m.filterWant = text
+			return filterResultMsg{m.picker.Prepare(text).Run()}
+		}
+		m.picker.SetFilter("")
+		p, pa := res("p"), res("pa")
+		i := 0
+		for b.Loop() {
+			b.StopTimer()
+			msg := p
+			if i%2 == 1 {
+				msg = pa
+			}
+			m.filterWant = msg.res.Text
+			b.StartTimer()
+			frame(m, msg)
+			i++
+		}
+	})
+}
+
+// TestKeyCostDoesNotGrowWithTheList: a key's allocations (↓, space, a
+// filter keystroke) must not grow with the number of repositories or of
+// checked ones — a copy of the shown list or a sort of the checked set per
+// frame would make them grow 20-fold here.
+func TestKeyCostDoesNotGrowWithTheList(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 40,000-repository model")
+	}
+	perKey := func(n int) uint64 {
+		m := benchModel(t, n, true)
+		keys := []tea.Msg{keyPress("down"), keyPress("space"), keyPress("/"), keyPress("p"),
+			tea.KeyPressMsg{Code: tea.KeyBackspace}, keyPress("esc")}
+		frame(m, keys[0]) // warm the caches
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		const rounds = 20
+		for range rounds {
+			for _, k := range keys {
+				frame(m, k)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / (rounds * uint64(len(keys)))
+	}
+	small, large := perKey(2000), perKey(40000)
+	t.Logf("bytes allocated per key: %d at 2,000 repositories, %d at 40,000", small, large)
+	if large > 2*small+16<<10 {
+		t.Fatalf("a key allocates %d bytes at 40,000 repositories against %d at 2,000: something per frame grows with the list", large, small)
+	}
+}
+
+// BenchmarkKeySort is s (path → last commit → name → path) at 50,000
+// repositories: each press sorts the list again.
+func BenchmarkKeySort(b *testing.B) {
+	benchKeys(b, func(b *testing.B, m *Model) {
+		s := keyPress("s")
+		for b.Loop() {
+			frame(m, s)
+		}
+	})
+}

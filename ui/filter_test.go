@@ -1,0 +1,256 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/rootpick/rootpick/vcsdetect"
+)
+
+func ctrl(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModCtrl} }
+
+func tab() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyTab} }
+
+func shownLabels(m *Model) []string {
+	var out []string
+	for i := range m.picker.ShownLen() {
+		out = append(out, m.list.label(m.picker.ShownAt(i)))
+	}
+	return out
+}
+
+// TestFilterLikeFzf: while the query is open, typing filters, ↓/ctrl+j/
+// ctrl+k move and tab toggles (then moves down); enter keeps the filter,
+// esc drops it.
+func TestFilterLikeFzf(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	send(m, "/", "t", "c") // fuzzy: tools/cli and its vendor/lib
+	if got, want := shownLabels(m), []string{"tools/cli", "tools/cli/vendor/lib"}; !slices.Equal(got, want) {
+		t.Fatalf("tc shows %v, want %v", got, want)
+	}
+	m.Update(tab())
+	if got := m.picker.Checked(); !slices.Equal(got, []string{"/work/demo/tools/cli"}) {
+		t.Fatalf("tab while typing checked %v", got)
+	}
+	if m.picker.Cursor() != 1 || !m.filtering {
+		t.Fatalf("tab: cursor %d, filtering %v; want the next row, still typing", m.picker.Cursor(), m.filtering)
+	}
+	m.Update(ctrl('k'))
+	if m.picker.Cursor() != 0 || m.filter.Value() != "tc" {
+		t.Fatalf("ctrl+k: cursor %d, query %q (must move, not edit)", m.picker.Cursor(), m.filter.Value())
+	}
+	m.Update(ctrl('j'))
+	send(m, "up", "down")
+	if m.picker.Cursor() != 1 {
+		t.Fatalf("ctrl+j, up, down: cursor %d, want 1", m.picker.Cursor())
+	}
+	// Type a new query: ctrl+u clears it, as in a shell.
+	m.Update(ctrl('u'))
+	send(m, "w", "e", "b")
+	m.Update(tab())
+	if got := m.picker.Checked(); !slices.Equal(got, []string{"/work/demo/tools/cli", "/work/demo/web"}) {
+		t.Fatalf("after web, tab: checked %v", got)
+	}
+	send(m, "enter")
+	if m.filtering || m.picker.Filter() != "web" || m.picker.ShownLen() != 1 {
+		t.Fatalf("enter: filtering %v, filter %q, %d shown; want the filter kept", m.filtering, m.picker.Filter(), m.picker.ShownLen())
+	}
+	if out := screen(m); !strings.Contains(out, "/ web") {
+		t.Fatalf("the kept filter is not shown:\n%s", out)
+	}
+	send(m, "/", "x", "esc")
+	if m.filtering || m.picker.Filter() != "" || m.picker.ShownLen() != 5 {
+		t.Fatalf("esc: filtering %v, filter %q, %d shown; want it dropped", m.filtering, m.picker.Filter(), m.picker.ShownLen())
+	}
+	send(m, "/", "space")
+	if m.filterPending() || strings.Contains(screen(m), "…") {
+		t.Fatalf("a query of spaces is shown as pending:\n%s", screen(m))
+	}
+}
+
+// TestFilterMatchesTheTextShown: the row for DIR itself is drawn as "."
+// and "." finds it; the words of DIR's own path find nothing.
+func TestFilterMatchesTheTextShown(t *testing.T) {
+	m := fixture(t, append(demoRepos(), vcsdetect.Repo{Path: "/work/demo", Name: "demo", Kind: vcsdetect.KindGit})...)
+	send(m, "/", ".")
+	if got := shownLabels(m); !slices.Equal(got, []string{"."}) {
+		t.Fatalf(". shows %v, want the row drawn as .", got)
+	}
+	send(m, "esc", "/", "w", "o", "r", "k")
+	if got := shownLabels(m); len(got) != 0 {
+		t.Fatalf("a word of DIR's path matched %v", got)
+	}
+}
+
+// TestFilterHighlightsMatches: the matched characters are drawn underlined
+// and bold, on the cursor row too.
+func TestFilterHighlightsMatches(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	send(m, "/", "p", "i") // api (the cursor row, ranked first) and api-wt
+	out := m.View().Content
+	hit := matchStyle(lipgloss.NewStyle())
+	if !strings.Contains(out, " a"+hit.Render("pi")+"-wt ") {
+		t.Fatalf("p and i of api-wt are not highlighted, or more is:\n%q", out)
+	}
+	if !strings.Contains(out, m.st.cursor.Render("a")+matchStyle(m.st.cursor).Render("pi")) {
+		t.Fatalf("the cursor row's match is not highlighted:\n%q", out)
+	}
+	if got := highlight("abc", []int{4, 6}, 3, lipgloss.NewStyle(), hit, true); got != "a"+hit.Render("b")+"c" {
+		t.Fatalf("highlight with an offset: %q", got)
+	}
+}
+
+// runCmd runs a command and returns every message it (and its batches)
+// produced.
+func runCmd(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, runCmd(c)...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
+}
+
+func filterResults(cmd tea.Cmd) []filterResultMsg {
+	var out []filterResultMsg
+	for _, msg := range runCmd(cmd) {
+		if r, ok := msg.(filterResultMsg); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// TestFilterOffTheUpdateLoop: on a large list a keystroke returns at once
+// with a command that matches; a result for an old query never replaces a
+// newer one, and one matched against candidates that changed since is
+// matched again.
+func TestFilterOffTheUpdateLoop(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.filterSyncMax = 0 // every list counts as large
+	send(m, "/")
+	first := send(m, "w")
+	if m.picker.Filter() != "" || m.picker.ShownLen() != 5 {
+		t.Fatalf("the keystroke matched inside Update: filter %q", m.picker.Filter())
+	}
+	if l := strings.Split(screen(m), "\n")[1]; !strings.HasPrefix(l, "/ w ") || !strings.HasSuffix(strings.TrimSpace(l), "…") {
+		t.Fatalf("no sign that the query is being matched:\n%s", screen(m))
+	}
+	second := send(m, "e")
+	r1, r2 := filterResults(first), filterResults(second)
+	if len(r1) != 1 || len(r2) != 1 {
+		t.Fatalf("keystrokes returned %d and %d filter results, want one each", len(r1), len(r2))
+	}
+	// The newer result arrives first; the older one must not replace it.
+	m.Update(r2[0])
+	m.Update(r1[0])
+	if m.picker.Filter() != "we" {
+		t.Fatalf("filter %q after the old result arrived last, want we", m.picker.Filter())
+	}
+	if got := shownLabels(m); !slices.Equal(got, []string{"web"}) {
+		t.Fatalf("we shows %v", got)
+	}
+	// A candidate changes (a scan batch updates it) while a query is matched.
+	third := send(m, "b")
+	m.Update(scanBatchMsg{gen: m.scanGen, repos: []vcsdetect.Repo{repo("api", "web-login")}})
+	_, cmd := m.Update(filterResults(third)[0])
+	if m.picker.Filter() != "we" {
+		t.Fatalf("a result matched against old candidates was applied: %q", m.picker.Filter())
+	}
+	again := filterResults(cmd)
+	if len(again) != 1 {
+		t.Fatal("a stale result was not matched again")
+	}
+	m.Update(again[0])
+	if got := shownLabels(m); m.picker.Filter() != "web" || !slices.Contains(got, "api") || !slices.Contains(got, "web") {
+		t.Fatalf("web after the rematch shows %v (filter %q); api's new branch web-login matches", got, m.picker.Filter())
+	}
+}
+
+// TestSortAndRescanKeepTheCursor: s cycles the sort and r rescans; the
+// cursor stays on the repository it was on.
+func TestSortAndRescanKeepTheCursor(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	send(m, "down", "down", "down") // tools/cli/vendor/lib
+	want, _ := m.picker.Current()
+	for _, sortName := range []string{"last commit", "name", "path"} {
+		send(m, "s")
+		if c, _ := m.picker.Current(); c.Path != want.Path {
+			t.Fatalf("sort by %s moved the cursor to %s", sortName, c.Path)
+		}
+		if !strings.Contains(screen(m), "Sorted by "+sortName) {
+			t.Fatalf("s does not say the sort is by %s:\n%s", sortName, screen(m))
+		}
+	}
+	m.Update(scanBatchMsg{gen: m.scanGen, repos: []vcsdetect.Repo{repo("zz/aardvark", "main")}})
+	send(m, "s", "s") // by name: aardvark first
+	if got := shownLabels(m); got[0] != "zz/aardvark" || !strings.Contains(firstLine(screen(m)), "by name") {
+		t.Fatalf("by name shows %v; header %q", got, firstLine(screen(m)))
+	}
+	if c, _ := m.picker.Current(); c.Path != want.Path {
+		t.Fatalf("sort by name moved the cursor to %s", c.Path)
+	}
+	send(m, "s") // back to path
+	m.scanGen = 1
+	m.cfg.Scan = nil // r's command is not run: its results are fed by hand
+	send(m, "r")
+	gen := m.scanGen
+	repos := append(demoRepos(), repo("zz/aardvark", "main"))
+	m.Update(scanBatchMsg{gen: gen, repos: repos[:2]})
+	m.Update(scanBatchMsg{gen: gen, repos: repos[2:], done: true})
+	if c, _ := m.picker.Current(); c.Path != want.Path {
+		t.Fatalf("rescan moved the cursor to %s, want %s", c.Path, want.Path)
+	}
+	if !strings.Contains(screen(m), "› [ ] tools/cli/vendor/lib") {
+		t.Fatalf("the cursor row is not drawn on it:\n%s", screen(m))
+	}
+}
+
+// TestSupersededQueryIsNotAskedAgain: after w, e, backspace the first
+// query's text is the one wanted again, but a newer match of it is on its
+// way: the superseded result neither shows nor starts another match.
+func TestSupersededQueryIsNotAskedAgain(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.filterSyncMax = 0
+	send(m, "/")
+	first := send(m, "w")
+	send(m, "e")
+	_, last := m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	r1 := filterResults(first) // runs now, after two newer queries
+	if len(r1) != 1 || !r1[0].res.Superseded() {
+		t.Fatalf("the first query was not superseded: %+v", r1)
+	}
+	if _, cmd := m.Update(r1[0]); cmd != nil || m.picker.Filter() != "" {
+		t.Fatalf("a superseded result was applied (filter %q) or asked again (%v)", m.picker.Filter(), cmd != nil)
+	}
+	m.Update(filterResults(last)[0])
+	if m.picker.Filter() != "w" || m.picker.ShownLen() != 2 {
+		t.Fatalf("w: filter %q, %d shown (web, api-wt)", m.picker.Filter(), m.picker.ShownLen())
+	}
+}
+
+// TestGoldenFilter: the query open with a row toggled by tab, and the
+// filter kept in the list sorted by name, at 120×40, 80×24 and 40×10.
+func TestGoldenFilter(t *testing.T) {
+	t.Setenv("HOME", "/nonexistent-home")
+	for _, size := range [][2]int{{120, 40}, {80, 24}, {40, 10}} {
+		w, h := size[0], size[1]
+		suffix := "_" + itoa(w) + "x" + itoa(h)
+		m := fixture(t, append(demoRepos(), vcsdetect.Repo{Path: "/work/demo", Name: "demo", Kind: vcsdetect.KindGit, Branch: "main"})...)
+		m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+		send(m, "/", "t", "c")
+		m.Update(tab())
+		golden(t, "filter_open"+suffix, screen(m))
+		send(m, "enter", "s", "s")
+		golden(t, "filter_kept_by_name"+suffix, screen(m))
+	}
+}
