@@ -90,12 +90,13 @@ type Model struct {
 	dialogSeq int
 	preparing bool // a consent proposal is being built
 
-	exposed   []consent.Root // what the servers are being served
-	applying  bool           // a confirmed change is on its way to the hub
-	servers   []*serverState
-	now       time.Time         // the clock, as of the last event or tick
-	ticking   bool              // a tick is scheduled
-	withdrawn map[string]string // roots withdrawn since consent: path → why
+	exposed    []consent.Root // what the servers are being served
+	applying   bool           // a confirmed change is on its way to the hub
+	reviewNext bool           // enter came while applying: review once served
+	servers    []*serverState
+	now        time.Time         // the clock, as of the last event or tick
+	ticking    bool              // a tick is scheduled
+	withdrawn  map[string]string // roots withdrawn since consent: path → why
 
 	// Consent state (consent_flow.go, quit.go, rows.go).
 	consented     []consent.Root  // the last confirmed (or resumed) set: what --print writes
@@ -204,6 +205,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.applying = false
 		m.exposed = msg.roots
 		m.setNote(m.servedNote(len(msg.roots)), false)
+		if m.reviewNext { // enter was pressed while the change was on its way
+			m.reviewNext = false
+			return m, m.review()
+		}
 		return m, nil
 	}
 	if m.filtering {
@@ -305,12 +310,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Review):
 		// One change at a time: a proposal is computed against what is
 		// exposed, so it waits until the last confirmed change is served.
-		if m.preparing || m.applying {
+		if m.preparing {
 			return nil
 		}
-		m.preparing = true
-		m.setNote("", false)
-		return proposeConsent(m.cfg.Dir, m.picker.Checked())
+		if m.applying { // reviewed as soon as the change is served
+			m.reviewNext = true
+			return nil
+		}
+		return m.review()
 	case key.Matches(msg, k.Rescan):
 		return m.startScan()
 	case key.Matches(msg, k.Retry):
@@ -320,6 +327,13 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
 	return nil
+}
+
+// review builds the proposal for the checked folders, off the Update loop.
+func (m *Model) review() tea.Cmd {
+	m.preparing = true
+	m.setNote("", false)
+	return proposeConsent(m.cfg.Dir, m.picker.Checked())
 }
 
 // View draws the screen.

@@ -184,10 +184,15 @@ func TestConfirmServesExactlyTheProposal(t *testing.T) {
 	if cmd := send(m, "enter"); cmd != nil {
 		t.Fatal("enter while a change is being served opened another review")
 	}
-	m.Update(served)
+	_, next := m.Update(served)
 	if len(m.exposed) != 2 || m.applying {
 		t.Fatalf("after serving: exposed %d, applying %v", len(m.exposed), m.applying)
 	}
+	// The enter was not lost: the review starts once the change is served.
+	if next == nil || !m.preparing {
+		t.Fatal("enter pressed while a change was being served was dropped")
+	}
+	m.preparing = false
 	// A second review of the same selection removes web.
 	openDialog(t, m, mkRoot("/work/demo/api"))
 	if got := m.dialog.change; len(got.Removed) != 1 || got.Removed[0].Path != "/work/demo/web" || len(got.Kept) != 1 {
