@@ -132,6 +132,10 @@ func newFlagSet(name string, o *options, out io.Writer) *flag.FlagSet {
 		fs.Var(&o.urls, "url", "serve roots to the Streamable HTTP server at `URL` (repeatable)")
 		fs.Var(&o.servers, "server", "serve roots to the stdio server started by `'CMD ARGS'` (repeatable)")
 		fs.IntVar(&o.maxDepth, "max-depth", 0, "do not look more than `N` levels below DIR (0: no limit)")
+		fs.BoolVar(&o.all, "all", false, "also walk heavy folders (node_modules, .venv, vendor beside go.mod, …)")
+		fs.Var(&o.skip, "skip", "do not walk folders named `NAME` (repeatable; adds to the default list)")
+		fs.BoolVar(&o.follow, "follow", false, "follow symlinked folders (each folder is walked once)")
+		fs.BoolVar(&o.oneFS, "one-file-system", false, "do not walk into other file systems")
 		fs.BoolVar(&o.version, "version", false, "print the version and exit")
 		fs.BoolVar(&o.debug, "debug", false, "log at debug level")
 		fs.StringVar(&o.logFile, "log", "", "write the log to `FILE` (default: $XDG_STATE_HOME/rootpick/rootpick.log)")
@@ -231,14 +235,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 		logger.Warn("no proxy registry: proxies will not be shown", "err", err)
 	}
 	model := ui.New(ui.Config{
-		Dir:         dir,
-		Hub:         hub,
-		Servers:     specs,
-		ScanOptions: vcsdetect.Options{MaxDepth: o.maxDepth, Logger: logger},
-		Store:       store,
-		Remembered:  remembered,
-		Resume:      o.resume,
-		ProxyDir:    proxyDir,
+		Dir:     dir,
+		Hub:     hub,
+		Servers: specs,
+		ScanOptions: vcsdetect.Options{MaxDepth: o.maxDepth, Logger: logger,
+			All: o.all, Skip: o.skip, Follow: o.follow, OneFileSystem: o.oneFS},
+		Store:      store,
+		Remembered: remembered,
+		Resume:     o.resume,
+		ProxyDir:   proxyDir,
 	})
 	// Signals end the program like ctrl+c does: nothing is printed, the
 	// servers are stopped, and the exit code says which signal it was.
