@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rootpick/rootpick/consent"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -28,15 +29,10 @@ const maxLogBytes = 10 << 20
 func openLog(path string, debug bool) (*slog.Logger, func(), error) {
 	dirIsOurs := path == ""
 	if path == "" {
-		state := os.Getenv("XDG_STATE_HOME")
-		if state == "" {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				return nil, nil, fmt.Errorf("finding the log folder: %w", err)
-			}
-			state = filepath.Join(home, ".local", "state")
+		var err error
+		if path, err = defaultLogPath(); err != nil {
+			return nil, nil, err
 		}
-		path = filepath.Join(state, "rootpick", "rootpick.log")
 	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -202,4 +198,23 @@ func redactAttr(a slog.Attr) slog.Attr {
 		}
 	}
 	return slog.Attr{Key: a.Key, Value: v}
+}
+
+// defaultLogPath is rootpick.log in the state folder, beside the consent
+// store.
+func defaultLogPath() (string, error) {
+	state, err := consent.StateDir()
+	if err != nil {
+		return "", fmt.Errorf("finding the log folder: %w", err)
+	}
+	return filepath.Join(state, "rootpick.log"), nil
+}
+
+// shownLogPath is the log's path as the server pane names it.
+func shownLogPath(flag string) string {
+	if flag != "" {
+		return flag
+	}
+	p, _ := defaultLogPath()
+	return p
 }

@@ -244,6 +244,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Remembered: remembered,
 		Resume:     o.resume,
 		ProxyDir:   proxyDir,
+		LogPath:    shownLogPath(o.logFile),
 	})
 	// Signals end the program like ctrl+c does: nothing is printed, the
 	// servers are stopped, and the exit code says which signal it was.

@@ -8,7 +8,8 @@ type keyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Toggle, CheckAll, UncheckAll            key.Binding
 	Filter, ClearFilter                     key.Binding
-	Review, Sort, Rescan, Retry, Help, Quit key.Binding
+	Review, Sort, Rescan, Servers, Retry    key.Binding
+	Help, Quit                              key.Binding
 	Interrupt                               key.Binding
 }
 
@@ -36,6 +37,7 @@ func defaultKeys() keyMap {
 		Sort:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: path, last commit, name")),
 		Rescan:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rescan")),
 		Retry:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "retry servers now")),
+		Servers:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "servers")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		Interrupt: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "abort (exit 130)")),
@@ -63,7 +65,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Toggle, k.CheckAll, k.UncheckAll, k.Filter, k.ClearFilter},
-		{k.Review, k.Sort, k.Rescan, k.Retry, k.Help, k.Quit, k.Interrupt},
+		{k.Review, k.Sort, k.Rescan, k.Servers, k.Retry, k.Help, k.Quit, k.Interrupt},
 	}
 }
 

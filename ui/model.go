@@ -47,6 +47,8 @@ type Config struct {
 	// ProxyDir, with Store, is where the proxies of Store's profile
 	// register (mcpconn.ProxyDir); they are shown beside the servers.
 	ProxyDir string
+	// LogPath is the log file, named in the server pane.
+	LogPath string
 	// Now is the clock of the type-ahead guard and of records; nil is
 	// time.Now.
 	Now func() time.Time
@@ -105,10 +107,11 @@ type Model struct {
 	quitAfterSave bool            // q waits for them
 	quitAsk       int             // unconfirmed changes q asked about; 0 when not asking
 
-	help     help.Model
-	fullHelp bool
-	note     string // one-line feedback under the list
-	noteErr  bool
+	help       help.Model
+	fullHelp   bool
+	serverPane bool   // the server pane is shown instead of the list
+	note       string // one-line feedback under the list
+	noteErr    bool
 }
 
 // New returns the model for cfg.
@@ -270,6 +273,16 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.quit()
 		}
 		return nil
+	case m.serverPane:
+		switch {
+		case key.Matches(msg, m.keys.Quit):
+			return m.quit()
+		case key.Matches(msg, m.keys.Retry):
+			return m.retry()
+		case key.Matches(msg, m.keys.Servers), msg.String() == "esc":
+			m.serverPane = false
+		}
+		return nil
 	}
 	k := m.keys
 	switch {
@@ -322,6 +335,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.startScan()
 	case key.Matches(msg, k.Retry):
 		return m.retry()
+	case key.Matches(msg, k.Servers):
+		m.serverPane = true
 	case key.Matches(msg, k.Help):
 		m.fullHelp = true
 	}
@@ -358,6 +373,8 @@ func (m *Model) render() string {
 		body = m.dialog.View()
 	case m.fullHelp:
 		body = m.help.FullHelpView(m.keys.FullHelp())
+	case m.serverPane:
+		body = m.serversView()
 	default:
 		body = m.list.View(&m.picker, m.scanning, m.rowTagger())
 	}

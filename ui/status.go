@@ -30,6 +30,28 @@ type serverState struct {
 	attempt     int       // failures in a row
 	why         string    // why it is restarting at once
 	proxy       bool      // a rootpick proxy run by an agent host
+	version     string    // its serverInfo.version
+	fetchedAt   time.Time // when it last asked roots/list
+	stderr      []string  // its last stderr lines and log messages, escaped
+	dropped     int       // lines it wrote faster than they could be read
+}
+
+// stderrKept is how many of a server's last stderr lines the UI keeps for
+// the server pane; longer lines are cut.
+const (
+	stderrKept    = 5
+	stderrLineCut = 300
+)
+
+func (s *serverState) addStderr(line string) {
+	line = clean(line)
+	if len(line) > stderrLineCut {
+		line = line[:stderrLineCut] + "…"
+	}
+	s.stderr = append(s.stderr, line)
+	if len(s.stderr) > stderrKept {
+		s.stderr = append(s.stderr[:0:0], s.stderr[len(s.stderr)-stderrKept:]...)
+	}
 }
 
 // onHubEvent applies one hub event; it may ask for a tick to keep a
@@ -39,11 +61,12 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 		m.onWithdrawn(ev)
 		return nil
 	}
-	if ev.Kind == mcpconn.Stderr || ev.Kind == mcpconn.ServerLog {
-		return nil // logged by the hub; the server pane will show them
-	}
 	s := m.server(ev.Server)
 	switch ev.Kind {
+	case mcpconn.Stderr, mcpconn.ServerLog:
+		s.addStderr(ev.Text)
+	case mcpconn.Dropped:
+		s.dropped += ev.Count
 	case mcpconn.Connecting:
 		if s.state != "restarting" || s.why == "" {
 			s.state = "starting"
@@ -52,11 +75,13 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 		s.state, s.err, s.why, s.attempt = "connected", "", "", 0
 		s.asked, s.fetched, s.verified, s.mismatch, s.notFetching = false, nil, nil, "", false
 		s.protocol = ev.Text
+		s.version = mcpconn.CleanName(ev.ServerVersion, 30)
 		if ev.ServerName != "" {
 			s.name = mcpconn.CleanName(ev.ServerName, 40)
 		}
 	case mcpconn.Fetched:
 		s.fetched, s.asked, s.notFetching = ev.URIs, true, false
+		s.fetchedAt = m.now
 	case mcpconn.NotFetching:
 		s.notFetching = true
 	case mcpconn.Verified:
@@ -306,6 +331,10 @@ func (m *Model) statusView() string {
 		parts = append(parts, m.st.dim.Render("no server"))
 	}
 	line := strings.Join(parts, "  ")
+	if len(m.servers) > 1 && ansi.StringWidth(line) > m.width {
+		// Never hide a server: when they do not fit, count them.
+		line = exposed + "  " + m.serverSummary()
+	}
 	if m.note != "" {
 		if m.noteErr {
 			line += "  " + m.st.err.Render(m.note)
@@ -324,4 +353,42 @@ func relPath(dir, p string) string {
 		return rel
 	}
 	return p
+}
+
+// shortState is one server's state in one word, for the summary.
+func (m *Model) shortState(s *serverState) string {
+	switch s.state {
+	case "connected":
+		switch {
+		case s.mismatch != "" && !m.applying:
+			return "mismatch"
+		case m.isVerified(s):
+			return "verified"
+		case m.synced(s):
+			return "synced"
+		case s.notFetching:
+			return "not fetching"
+		}
+		return "pending"
+	case "starting":
+		return "starting"
+	}
+	return s.state
+}
+
+// serverSummary counts the servers by state: "3 servers: 2 verified, 1
+// failed — tab for details".
+func (m *Model) serverSummary() string {
+	order := []string{"verified", "synced", "pending", "starting", "not fetching", "mismatch", "restarting", "stuck", "failed", "exited"}
+	counts := map[string]int{}
+	for _, s := range m.servers {
+		counts[m.shortState(s)]++
+	}
+	var parts []string
+	for _, st := range order {
+		if n := counts[st]; n > 0 {
+			parts = append(parts, itoa(n)+" "+st)
+		}
+	}
+	return itoa(len(m.servers)) + " servers: " + strings.Join(parts, ", ") + m.st.dim.Render(" — tab for details")
 }

@@ -166,3 +166,79 @@ func TestRevokeAllDialogSaysServersRestart(t *testing.T) {
 		t.Fatalf("a partial revocation says the servers restart:\n%s", screen(m))
 	}
 }
+
+func TestServerPane(t *testing.T) {
+	m := wide(t)
+	m.setSize(120, 40)
+	m.cfg.LogPath = "/home/me/.local/state/rootpick/rootpick.log"
+	api := mkRoot("/work/demo/api")
+	m.exposed = []consent.Root{api}
+	m.now = time.Date(2026, 12, 2, 15, 4, 5, 0, time.UTC)
+	m.onHubEvent(mcpconn.Event{Server: "fs", Kind: mcpconn.Connected, ServerName: "secure-filesystem-server", ServerVersion: "0.2.0", Text: "2025-11-25"})
+	m.onHubEvent(fetchedEvent("fs", api.URI))
+	m.onHubEvent(mcpconn.Event{Server: "fs", Kind: mcpconn.Verified, URIs: []string{api.URI}})
+	for i := range 7 {
+		m.onHubEvent(mcpconn.Event{Server: "fs", Kind: mcpconn.Stderr, Text: "line " + itoa(i) + "\x1b[2J"})
+	}
+	m.onHubEvent(mcpconn.Event{Server: "fs", Kind: mcpconn.Dropped, Count: 12})
+	m.onHubEvent(mcpconn.Event{Server: "bad", Kind: mcpconn.Failed, Err: errors.New("exec: no such file")})
+	m.onHubEvent(mcpconn.Event{Server: "bad", Kind: mcpconn.Restarting, Attempt: 2, Delay: time.Minute})
+	if strings.Contains(screen(m), "state ") {
+		t.Fatal("the pane shows before tab")
+	}
+	send(m, "tab")
+	got := screen(m)
+	for _, want := range []string{
+		"● secure-filesystem-server 0.2.0  (fs)",
+		"state     verified  · protocol 2025-11-25",
+		"roots     1 root fetched at 15:04:05: api  = the consent",
+		"12 lines came faster than they could be read",
+		`line 6\x1b[2J`,
+		"● bad",
+		"error     exec: no such file",
+		"restarting in 60s (attempt 2",
+		"log: /home/me/.local/state/rootpick/rootpick.log",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the server pane lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "line 1") || strings.Contains(got, "\x1b[2J") {
+		t.Errorf("the pane shows more than the last 5 stderr lines, or a raw escape:\n%q", got)
+	}
+	hub := mcpconn.NewHub(mcpconn.Options{})
+	defer hub.Close()
+	m.cfg.Hub = hub
+	if cmd := send(m, "R"); cmd == nil {
+		t.Error("R in the server pane does not retry")
+	}
+	send(m, "esc")
+	if strings.Contains(screen(m), "state     ") {
+		t.Error("esc does not go back to the list")
+	}
+	send(m, "tab", "tab")
+	if strings.Contains(screen(m), "state     ") {
+		t.Error("tab does not go back to the list")
+	}
+}
+
+// TestStatusNeverHidesAServer: when the servers do not fit, the status
+// counts them instead of cutting some off.
+func TestStatusNeverHidesAServer(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	api := mkRoot("/work/demo/api")
+	m.exposed = []consent.Root{api}
+	m.onHubEvent(connectedEvent("a", "secure-filesystem-server"))
+	m.onHubEvent(fetchedEvent("a", api.URI))
+	m.onHubEvent(mcpconn.Event{Server: "a", Kind: mcpconn.Verified, URIs: []string{api.URI}})
+	m.onHubEvent(mcpconn.Event{Server: "b", Kind: mcpconn.Failed, Err: errors.New("a very long reason that takes the whole line")})
+	m.onHubEvent(mcpconn.Event{Server: "c", Kind: mcpconn.Restarting, Attempt: 1, Delay: time.Second})
+	got := statusOf(m)
+	if !strings.Contains(got, "3 servers: 1 verified, 1 restarting, 1 failed") {
+		t.Fatalf("status at 80 columns: %q", got)
+	}
+	m.setSize(300, 24)
+	if got := statusOf(m); !strings.Contains(got, "● c restarting") {
+		t.Fatalf("status at 300 columns: %q", got)
+	}
+}
