@@ -552,7 +552,8 @@ func TestE2ECrashingServer(t *testing.T) {
 	tt.waitRows(2)
 	st := tt.waitFor("both servers to fail and wait to restart", func(s string) bool {
 		l := statusLine(s)
-		return strings.Count(l, "restarting in") == 2 && strings.Contains(l, "boom")
+		return strings.Count(l, "restarting in") == 2 && strings.Contains(l, "boom") ||
+			strings.Count(l, " restarting") == 2 || strings.Contains(l, "2 servers: 2 restarting")
 	})
 	// The UI is still up and answers keys.
 	tt.send("j")

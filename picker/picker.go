@@ -78,6 +78,7 @@ type State struct {
 	latest    *atomic.Int64 // the newest Prepare (filter.go)
 	hayShared bool          // a Query holds s.hay: copy before writing in place
 	listVer   int           // changes whenever a candidate is added, updated or dropped
+	moved     bool          // the person has moved the cursor since the list began
 }
 
 // Label is the text a row shows for a repository: its path relative to
@@ -152,6 +153,13 @@ func (s *State) AddAll(repos []vcsdetect.Repo) {
 		s.index = map[string]int32{}
 	}
 	keep, hadCurrent := s.currentID()
+	if !s.moved {
+		// Until the person moves, the cursor stays on the first row while
+		// the list streams in, as in fzf (a row inserted above would
+		// otherwise push the highlight down, away from the top).
+		hadCurrent = false
+		s.cursor = 0
+	}
 	s.listVer++
 	first := int32(len(s.all))
 	var updated []int32
@@ -472,7 +480,7 @@ func (s *State) Move(delta int) { s.MoveTo(s.cursor + delta) }
 // A move by the person ends the wait for the repository highlighted before
 // a rescan.
 func (s *State) MoveTo(i int) {
-	s.want = ""
+	s.want, s.moved = "", true
 	s.cursor = i
 	s.clampCursor()
 }

@@ -210,3 +210,21 @@ func substringCount(hay []string, q string) int {
 	}
 	return n
 }
+
+// TestCursorStaysOnTopWhileStreaming: until the person moves, rows that
+// stream in above the highlighted one do not push the highlight down; after
+// a move, the highlight stays on its repository.
+func TestCursorStaysOnTopWhileStreaming(t *testing.T) {
+	var s State
+	s.SetBase("/w")
+	s.AddAll([]vcsdetect.Repo{{Path: "/w/m"}})
+	s.AddAll([]vcsdetect.Repo{{Path: "/w/a"}})
+	if r, _ := s.Current(); s.Cursor() != 0 || r.Path != "/w/a" {
+		t.Fatalf("before any move the cursor is on row %d (%s), want the first row", s.Cursor(), r.Path)
+	}
+	s.Move(1) // on /w/m
+	s.AddAll([]vcsdetect.Repo{{Path: "/w/b"}})
+	if r, _ := s.Current(); r.Path != "/w/m" {
+		t.Fatalf("after a move the cursor left its repository for %s", r.Path)
+	}
+}

@@ -109,7 +109,13 @@ type Model struct {
 
 	help       help.Model
 	fullHelp   bool
-	serverPane bool   // the server pane is shown instead of the list
+	serverPane bool // the server pane is shown instead of the list
+
+	// The details pane: facts read lazily, one repository at a time.
+	describer  *vcsdetect.Describer
+	facts      map[string]repoFacts
+	describing map[string]bool
+	detailsFor string // the repository whose facts were last asked for
 	note       string // one-line feedback under the list
 	noteErr    bool
 }
@@ -138,6 +144,8 @@ func New(cfg Config) *Model {
 
 		filterSyncMax: syncFilterMax,
 	}
+	m.describer = vcsdetect.NewDescriber(vcsdetect.DescribeOptions{Logger: cfg.ScanOptions.Logger})
+	m.facts, m.describing = map[string]repoFacts{}, map[string]bool{}
 	m.picker.SetBase(cfg.Dir)
 	for _, s := range cfg.Servers {
 		m.servers = append(m.servers, &serverState{label: s.Label(), state: "starting"})
@@ -172,8 +180,14 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Update handles one message.
+// Update handles one message; whatever moved the cursor, the details
+// pane then asks for the highlighted repository's facts.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	return m, tea.Batch(cmd, m.followDetails())
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.setSize(msg.Width, msg.Height)
@@ -189,6 +203,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.onHubEvent(msg.ev), waitEvent(m.cfg.Hub.Events()))
 	case tickMsg:
 		return m, m.onTick(msg.now)
+	case detailsMsg:
+		return m, m.onDetails(msg)
 	case proxiesMsg:
 		return m, m.onProxies(msg)
 	case filterResultMsg:
@@ -241,6 +257,16 @@ func (m *Model) setSize(w, h int) {
 	m.layout()
 }
 
+// bodyHeight is the rows left by the fixed lines (header, filter, status,
+// help).
+func (m *Model) bodyHeight() int {
+	body := m.height - 3
+	if _, ok := m.filterLine(); ok {
+		body--
+	}
+	return max(body, 0)
+}
+
 // layout gives the list and the dialog the rows left by the fixed lines.
 func (m *Model) layout() {
 	body := m.height - 3 // header, status, help
@@ -248,7 +274,14 @@ func (m *Model) layout() {
 		body--
 	}
 	body = max(body, 0)
-	m.list.SetSize(m.width, body)
+	switch m.detailsMode() {
+	case "side":
+		m.list.SetSize(m.width-m.detailsWidth(), body)
+	case "below":
+		m.list.SetSize(m.width, body-min(detailsBelowRows, max(body/3, 1)))
+	default:
+		m.list.SetSize(m.width, body)
+	}
 	if m.dialog != nil {
 		m.dialog.SetSize(m.width, body)
 	}
@@ -376,9 +409,9 @@ func (m *Model) render() string {
 	case m.serverPane:
 		body = m.serversView()
 	default:
-		body = m.list.View(&m.picker, m.scanning, m.rowTagger())
+		body = m.withDetails(m.list.View(&m.picker, m.scanning, m.rowTagger()), m.width, m.bodyHeight())
 	}
-	lines = append(lines, fit(body, m.width, m.list.height))
+	lines = append(lines, fit(body, m.width, m.bodyHeight()))
 	lines = append(lines, m.statusView())
 	var keys help.KeyMap = m.keys
 	switch {

@@ -332,8 +332,16 @@ func (m *Model) statusView() string {
 	}
 	line := strings.Join(parts, "  ")
 	if len(m.servers) > 1 && ansi.StringWidth(line) > m.width {
-		// Never hide a server: when they do not fit, count them.
-		line = exposed + "  " + m.serverSummary()
+		// Never hide a server: when they do not fit, drop the details
+		// (one word a server), then count them.
+		short := []string{exposed}
+		for _, s := range m.servers {
+			short = append(short, "● "+m.displayName(s)+" "+m.shortState(s))
+		}
+		line = strings.Join(short, "  ")
+		if ansi.StringWidth(line) > m.width {
+			line = exposed + "  " + m.serverSummary()
+		}
 	}
 	if m.note != "" {
 		if m.noteErr {

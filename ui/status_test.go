@@ -233,9 +233,14 @@ func TestStatusNeverHidesAServer(t *testing.T) {
 	m.onHubEvent(mcpconn.Event{Server: "a", Kind: mcpconn.Verified, URIs: []string{api.URI}})
 	m.onHubEvent(mcpconn.Event{Server: "b", Kind: mcpconn.Failed, Err: errors.New("a very long reason that takes the whole line")})
 	m.onHubEvent(mcpconn.Event{Server: "c", Kind: mcpconn.Restarting, Attempt: 1, Delay: time.Second})
+	// At 80 columns each server keeps one word; at 70 they are counted.
 	got := statusOf(m)
-	if !strings.Contains(got, "3 servers: 1 verified, 1 restarting, 1 failed") {
+	if !strings.Contains(got, "● secure-filesystem-server verified  ● b failed  ● c restarting") {
 		t.Fatalf("status at 80 columns: %q", got)
+	}
+	m.setSize(70, 24)
+	if got := statusOf(m); !strings.Contains(got, "3 servers: 1 verified, 1 restarting, 1 failed") {
+		t.Fatalf("status at 70 columns: %q", got)
 	}
 	m.setSize(300, 24)
 	if got := statusOf(m); !strings.Contains(got, "● c restarting") {
