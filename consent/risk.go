@@ -205,9 +205,14 @@ func Overlaps(roots []Root) map[string]string {
 
 // CoveringRoot returns the outermost folder of roots that holds path
 // strictly (path itself does not count), looking at each parent of path in
-// turn. path must be clean and absolute; it costs one map lookup a level
-// and allocates nothing, since the list calls it for every row.
+// turn. path must be clean and absolute; it costs one map lookup a level.
 func CoveringRoot(path string, roots map[string]bool) (string, bool) {
+	return CoveringRootFunc(path, func(p string) bool { return roots[p] })
+}
+
+// CoveringRootFunc is CoveringRoot over the folders for which isRoot is
+// true.
+func CoveringRootFunc(path string, isRoot func(string) bool) (string, bool) {
 	found := ""
 	for p := path; p != "/"; {
 		i := strings.LastIndexByte(p, '/')
@@ -219,7 +224,7 @@ func CoveringRoot(path string, roots map[string]bool) (string, bool) {
 		} else {
 			p = p[:i]
 		}
-		if roots[p] {
+		if isRoot(p) {
 			found = p
 		}
 	}

@@ -80,22 +80,7 @@ func exposedKey(ex []consent.Root) [2]uintptr {
 // be exposed (checked or shared), asked of the picker's checked set
 // directly instead of a set built per frame.
 func (m *Model) coveringRoot(path string, shared map[string]bool) (string, bool) {
-	found := ""
-	for p := path; p != "/"; {
-		i := strings.LastIndexByte(p, '/')
-		if i < 0 {
-			break
-		}
-		if i == 0 {
-			p = "/"
-		} else {
-			p = p[:i]
-		}
-		if shared[p] || m.picker.IsChecked(p) {
-			found = p
-		}
-	}
-	return found, found != ""
+	return consent.CoveringRootFunc(path, func(p string) bool { return shared[p] || m.picker.IsChecked(p) })
 }
 
 // rel is path relative to the scanned folder, for showing.
