@@ -89,6 +89,7 @@ func (m *Model) wantDetails() tea.Cmd {
 func (m *Model) onDetails(msg detailsMsg) tea.Cmd {
 	delete(m.describing, msg.path)
 	m.facts[msg.path] = msg.facts
+	m.paneKey = paneKey{}  // redraw
 	return m.wantDetails() // the cursor may have moved meanwhile
 }
 
@@ -172,18 +173,44 @@ func (m *Model) detailsView(w, h int) string {
 }
 
 // withDetails lays the list and the pane out together in the body's
-// w×h, as detailsMode says.
+// w×h, as detailsMode says. The drawn pane is kept until the highlighted
+// repository, its facts or the size change: moving through the list
+// redraws it once per row, not once per frame.
 func (m *Model) withDetails(list string, w, h int) string {
-	switch m.detailsMode() {
+	mode := m.detailsMode()
+	if mode == "" {
+		return list
+	}
+	r, _ := m.picker.Current()
+	_, known := m.facts[r.Path]
+	key := paneKey{path: r.Path, known: known, w: w, h: h, mode: mode}
+	if key != m.paneKey {
+		m.paneKey, m.pane = key, m.drawPane(mode, w, h)
+	}
+	switch mode {
 	case "side":
+		return lipgloss.JoinHorizontal(lipgloss.Top, fit(list, w-m.detailsWidth(), h), m.pane)
+	default:
+		rows := min(detailsBelowRows, max(h/3, 1))
+		return fit(list, w, h-rows) + "\n" + m.pane
+	}
+}
+
+// paneKey is what the drawn details pane depends on.
+type paneKey struct {
+	path  string
+	known bool
+	w, h  int
+	mode  string
+}
+
+func (m *Model) drawPane(mode string, w, h int) string {
+	if mode == "side" {
 		pw := m.detailsWidth()
-		pane := lipgloss.NewStyle().Width(pw).Height(h).MaxHeight(h).
+		return lipgloss.NewStyle().Width(pw).Height(h).MaxHeight(h).
 			BorderStyle(lipgloss.NormalBorder()).BorderLeft(true).BorderForeground(lipgloss.Color("240")).PaddingLeft(1).
 			Render(fit(m.detailsView(pw-2, h), pw-2, h))
-		return lipgloss.JoinHorizontal(lipgloss.Top, fit(list, w-pw, h), pane)
-	case "below":
-		rows := min(detailsBelowRows, max(h/3, 1))
-		return fit(list, w, h-rows) + "\n" + m.st.dim.Render(strings.Repeat("─", w)) + "\n" + fit(m.detailsView(w, rows-1), w, rows-1)
 	}
-	return list
+	rows := min(detailsBelowRows, max(h/3, 1))
+	return m.st.dim.Render(strings.Repeat("─", w)) + "\n" + fit(m.detailsView(w, rows-1), w, rows-1)
 }

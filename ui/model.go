@@ -116,6 +116,8 @@ type Model struct {
 	facts      map[string]repoFacts
 	describing map[string]bool
 	detailsFor string // the repository whose facts were last asked for
+	paneKey    paneKey
+	pane       string // the drawn details pane, for paneKey
 	note       string // one-line feedback under the list
 	noteErr    bool
 }
