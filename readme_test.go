@@ -49,13 +49,13 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"--", "rootpick", "serve-demo"}, "", "rootpick serve-demo", false},
 		{nil, "", "", false},
 	} {
-		var o options
-		pos, command, err := parse("rootpick", tc.args, &o, os.Stderr)
+		e := &env{stdout: os.Stdout, stderr: os.Stderr}
+		c, _, err := parse(tc.args, e)
 		if err != nil {
 			t.Fatalf("%q: %v", tc.args, err)
 		}
-		if strings.Join(pos, " ") != tc.pos || strings.Join(command, " ") != tc.command || o.print != tc.print {
-			t.Errorf("%q: pos %q command %q print %v", tc.args, pos, command, o.print)
+		if c.Pick.Dir != tc.pos || strings.Join(e.command, " ") != tc.command || c.Pick.Print != tc.print {
+			t.Errorf("%q: dir %q command %q print %v", tc.args, c.Pick.Dir, e.command, c.Pick.Print)
 		}
 	}
 }

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/alecthomas/kong"
+)
+
+// helpCmd is "rootpick help [COMMAND]": the same as COMMAND --help.
+type helpCmd struct {
+	Command []string `arg:"" optional:"" help:"The command to describe."`
+}
+
+func (h *helpCmd) Run(e *env) error {
+	var c cli
+	k, err := newParser(&c, e.stdout, e.stderr)
+	if err != nil {
+		return err
+	}
+	// --help prints and exits through the parser's Exit (exit 0).
+	_, err = k.Parse(append(h.Command, "--help"))
+	if err != nil {
+		if pe := (*kong.ParseError)(nil); errors.As(err, &pe) {
+			return usageError("help: %v (see 'rootpick --help')", err)
+		}
+	}
+	return err
+}
