@@ -46,6 +46,10 @@ type compCmd struct {
 	args       []string // fixed first arguments (completion's shells, help's commands)
 }
 
+// flagValues are the values of flags whose type checks them (kong's enum
+// would say them itself).
+var flagValues = map[string][]string{"print-config": hostNames}
+
 // completionModel lists the commands with their flags; the default
 // command's flags go with the top level, along with the global ones.
 func completionModel(root *kong.Node) []compCmd {
@@ -55,7 +59,7 @@ func completionModel(root *kong.Node) []compCmd {
 			if f.Hidden {
 				continue
 			}
-			cf := compFlag{name: f.Name, help: f.Help, value: !f.IsBool()}
+			cf := compFlag{name: f.Name, help: f.Help, value: !f.IsBool(), enum: flagValues[f.Name]}
 			if f.Enum != "" {
 				for _, v := range strings.Split(f.Enum, ",") {
 					if v != "" {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -38,9 +39,13 @@ func (u *httpURL) Decode(ctx *kong.DecodeContext) error {
 type depth int
 
 func (d *depth) Decode(ctx *kong.DecodeContext) error {
-	var n int
-	if err := ctx.Scan.PopValueInto("N", &n); err != nil {
+	var s string
+	if err := ctx.Scan.PopValueInto("N", &s); err != nil {
 		return err
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("want a number of levels, got %q", s)
 	}
 	if n < 0 {
 		return fmt.Errorf("must be 0 or more, got %d", n)

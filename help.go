@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/alecthomas/kong"
 )
@@ -11,7 +12,11 @@ type helpCmd struct {
 	Command []string `arg:"" optional:"" help:"The command to describe."`
 }
 
-func (h *helpCmd) Run(e *env) error {
+func (h *helpCmd) Run(e *env, k *kong.Kong) error {
+	// Without this, an unknown word would be taken as pick's DIR.
+	if len(h.Command) > 0 && !slices.ContainsFunc(k.Model.Children, func(n *kong.Node) bool { return n.Name == h.Command[0] }) {
+		return usageError("help: no command %q (see 'rootpick --help')", h.Command[0])
+	}
 	var c cli
 	k, err := newParser(&c, e.stdout, e.stderr)
 	if err != nil {

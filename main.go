@@ -21,14 +21,14 @@ import (
 // cli is the whole command line: one field per command, each a struct with
 // its flags and a Run method in its own file.
 type cli struct {
-	Version versionFlag `help:"Print the version, commit and build date, and exit." short:"V"`
+	Version versionFlag `help:"Print the version, commit and commit date, and exit." short:"V"`
 
 	Pick       pickCmd       `cmd:"" default:"withargs" help:"Pick repositories, ask for consent, serve them as roots (the default command)."`
 	List       listCmd       `cmd:"" help:"Print the repositories found under DIR, with no UI."`
 	Proxy      proxyCmd      `cmd:"" help:"Be an MCP stdio server for an agent host, serving a profile's consent to SERVER_COMMAND."`
 	ServeDemo  serveDemoCmd  `cmd:"" name:"serve-demo" help:"Run the built-in roots-aware demo MCP server on stdio."`
 	Forget     forgetCmd     `cmd:"" help:"Clear the remembered consent of a profile."`
-	VersionCmd versionCmd    `cmd:"" name:"version" help:"Print the version, commit and build date."`
+	VersionCmd versionCmd    `cmd:"" name:"version" help:"Print the version, commit and commit date."`
 	Completion completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
 	Help       helpCmd       `cmd:"" help:"Show the help of a command."`
 }

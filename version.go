@@ -8,7 +8,8 @@ import (
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
-// versionCmd prints the version, commit and build date.
+// versionCmd prints the version, the commit and its date (the build's VCS
+// stamp: reproducible, unlike the time of the build).
 type versionCmd struct{}
 
 func (versionCmd) Run(e *env) error {
@@ -51,7 +52,7 @@ func versionLine(bi *debug.BuildInfo) string {
 	if dirty {
 		commit += " (modified)"
 	}
-	return fmt.Sprintf("rootpick %s, commit %s, built %s", v, commit, date)
+	return fmt.Sprintf("rootpick %s, commit %s, date %s", v, commit, date)
 }
 
 // version is the module version when installed with go install, else the
