@@ -66,11 +66,12 @@ func TestUsageErrorsExit2(t *testing.T) {
 
 // TestPickScanFlags: the picker takes the walk's flags, as list does.
 func TestPickScanFlags(t *testing.T) {
-	var o options
-	if _, _, err := parse("rootpick", []string{"--all", "--skip", "build", "--skip", "out", "--follow", "--one-file-system", "dir"}, &o, io.Discard); err != nil {
+	c, _, err := parse([]string{"--all", "--skip", "build", "--skip", "out", "--follow", "--one-file-system", "dir"}, &env{stdout: io.Discard, stderr: io.Discard})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if !o.all || !o.follow || !o.oneFS || strings.Join(o.skip, ",") != "build,out" {
+	o := c.Pick
+	if !o.All || !o.Follow || !o.OneFileSystem || strings.Join(o.Skip, ",") != "build,out" || o.Dir != "dir" {
 		t.Fatalf("options %+v", o)
 	}
 }

@@ -9,7 +9,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"github.com/rootpick/rootpick/mcpconn/faultserver"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -215,7 +217,7 @@ func TestProxyPrintConfig(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", "/custom/state")
 	for _, host := range []string{"claude", "cursor", "inspector", "vscode", "goose"} {
 		var out, hint bytes.Buffer
-		o := proxyOptions{printConfig: host, profile: "work", protocol: "2025-11-25"}
+		o := proxyCmd{PrintConfig: hostName(host), Profile: "work", Protocol: "2025-11-25"}
 		if err := printHostConfig(&out, &hint, o, []string{"npx", "-y", "@modelcontextprotocol/server-filesystem"}); err != nil {
 			t.Fatalf("%s: %v", host, err)
 		}
@@ -244,8 +246,8 @@ func TestProxyPrintConfig(t *testing.T) {
 			t.Errorf("%s snippet has no %s.server-filesystem with command and args:\n%s", host, key, text)
 		}
 	}
-	var out, hint bytes.Buffer
-	if err := printHostConfig(&out, &hint, proxyOptions{printConfig: "emacs"}, []string{"x"}); err == nil {
-		t.Error("an unknown host was accepted")
+	var ee exitError
+	if err := run([]string{"proxy", "--print-config", "emacs", "--", "x"}, io.Discard, io.Discard); !errors.As(err, &ee) || ee.code != 2 {
+		t.Errorf("an unknown host: %v, want exit 2", err)
 	}
 }

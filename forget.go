@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"strconv"
@@ -11,18 +10,25 @@ import (
 	"github.com/rootpick/rootpick/consent"
 )
 
-// runForget clears the remembered consent of a profile (rootpick forget
-// [--profile NAME]) and notes it in the audit log.
-func runForget(args []string, stdout, stderr io.Writer) error {
-	var o options
-	pos, _, err := parse("forget", args, &o, stderr)
-	if err != nil {
-		return err
+// forgetCmd clears the remembered consent of a profile and notes it in the
+// audit log.
+type forgetCmd struct {
+	Profile string `placeholder:"NAME" default:"${profile}" help:"Forget the consent of profile NAME (default: ${default})."`
+}
+
+func (o *forgetCmd) Help() string {
+	return `The forgetting is noted in the profile's audit log.
+
+Example:
+  rootpick forget --profile work`
+}
+
+func (o *forgetCmd) Run(e *env) error {
+	if e.dashdash {
+		return usageError("forget takes no arguments, got -- %q", e.command)
 	}
-	if len(pos) > 0 {
-		return usageError("forget takes no arguments, got %q", pos)
-	}
-	store, err := consent.OpenStore(o.profile)
+	stdout := e.stdout
+	store, err := consent.OpenStore(o.Profile)
 	if err != nil {
 		return usageError("--profile: %v", err)
 	}
@@ -31,7 +37,7 @@ func runForget(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if errors.Is(loadErr, fs.ErrNotExist) {
-		fmt.Fprintf(stdout, "Nothing remembered for profile %s.\n", o.profile)
+		fmt.Fprintf(stdout, "Nothing remembered for profile %s.\n", o.Profile)
 		return nil
 	}
 	entry := consent.AuditEntry{Action: "forget", Dir: rec.Dir, Servers: []string{}, Added: []string{}, Removed: []string{}, Warnings: []string{}}
@@ -41,7 +47,7 @@ func runForget(args []string, stdout, stderr io.Writer) error {
 	if err := store.AppendAudit(entry); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Forgot the consent of profile %s (%s).\n", o.profile, strconv.Quote(store.Path()))
+	fmt.Fprintf(stdout, "Forgot the consent of profile %s (%s).\n", o.Profile, strconv.Quote(store.Path()))
 	return nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,83 +15,88 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/alecthomas/kong"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
-const proxyUsage = `Usage: rootpick proxy [--profile NAME] [--protocol V] [--print-config HOST] [--] SERVER_COMMAND [ARGS...]
+// proxyCmd is an MCP stdio server for an agent host that relays to the
+// server command and answers its roots/list from the profile's consent.
+type proxyCmd struct {
+	// Command is the server command when the host dropped the "--":
+	// flags end at its first word, so the server's own flags pass
+	// untouched.
+	Command []string `arg:"" optional:"" passthrough:"partial" name:"server-command" help:"The MCP server to start (after --, or after the flags)."`
 
-An MCP stdio server for an agent host (Claude Code, VS Code, Cursor, Goose,
-the MCP Inspector). It starts SERVER_COMMAND and relays everything both ways,
+	Profile     string   `placeholder:"NAME" default:"${profile}" help:"Serve the consent of profile NAME (default: ${default})."`
+	Protocol    string   `placeholder:"VERSION" default:"${protocol}" help:"MCP protocol VERSION to ask the server for (default: ${default})."`
+	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, goose, inspector) and exit."`
+	Name        string   `placeholder:"NAME" help:"The server's NAME in a printed configuration (default: derived from the command)."`
+	Log         string   `placeholder:"FILE" type:"path" group:"log" help:"Write the log to FILE (default: $XDG_STATE_HOME/rootpick/proxy-PROFILE-SERVER.log)."`
+	Debug       bool     `group:"log" help:"Log every relayed message's method."`
+}
+
+// hostName is an agent host rootpick proxy can print a configuration for.
+type hostName string
+
+// hostNames are the hosts --print-config knows.
+var hostNames = []string{"claude", "vscode", "cursor", "goose", "inspector"}
+
+func (h *hostName) Decode(ctx *kong.DecodeContext) error {
+	var s string
+	if err := ctx.Scan.PopValueInto("host", &s); err != nil {
+		return err
+	}
+	if !slices.Contains(hostNames, s) {
+		return fmt.Errorf("takes %s, not %q", strings.Join(hostNames, ", "), s)
+	}
+	*h = hostName(s)
+	return nil
+}
+
+func (o *proxyCmd) Help() string {
+	return `For agent hosts such as Claude Code, VS Code, Cursor, Goose and the MCP
+Inspector. It starts SERVER_COMMAND and relays everything both ways,
 except roots: the server gets exactly the folders consented in
 'rootpick --profile NAME', and is told at once when they change.
 
---print-config HOST prints the snippet for HOST's MCP configuration
-(claude, vscode, cursor, goose, inspector) instead of running.
-
-Flags:
-`
-
-// proxyOptions are the flags of rootpick proxy.
-type proxyOptions struct {
-	profile, protocol, printConfig, name, logFile string
-	debug                                         bool
+Examples:
+  rootpick proxy -- npx -y @modelcontextprotocol/server-filesystem
+  rootpick proxy --profile work --print-config claude -- uvx mcp-server-git`
 }
 
-func runProxy(args []string, stdout, stderr io.Writer) error {
-	var command []string
-	if i := slices.Index(args, "--"); i >= 0 {
-		args, command = args[:i], args[i+1:]
-	}
-	var o proxyOptions
-	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&o.profile, "profile", consent.DefaultProfile, "serve the consent of profile `NAME`")
-	fs.StringVar(&o.protocol, "protocol", mcpconn.DefaultProtocolVersion, "MCP protocol `VERSION` to ask the server for")
-	fs.StringVar(&o.printConfig, "print-config", "", "print the configuration snippet for `HOST` (claude, vscode, cursor, goose, inspector) and exit")
-	fs.StringVar(&o.name, "name", "", "the server's `NAME` in a printed configuration (default: derived from the command)")
-	fs.StringVar(&o.logFile, "log", "", "write the log to `FILE` (default: $XDG_STATE_HOME/rootpick/proxy-PROFILE-SERVER.log)")
-	fs.BoolVar(&o.debug, "debug", false, "log every relayed message's method")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, proxyUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
-		return exitError{code: 0}
-	} else if err != nil {
-		return exitError{code: 2}
-	}
-	if fs.NArg() > 0 {
-		if command != nil {
-			return usageError("proxy: the server command goes after --, got %q before it", fs.Args())
+func (o *proxyCmd) Run(e *env) error {
+	stdout, stderr := e.stdout, e.stderr
+	command := e.command
+	if len(o.Command) > 0 {
+		if e.dashdash {
+			return usageError("proxy: the server command goes after --, got %q before it", o.Command)
 		}
-		// Flags end at the first word that is not one, so the server's
-		// own flags pass untouched; some hosts drop a "--".
-		command = fs.Args()
+		command = o.Command
 	}
 	if len(command) == 0 {
 		return usageError("proxy: no server command (rootpick proxy -- CMD ARGS...)")
 	}
-	if err := consent.ValidateProfile(o.profile); err != nil {
+	if err := consent.ValidateProfile(o.Profile); err != nil {
 		return usageError("proxy: %v", err)
 	}
-	if o.printConfig != "" {
-		return printHostConfig(stdout, stderr, o, command)
+	if o.PrintConfig != "" {
+		return printHostConfig(stdout, stderr, *o, command)
 	}
-	store, err := consent.OpenStore(o.profile)
+	store, err := consent.OpenStore(o.Profile)
 	if err != nil {
 		return err
 	}
 	label := mcpconn.Spec{Command: command}.Label()
-	if o.logFile == "" {
+	if o.Log == "" {
 		state, err := consent.StateDir()
 		if err != nil {
 			return err
 		}
-		o.logFile = filepath.Join(state, "proxy-"+o.profile+"-"+safeFileName(label)+".log")
+		o.Log = filepath.Join(state, "proxy-"+o.Profile+"-"+safeFileName(label)+".log")
 	}
-	logger, closeLog, err := openLog(o.logFile, o.debug)
+	logger, closeLog, err := openLog(o.Log, o.Debug)
 	if err != nil {
 		return err
 	}
@@ -107,12 +111,12 @@ func runProxy(args []string, stdout, stderr io.Writer) error {
 		}
 		return rec.Roots, nil
 	})
-	reg := newProxyRegistrar(o.profile, logger.Warn)
+	reg := newProxyRegistrar(o.Profile, logger.Warn)
 	defer reg.close()
-	logger.Info("proxy start", "profile", o.profile, "server", label, "store", store.Path())
+	logger.Info("proxy start", "profile", o.Profile, "server", label, "store", store.Path())
 	err = mcpconn.RunProxy(ctx, &mcp.StdioTransport{}, mcpconn.ProxyOptions{
 		Command:         command,
-		ProtocolVersion: o.protocol,
+		ProtocolVersion: o.Protocol,
 		Source:          source,
 		Logger:          logger,
 		Status:          reg.update,
@@ -181,20 +185,20 @@ func (r *proxyRegistrar) close() {
 // through rootpick proxy.
 // The snippet alone goes to w, so that it can be redirected into a file;
 // where it goes is said on hint.
-func printHostConfig(w, hint io.Writer, o proxyOptions, command []string) error {
+func printHostConfig(w, hint io.Writer, o proxyCmd, command []string) error {
 	exe, err := os.Executable()
 	if err != nil || strings.Contains(exe, string(filepath.Separator)+"go-build") {
 		exe = "rootpick" // go run builds in a temporary folder
 	}
 	args := []string{"proxy"}
-	if o.profile != consent.DefaultProfile {
-		args = append(args, "--profile", o.profile)
+	if o.Profile != consent.DefaultProfile {
+		args = append(args, "--profile", o.Profile)
 	}
-	if o.protocol != mcpconn.DefaultProtocolVersion {
-		args = append(args, "--protocol", o.protocol)
+	if o.Protocol != mcpconn.DefaultProtocolVersion {
+		args = append(args, "--protocol", o.Protocol)
 	}
 	args = append(append(args, "--"), command...)
-	name := o.name
+	name := o.Name
 	if name == "" {
 		name = safeFileName(mcpconn.Spec{Command: command}.Label())
 	}
@@ -213,7 +217,7 @@ func printHostConfig(w, hint io.Writer, o proxyOptions, command []string) error 
 		env["XDG_STATE_HOME"] = v
 		stdio["env"] = env
 	}
-	switch o.printConfig {
+	switch string(o.PrintConfig) {
 	case "claude":
 		// Claude Code: .mcp.json in the project, or `claude mcp add-json`.
 		fmt.Fprintf(hint, "# for .mcp.json in your project (or: claude mcp add-json %s '<the object under %q>')\n", name, name)
@@ -248,5 +252,5 @@ func printHostConfig(w, hint io.Writer, o proxyOptions, command []string) error 
 		}
 		return nil
 	}
-	return usageError("proxy: --print-config takes claude, vscode, cursor, goose or inspector, not %q", o.printConfig)
+	return usageError("proxy: --print-config takes claude, vscode, cursor, goose or inspector, not %q", o.PrintConfig)
 }

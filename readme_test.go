@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -49,13 +50,49 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"--", "rootpick", "serve-demo"}, "", "rootpick serve-demo", false},
 		{nil, "", "", false},
 	} {
-		var o options
-		pos, command, err := parse("rootpick", tc.args, &o, os.Stderr)
+		e := &env{stdout: os.Stdout, stderr: os.Stderr}
+		c, _, err := parse(tc.args, e)
 		if err != nil {
 			t.Fatalf("%q: %v", tc.args, err)
 		}
-		if strings.Join(pos, " ") != tc.pos || strings.Join(command, " ") != tc.command || o.print != tc.print {
-			t.Errorf("%q: pos %q command %q print %v", tc.args, pos, command, o.print)
+		if c.Pick.Dir != tc.pos || strings.Join(e.command, " ") != tc.command || c.Pick.Print != tc.print {
+			t.Errorf("%q: dir %q command %q print %v", tc.args, c.Pick.Dir, e.command, c.Pick.Print)
+		}
+	}
+}
+
+// TestReadmeCommandLine: the README's "Command line" section names every
+// command and every flag of the parser's model.
+func TestReadmeCommandLine(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	start := strings.Index(text, "## Command line\n")
+	end := strings.Index(text[start+1:], "\n## ")
+	if start < 0 || end < 0 {
+		t.Fatal("README.md has no Command line section")
+	}
+	section := text[start : start+1+end]
+	var c cli
+	k, err := newParser(&c, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range k.Model.Flags {
+		if !strings.Contains(section, "--"+f.Name) {
+			t.Errorf("README Command line lacks the global flag --%s", f.Name)
+		}
+	}
+	for _, n := range k.Model.Children {
+		if !strings.Contains(section, "rootpick "+n.Name) && !(n.Name == "pick" && strings.Contains(section, "rootpick [pick]")) {
+			t.Errorf("README Command line lacks the command %q", n.Name)
+		}
+		for _, f := range n.Flags {
+			if !f.Hidden && !strings.Contains(section, "--"+f.Name) {
+				t.Errorf("README Command line lacks %s --%s", n.Name, f.Name)
+			}
 		}
 	}
 }

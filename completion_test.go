@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// completionScript runs rootpick completion shell.
+func completionScript(t *testing.T, shell string) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := run([]string{"completion", shell}, &out, os.Stderr); err != nil {
+		t.Fatalf("completion %s: %v", shell, err)
+	}
+	return out.String()
+}
+
+// TestCompletionMentionsEverything: each script names every command and
+// every flag of the model.
+func TestCompletionMentionsEverything(t *testing.T) {
+	want := []string{"list", "proxy", "serve-demo", "forget", "version", "completion", "help", "pick",
+		"--print", "--url", "--server", "--max-depth", "--all", "--skip", "--follow", "--one-file-system",
+		"--debug", "--log", "--profile", "--resume", "--protocol", "--init-timeout", "--json", "--details",
+		"--stream", "--print-config", "--name", "--record", "--version", "--help"}
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		s := completionScript(t, sh)
+		for _, w := range want {
+			if sh == "fish" && strings.HasPrefix(w, "--") {
+				w = "-l " + strings.TrimPrefix(w, "--")
+			}
+			if !strings.Contains(s, w) {
+				t.Errorf("%s script lacks %q", sh, w)
+			}
+		}
+	}
+}
+
+// bashComplete runs the bash completion function on the words of line (the
+// last word is the one being completed) and returns what it offers.
+func bashComplete(t *testing.T, script, line string) []string {
+	t.Helper()
+	words := strings.Fields(line)
+	if strings.HasSuffix(line, " ") {
+		words = append(words, "")
+	}
+	var quoted []string
+	for _, w := range words {
+		quoted = append(quoted, shQuote(w))
+	}
+	prog := "source " + shQuote(script) + "\nCOMP_WORDS=(" + strings.Join(quoted, " ") + ")\nCOMP_CWORD=" +
+		strconv.Itoa(len(words)-1) + "\n_rootpick\nprintf '%s\\n' \"${COMPREPLY[@]}\"\n"
+	cmd := exec.Command("bash", "-c", prog)
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("bash: %v\n%s", err, out)
+	}
+	return strings.Fields(string(out))
+}
+
+// TestCompletionBash: the script loads in bash and completes commands,
+// flags of the command being typed, fixed values and folders.
+func TestCompletionBash(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not installed")
+	}
+	script := filepath.Join(t.TempDir(), "rootpick.bash")
+	if err := os.WriteFile(script, []byte(completionScript(t, "bash")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("bash", "-c", "source "+shQuote(script)+" && complete -p rootpick").CombinedOutput(); err != nil || !strings.Contains(string(out), "_rootpick") {
+		t.Fatalf("the script does not load: %v\n%s", err, out)
+	}
+	for _, tc := range []struct {
+		line string
+		want []string
+		not  []string
+	}{
+		{"rootpick li", []string{"list"}, nil},
+		{"rootpick ", []string{"list", "proxy", "serve-demo", "completion"}, nil},
+		{"rootpick --pr", []string{"--print", "--profile", "--protocol"}, []string{"--json"}},
+		{"rootpick list --", []string{"--json", "--details", "--max-depth"}, []string{"--print", "--url"}},
+		{"rootpick proxy --print-config ", []string{"claude", "vscode", "cursor", "goose", "inspector"}, nil},
+		{"rootpick completion ", []string{"bash", "zsh", "fish"}, nil},
+		{"rootpick help ", []string{"list", "proxy"}, nil},
+		{"rootpick -- npx --", nil, []string{"--print"}},
+	} {
+		got := bashComplete(t, script, tc.line)
+		for _, w := range tc.want {
+			if !strings.Contains(" "+strings.Join(got, " ")+" ", " "+w+" ") {
+				t.Errorf("%q: offers %q, lacks %q", tc.line, got, w)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(" "+strings.Join(got, " ")+" ", " "+w+" ") {
+				t.Errorf("%q: offers %q, should not offer %q", tc.line, got, w)
+			}
+		}
+	}
+}
+
+// TestE2ECompletionLoads: the README's line works with the built program.
+func TestE2ECompletionLoads(t *testing.T) {
+	bin := rootpickBin(t)
+	for _, sh := range []string{"bash", "zsh"} {
+		if _, err := exec.LookPath(sh); err != nil {
+			t.Logf("%s not installed: not checked", sh)
+			continue
+		}
+		line := "source <(" + shQuote(bin) + " completion bash) && complete -p rootpick"
+		if sh == "zsh" {
+			line = "autoload -Uz compinit && compinit -u && source <(" + shQuote(bin) + " completion zsh) && whence -w _rootpick"
+		}
+		out, err := exec.Command(sh, "-c", line).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "_rootpick") {
+			t.Errorf("%s: %v\n%s", sh, err, out)
+		}
+	}
+}

@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/ui"
+	"github.com/rootpick/rootpick/vcsdetect"
+)
+
+// scanFlags are the walk's flags, shared by pick and list.
+type scanFlags struct {
+	MaxDepth      depth    `name:"max-depth" placeholder:"N" group:"scan" help:"Do not look more than N levels below DIR (0: no limit)."`
+	All           bool     `group:"scan" help:"Also walk heavy folders (node_modules, .venv, vendor beside go.mod, …)."`
+	Skip          []string `placeholder:"NAME" sep:"none" group:"scan" help:"Do not walk folders named NAME (repeatable; adds to the default list)."`
+	Follow        bool     `group:"scan" help:"Follow symlinked folders (each folder is walked once)."`
+	OneFileSystem bool     `name:"one-file-system" group:"scan" help:"Do not walk into other file systems."`
+}
+
+// pickCmd is rootpick's default command: scan, pick, consent, serve.
+type pickCmd struct {
+	Dir string `arg:"" optional:"" name:"dir" help:"Folder to scan (default: the current folder)."`
+	// Command only documents the server command: what follows "--" is
+	// taken before parsing (env.command), so a word here is a mistake.
+	Command []string `arg:"" optional:"" name:"server-command" help:"After --: the MCP server to start on stdio; {roots} in its arguments expands to the consented folders."`
+
+	Print bool `group:"output" help:"On exit, print the consented roots as a JSON array on stdout."`
+
+	URL         []httpURL        `name:"url" placeholder:"URL" sep:"none" group:"servers" help:"Serve roots to the Streamable HTTP server at URL (repeatable)."`
+	Server      []shellCommand   `placeholder:"'CMD ARGS'" sep:"none" group:"servers" help:"Serve roots to the stdio server started by CMD ARGS, split with shell quoting (repeatable)."`
+	Protocol    string           `placeholder:"VERSION" default:"${protocol}" group:"servers" help:"MCP protocol VERSION to ask servers for (default: ${default}; from 2026-07-28 servers may no longer ask roots/list on their own)."`
+	InitTimeout positiveDuration `name:"init-timeout" placeholder:"D" default:"${initTimeout}" group:"servers" help:"Give each server D to start and answer initialize (default: ${default})."`
+
+	scanFlags
+
+	Profile string `placeholder:"NAME" default:"${profile}" group:"consent" help:"Remember consent under profile NAME (default: ${default})."`
+	Resume  bool   `group:"consent" help:"Serve the remembered consent at start if every root still validates."`
+
+	Debug bool   `group:"log" help:"Log at debug level."`
+	Log   string `placeholder:"FILE" type:"path" group:"log" help:"Write the log to FILE (default: $XDG_STATE_HOME/rootpick/rootpick.log)."`
+}
+
+func (c *pickCmd) Help() string {
+	return `Examples:
+  rootpick ~/src -- npx -y @modelcontextprotocol/server-filesystem
+  rootpick --server 'uvx mcp-server-git' --server 'node srv.js --root "my dir"'
+  rootpick --url https://example.com/mcp --resume --profile work
+  rootpick --print ~/src | jq -r '.[].path'`
+}
+
+func (c *pickCmd) Run(e *env) error {
+	if len(c.Command) > 0 {
+		return usageError("one folder at most, got %d (a server command goes after --)", len(c.Command)+1)
+	}
+	var pos []string
+	if c.Dir != "" {
+		pos = []string{c.Dir}
+	}
+	dir, err := dirArg(pos)
+	if err != nil {
+		return err
+	}
+	specs, err := c.serverSpecs(e.command)
+	if err != nil {
+		return err
+	}
+	store, err := consent.OpenStore(c.Profile)
+	if err != nil {
+		return usageError("--profile: %v", err)
+	}
+	logger, closeLog, err := openLog(c.Log, c.Debug)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	// Orphans of the servers' processes (a grandchild that called setsid()
+	// and whose parent died) become ours, so they can be ended on quit.
+	if err := mcpconn.BecomeSubreaper(); err != nil {
+		logger.Info("orphans of servers cannot be adopted", "err", err)
+	}
+
+	hub := mcpconn.NewHub(mcpconn.Options{Logger: logger, ProtocolVersion: c.Protocol, InitTimeout: time.Duration(c.InitTimeout)})
+	defer stopServers(hub, logger)
+	defer endOnPanic(hub, logger)
+
+	remembered := loadConsent(store, logger)
+	proxyDir, err := mcpconn.ProxyDir()
+	if err != nil {
+		logger.Warn("no proxy registry: proxies will not be shown", "err", err)
+	}
+	model := ui.New(ui.Config{
+		Dir:     dir,
+		Hub:     hub,
+		Servers: specs,
+		ScanOptions: vcsdetect.Options{MaxDepth: int(c.MaxDepth), Logger: logger,
+			All: c.All, Skip: c.Skip, Follow: c.Follow, OneFileSystem: c.OneFileSystem},
+		Store:      store,
+		Remembered: remembered,
+		Resume:     c.Resume,
+		ProxyDir:   proxyDir,
+		LogPath:    shownLogPath(c.Log),
+	})
+	// Signals end the program like ctrl+c does: nothing is printed, the
+	// servers are stopped, and the exit code says which signal it was.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got atomic.Value
+	go func() {
+		select {
+		case sig := <-sigs:
+			got.Store(sig)
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
+	// The screen goes to the terminal even when stdout is a pipe, so that
+	// stdout carries only --print's result (as fzf does).
+	if c.Print || !term.IsTerminal(os.Stdout.Fd()) {
+		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		if err != nil {
+			return fmt.Errorf("no terminal to draw on: %w", err)
+		}
+		defer tty.Close()
+		opts = append(opts, tea.WithInput(tty), tea.WithOutput(tty))
+	}
+	logger.Info("start", "dir", dir, "servers", len(specs), "version", version())
+	_, err = tea.NewProgram(withTestPanic(model), opts...).Run()
+	// What the person consented to, as of the last y, whether or not the
+	// servers had been told when q came.
+	roots := model.Consented()
+	stopServers(hub, logger) // before printing or exiting
+	logger.Info("exit", "err", err, "roots", len(roots))
+	if errors.Is(err, tea.ErrProgramPanic) {
+		// Bubble Tea caught a panic in the UI, restored the terminal and
+		// printed the stack; the servers are stopped: crash as a panic does.
+		panic(fmt.Errorf("the UI panicked (its stack is above); servers stopped: %w", err))
+	}
+	if errors.Is(err, tea.ErrInterrupted) {
+		return exitError{code: 130}
+	}
+	if sig, ok := got.Load().(os.Signal); ok {
+		return exitError{code: 128 + int(sig.(syscall.Signal))}
+	}
+	if err != nil {
+		return err
+	}
+	if c.Print {
+		return printRoots(e.stdout, roots)
+	}
+	return nil
+}
+
+// printRoots writes the roots as a JSON array of {uri, name, path}.
+func printRoots(w io.Writer, roots []consent.Root) error {
+	if roots == nil {
+		roots = []consent.Root{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(roots)
+}
+
+// dirArg is the canonical absolute folder to scan: the one in pos, or the
+// current folder.
+func dirArg(pos []string) (string, error) {
+	dir := "."
+	switch len(pos) {
+	case 0:
+	case 1:
+		dir = pos[0]
+	default:
+		return "", usageError("one folder at most, got %d (a server command goes after --)", len(pos))
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	// Scan the real folder, so that the paths listed are the canonical
+	// paths roots are made of.
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("cannot scan %q: %w", dir, errors.Unwrap(err))
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("cannot scan %q: not a folder", dir)
+	}
+	return abs, nil
+}
+
+// serverSpecs are the servers to serve: the command after "--", each
+// --server and each --url, or else the built-in demo.
+func (c *pickCmd) serverSpecs(command []string) ([]mcpconn.Spec, error) {
+	var specs []mcpconn.Spec
+	if len(command) > 0 {
+		specs = append(specs, mcpconn.Spec{Command: command})
+	}
+	for _, s := range c.Server {
+		specs = append(specs, mcpconn.Spec{Command: s})
+	}
+	for _, u := range c.URL {
+		specs = append(specs, mcpconn.Spec{URL: string(u)})
+	}
+	if len(specs) == 0 {
+		specs = append(specs, mcpconn.Spec{Demo: mcpconn.NewDemo(nil, nil)})
+	}
+	// Labels tell servers apart in events and on screen: make them unique.
+	seen := map[string]int{}
+	for i := range specs {
+		l := specs[i].Label()
+		if seen[l]++; seen[l] > 1 {
+			specs[i].Name = l + " #" + strconv.Itoa(seen[l])
+		}
+	}
+	return specs, nil
+}
