@@ -34,6 +34,17 @@ func has(evs []Event, kind EventKind, server string) bool {
 	return slices.ContainsFunc(evs, func(e Event) bool { return e.Kind == kind && e.Server == server })
 }
 
+// count counts the events of kind, of server ("" for any server).
+func count(evs []Event, kind EventKind, server string) int {
+	n := 0
+	for _, e := range evs {
+		if e.Kind == kind && (server == "" || e.Server == server) {
+			n++
+		}
+	}
+	return n
+}
+
 // TestWedgedServerDoesNotDelayOthers: a server that stops reading while it
 // keeps asking roots/list must not delay a revocation to a healthy server,
 // must be declared stuck and stopped, and must not delay Close.
@@ -77,15 +88,7 @@ func TestWedgedServerDoesNotDelayOthers(t *testing.T) {
 		}
 	}
 	waitFor(t, "the wedge declared stuck", func() bool { return has(events(), Stuck, "wedge") })
-	waitFor(t, "the wedge restarted", func() bool {
-		n := 0
-		for _, e := range events() {
-			if e.Kind == Connected && e.Server == "wedge" {
-				n++
-			}
-		}
-		return n >= 2
-	})
+	waitFor(t, "the wedge restarted", func() bool { return count(events(), Connected, "wedge") >= 2 })
 	start = time.Now()
 	hub.Close()
 	if d := time.Since(start); d > 3*time.Second {
@@ -194,15 +197,7 @@ func TestBackoffDoublesAndIsCapped(t *testing.T) {
 	defer hub.Close()
 	events := collect(hub)
 	hub.Add(Spec{Name: "missing", Command: []string{"/nonexistent/rootpick-no-such-server"}})
-	waitFor(t, "six restarts", func() bool {
-		n := 0
-		for _, e := range events() {
-			if e.Kind == Restarting {
-				n++
-			}
-		}
-		return n >= 6
-	})
+	waitFor(t, "six restarts", func() bool { return count(events(), Restarting, "") >= 6 })
 	var delays []time.Duration
 	var attempts []int
 	for _, e := range events() {
@@ -224,15 +219,7 @@ func TestBackoffDoublesAndIsCapped(t *testing.T) {
 	slow.Add(Spec{Name: "missing", Command: []string{"/nonexistent/rootpick-no-such-server"}})
 	waitFor(t, "a restart an hour away", func() bool { return has(sev(), Restarting, "missing") })
 	slow.Retry("missing")
-	waitFor(t, "the retry to start it at once", func() bool {
-		n := 0
-		for _, e := range sev() {
-			if e.Kind == Failed {
-				n++
-			}
-		}
-		return n >= 2
-	})
+	waitFor(t, "the retry to start it at once", func() bool { return count(sev(), Failed, "") >= 2 })
 }
 
 // TestInitTimeout: a server that never answers initialize fails after the
@@ -490,15 +477,7 @@ func TestBackoffResetsAfterHealth(t *testing.T) {
 		t.Fatal(err)
 	}
 	connectedAfter := func(n int) func() bool {
-		return func() bool {
-			k := 0
-			for _, e := range events() {
-				if e.Kind == Connected {
-					k++
-				}
-			}
-			return k >= n
-		}
+		return func() bool { return count(events(), Connected, "") >= n }
 	}
 	kill := func() {
 		t.Helper()

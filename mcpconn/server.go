@@ -27,7 +27,6 @@ type server struct {
 	spec     Spec
 	label    string
 	usesArgs bool // the command holds {roots}
-	stderr   *stderrRing
 
 	retry   chan struct{} // skip the backoff (the R key)
 	restart chan string   // restart now with the current set, and why
@@ -47,7 +46,6 @@ func newServer(h *Hub, spec Spec) *server {
 		spec:     spec,
 		label:    spec.Label(),
 		usesArgs: spec.Demo == nil && spec.URL == "" && slices.Contains(spec.Command, rootsPlaceholder),
-		stderr:   newStderrRing(200, 4096),
 		retry:    make(chan struct{}, 1),
 		restart:  make(chan string, 1),
 		first:    make(chan struct{}),
@@ -173,8 +171,7 @@ func (s *server) start() (*conn, error) {
 	h.publish(Event{Server: s.label, Kind: Connecting})
 	logger := h.logger.With("server", s.label)
 	transport, stop, err := spec.transport(ctx, logger, func(line string) {
-		s.stderr.Add(line)
-		c.lastStderr(line)
+		c.tail.Add(line)
 		h.publish(Event{Server: s.label, Kind: Stderr, Text: line})
 	})
 	if err != nil {
@@ -234,10 +231,7 @@ func (s *server) start() (*conn, error) {
 // fail publishes why a start failed, with the last lines the server wrote
 // on stderr in this attempt, which usually say why.
 func (s *server) fail(c *conn, err error) error {
-	c.mu.Lock()
-	tail := slices.Clone(c.tail)
-	c.mu.Unlock()
-	if len(tail) > 0 {
+	if tail := c.tail.Tail(0); len(tail) > 0 {
 		err = fmt.Errorf("%w (stderr: %s)", err, strings.Join(tail, " | "))
 	}
 	s.h.logger.Warn("server failed", "server", s.label, "err", err)
@@ -311,8 +305,7 @@ type conn struct {
 	stopped sync.Once
 
 	serverName string
-	mu         sync.Mutex
-	tail       []string      // the last stderr lines of this attempt
+	tail       *stderrRing   // the last stderr lines of this attempt, for a failure
 	done       chan struct{} // closed when the session has ended
 	endErr     error         // why, once done is closed
 
@@ -332,6 +325,7 @@ func newConn(s *server, version int) *conn {
 		s:          s,
 		stop:       func() {},
 		done:       make(chan struct{}),
+		tail:       newStderrRing(3, 200),
 		wake:       make(chan struct{}, 1),
 		verifyWake: make(chan struct{}, 1),
 		notified:   version,
@@ -461,20 +455,6 @@ func (c *conn) watchdog() {
 			c.kill()
 			return
 		}
-	}
-}
-
-// lastStderr keeps the last few stderr lines of this attempt, for a
-// failure message.
-func (c *conn) lastStderr(line string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(line) > 200 {
-		line = line[:200] + "…"
-	}
-	c.tail = append(c.tail, line)
-	if len(c.tail) > 3 {
-		c.tail = c.tail[1:]
 	}
 }
 
