@@ -2,7 +2,9 @@ package main
 
 import (
 	"errors"
+	"os"
 	"slices"
+	"strings"
 
 	"github.com/alecthomas/kong"
 )
@@ -30,4 +32,51 @@ func (h *helpCmd) Run(e *env, k *kong.Kong) error {
 		}
 	}
 	return err
+}
+
+// unknownCommand reports a DIR that is no folder but looks like a
+// mistyped command ("rootpick lst"), so the person reads "did you mean
+// list?" rather than "cannot scan". A folder that exists always wins.
+func unknownCommand(k *kong.Kong, word string) error {
+	if word == "" || strings.ContainsAny(word, `/\.~`) {
+		return nil
+	}
+	if _, err := os.Lstat(word); !errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	best, bestDist := "", 3 // at most two edits away
+	for _, n := range k.Model.Children {
+		if n.Hidden {
+			continue
+		}
+		if d := editDistance(word, n.Name); d < bestDist {
+			best, bestDist = n.Name, d
+		}
+	}
+	if best == "" {
+		return nil
+	}
+	return usageError("no folder or command %q; did you mean '%s'? (see 'rootpick --help')", word, "rootpick "+best)
+}
+
+// editDistance is the Levenshtein distance between a and b, by bytes
+// (command names are ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -303,3 +303,43 @@ func TestHelpGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestMistypedCommand: a word that is no folder but two edits or fewer from
+// a command ("rootpick lst") is reported as a mistyped command with exit 2,
+// not as "cannot scan"; a folder of that name is scanned as asked, and a
+// word far from every command still says it cannot be scanned.
+func TestMistypedCommand(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for word, want := range map[string]string{
+		"lst":       "did you mean 'rootpick list'?",
+		"hlep":      "did you mean 'rootpick help'?",
+		"verison":   "did you mean 'rootpick version'?",
+		"serve-dem": "did you mean 'rootpick serve-demo'?",
+		"proxxy":    "did you mean 'rootpick proxy'?",
+	} {
+		err := run([]string{word}, io.Discard, io.Discard)
+		var ee exitError
+		if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(ee.msg, want) {
+			t.Errorf("%q: %v (%+v), want exit 2 with %q", word, err, ee, want)
+		}
+	}
+	err := run([]string{"xyzzy"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "cannot scan") {
+		t.Errorf("xyzzy: %v, want cannot scan", err)
+	}
+	// A real folder named like a typo is a folder: list it.
+	if err := os.Mkdir("lst", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run([]string{"list", "lst"}, &out, io.Discard); err != nil {
+		t.Fatalf("list lst: %v", err)
+	}
+	k, err := newParser(&cli{}, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unknownCommand(k, "lst"); err != nil {
+		t.Errorf("existing folder lst: %v, want it taken as a folder", err)
+	}
+}

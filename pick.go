@@ -15,6 +15,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/alecthomas/kong"
 	"github.com/charmbracelet/x/term"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/mcpconn"
@@ -62,9 +63,12 @@ func (c *pickCmd) Help() string {
   rootpick --print ~/src | jq -r '.[].path'`
 }
 
-func (c *pickCmd) Run(e *env) error {
+func (c *pickCmd) Run(e *env, k *kong.Kong) error {
 	if len(c.Command) > 0 {
 		return usageError("one folder at most, got %d (a server command goes after --)", len(c.Command)+1)
+	}
+	if err := unknownCommand(k, c.Dir); err != nil {
+		return err
 	}
 	var pos []string
 	if c.Dir != "" {
