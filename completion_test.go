@@ -23,10 +23,10 @@ func completionScript(t *testing.T, shell string) string {
 // TestCompletionMentionsEverything: each script names every command and
 // every flag of the model.
 func TestCompletionMentionsEverything(t *testing.T) {
-	want := []string{"list", "proxy", "serve-demo", "forget", "version", "completion", "help", "pick",
-		"--print", "--url", "--server", "--max-depth", "--all", "--skip", "--follow", "--one-file-system",
-		"--debug", "--log", "--profile", "--resume", "--protocol", "--init-timeout", "--json", "--details",
-		"--stream", "--print-config", "--name", "--record", "--version", "--help"}
+	want, flags := modelWords(t)
+	for _, f := range flags {
+		want = append(want, "--"+f)
+	}
 	for _, sh := range []string{"bash", "zsh", "fish"} {
 		s := completionScript(t, sh)
 		for _, w := range want {

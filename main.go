@@ -30,6 +30,7 @@ type cli struct {
 	Forget     forgetCmd     `cmd:"" help:"Clear the remembered consent of a profile."`
 	VersionCmd versionCmd    `cmd:"" name:"version" help:"Print the version, commit and commit date."`
 	Completion completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
+	Man        manCmd        `cmd:"" help:"Print the man page (roff) on stdout."`
 	Help       helpCmd       `cmd:"" help:"Show the help of a command."`
 }
 
