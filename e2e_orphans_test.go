@@ -64,8 +64,8 @@ func TestE2ENoOrphans(t *testing.T) {
 	}{
 		{"q", func(tt *tui) { tt.send("q") }, 0},
 		{"ctrl+c", func(tt *tui) { tt.send("C-c") }, 130},
-		{"SIGTERM", func(tt *tui) { _ = syscall.Kill(tt.rootpickPid(), syscall.SIGTERM) }, 128 + 15},
-		{"SIGHUP", func(tt *tui) { _ = syscall.Kill(tt.rootpickPid(), syscall.SIGHUP) }, 128 + 1},
+		{"SIGTERM", func(tt *tui) { _ = sysKill(tt.rootpickPid(), syscall.SIGTERM) }, 128 + 15},
+		{"SIGHUP", func(tt *tui) { _ = sysKill(tt.rootpickPid(), syscall.SIGHUP) }, 128 + 1},
 		{"panic", func(tt *tui) { tt.send("F12") }, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,7 +75,7 @@ func TestE2ENoOrphans(t *testing.T) {
 			t.Cleanup(func() { // never leave a deaf sleeper for an hour
 				for _, p := range append(faultserver.ReadPids(pidfile), faultserver.ReadPids(pidfile+".server")...) {
 					if faultserver.Running(p) {
-						_ = syscall.Kill(p, syscall.SIGKILL)
+						_ = sysKill(p, syscall.SIGKILL)
 					}
 				}
 			})

@@ -187,7 +187,7 @@ func TestE2EKilledServerComesBack(t *testing.T) {
 		if _, err := fmt.Sscan(pids[0], &pid); err != nil {
 			t.Fatal(err)
 		}
-		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		if err := sysKill(pid, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
 		// The backoff doubles with each kill (0.5 s, 1 s, 2 s, 4 s, 8 s): from

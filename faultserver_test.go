@@ -71,7 +71,7 @@ func startFault(name string, setsid bool, env []string) {
 		env = os.Environ()
 	}
 	cmd.Env = append(env, "ROOTPICK_FAULT_SERVER="+name)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: setsid}
+	cmd.SysProcAttr = sessionAttr(setsid)
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "starting", name, err)
 		os.Exit(1)

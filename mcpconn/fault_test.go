@@ -162,7 +162,7 @@ func TestKilledServerIsRestartedAndReserved(t *testing.T) {
 		var pid int
 		fmt.Sscan(pids[0], &pid)
 		start := time.Now()
-		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		if err := sysKill(pid, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
 		deadline := time.Now().Add(2 * time.Second)
@@ -487,7 +487,7 @@ func TestBackoffResetsAfterHealth(t *testing.T) {
 		}
 		var pid int
 		fmt.Sscan(pids[0], &pid)
-		must(t, syscall.Kill(pid, syscall.SIGKILL))
+		must(t, sysKill(pid, syscall.SIGKILL))
 		waitFor(t, "the process gone", func() bool { return !slices.Contains(pidsWith(marker), pids[0]) })
 	}
 	kill() // up briefly: attempt 1

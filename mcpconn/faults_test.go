@@ -58,7 +58,7 @@ var faultModes = map[string]func(){
 	"orphan-parent-untagged": func() {
 		cmd := exec.Command(os.Args[0])
 		cmd.Env = []string{"ROOTPICK_TEST_SERVE=sleeper", "ROOTPICK_TEST_PIDFILE=" + os.Getenv("ROOTPICK_TEST_PIDFILE")}
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.SysProcAttr = sessionAttr(true)
 		if err := cmd.Start(); err != nil {
 			os.Exit(1)
 		}
@@ -78,7 +78,7 @@ var faultModes = map[string]func(){
 	"orphan-brief-parent": func() {
 		cmd := exec.Command(os.Args[0])
 		cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=brief")
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.SysProcAttr = sessionAttr(true)
 		if err := cmd.Start(); err != nil {
 			os.Exit(1)
 		}
@@ -182,7 +182,7 @@ func serveDemo() {
 func spawnSleeper() {
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=sleeper")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = sessionAttr(true)
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "spawning the sleeper:", err)
 		os.Exit(1)

@@ -264,7 +264,7 @@ func TestEndGroupKillsGrandchildren(t *testing.T) {
 		return grandchild != 0
 	})
 	// It must be one that SIGTERM does not end, or the test proves little.
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	_ = sysKill(-pgid, syscall.SIGTERM)
 	time.Sleep(200 * time.Millisecond)
 	if !faultserver.Running(grandchild) {
 		t.Fatalf("grandchild %d did not survive SIGTERM: the test has nothing to end", grandchild)

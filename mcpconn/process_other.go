@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package mcpconn
 
@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// On Windows (and other systems without Unix process groups) a server is
+// On systems with neither Unix process groups nor Windows job objects a server is
 // ended by killing its process; processes it started itself are not
-// followed (a job object would be needed).
+// followed.
 
 // BecomeSubreaper returns an error wrapping errors.ErrUnsupported: this
 // system has no child subreapers. See the Linux version.

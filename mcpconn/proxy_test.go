@@ -286,7 +286,7 @@ func TestProxyChildCrash(t *testing.T) {
 		}
 		var pid int
 		_, _ = fmt.Sscan(pids[0], &pid)
-		must(t, syscall.Kill(pid, syscall.SIGKILL))
+		must(t, sysKill(pid, syscall.SIGKILL))
 		// Calls made while the child restarts are answered — by the new
 		// child once its handshake is replayed, or with an error — never
 		// left hanging.
@@ -461,7 +461,7 @@ func TestProxyInFlightCallFailsOnRestart(t *testing.T) {
 	var pid int
 	_, _ = fmt.Sscan(pids[0], &pid)
 	start := time.Now()
-	must(t, syscall.Kill(pid, syscall.SIGKILL))
+	must(t, sysKill(pid, syscall.SIGKILL))
 	select {
 	case err := <-errc:
 		var werr *jsonrpc.Error
