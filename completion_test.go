@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/rootpick/rootpick/internal/testskip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,7 +68,7 @@ func bashComplete(t *testing.T, script, line string) []string {
 // flags of the command being typed, fixed values and folders.
 func TestCompletionBash(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash not installed")
+		testskip.Skip(t, "bash", "bash not installed")
 	}
 	script := filepath.Join(t.TempDir(), "rootpick.bash")
 	if err := os.WriteFile(script, []byte(completionScript(t, "bash")), 0o644); err != nil {

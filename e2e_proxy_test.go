@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/rootpick/rootpick/internal/testskip"
 	"github.com/rootpick/rootpick/mcpconn/faultserver"
 	"io"
 	"os"
@@ -32,10 +33,10 @@ func npmPath(t *testing.T, rel string) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not installed: npm ci --prefix .ci (bash .ci/run does it)", rel)
+		testskip.Skip(t, "npm servers", "not installed: npm ci --prefix .ci, or bash .ci/run")
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not installed: apt-get install nodejs")
+		testskip.Skip(t, "npm servers", "node not installed: bash .ci/run installs it and the servers")
 	}
 	return p
 }

@@ -6,6 +6,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/rootpick/rootpick/internal/testskip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -128,7 +129,7 @@ func TestE2EWithdrawnFolder(t *testing.T) {
 			t.Parallel()
 			requireE2E(t)
 			if tc.name == "unreadable" && os.Geteuid() == 0 {
-				t.Skip("as root every folder is readable (the mcpconn test runs as nobody in .ci/run)")
+				testskip.Skip(t, "as root", "permissions do not stop root; .ci/run reruns them as nobody")
 			}
 			bin := rootpickBin(t)
 			tree := makeRepos(t, t.TempDir(), "alpha", "beta")
@@ -268,7 +269,7 @@ func TestE2ERevokeAllOnServerFilesystem(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(js); err != nil {
-		t.Skip("server-filesystem not installed: npm ci --prefix .ci (bash .ci/run does it)")
+		testskip.Skip(t, "npm servers", "not installed: npm ci --prefix .ci, or bash .ci/run")
 	}
 	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
 	tt := startTUI(t, tuiOptions{width: 200, height: 24, args: []string{tree, "--", "node", js}})

@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/rootpick/rootpick/internal/testskip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,7 +28,7 @@ func TestMain(m *testing.M) {
 	if e2eBuildDir != "" {
 		_ = os.RemoveAll(e2eBuildDir)
 	}
-	os.Exit(code)
+	testskip.Exit("rootpick", code, "as root")
 }
 
 // readPrinted parses --print's output: exactly one JSON array of roots.

@@ -6,6 +6,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/rootpick/rootpick/internal/testskip"
 	"net/url"
 	"os"
 	"os/exec"
@@ -39,7 +40,7 @@ func requireE2E(t *testing.T) {
 		t.Skip("end-to-end test: skipped with -short")
 	}
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not installed: apt-get install tmux")
+		testskip.Skip(t, "tmux", "tmux not installed: apt-get install tmux, or bash .ci/run")
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/rootpick/rootpick/internal/testskip"
 	"io"
 	"os"
 	"os/exec"
@@ -91,7 +92,7 @@ func TestListFlags(t *testing.T) {
 
 func TestListDetails(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed; install git to test list --details")
+		testskip.Skip(t, "git", "git not installed: apt-get install git")
 	}
 	dir := t.TempDir()
 	dir, _ = filepath.EvalSymlinks(dir)

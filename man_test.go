@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/rootpick/rootpick/internal/testskip"
 	"io"
 	"os/exec"
 	"strings"
@@ -84,7 +85,7 @@ func TestManPage(t *testing.T) {
 	}
 	groff, err := exec.LookPath("groff")
 	if err != nil {
-		t.Skip("groff not installed (bash .ci/run installs it): the page was not rendered")
+		testskip.Skip(t, "groff", "groff not installed: apt-get install groff-base")
 	}
 	cmd := exec.Command(groff, "-man", "-Tutf8", "-ww", "-z")
 	cmd.Stdin = strings.NewReader(page)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/rootpick/rootpick/internal/testskip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -440,7 +441,7 @@ func TestRecheckReasons(t *testing.T) {
 // As root every folder stays readable, so .ci/run runs it again as nobody.
 func TestWithdrawUnreadableRoot(t *testing.T) {
 	if os.Geteuid() == 0 {
-		t.Skip("as root every folder is readable; .ci/run runs this test as nobody")
+		testskip.Skip(t, "as root", "permissions do not stop root; .ci/run reruns them as nobody")
 	}
 	demo := NewDemo(nil, nil)
 	hub := NewHub(Options{})

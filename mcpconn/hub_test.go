@@ -3,6 +3,7 @@ package mcpconn
 import (
 	"context"
 	"fmt"
+	"github.com/rootpick/rootpick/internal/testskip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,7 +39,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "about to crash")
 		os.Exit(3)
 	}
-	os.Exit(m.Run())
+	testskip.Exit("mcpconn", m.Run(), "as root")
 }
 
 // root makes the folder name under a temporary folder and returns its

@@ -3,6 +3,7 @@ package mcpconn
 import (
 	"context"
 	"fmt"
+	"github.com/rootpick/rootpick/internal/testskip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,7 +24,7 @@ func npmServer(t *testing.T, pkg, bin string) []string {
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node not installed: apt-get install nodejs npm, then npm ci --prefix .ci")
+		testskip.Skip(t, "npm servers", "node not installed: bash .ci/run installs it and the servers")
 	}
 	dir := os.Getenv("ROOTPICK_NODE_MODULES")
 	if dir == "" {
@@ -31,7 +32,7 @@ func npmServer(t *testing.T, pkg, bin string) []string {
 	}
 	script, _ := filepath.Abs(filepath.Join(dir, "@modelcontextprotocol", pkg, "dist", bin))
 	if _, err := os.Stat(script); err != nil {
-		t.Skipf("%s not installed: run npm ci --prefix .ci (looked for %s)", pkg, script)
+		testskip.Skip(t, "npm servers", "not installed: npm ci --prefix .ci, or bash .ci/run")
 	}
 	return []string{node, script}
 }

@@ -2,6 +2,7 @@ package mcpconn
 
 import (
 	"context"
+	"github.com/rootpick/rootpick/internal/testskip"
 	"github.com/rootpick/rootpick/mcpconn/faultserver"
 	"os"
 	"os/exec"
@@ -149,7 +150,7 @@ func taggedRunning(tag string) []int {
 // ended, leaves none of them running.
 func TestEndTreeCatchesLateForks(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
-		t.Skip("setsid not installed: apt-get install util-linux")
+		testskip.Skip(t, "setsid", "setsid not installed: apt-get install util-linux")
 	}
 	for range 5 {
 		tag := serverTag()

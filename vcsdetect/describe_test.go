@@ -2,6 +2,7 @@ package vcsdetect
 
 import (
 	"context"
+	"github.com/rootpick/rootpick/internal/testskip"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -37,7 +38,7 @@ func TestStripCredentials(t *testing.T) {
 func describeFixture(t testing.TB) (clone, wt string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed; install git to test Describe")
+		testskip.Skip(t, "git", "git not installed: apt-get install git")
 	}
 	root := t.TempDir()
 	up := filepath.Join(root, "up")

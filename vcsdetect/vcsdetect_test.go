@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rootpick/rootpick/internal/testskip"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -360,7 +361,7 @@ func gitCLI(t testing.TB, dir string, args ...string) string {
 
 func TestGitCLIWorktreeAndSubmodule(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed; install git to test real worktrees and submodules")
+		testskip.Skip(t, "git", "git not installed: apt-get install git")
 	}
 	root := t.TempDir()
 	subsrc := t.TempDir()
@@ -531,7 +532,7 @@ func TestCancel(t *testing.T) {
 
 func TestUnreadableFolder(t *testing.T) {
 	if os.Geteuid() == 0 {
-		t.Skip("running as root: permissions do not stop root from reading")
+		testskip.Skip(t, "as root", "permissions do not stop root; .ci/run reruns them as nobody")
 	}
 	root := t.TempDir()
 	locked := filepath.Join(root, "locked")
@@ -597,7 +598,7 @@ func TestRootErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.want == fs.ErrPermission {
 				if os.Geteuid() == 0 {
-					t.Skip("running as root: permissions do not stop root from reading")
+					testskip.Skip(t, "as root", "permissions do not stop root; .ci/run reruns them as nobody")
 				}
 				if err := os.Chmod(locked, 0); err != nil {
 					t.Fatal(err)

@@ -1,0 +1,100 @@
+// Package testskip lets a test skip for a missing tool without the skip
+// passing unseen. `go test ./...` shows nothing of a package that passes,
+// so a fresh clone without tmux or the npm servers would look all green
+// while whole groups of tests never ran. A test skips through Skip, naming
+// its group and what to install; the package's TestMain ends with Exit,
+// which writes one line per package naming the groups skipped and why — to
+// the terminal (/dev/tty), which go test does not capture — and, under
+// ROOTPICK_TEST_STRICT=1 (set by .ci/run), fails the package when a group
+// it does not allow was skipped.
+//
+// It has its own folder because four packages' tests share it and none of
+// them may import another's tests.
+package testskip
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Groups and the reason each was skipped, in the order first seen.
+var (
+	mu      sync.Mutex
+	order   []string
+	reasons = map[string]string{}
+	counts  = map[string]int{}
+)
+
+// Skip records that t skips as part of group, because of reason (which
+// should say what to install), and skips t.
+func Skip(t testing.TB, group, reason string) {
+	t.Helper()
+	mu.Lock()
+	if _, ok := reasons[group]; !ok {
+		order = append(order, group)
+		reasons[group] = reason
+	}
+	counts[group]++
+	mu.Unlock()
+	t.Skip(group + ": " + reason)
+}
+
+// Summary is the line Exit writes for package pkg, "" when nothing was
+// skipped.
+func Summary(pkg string) string {
+	mu.Lock()
+	defer mu.Unlock()
+	if len(order) == 0 {
+		return ""
+	}
+	var parts []string
+	n := 0
+	for _, g := range order {
+		parts = append(parts, fmt.Sprintf("%s ×%d (%s)", g, counts[g], reasons[g]))
+		n += counts[g]
+	}
+	return fmt.Sprintf("%s: %d tests skipped: %s\n", pkg, n, strings.Join(parts, "; "))
+}
+
+// Exit reports the skipped groups of package pkg and exits with code, or
+// with 1 under ROOTPICK_TEST_STRICT=1 when a group not in allowed was
+// skipped.
+func Exit(pkg string, code int, allowed ...string) {
+	os.Exit(report(pkg, code, os.Getenv("ROOTPICK_TEST_STRICT") == "1", tty(), os.Stderr, allowed))
+}
+
+func report(pkg string, code int, strict bool, tty, stderr io.Writer, allowed []string) int {
+	line := Summary(pkg)
+	if line == "" {
+		return code
+	}
+	if tty != nil {
+		fmt.Fprint(tty, line)
+	}
+	fmt.Fprint(stderr, line) // seen with -v, and when the package fails
+	if strict {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, g := range order {
+			if !slices.Contains(allowed, g) {
+				fmt.Fprintf(stderr, "%s: ROOTPICK_TEST_STRICT=1: group %q was skipped (%s)\n", pkg, g, reasons[g])
+				return 1
+			}
+		}
+	}
+	return code
+}
+
+// tty is the terminal go test runs in, or nil.
+func tty() io.Writer {
+	f, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
+	if err != nil {
+		return nil
+	}
+	return f
+}

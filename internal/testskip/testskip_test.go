@@ -1,0 +1,31 @@
+package testskip
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestReport(t *testing.T) {
+	t.Run("tmux", func(t *testing.T) { Skip(t, "tmux", "tmux not installed") })
+	t.Run("tmux2", func(t *testing.T) { Skip(t, "tmux", "tmux not installed") })
+	t.Run("root", func(t *testing.T) { Skip(t, "as root", "permissions do not stop root") })
+	var tty, stderr bytes.Buffer
+	if got := report("pkg", 0, false, &tty, &stderr, nil); got != 0 {
+		t.Errorf("not strict: exit %d, want 0", got)
+	}
+	want := "pkg: 3 tests skipped: tmux ×2 (tmux not installed); as root ×1 (permissions do not stop root)\n"
+	if tty.String() != want || !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("tty %q stderr %q, want %q", tty.String(), stderr.String(), want)
+	}
+	if got := report("pkg", 0, true, nil, &stderr, []string{"as root", "tmux"}); got != 0 {
+		t.Errorf("strict, all allowed: exit %d, want 0", got)
+	}
+	stderr.Reset()
+	if got := report("pkg", 0, true, nil, &stderr, []string{"as root"}); got != 1 || !strings.Contains(stderr.String(), `group "tmux" was skipped`) {
+		t.Errorf("strict, tmux not allowed: exit %d, %q", got, stderr.String())
+	}
+	if got := report("pkg", 3, false, nil, &stderr, nil); got != 3 {
+		t.Errorf("a failing run's code is kept: %d", got)
+	}
+}

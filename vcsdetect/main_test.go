@@ -1,0 +1,11 @@
+package vcsdetect
+
+import (
+	"testing"
+
+	"github.com/rootpick/rootpick/internal/testskip"
+)
+
+// TestMain names the groups of tests that skipped for a missing tool or for
+// running as root (see package testskip).
+func TestMain(m *testing.M) { testskip.Exit("vcsdetect", m.Run(), "as root") }
