@@ -15,21 +15,28 @@ import (
 // joined by " • ", wrapped onto as many lines as the width needs, never
 // cut (at 40 columns the filter's keys take two lines).
 func (m *Model) shortHelp(keys []key.Binding) string {
-	sep := m.st.helpDesc.Render(" • ")
+	var items []string
+	for _, b := range keys {
+		if b.Enabled() {
+			items = append(items, m.st.helpKey.Render(b.Help().Key)+" "+m.st.helpDesc.Render(b.Help().Desc))
+		}
+	}
+	return wrapItems(items, m.st.helpDesc.Render(" • "), m.width)
+}
+
+// wrapItems joins items with sep, starting a new line where the next item
+// would pass width w; an item wider than w alone is cut.
+func wrapItems(items []string, sep string, w int) string {
+	sw := lipgloss.Width(sep)
 	var lines []string
 	line, lw := "", 0
-	for _, b := range keys {
-		if !b.Enabled() {
-			continue
-		}
-		h := b.Help()
-		item := m.st.helpKey.Render(h.Key) + " " + m.st.helpDesc.Render(h.Desc)
+	for _, item := range items {
 		iw := lipgloss.Width(item)
 		switch {
 		case lw == 0:
 			line, lw = item, iw
-		case lw+3+iw <= m.width:
-			line, lw = line+sep+item, lw+3+iw
+		case lw+sw+iw <= w:
+			line, lw = line+sep+item, lw+sw+iw
 		default:
 			lines = append(lines, line)
 			line, lw = item, iw
@@ -39,7 +46,7 @@ func (m *Model) shortHelp(keys []key.Binding) string {
 		lines = append(lines, line)
 	}
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, m.width, "…") // one item wider than the screen
+		lines[i] = ansi.Truncate(l, w, "…")
 	}
 	return strings.Join(lines, "\n")
 }
@@ -201,6 +208,6 @@ func (m *Model) helpView() string {
 		return v
 	}
 	pos := strconv.Itoa(int(m.helpVP.ScrollPercent()*100)) + "%"
-	more := "↑/↓ pgup/pgdn scroll · " + pos + " · any other key closes"
+	more := "↑/↓/pgdn " + pos + " · other keys close"
 	return v + "\n" + m.st.dim.Render(ansi.Truncate(more, m.width, "…"))
 }

@@ -287,7 +287,7 @@ func (m *Model) chromeHeight() int {
 		h++
 	}
 	if m.scanning {
-		h++
+		h += lipgloss.Height(m.scanLine())
 	}
 	return h
 }
@@ -436,7 +436,7 @@ func (m *Model) render() string {
 	case m.serverPane:
 		body = m.serversView()
 	case m.picker.Len() == 0:
-		body = m.emptyView(m.width)
+		body = m.emptyView(m.width, m.bodyHeight())
 	default:
 		body = m.withDetails(m.list.View(&m.picker, m.scanning, m.rowTagger()), m.width, m.bodyHeight())
 	}

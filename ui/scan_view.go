@@ -43,7 +43,8 @@ func (m *Model) scanTime() time.Duration {
 
 // scanLine is the line above the status line while a scan runs: the
 // spinner, folders walked, repositories found, folders skipped and
-// unreadable, and the time so far. Empty when no scan runs.
+// unreadable, and the time so far, wrapped on a narrow screen. Empty when
+// no scan runs.
 func (m *Model) scanLine() string {
 	if !m.scanning {
 		return ""
@@ -62,12 +63,11 @@ func (m *Model) scanLine() string {
 	if e := m.scanTime(); e > 0 {
 		parts = append(parts, e.Round(100*time.Millisecond).String())
 	}
-	counts := strings.Join(parts, " · ")
-	line := m.spinner.View() + " " + m.st.pending.Render("scanning") + " " + m.st.dim.Render(counts)
-	if ansi.StringWidth(line) > m.width { // the counts matter more than the word
-		line = m.spinner.View() + " " + m.st.dim.Render(counts)
+	items := []string{m.spinner.View() + " " + m.st.pending.Render("scanning") + " " + m.st.dim.Render(parts[0])}
+	for _, p := range parts[1:] {
+		items = append(items, m.st.dim.Render(p))
 	}
-	return ansi.Truncate(line, m.width, "…")
+	return wrapItems(items, m.st.dim.Render(" · "), m.width)
 }
 
 // depthText says how deep the scan looks.
@@ -81,7 +81,7 @@ func (m *Model) depthText() string {
 // emptyView is the body when the list is empty: while scanning, what is
 // being scanned; after a scan that found nothing, what was scanned and
 // what to try next.
-func (m *Model) emptyView(w int) string {
+func (m *Model) emptyView(w, h int) string {
 	dir := clean(home(m.cfg.Dir))
 	if m.scanning {
 		return wrapIndent("  ", "Scanning "+dir+" "+m.depthText()+"…", m.st.dim, w)
@@ -93,7 +93,7 @@ func (m *Model) emptyView(w int) string {
 	scanned := "Walked " + plural(st.Dirs, "folder", "folders") + " " + m.depthText()
 	var notes []string
 	if st.Skipped > 0 {
-		notes = append(notes, itoa(st.Skipped)+" skipped (heavy folders such as node_modules, or walked already)")
+		notes = append(notes, itoa(st.Skipped)+" skipped")
 	}
 	if st.Warnings > 0 {
 		notes = append(notes, itoa(st.Warnings)+" unreadable")
@@ -110,22 +110,43 @@ func (m *Model) emptyView(w int) string {
 		tries = append(tries, [2]string{"rootpick " + clean(home(parent)), "scan the parent folder"})
 	}
 	if !opts.All {
-		tries = append(tries, [2]string{"rootpick --all " + dir, "also walk node_modules, .venv, vendor and the like"})
+		tries = append(tries, [2]string{"rootpick --all " + dir, "also walk the skipped heavy folders (node_modules, .venv, vendor…)"})
 	}
-	lines := []string{
-		wrapIndent("  ", "No repositories found in "+dir+".", m.st.title, w),
-		"",
-		wrapIndent("  ", scanned, lipgloss.NewStyle(), w),
-	}
-	if len(tries) > 0 {
-		lines = append(lines, "", "  Try:")
-		for _, t := range tries {
-			lines = append(lines, wrapIndent("    ", t[0], m.st.helpKey, w))
-			lines = append(lines, wrapIndent("      ", t[1], m.st.dim, w))
+	// The fullest form that fits h: with blank lines and what each
+	// suggestion does, then without blank lines, then without the
+	// explanations.
+	draw := func(blank, explain bool) []string {
+		var lines []string
+		sep := func() {
+			if blank {
+				lines = append(lines, "")
+			}
 		}
+		lines = append(lines, wrapIndent("  ", "No repositories found in "+dir+".", m.st.title, w))
+		sep()
+		lines = append(lines, wrapIndent("  ", scanned, lipgloss.NewStyle(), w))
+		if len(tries) > 0 {
+			sep()
+			lines = append(lines, "  Try:")
+			for _, t := range tries {
+				lines = append(lines, wrapIndent("    ", t[0], m.st.helpKey, w))
+				if explain {
+					lines = append(lines, wrapIndent("      ", t[1], m.st.dim, w))
+				}
+			}
+		}
+		sep()
+		lines = append(lines, wrapIndent("  ", "r rescans · q quits", m.st.dim, w))
+		return strings.Split(strings.Join(lines, "\n"), "\n")
 	}
-	lines = append(lines, "", wrapIndent("  ", "r rescans · q quits", m.st.dim, w))
-	return strings.Join(lines, "\n")
+	out := draw(true, true)
+	for _, f := range [][2]bool{{false, true}, {false, false}} {
+		if len(out) <= h {
+			break
+		}
+		out = draw(f[0], f[1])
+	}
+	return strings.Join(out, "\n")
 }
 
 // wrapIndent wraps plain text s to width w, every line indented and
