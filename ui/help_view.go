@@ -14,14 +14,40 @@ import (
 // shortHelp is the key help under the status line: "key desc" items
 // joined by " • ", wrapped onto as many lines as the width needs, never
 // cut (at 40 columns the filter's keys take two lines).
-func (m *Model) shortHelp(keys []key.Binding) string {
+func (m *Model) shortHelp() string {
+	keys, mode := m.keys.ShortHelp(), 0
+	switch {
+	case m.dialog != nil:
+		keys, mode = m.dkeys.ShortHelp(), 1
+	case m.filtering:
+		keys, mode = m.fkeys.ShortHelp(), 2
+	}
+	// The layout asks for it on every message and frame: it is kept until
+	// the width, the keys shown or the palette change.
+	k := helpLineKey{w: m.width, mode: mode, dark: m.st.dark}
+	for i, b := range keys {
+		if b.Enabled() {
+			k.enabled |= 1 << i
+		}
+	}
+	if k == m.helpLine.key && m.helpLine.text != "" {
+		return m.helpLine.text
+	}
 	var items []string
 	for _, b := range keys {
 		if b.Enabled() {
 			items = append(items, m.st.helpKey.Render(b.Help().Key)+" "+m.st.helpDesc.Render(b.Help().Desc))
 		}
 	}
-	return wrapItems(items, m.st.helpDesc.Render(" • "), m.width)
+	m.helpLine.key, m.helpLine.text = k, wrapItems(items, m.st.helpDesc.Render(" • "), m.width)
+	return m.helpLine.text
+}
+
+// helpLineKey is what the drawn key help depends on.
+type helpLineKey struct {
+	w, mode int
+	enabled uint64
+	dark    bool
 }
 
 // wrapItems joins items with sep, starting a new line where the next item
@@ -49,17 +75,6 @@ func wrapItems(items []string, sep string, w int) string {
 		lines[i] = ansi.Truncate(l, w, "…")
 	}
 	return strings.Join(lines, "\n")
-}
-
-// shortHelpKeys are the keys the help line shows in the current mode.
-func (m *Model) shortHelpKeys() []key.Binding {
-	switch {
-	case m.dialog != nil:
-		return m.dkeys.ShortHelp()
-	case m.filtering:
-		return m.fkeys.ShortHelp()
-	}
-	return m.keys.ShortHelp()
 }
 
 // helpEntry is one line of the full help: a key or a state word, and

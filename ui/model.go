@@ -115,7 +115,11 @@ type Model struct {
 	fullHelp   bool
 	helpVP     viewport.Model // the full help (help_view.go)
 	laidChrome int            // the fixed lines' height at the last layout
-	serverPane bool           // the server pane is shown instead of the list
+	helpLine   struct {       // the drawn key help, for its key
+		key  helpLineKey
+		text string
+	}
+	serverPane bool // the server pane is shown instead of the list
 
 	// The details pane: facts read lazily, one repository at a time.
 	describer  *vcsdetect.Describer
@@ -282,7 +286,7 @@ func (m *Model) setSize(w, h int) {
 // header, the filter line, the scan line, the status line and the key
 // help (wrapped, so it may take more than one line).
 func (m *Model) chromeHeight() int {
-	h := 2 + lipgloss.Height(m.shortHelp(m.shortHelpKeys()))
+	h := 2 + lipgloss.Height(m.shortHelp())
 	if _, ok := m.filterLine(); ok {
 		h++
 	}
@@ -445,7 +449,7 @@ func (m *Model) render() string {
 		lines = append(lines, m.scanLine())
 	}
 	lines = append(lines, m.statusView())
-	lines = append(lines, m.shortHelp(m.shortHelpKeys()))
+	lines = append(lines, m.shortHelp())
 	// A terminal smaller than the fixed lines shows the top of the screen.
 	return fit(strings.Join(lines, "\n"), m.width, m.height)
 }

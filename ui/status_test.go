@@ -15,7 +15,7 @@ import (
 // statusOf is the status line of m without styles.
 func statusOf(m *Model) string {
 	lines := strings.Split(screen(m), "\n")
-	return lines[len(lines)-1-lipgloss.Height(m.shortHelp(m.shortHelpKeys()))] // the key help may wrap
+	return lines[len(lines)-1-lipgloss.Height(m.shortHelp())] // the key help may wrap
 }
 
 func wide(t *testing.T) *Model {
