@@ -280,7 +280,7 @@ func (tt *tui) waitRows(n int) []listRow {
 	var rows []listRow
 	tt.waitFor(fmt.Sprintf("%d rows, scan done", n), func(s string) bool {
 		rows = listRows(s)
-		return len(rows) == n && !strings.Contains(firstLine(s), "scanning")
+		return len(rows) == n && !strings.Contains(s, "scanning") // the scan line goes when it is done
 	})
 	return rows
 }

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/vcsdetect"
@@ -172,6 +175,26 @@ func BenchmarkKeySort(b *testing.B) {
 		s := keyPress("s")
 		for b.Loop() {
 			frame(m, s)
+		}
+	})
+}
+
+// BenchmarkScanTick is one spinner tick while a scan runs at 50,000
+// repositories: the spinner and the elapsed time move, so only the scan
+// line changes, yet the frame is drawn whole (the visible rows only).
+func BenchmarkScanTick(b *testing.B) {
+	benchKeys(b, func(b *testing.B, m *Model) {
+		m.scanning = true
+		m.scanStart = time.Now()
+		tick := m.spinner.Tick().(spinner.TickMsg)
+		for b.Loop() {
+			tick.Time = tick.Time.Add(83 * time.Millisecond)
+			_, cmd := m.Update(tick)
+			_ = m.View()
+			if cmd == nil {
+				b.Fatal("the spinner stopped")
+			}
+			tick = m.spinner.Tick().(spinner.TickMsg) // the next tick, without its timer
 		}
 	})
 }

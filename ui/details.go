@@ -208,7 +208,7 @@ func (m *Model) drawPane(mode string, w, h int) string {
 	if mode == "side" {
 		pw := m.detailsWidth()
 		return lipgloss.NewStyle().Width(pw).Height(h).MaxHeight(h).
-			BorderStyle(lipgloss.NormalBorder()).BorderLeft(true).BorderForeground(lipgloss.Color("240")).PaddingLeft(1).
+			BorderStyle(lipgloss.NormalBorder()).BorderLeft(true).BorderForeground(m.st.border).PaddingLeft(1).
 			Render(fit(m.detailsView(pw-2, h), pw-2, h))
 	}
 	rows := min(detailsBelowRows, max(h/3, 1))

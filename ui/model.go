@@ -10,10 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/mcpconn"
@@ -75,8 +77,11 @@ type Model struct {
 	scanCancel context.CancelFunc
 	scanStats  vcsdetect.Stats
 	scanErr    error
-	// scanElapsed is the walk's running time, as sent by the walk.
+	// scanElapsed is the walk's running time, as sent by the walk;
+	// scanStart is when it started, for the spinner's clock.
 	scanElapsed time.Duration
+	scanStart   time.Time
+	spinner     spinner.Model
 
 	filtering     bool
 	filter        textinput.Model
@@ -107,8 +112,13 @@ type Model struct {
 	quitAfterSave bool            // q waits for them
 	quitAsk       int             // unconfirmed changes q asked about; 0 when not asking
 
-	help       help.Model
 	fullHelp   bool
+	helpVP     viewport.Model // the full help (help_view.go)
+	laidChrome int            // the fixed lines' height at the last layout
+	helpLine   struct {       // the drawn key help, for its key
+		key  helpLineKey
+		text string
+	}
 	serverPane bool // the server pane is shown instead of the list
 
 	// The details pane: facts read lazily, one repository at a time.
@@ -130,10 +140,12 @@ func New(cfg Config) *Model {
 	if cfg.ArmDelay == 0 {
 		cfg.ArmDelay = 300 * time.Millisecond
 	}
-	st := defaultStyles()
+	// Dark until the terminal answers tea.RequestBackgroundColor.
+	st := newStyles(true, noColorEnv())
 	ti := textinput.New()
 	ti.Prompt = "/ "
 	ti.Placeholder = "type to filter"
+	ti.SetStyles(st.inputStyles())
 	m := &Model{
 		cfg:    cfg,
 		keys:   defaultKeys(),
@@ -141,8 +153,9 @@ func New(cfg Config) *Model {
 		fkeys:  defaultFilterKeys(),
 		st:     st,
 		filter: ti,
-		help:   help.New(),
 		list:   listView{dir: cfg.Dir, st: st},
+
+		spinner: spinner.New(spinner.WithSpinner(scanSpinner), spinner.WithStyle(st.spinner)),
 
 		filterSyncMax: syncFilterMax,
 	}
@@ -166,7 +179,10 @@ func (m *Model) sharedPaths() map[string]bool {
 
 // Init starts the scan, the server connections and the event reader.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.startScan()}
+	cmds := []tea.Cmd{m.scan()}
+	if !m.st.noColor {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
 	if m.cfg.Resume && m.cfg.Remembered != nil {
 		cmds = append(cmds, resumeConsent(m.cfg.Dir, *m.cfg.Remembered))
 	}
@@ -186,6 +202,9 @@ func (m *Model) Init() tea.Cmd {
 // pane then asks for the highlighted repository's facts.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
+	if m.width > 0 && m.chromeHeight() != m.laidChrome {
+		m.layout() // a line above or below the body came or went
+	}
 	return m, tea.Batch(cmd, m.followDetails())
 }
 
@@ -205,6 +224,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.onHubEvent(msg.ev), waitEvent(m.cfg.Hub.Events()))
 	case tickMsg:
 		return m, m.onTick(msg.now)
+	case spinner.TickMsg:
+		return m, m.onSpinnerTick(msg)
+	case tea.BackgroundColorMsg:
+		m.setTheme(msg.IsDark())
+		return m, nil
 	case detailsMsg:
 		return m, m.onDetails(msg)
 	case proxiesMsg:
@@ -254,28 +278,37 @@ func (m *Model) setNote(s string, isErr bool) { m.note, m.noteErr = s, isErr }
 
 func (m *Model) setSize(w, h int) {
 	m.width, m.height = w, h
-	m.help.SetWidth(w)
 	m.filter.SetWidth(max(w-6, 1)) // the prompt, the cursor and " …" fit beside it
 	m.layout()
 }
 
-// bodyHeight is the rows left by the fixed lines (header, filter, status,
-// help).
-func (m *Model) bodyHeight() int {
-	body := m.height - 3
+// chromeHeight is the height of the fixed lines around the body: the
+// header, the filter line, the scan line, the status line and the key
+// help (wrapped, so it may take more than one line).
+func (m *Model) chromeHeight() int {
+	h := 2 + lipgloss.Height(m.shortHelp())
 	if _, ok := m.filterLine(); ok {
-		body--
+		h++
 	}
-	return max(body, 0)
+	if m.scanning {
+		h += lipgloss.Height(m.scanLine())
+	}
+	return h
 }
 
-// layout gives the list and the dialog the rows left by the fixed lines.
+// bodyHeight is the rows left by the fixed lines.
+func (m *Model) bodyHeight() int {
+	return max(m.height-m.chromeHeight(), 0)
+}
+
+// layout gives the list, the dialog and the help the rows left by the
+// fixed lines.
 func (m *Model) layout() {
-	body := m.height - 3 // header, status, help
-	if _, ok := m.filterLine(); ok {
-		body--
+	m.laidChrome = m.chromeHeight()
+	body := m.bodyHeight()
+	if m.fullHelp {
+		m.sizeHelp()
 	}
-	body = max(body, 0)
 	switch m.detailsMode() {
 	case "side":
 		m.list.SetSize(m.width-m.detailsWidth(), body)
@@ -303,11 +336,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.filtering:
 		return m.filterKey(msg)
 	case m.fullHelp:
-		m.fullHelp = false // any key closes the full help
-		if key.Matches(msg, m.keys.Quit) {
-			return m.quit()
-		}
-		return nil
+		return m.helpKey(msg)
 	case m.serverPane:
 		switch {
 		case key.Matches(msg, m.keys.Quit):
@@ -367,13 +396,13 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.review()
 	case key.Matches(msg, k.Rescan):
-		return m.startScan()
+		return m.scan()
 	case key.Matches(msg, k.Retry):
 		return m.retry()
 	case key.Matches(msg, k.Servers):
 		m.serverPane = true
 	case key.Matches(msg, k.Help):
-		m.fullHelp = true
+		m.openHelp()
 	}
 	m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
 	return nil
@@ -407,24 +436,21 @@ func (m *Model) render() string {
 	case m.dialog != nil:
 		body = m.dialog.View()
 	case m.fullHelp:
-		body = m.help.FullHelpView(m.keys.FullHelp())
+		body = m.helpView()
 	case m.serverPane:
 		body = m.serversView()
+	case m.picker.Len() == 0:
+		body = m.emptyView(m.width, m.bodyHeight())
 	default:
 		body = m.withDetails(m.list.View(&m.picker, m.scanning, m.rowTagger()), m.width, m.bodyHeight())
 	}
 	lines = append(lines, fit(body, m.width, m.bodyHeight()))
-	lines = append(lines, m.statusView())
-	var keys help.KeyMap = m.keys
-	switch {
-	case m.dialog != nil:
-		keys = m.dkeys
-	case m.filtering:
-		keys = m.fkeys
+	if m.scanning {
+		lines = append(lines, m.scanLine())
 	}
-	lines = append(lines, ansi.Truncate(m.help.View(keys), m.width, "…"))
-	// Every line fits the width (the help bubble can overrun it by an item),
-	// and a terminal smaller than the fixed lines shows the top of the screen.
+	lines = append(lines, m.statusView())
+	lines = append(lines, m.shortHelp())
+	// A terminal smaller than the fixed lines shows the top of the screen.
 	return fit(strings.Join(lines, "\n"), m.width, m.height)
 }
 

@@ -384,10 +384,14 @@ func (m *Model) shortState(s *serverState) string {
 	return s.state
 }
 
+// serverStateWords are the one-word states shortState returns, in the
+// summary's order; ? explains each (TestHelpExplainsEveryState).
+var serverStateWords = []string{"verified", "synced", "pending", "starting", "not fetching", "mismatch", "restarting", "stuck", "failed", "exited"}
+
 // serverSummary counts the servers by state: "3 servers: 2 verified, 1
 // failed — tab for details".
 func (m *Model) serverSummary() string {
-	order := []string{"verified", "synced", "pending", "starting", "not fetching", "mismatch", "restarting", "stuck", "failed", "exited"}
+	order := serverStateWords
 	counts := map[string]int{}
 	for _, s := range m.servers {
 		counts[m.shortState(s)]++

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/lipgloss/v2"
+
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/mcpconn"
 )
@@ -13,7 +15,7 @@ import (
 // statusOf is the status line of m without styles.
 func statusOf(m *Model) string {
 	lines := strings.Split(screen(m), "\n")
-	return lines[len(lines)-2]
+	return lines[len(lines)-1-lipgloss.Height(m.shortHelp())] // the key help may wrap
 }
 
 func wide(t *testing.T) *Model {

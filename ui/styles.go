@@ -1,30 +1,123 @@
 package ui
 
-import "charm.land/lipgloss/v2"
+import (
+	"image/color"
+	"os"
 
-// styles is the palette. Colours are ANSI 256 so they read on dark and light
-// terminals alike; the renderer downsamples them for lesser terminals and
-// drops them for NO_COLOR.
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// shade is one colour role as a pair for a light and a dark background,
+// picked with lipgloss.LightDark. Every value is an xterm 256-colour
+// palette entry written as its exact RGB, so its contrast is known: the
+// 16 basic ANSI colours are avoided because each terminal theme redefines
+// them. TestContrast holds every text colour to WCAG AA (4.5:1) against
+// typical backgrounds of its theme, and the border to 3:1 (non-text).
+type shade struct{ light, dark string }
+
+var (
+	shadeAccent = shade{"#af005f", "#ff87d7"} // 125 / 212
+	shadeDim    = shade{"#626262", "#a8a8a8"} // 241 / 248
+	shadeKey    = shade{"#444444", "#d0d0d0"} // 238 / 252: help keys
+	shadeGreen  = shade{"#005f00", "#5fd787"} // 22 / 78
+	shadeBlue   = shade{"#005faf", "#87afd7"} // 25 / 110
+	shadeOchre  = shade{"#875f00", "#d7af5f"} // 94 / 179
+	shadeOrange = shade{"#875f00", "#ffaf00"} // 94 / 214
+	shadeRed    = shade{"#af0000", "#ff8787"} // 124 / 210
+	shadeBorder = shade{"#808080", "#808080"} // 244: lines, not text
+)
+
+// styles is the palette for one background. Colour never carries a state
+// alone: every state also has its word or glyph, so the screen reads the
+// same with NO_COLOR.
 type styles struct {
 	title, dim, cursor, checked, branch, kind, added, removed, warn, ok, pending, err, dialog, filter lipgloss.Style
+
+	helpKey, helpDesc lipgloss.Style // the key help
+	spinner           lipgloss.Style
+	// border is the colour of the details pane's rule (non-text).
+	border color.Color
+
+	dark, noColor bool
 }
 
-func defaultStyles() styles {
-	return styles{
-		title:   lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("212")),
-		dim:     lipgloss.NewStyle().Foreground(lipgloss.Color("245")),
-		cursor:  lipgloss.NewStyle().Foreground(lipgloss.Color("212")).Bold(true),
-		checked: lipgloss.NewStyle().Foreground(lipgloss.Color("42")),
-		branch:  lipgloss.NewStyle().Foreground(lipgloss.Color("110")),
-		kind:    lipgloss.NewStyle().Foreground(lipgloss.Color("179")),
-		added:   lipgloss.NewStyle().Foreground(lipgloss.Color("42")),
-		removed: lipgloss.NewStyle().Foreground(lipgloss.Color("203")),
-		warn:    lipgloss.NewStyle().Foreground(lipgloss.Color("214")),
-		ok:      lipgloss.NewStyle().Foreground(lipgloss.Color("42")),
-		pending: lipgloss.NewStyle().Foreground(lipgloss.Color("214")),
-		err:     lipgloss.NewStyle().Foreground(lipgloss.Color("203")).Bold(true),
-		dialog: lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).
-			BorderForeground(lipgloss.Color("212")).Padding(0, 1),
-		filter: lipgloss.NewStyle().Foreground(lipgloss.Color("212")),
+// newStyles returns the palette for a dark or light background; with
+// noColor it sets no colour at all (NO_COLOR), keeping bold, underline
+// and reverse.
+func newStyles(dark, noColor bool) styles {
+	pick := lipgloss.LightDark(dark)
+	col := func(s shade) color.Color {
+		if noColor {
+			return lipgloss.NoColor{}
+		}
+		return pick(lipgloss.Color(s.light), lipgloss.Color(s.dark))
 	}
+	fg := func(s shade) lipgloss.Style {
+		if noColor {
+			return lipgloss.NewStyle()
+		}
+		return lipgloss.NewStyle().Foreground(col(s))
+	}
+	dialog := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).Padding(0, 1)
+	if !noColor {
+		dialog = dialog.BorderForeground(col(shadeAccent))
+	}
+	return styles{
+		title:    fg(shadeAccent).Bold(true),
+		dim:      fg(shadeDim),
+		cursor:   fg(shadeAccent).Bold(true),
+		checked:  fg(shadeGreen),
+		branch:   fg(shadeBlue),
+		kind:     fg(shadeOchre),
+		added:    fg(shadeGreen),
+		removed:  fg(shadeRed),
+		warn:     fg(shadeOrange),
+		ok:       fg(shadeGreen),
+		pending:  fg(shadeOrange),
+		err:      fg(shadeRed).Bold(true),
+		dialog:   dialog,
+		filter:   fg(shadeAccent),
+		helpKey:  fg(shadeKey).Bold(true),
+		helpDesc: fg(shadeDim),
+		spinner:  fg(shadeAccent),
+		border:   col(shadeBorder),
+		dark:     dark,
+		noColor:  noColor,
+	}
+}
+
+// inputStyles are the filter query's styles in the palette: the bubble's
+// defaults use ANSI 240 and 7, unreadable on one background or the other.
+func (st styles) inputStyles() textinput.Styles {
+	s := textinput.DefaultStyles(st.dark)
+	state := textinput.StyleState{Text: lipgloss.NewStyle(), Placeholder: st.dim, Suggestion: st.dim, Prompt: st.filter}
+	s.Focused, s.Blurred = state, state
+	s.Cursor.Color = lipgloss.NoColor{}
+	if !st.noColor {
+		s.Cursor.Color = lipgloss.LightDark(st.dark)(lipgloss.Color(shadeAccent.light), lipgloss.Color(shadeAccent.dark))
+	}
+	s.Cursor.Shape = tea.CursorBlock
+	return s
+}
+
+// noColorEnv reports whether NO_COLOR asks for no colour: set and not
+// empty, whatever its value (https://no-color.org). colorprofile only
+// honours values strconv.ParseBool reads as true, so NO_COLOR=yes would
+// otherwise still colour the screen.
+func noColorEnv() bool { return os.Getenv("NO_COLOR") != "" }
+
+// setTheme rebuilds every style for a background (from
+// tea.BackgroundColorMsg; until it comes the background is taken as dark)
+// and hands them to the parts that keep a copy.
+func (m *Model) setTheme(dark bool) {
+	m.st = newStyles(dark, m.st.noColor)
+	m.list.st = m.st
+	m.filter.SetStyles(m.st.inputStyles())
+	m.spinner.Style = m.st.spinner
+	if m.dialog != nil {
+		m.dialog.st = m.st
+	}
+	m.paneKey = paneKey{} // the details pane is drawn again in the new colours
 }

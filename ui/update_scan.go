@@ -24,6 +24,7 @@ type scanStartedMsg struct {
 	gen    int
 	ch     <-chan scanItem
 	cancel context.CancelFunc
+	start  time.Time
 }
 
 // scanBatchMsg carries the repositories read from the stream in one go, the
@@ -52,6 +53,12 @@ func (m *Model) stopScan() {
 	}
 }
 
+// scan starts a scan and its spinner (a second tick chain started while
+// one runs is dropped by the spinner's tag).
+func (m *Model) scan() tea.Cmd {
+	return tea.Batch(m.startScan(), m.spinner.Tick)
+}
+
 // startScan cancels the running scan and starts a new generation.
 func (m *Model) startScan() tea.Cmd {
 	m.stopScan()
@@ -59,15 +66,15 @@ func (m *Model) startScan() tea.Cmd {
 	m.scanning = true
 	m.scanErr = nil
 	m.scanCh = nil
-	m.scanStats, m.scanElapsed = vcsdetect.Stats{}, 0
+	m.scanStats, m.scanElapsed, m.scanStart = vcsdetect.Stats{}, 0, time.Time{}
 	m.picker.Reset()
 	gen, scan, dir, opts := m.scanGen, m.cfg.Scan, m.cfg.Dir, m.cfg.ScanOptions
 	return func() tea.Msg {
 		ctx, cancel := context.WithCancel(context.Background())
 		ch := make(chan scanItem, scanBatchMax)
+		start := time.Now()
 		go func() {
 			defer close(ch)
-			start := time.Now()
 			// Progress is called on this goroutine; a count that finds
 			// the channel full is dropped, the next one will do.
 			opts.Progress = func(st vcsdetect.Stats) {
@@ -87,7 +94,7 @@ func (m *Model) startScan() tea.Cmd {
 			case <-ctx.Done():
 			}
 		}()
-		return scanStartedMsg{gen: gen, ch: ch, cancel: cancel}
+		return scanStartedMsg{gen: gen, ch: ch, cancel: cancel, start: start}
 	}
 }
 
@@ -96,7 +103,7 @@ func (m *Model) onScanStarted(msg scanStartedMsg) tea.Cmd {
 		msg.cancel() // a newer scan started meanwhile
 		return nil
 	}
-	m.scanCh, m.scanCancel = msg.ch, msg.cancel
+	m.scanCh, m.scanCancel, m.scanStart = msg.ch, msg.cancel, msg.start
 	return readScan(msg.gen, msg.ch)
 }
 
@@ -141,25 +148,14 @@ func (m *Model) onScanBatch(msg scanBatchMsg) tea.Cmd {
 	return readScan(msg.gen, m.scanCh)
 }
 
-// scanHeader is the scanning part of the header: while the walk runs, a
-// live count of folders walked, folders skipped and time spent (the
-// repositories found are counted next to it already); once it is done,
-// what was skipped or could not be read, if anything.
+// scanHeader is the scanning part of the header: nothing while the walk
+// runs (the scan line above the status line counts it: scan_view.go);
+// once it is done, what was skipped or could not be read, if anything.
 func (m *Model) scanHeader() []string {
 	st := m.scanStats
 	switch {
 	case m.scanning:
-		text := "scanning… " + itoa(st.Dirs) + " folders"
-		if st.Skipped > 0 {
-			text += " · " + itoa(st.Skipped) + " skipped"
-		}
-		if st.Warnings > 0 {
-			text += " · " + itoa(st.Warnings) + " unreadable"
-		}
-		if m.scanElapsed > 0 {
-			text += " · " + m.scanElapsed.Round(100*time.Millisecond).String()
-		}
-		return []string{m.st.pending.Render(text)}
+		return nil
 	case m.scanErr != nil:
 		return []string{m.st.err.Render("scan failed: " + clean(m.scanErr.Error()))}
 	}

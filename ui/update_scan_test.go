@@ -15,27 +15,31 @@ import (
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
-// TestScanHeaderLiveCount: while the walk runs the header counts folders
-// walked and skipped and the time spent; once done it says what was
-// skipped and what could not be read.
+// TestScanHeaderLiveCount: while the walk runs the scan line counts
+// folders walked, repositories found, folders skipped and the time spent;
+// once done the line goes and the header says what was skipped and what
+// could not be read.
 func TestScanHeaderLiveCount(t *testing.T) {
 	m := New(Config{Dir: "/work/demo"})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
 	m.scanGen, m.scanning = 1, true
 	m.Update(scanBatchMsg{gen: 1, repos: []vcsdetect.Repo{repo("a", "main")}, progress: true,
 		stats: vcsdetect.Stats{Dirs: 1234, Repos: 1, Skipped: 7, Warnings: 2}, elapsed: 1520 * time.Millisecond})
-	h := ansi.Strip(m.headerView())
-	if want := "1 repos · 0 checked  scanning… 1234 folders · 7 skipped · 2 unreadable · 1.5s"; !strings.Contains(h, want) {
-		t.Errorf("header while scanning:\n%s\nwant it to contain\n%s", h, want)
+	h := ansi.Strip(m.scanLine())
+	if want := "scanning 1234 folders · 1 repository · 7 skipped · 2 unreadable · 1.5s"; !strings.Contains(h, want) {
+		t.Errorf("scan line:\n%s\nwant it to contain\n%s", h, want)
+	}
+	if !strings.Contains(screen(m), h) {
+		t.Errorf("the scan line is not on the screen:\n%s", screen(m))
 	}
 	// A stale generation's counts are dropped.
 	m.Update(scanBatchMsg{gen: 0, progress: true, stats: vcsdetect.Stats{Dirs: 99999}})
-	if h := ansi.Strip(m.headerView()); strings.Contains(h, "99999") {
-		t.Errorf("header shows a cancelled scan's count: %s", h)
+	if h := ansi.Strip(m.scanLine()); strings.Contains(h, "99999") {
+		t.Errorf("scan line shows a cancelled scan's count: %s", h)
 	}
 	m.Update(scanBatchMsg{gen: 1, done: true, stats: vcsdetect.Stats{Dirs: 2000, Repos: 1, Skipped: 9, Warnings: 2}, elapsed: 2 * time.Second})
 	h = ansi.Strip(m.headerView())
-	if want := "9 folders skipped  2 unreadable folders skipped"; !strings.Contains(h, want) || strings.Contains(h, "scanning") {
+	if want := "9 folders skipped  2 unreadable folders skipped"; !strings.Contains(h, want) || strings.Contains(screen(m), "scanning") {
 		t.Errorf("header after the scan:\n%s\nwant it to contain\n%s", h, want)
 	}
 }

@@ -1,0 +1,228 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// shortHelp is the key help under the status line: "key desc" items
+// joined by " • ", wrapped onto as many lines as the width needs, never
+// cut (at 40 columns the filter's keys take two lines).
+func (m *Model) shortHelp() string {
+	keys, mode := m.keys.ShortHelp(), 0
+	switch {
+	case m.dialog != nil:
+		keys, mode = m.dkeys.ShortHelp(), 1
+	case m.filtering:
+		keys, mode = m.fkeys.ShortHelp(), 2
+	}
+	// The layout asks for it on every message and frame: it is kept until
+	// the width, the keys shown or the palette change.
+	k := helpLineKey{w: m.width, mode: mode, dark: m.st.dark}
+	for i, b := range keys {
+		if b.Enabled() {
+			k.enabled |= 1 << i
+		}
+	}
+	if k == m.helpLine.key && m.helpLine.text != "" {
+		return m.helpLine.text
+	}
+	var items []string
+	for _, b := range keys {
+		if b.Enabled() {
+			items = append(items, m.st.helpKey.Render(b.Help().Key)+" "+m.st.helpDesc.Render(b.Help().Desc))
+		}
+	}
+	m.helpLine.key, m.helpLine.text = k, wrapItems(items, m.st.helpDesc.Render(" • "), m.width)
+	return m.helpLine.text
+}
+
+// helpLineKey is what the drawn key help depends on.
+type helpLineKey struct {
+	w, mode int
+	enabled uint64
+	dark    bool
+}
+
+// wrapItems joins items with sep, starting a new line where the next item
+// would pass width w; an item wider than w alone is cut.
+func wrapItems(items []string, sep string, w int) string {
+	sw := lipgloss.Width(sep)
+	var lines []string
+	line, lw := "", 0
+	for _, item := range items {
+		iw := lipgloss.Width(item)
+		switch {
+		case lw == 0:
+			line, lw = item, iw
+		case lw+sw+iw <= w:
+			line, lw = line+sep+item, lw+sw+iw
+		default:
+			lines = append(lines, line)
+			line, lw = item, iw
+		}
+	}
+	if lw > 0 {
+		lines = append(lines, line)
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// helpEntry is one line of the full help: a key or a state word, and
+// what it does or means.
+type helpEntry struct{ key, desc string }
+
+// helpSection is a titled group of entries.
+type helpSection struct {
+	title   string
+	entries []helpEntry
+}
+
+func bindingEntries(bs ...key.Binding) []helpEntry {
+	out := make([]helpEntry, 0, len(bs))
+	for _, b := range bs {
+		out = append(out, helpEntry{b.Help().Key, b.Help().Desc})
+	}
+	return out
+}
+
+// helpSections is everything ? explains: the keys of the list, of the
+// open filter and of the consent dialog, what each row mark and each
+// server state word means.
+func (m *Model) helpSections() []helpSection {
+	var list []key.Binding
+	for _, col := range m.keys.FullHelp() {
+		list = append(list, col...)
+	}
+	d := m.dkeys
+	return []helpSection{
+		{"Keys", bindingEntries(list...)},
+		{"While filtering (/)", append(bindingEntries(m.fkeys.FullHelp()[0]...),
+			helpEntry{"ctrl+u", "clear the query"},
+			helpEntry{"other keys", "edit the query; fuzzy: paysvc finds payments-service"})},
+		{"Consent dialog (enter)", bindingEntries(d.Confirm, d.Cancel, d.Grant, d.Expand,
+			d.Up, d.Down, d.PageUp, d.PageDown, d.Top, d.Bottom)},
+		{"Rows", []helpEntry{
+			{"[x]", "checked: in the set the next y shares"},
+			{glyphAdd + " add", "checked, not shared yet: y shares it"},
+			{glyphRemove + " remove", "shared but unchecked: y stops sharing it"},
+			{glyphShared + " shared", "the servers are offered it now"},
+			{glyphCovered + " covered by", "inside a checked or shared folder, so reachable through it"},
+			{glyphWithdrawn + " withdrawn", "it was deleted, renamed, made unreadable or swapped for a symlink while shared, and taken back from every server; only a new y shares it again"},
+			{glyphRemembered + " remembered", "checked from your last consent, not shared until you confirm it (or start with --resume)"},
+		}},
+		{"Server states (status line; tab shows each server)", []helpEntry{
+			{"starting…", "connecting to the server"},
+			{"pending", "connected; it has not yet asked for the roots shared now"},
+			{"synced", "the last roots/list answer it received is exactly what is shared"},
+			{"verified", "asked, it says it holds exactly what is shared"},
+			{"mismatch", "it holds something else than what you shared: what it still allows or lacks follows"},
+			{"not fetching", "it never asked for roots after the last change: pass it folders with {roots}"},
+			{"restarting", "it stopped and is started again after a pause (in Ns); R retries now"},
+			{"stuck", "it stopped reading its input for 2 s; it is stopped and restarted"},
+			{"failed", "it could not start or its connection failed; the reason follows"},
+			{"exited", "it ended by itself"},
+			{"protocol X≠Y", "it answered another protocol revision; it may not ask for roots"},
+		}},
+		{"This help", []helpEntry{
+			{"↑/↓ pgup/pgdn", "scroll"},
+			{"q", "quit"},
+			{"other keys", "close it"},
+		}},
+	}
+}
+
+// helpText lays the sections out for width w: the key or word in a
+// column, its meaning beside it, wrapped with a hanging indent; on a
+// narrow screen the meaning goes under the key.
+func (m *Model) helpText(w int) string {
+	var out []string
+	for i, s := range m.helpSections() {
+		if i > 0 {
+			out = append(out, "")
+		}
+		out = append(out, m.st.title.Render(ansi.Truncate(s.title, w, "…")))
+		kw := 0
+		for _, e := range s.entries {
+			kw = max(kw, ansi.StringWidth(e.key))
+		}
+		indent := 2 + kw + 2
+		stacked := w-indent < 24 // too narrow for a column: meaning below
+		if stacked {
+			indent = 4
+		}
+		for _, e := range s.entries {
+			k := m.st.helpKey.Render(e.key)
+			desc := strings.Split(ansi.Wrap(e.desc, max(w-indent, 8), ""), "\n")
+			if stacked {
+				out = append(out, "  "+k)
+			} else {
+				out = append(out, "  "+k+strings.Repeat(" ", kw-ansi.StringWidth(e.key)+2)+m.st.helpDesc.Render(desc[0]))
+				desc = desc[1:]
+			}
+			for _, d := range desc {
+				out = append(out, strings.Repeat(" ", indent)+m.st.helpDesc.Render(d))
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// openHelp shows the full help from its top.
+func (m *Model) openHelp() {
+	m.fullHelp = true
+	m.helpVP = viewport.New()
+	m.sizeHelp()
+}
+
+// sizeHelp lays the help out for the body's size; the last line says
+// how to scroll when it does not fit.
+func (m *Model) sizeHelp() {
+	h := m.bodyHeight()
+	text := m.helpText(m.width)
+	if lipgloss.Height(text) > h {
+		h--
+	}
+	m.helpVP.SetWidth(m.width)
+	m.helpVP.SetHeight(max(h, 0))
+	m.helpVP.SetContent(text)
+}
+
+// helpKey scrolls the help, quits on q, and closes it on any other key.
+func (m *Model) helpKey(msg tea.KeyPressMsg) tea.Cmd {
+	vk := m.helpVP.KeyMap
+	switch {
+	case key.Matches(msg, m.keys.Quit):
+		m.fullHelp = false
+		return m.quit()
+	case key.Matches(msg, vk.Up, vk.Down, vk.PageUp, vk.PageDown, vk.HalfPageUp, vk.HalfPageDown):
+		m.helpVP, _ = m.helpVP.Update(msg)
+	case key.Matches(msg, m.keys.Top):
+		m.helpVP.GotoTop()
+	case key.Matches(msg, m.keys.Bottom):
+		m.helpVP.GotoBottom()
+	default:
+		m.fullHelp = false
+	}
+	return nil
+}
+
+// helpView is the body while the help is open.
+func (m *Model) helpView() string {
+	v := m.helpVP.View()
+	if m.helpVP.TotalLineCount() <= m.helpVP.Height() {
+		return v
+	}
+	pos := strconv.Itoa(int(m.helpVP.ScrollPercent()*100)) + "%"
+	more := "↑/↓/pgdn " + pos + " · other keys close"
+	return v + "\n" + m.st.dim.Render(ansi.Truncate(more, m.width, "…"))
+}

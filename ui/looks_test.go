@@ -1,0 +1,468 @@
+package ui
+
+import (
+	"context"
+	"image/color"
+	"math"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/vcsdetect"
+)
+
+// Typical terminal backgrounds: black, VS Code's dark, One Dark; white,
+// and two off-whites of light themes.
+var (
+	darkBackgrounds  = []string{"#000000", "#1e1e1e", "#282c34"}
+	lightBackgrounds = []string{"#ffffff", "#fafafa", "#f5f5f5"}
+)
+
+// luminance is WCAG 2's relative luminance of c.
+func luminance(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	lin := func(v uint32) float64 {
+		x := float64(v) / 0xffff
+		if x <= 0.04045 {
+			return x / 12.92
+		}
+		return math.Pow((x+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
+}
+
+// contrast is WCAG 2's contrast ratio of two colours (1 to 21).
+func contrast(a, b color.Color) float64 {
+	la, lb := luminance(a), luminance(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+func TestContrastFormula(t *testing.T) {
+	if got := contrast(lipgloss.Color("#000000"), lipgloss.Color("#ffffff")); math.Abs(got-21) > 0.01 {
+		t.Fatalf("black on white = %.2f, want 21", got)
+	}
+	// ANSI 241 (#626262) on One Dark: the issue measured help text at 1.7–2.5:1.
+	if got := contrast(lipgloss.Color("#626262"), lipgloss.Color("#282c34")); got < 1.7 || got > 2.5 {
+		t.Fatalf("#626262 on #282c34 = %.2f, want about 2.3", got)
+	}
+}
+
+// colourOf reports a style colour's value, rejecting the 16 basic ANSI
+// colours: each terminal theme redefines them, so their contrast is
+// unknown.
+func colourOf(t *testing.T, name string, c color.Color) (color.Color, bool) {
+	t.Helper()
+	switch c.(type) {
+	case nil, lipgloss.NoColor:
+		return nil, false
+	case ansi.BasicColor:
+		t.Errorf("%s uses basic ANSI colour %v, whose RGB depends on the terminal's palette", name, c)
+		return nil, false
+	}
+	return c, true
+}
+
+// themeColours lists every foreground the screen draws text in, for one
+// theme: each lipgloss.Style of the palette (found by reflection, so a
+// new style is checked without being listed here), the filter input's and
+// the spinner's; and the non-text colours (borders).
+func themeColours(t *testing.T, m *Model) (text, lines map[string]color.Color) {
+	t.Helper()
+	text, lines = map[string]color.Color{}, map[string]color.Color{}
+	pal := m.st
+	v := reflect.ValueOf(&pal).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i) // unexported: read through its address
+		st, ok := reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().(lipgloss.Style)
+		if !ok {
+			continue
+		}
+		name := "styles." + v.Type().Field(i).Name
+		if c, ok := colourOf(t, name, st.GetForeground()); ok {
+			text[name] = c
+		}
+		if c, ok := colourOf(t, name+" border", st.GetBorderTopForeground()); ok {
+			lines[name+" border"] = c
+		}
+	}
+	in := m.filter.Styles()
+	for name, st := range map[string]lipgloss.Style{
+		"filter placeholder": in.Focused.Placeholder, "filter prompt": in.Focused.Prompt,
+		"filter text": in.Focused.Text, "filter suggestion": in.Focused.Suggestion,
+		"spinner": m.spinner.Style,
+	} {
+		if c, ok := colourOf(t, name, st.GetForeground()); ok {
+			text[name] = c
+		}
+	}
+	if c, ok := colourOf(t, "filter cursor", in.Cursor.Color); ok {
+		lines["filter cursor"] = c
+	}
+	if c, ok := colourOf(t, "styles.border", m.st.border); ok {
+		lines["styles.border"] = c
+	}
+	return text, lines
+}
+
+// TestContrast: every text colour meets WCAG AA (4.5:1) against typical
+// backgrounds of its theme, and every line colour 3:1 (WCAG 1.4.11),
+// in the dark palette (the default until the terminal answers) and in
+// the light one (after a light tea.BackgroundColorMsg).
+func TestContrast(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	for _, theme := range []struct {
+		name string
+		bg   []string
+		msg  tea.Msg
+	}{
+		{"dark (default)", darkBackgrounds, nil},
+		{"light", lightBackgrounds, tea.BackgroundColorMsg{Color: lipgloss.Color("#fafafa")}},
+		{"dark", darkBackgrounds, tea.BackgroundColorMsg{Color: lipgloss.Color("#1e1e1e")}},
+	} {
+		m := New(Config{Dir: "/work/demo"})
+		if theme.msg != nil {
+			m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#ffffff")}) // flip once, then to the theme
+			m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#000000")})
+			m.Update(theme.msg)
+		}
+		text, lines := themeColours(t, m)
+		if len(text) < 10 {
+			t.Fatalf("%s: only %d text colours found: %v", theme.name, len(text), text)
+		}
+		for name, c := range text {
+			for _, bg := range theme.bg {
+				if r := contrast(c, lipgloss.Color(bg)); r < 4.5 {
+					t.Errorf("%s theme: %s %v on %s is %.2f:1, below WCAG AA 4.5:1", theme.name, name, c, bg, r)
+				}
+			}
+		}
+		for name, c := range lines {
+			for _, bg := range theme.bg {
+				if r := contrast(c, lipgloss.Color(bg)); r < 3 {
+					t.Errorf("%s theme: %s %v on %s is %.2f:1, below 3:1 for non-text", theme.name, name, c, bg, r)
+				}
+			}
+		}
+	}
+}
+
+// colourSGR finds colour in SGR sequences: foreground, background or
+// underline colour, basic, bright, 256 or RGB.
+var sgr = regexp.MustCompile("\x1b\\[([0-9;:]*)m")
+
+func colourSGR(s string) []string {
+	var out []string
+	for _, m := range sgr.FindAllStringSubmatch(s, -1) {
+		for _, p := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ';' }) {
+			p, _, _ = strings.Cut(p, ":")
+			n := 0
+			for _, r := range p {
+				n = n*10 + int(r-'0')
+			}
+			if n >= 30 && n <= 38 || n >= 40 && n <= 48 || n == 58 || n >= 90 && n <= 97 || n >= 100 && n <= 107 {
+				out = append(out, m[0])
+				break
+			}
+		}
+	}
+	return out
+}
+
+// lookScreens draws every kind of screen: the list with checked, shared
+// and withdrawn rows and server states, the details pane, the scan line,
+// the filter, the help, the dialog, the server pane and the empty state.
+func lookScreens(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	m := fixture(t, demoRepos()...)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.exposed = []consent.Root{mkRoot("/work/demo/api")}
+	m.withdrawn = map[string]string{"/work/demo/web": "deleted"}
+	m.onHubEvent(connectedEvent("demo", "rootpick-demo"))
+	m.onHubEvent(fetchedEvent("demo"))
+	m.onHubEvent(mcpconn.Event{Server: "b", Kind: mcpconn.Failed, Err: context.DeadlineExceeded})
+	m.onHubEvent(mcpconn.Event{Server: "c", Kind: mcpconn.Restarting, Attempt: 1, Delay: time.Second})
+	m.onHubEvent(mcpconn.Event{Server: "d", Kind: mcpconn.Mismatch, Text: "lacks /x"})
+	send(m, "space", "down", "space", "down", "space")
+	out = append(out, m.View().Content)
+	m.scanning = true
+	m.scanStats = vcsdetect.Stats{Dirs: 3, Skipped: 1, Warnings: 1}
+	m.setNote("a note", true)
+	out = append(out, m.View().Content)
+	m.scanning = false
+	send(m, "/", "a")
+	out = append(out, m.View().Content)
+	send(m, "esc", "?")
+	out = append(out, m.View().Content)
+	send(m, "x", "tab")
+	out = append(out, m.View().Content)
+	send(m, "tab")
+	openDialog(t, m, mkRoot("/work/demo/api-wt"), mkRoot("/work/demo/tools/cli"))
+	out = append(out, m.View().Content)
+	e := fixture(t)
+	out = append(out, e.View().Content)
+	return out
+}
+
+// TestNoColor: with NO_COLOR set to any non-empty value (no-color.org;
+// "yes" is one colorprofile would not honour) no screen holds a colour,
+// while bold and underline may stay, and no background colour is asked
+// for; without it the same screens are coloured (so the check can fail).
+func TestNoColor(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	var coloured int
+	for _, s := range lookScreens(t) {
+		if len(colourSGR(s)) > 0 {
+			coloured++
+		}
+	}
+	if coloured < 6 {
+		t.Fatalf("only %d screens hold colour without NO_COLOR: the check would prove nothing", coloured)
+	}
+
+	t.Setenv("NO_COLOR", "yes")
+	for i, s := range lookScreens(t) {
+		if c := colourSGR(s); len(c) > 0 {
+			t.Errorf("screen %d has colour with NO_COLOR: %q\n%s", i, c[:min(len(c), 5)], ansi.Strip(s))
+		}
+		if i == 0 && !strings.Contains(s, "\x1b[1") {
+			t.Errorf("with NO_COLOR the title should stay bold:\n%q", s)
+		}
+	}
+	m := New(Config{Dir: "/work/demo"})
+	m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#ffffff")})
+	if m.st.dim.GetForeground() != (lipgloss.NoColor{}) && m.st.dim.GetForeground() != nil {
+		t.Errorf("a background answer brought colour back under NO_COLOR: %v", m.st.dim.GetForeground())
+	}
+}
+
+// TestThemeFollowsBackground: the palette is the dark one until the
+// terminal answers, then the one for its background; the details pane,
+// which is kept between frames, is drawn again in the new colours.
+func TestThemeFollowsBackground(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	m := fixture(t, demoRepos()...)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	darkDim := "38;2;168;168;168"   // #a8a8a8
+	lightDim := "38;2;98;98;98"     // #626262
+	lightRule := "38;2;128;128;128" // #808080, both themes
+	if v := m.View().Content; !strings.Contains(v, darkDim) || strings.Contains(v, lightDim) {
+		t.Fatalf("before the background is known the screen should use the dark palette:\n%q", v)
+	}
+	m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#fafafa")})
+	v := m.View().Content
+	if !strings.Contains(v, lightDim) || strings.Contains(v, darkDim) {
+		t.Fatalf("after a light background the screen should use the light palette only:\n%q", v)
+	}
+	if !strings.Contains(v, lightRule) {
+		t.Errorf("the details pane's rule is not drawn:\n%q", v)
+	}
+	pane := strings.Split(v, "\n")[2]
+	if strings.Contains(pane, darkDim) {
+		t.Errorf("the details pane kept its dark colours: %q", pane)
+	}
+}
+
+// TestInitAsksTheBackground: Init asks the terminal for its background,
+// unless NO_COLOR makes the answer useless.
+func TestInitAsksTheBackground(t *testing.T) {
+	asks := func() bool {
+		m := New(Config{Dir: "/work/demo", Scan: func(context.Context, string, vcsdetect.Options, func(vcsdetect.Repo)) (vcsdetect.Stats, error) {
+			return vcsdetect.Stats{}, nil
+		}})
+		batch, ok := m.Init()().(tea.BatchMsg)
+		if !ok {
+			t.Fatal("Init does not return a batch")
+		}
+		for _, c := range batch {
+			if c != nil && reflect.ValueOf(c).Pointer() == reflect.ValueOf(tea.RequestBackgroundColor).Pointer() {
+				return true
+			}
+		}
+		return false
+	}
+	t.Setenv("NO_COLOR", "")
+	if !asks() {
+		t.Error("Init does not ask for the background colour")
+	}
+	t.Setenv("NO_COLOR", "1")
+	if asks() {
+		t.Error("Init asks for the background colour under NO_COLOR")
+	}
+}
+
+// scanningModel is a model mid-scan: two repositories found so far, the
+// walk's counts, no command run.
+func scanningModel(t *testing.T, w, h int) *Model {
+	t.Helper()
+	m := New(Config{Dir: "/work/demo", ScanOptions: vcsdetect.Options{MaxDepth: 4}})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	m.scanGen, m.scanning = 1, true
+	m.Update(scanBatchMsg{gen: 1, repos: []vcsdetect.Repo{repo("api", "main"), repo("tools/cli", "main")}, progress: true,
+		stats: vcsdetect.Stats{Dirs: 1234, Repos: 2, Skipped: 7, Warnings: 2}, elapsed: 2500 * time.Millisecond})
+	return m
+}
+
+// TestSpinnerTicksOnlyWhileScanning: a tick turns the spinner and moves
+// the elapsed time while the scan runs; the tick after the scan ends
+// starts no other.
+func TestSpinnerTicksOnlyWhileScanning(t *testing.T) {
+	m := scanningModel(t, 80, 24)
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	m.scanStart = start
+	before := screen(m)
+	tick := m.spinner.Tick().(spinner.TickMsg)
+	tick.Time = start.Add(3200 * time.Millisecond)
+	_, cmd := m.Update(tick)
+	if cmd == nil {
+		t.Fatal("a tick while scanning must ask for the next one")
+	}
+	after := screen(m)
+	if before == after || !strings.Contains(after, "3.2s") {
+		t.Errorf("the tick changed nothing or not the time:\n%s\n---\n%s", before, after)
+	}
+	if a, b := strings.Split(before, "\n"), strings.Split(after, "\n"); len(a) == len(b) {
+		for i := range a {
+			if a[i] != b[i] && !strings.Contains(b[i], "scanning") {
+				t.Errorf("a tick changed line %d, not the scan line: %q → %q", i, a[i], b[i])
+			}
+		}
+	}
+	m.Update(scanBatchMsg{gen: 1, done: true, stats: vcsdetect.Stats{Dirs: 2000, Repos: 2}})
+	next := m.spinner.Tick().(spinner.TickMsg)
+	if _, cmd := m.update(next); cmd != nil {
+		t.Error("the spinner keeps ticking after the scan ended")
+	}
+	if s := screen(m); strings.Contains(s, "scanning") {
+		t.Errorf("the scan line stays after the scan:\n%s", s)
+	}
+}
+
+// TestEmptyState: a scan that finds nothing says what it scanned and
+// what to try.
+func TestEmptyState(t *testing.T) {
+	m := New(Config{Dir: "/work/demo", ScanOptions: vcsdetect.Options{MaxDepth: 3}})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.scanGen = 1
+	m.Update(scanBatchMsg{gen: 1, done: true, stats: vcsdetect.Stats{Dirs: 40, Skipped: 2}})
+	s := screen(m)
+	for _, want := range []string{"No repositories found in /work/demo.", "Walked 40 folders to depth 3; 2 skipped",
+		"rootpick --max-depth 6 /work/demo", "rootpick /work\n", "rootpick --all /work/demo"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("empty state lacks %q:\n%s", want, s)
+		}
+	}
+	m = New(Config{Dir: "/", ScanOptions: vcsdetect.Options{All: true}})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.scanGen = 1
+	m.Update(scanBatchMsg{gen: 1, done: true, stats: vcsdetect.Stats{Dirs: 1}})
+	s = screen(m)
+	if !strings.Contains(s, "at every depth") || strings.Contains(s, "--max-depth") || strings.Contains(s, "--all") || strings.Contains(s, "Try") {
+		t.Errorf("with no depth limit, --all and no parent there is nothing to try:\n%s", s)
+	}
+}
+
+// TestHelpExplainsEveryState: ? names every server state word, every row
+// state, the filter's and the dialog's keys; at 40 columns no line of it
+// is cut, and it scrolls.
+func TestHelpExplainsEveryState(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	text := ansi.Strip(m.helpText(40))
+	var words []string
+	words = append(words, serverStateWords...)
+	words = append(words, "shared", "withdrawn", "add", "remove", "covered", "remembered", "[x]", "protocol")
+	for _, b := range m.dkeys.FullHelp() {
+		for _, k := range b {
+			words = append(words, k.Help().Key+" ")
+		}
+	}
+	for _, k := range m.fkeys.FullHelp()[0] {
+		words = append(words, k.Help().Key+" ", k.Help().Desc)
+	}
+	for _, w := range words {
+		if !strings.Contains(text, w) {
+			t.Errorf("help lacks %q", w)
+		}
+	}
+	for i, l := range strings.Split(text, "\n") {
+		if ansi.StringWidth(l) > 40 {
+			t.Errorf("help line %d is %d columns at 40: %q", i, ansi.StringWidth(l), l)
+		}
+	}
+
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 10})
+	send(m, "?")
+	first := screen(m)
+	if !strings.Contains(first, "other keys close") {
+		t.Fatalf("a help taller than the screen must say it scrolls:\n%s", first)
+	}
+	send(m, "G")
+	if s := screen(m); !strings.Contains(s, "close it") || !strings.Contains(s, "100%") {
+		t.Errorf("G shows the end of the help:\n%s", s)
+	}
+	send(m, "g", "down")
+	if s := screen(m); s == first || !m.fullHelp {
+		t.Errorf("down scrolls the help:\n%s", s)
+	}
+	send(m, "x")
+	if m.fullHelp {
+		t.Error("another key closes the help")
+	}
+	send(m, "?")
+	if cmd := send(m, "q"); cmd == nil {
+		t.Error("q in the help quits")
+	}
+}
+
+// TestLooksGoldens: scanning, the empty state and the help at three
+// sizes, without colour.
+func TestLooksGoldens(t *testing.T) {
+	t.Setenv("HOME", "/nonexistent-home")
+	for _, size := range [][2]int{{120, 40}, {80, 24}, {40, 10}} {
+		w, h := size[0], size[1]
+		suffix := "_" + itoa(w) + "x" + itoa(h)
+		golden(t, "scanning"+suffix, screen(scanningModel(t, w, h)))
+
+		m := New(Config{Dir: "/work/demo", ScanOptions: vcsdetect.Options{MaxDepth: 3}})
+		m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+		m.scanGen = 1
+		m.Update(scanBatchMsg{gen: 1, done: true, stats: vcsdetect.Stats{Dirs: 40, Skipped: 2, Warnings: 1}, elapsed: time.Second})
+		golden(t, "empty"+suffix, screen(m))
+
+		m = fixture(t, demoRepos()...)
+		m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+		send(m, "?")
+		golden(t, "help"+suffix, screen(m))
+	}
+}
+
+// TestColourGoldens: the list with a checked, a shared and a covered row
+// in each theme, kept with its escape sequences.
+func TestColourGoldens(t *testing.T) {
+	t.Setenv("HOME", "/nonexistent-home")
+	t.Setenv("NO_COLOR", "")
+	for _, theme := range []struct {
+		name string
+		bg   string
+	}{{"dark", "#1e1e1e"}, {"light", "#fafafa"}} {
+		m := fixture(t, demoRepos()...)
+		m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color(theme.bg)})
+		m.exposed = []consent.Root{mkRoot("/work/demo/api")}
+		m.onHubEvent(connectedEvent("demo", "rootpick-demo"))
+		m.onHubEvent(fetchedEvent("demo", "file:///work/demo/api"))
+		send(m, "space", "down", "down", "space", "down")
+		golden(t, "list_colour_"+theme.name+"_80x24", m.View().Content)
+	}
+}
