@@ -23,7 +23,7 @@ func completionScript(t *testing.T, shell string) string {
 // TestCompletionMentionsEverything: each script names every command and
 // every flag of the model.
 func TestCompletionMentionsEverything(t *testing.T) {
-	want := []string{"list", "proxy", "serve-demo", "forget", "version", "completion", "help", "pick",
+	want := []string{"list", "proxy", "serve-demo", "forget", "version", "completion", "help", "pick", "config", "show", "--config", "--use",
 		"--print", "--url", "--server", "--max-depth", "--all", "--skip", "--follow", "--one-file-system",
 		"--debug", "--log", "--profile", "--resume", "--protocol", "--init-timeout", "--json", "--details",
 		"--stream", "--print-config", "--name", "--record", "--version", "--help"}
@@ -87,7 +87,8 @@ func TestCompletionBash(t *testing.T) {
 		{"rootpick list --", []string{"--json", "--details", "--max-depth"}, []string{"--print", "--url"}},
 		{"rootpick proxy --print-config ", []string{"claude", "vscode", "cursor", "goose", "inspector"}, nil},
 		{"rootpick completion ", []string{"bash", "zsh", "fish"}, nil},
-		{"rootpick help ", []string{"list", "proxy"}, nil},
+		{"rootpick help ", []string{"list", "proxy", "config"}, nil},
+		{"rootpick config ", []string{"path", "show"}, nil},
 		{"rootpick -- npx --", nil, []string{"--print"}},
 	} {
 		got := bashComplete(t, script, tc.line)
