@@ -206,7 +206,8 @@ func TestConfigErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeConfig(t, tc.text)
-			for _, args := range [][]string{{"--config", path}, {"--config", path, "list"}} {
+			// list (pick would start its screen if the check were missing).
+			for _, args := range [][]string{{"--config", path, "list"}} {
 				var out, errOut bytes.Buffer
 				err := run(args, &out, &errOut)
 				var ee exitError
@@ -226,9 +227,10 @@ func TestConfigErrors(t *testing.T) {
 					t.Errorf("%q: printed %q %q", args, out.String(), errOut.String())
 				}
 			}
-			// Nothing starts: the command never runs.
-			if _, kctx, err := parse([]string{"--config", path}, &env{stdout: io.Discard, stderr: io.Discard}); err == nil || kctx != nil {
-				t.Errorf("parse accepted the file: %v", err)
+			// Nothing starts: pick never runs.
+			_, kctx, err := parse([]string{"--config", path}, &env{stdout: io.Discard, stderr: io.Discard})
+			if ee := (exitError{}); !errors.As(err, &ee) || ee.code != 2 || kctx != nil {
+				t.Errorf("pick: parse gave %v, want exit 2 and no command to run", err)
 			}
 		})
 	}
