@@ -81,7 +81,13 @@ func completionModel(root *kong.Node) []compCmd {
 		if n.DefaultCmd != nil || n.Tag.Default != "" {
 			top.flags = append(top.flags, flagsOf(n)...)
 		}
-		cmds = append(cmds, compCmd{name: n.Name, help: n.Help, flags: append(flagsOf(root), flagsOf(n)...)})
+		c := compCmd{name: n.Name, help: n.Help, flags: append(flagsOf(root), flagsOf(n)...)}
+		for _, sub := range n.Children { // config's path and show
+			if sub.Type == kong.CommandNode && !sub.Hidden {
+				c.args = append(c.args, sub.Name)
+			}
+		}
+		cmds = append(cmds, c)
 		names = append(names, n.Name)
 	}
 	for i := range cmds {

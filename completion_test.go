@@ -28,6 +28,7 @@ func TestCompletionMentionsEverything(t *testing.T) {
 	for _, f := range flags {
 		want = append(want, "--"+f)
 	}
+	want = append(want, "show", "path") // config's subcommands
 	for _, sh := range []string{"bash", "zsh", "fish"} {
 		s := completionScript(t, sh)
 		for _, w := range want {
@@ -88,7 +89,8 @@ func TestCompletionBash(t *testing.T) {
 		{"rootpick list --", []string{"--json", "--details", "--max-depth"}, []string{"--print", "--url"}},
 		{"rootpick proxy --print-config ", []string{"claude", "vscode", "cursor", "goose", "inspector"}, nil},
 		{"rootpick completion ", []string{"bash", "zsh", "fish"}, nil},
-		{"rootpick help ", []string{"list", "proxy"}, nil},
+		{"rootpick help ", []string{"list", "proxy", "config"}, nil},
+		{"rootpick config ", []string{"path", "show"}, nil},
 		{"rootpick -- npx --", nil, []string{"--print"}},
 	} {
 		got := bashComplete(t, script, tc.line)

@@ -24,6 +24,7 @@ func TestMain(m *testing.M) {
 		f()
 		os.Exit(0)
 	}
+	isolateConfig()
 	code := m.Run()
 	if e2eBuildDir != "" {
 		_ = os.RemoveAll(e2eBuildDir)

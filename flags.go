@@ -27,12 +27,21 @@ func (u *httpURL) Decode(ctx *kong.DecodeContext) error {
 	if err := ctx.Scan.PopValueInto("url", &s); err != nil {
 		return err
 	}
+	v, err := checkHTTPURL(s)
+	if err != nil {
+		return err
+	}
+	*u = v
+	return nil
+}
+
+// checkHTTPURL is the check of --url, also made on the config file's urls.
+func checkHTTPURL(s string) (httpURL, error) {
 	p, err := url.Parse(s)
 	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-		return fmt.Errorf("want an http:// or https:// URL with a host, got %q", s)
+		return "", fmt.Errorf("want an http:// or https:// URL with a host, got %q", s)
 	}
-	*u = httpURL(s)
-	return nil
+	return httpURL(s), nil
 }
 
 // depth is a number of levels, 0 or more.
@@ -47,11 +56,20 @@ func (d *depth) Decode(ctx *kong.DecodeContext) error {
 	if err != nil {
 		return fmt.Errorf("want a number of levels, got %q", s)
 	}
-	if n < 0 {
-		return fmt.Errorf("must be 0 or more, got %d", n)
+	v, err := checkDepth(n)
+	if err != nil {
+		return err
 	}
-	*d = depth(n)
+	*d = v
 	return nil
+}
+
+// checkDepth is the check of --max-depth, also made on the config file's.
+func checkDepth(n int) (depth, error) {
+	if n < 0 {
+		return 0, fmt.Errorf("must be 0 or more, got %d", n)
+	}
+	return depth(n), nil
 }
 
 // positiveDuration is a time.Duration above zero.
@@ -82,14 +100,24 @@ func (c *shellCommand) Decode(ctx *kong.DecodeContext) error {
 	if err := ctx.Scan.PopValueInto("command", &s); err != nil {
 		return err
 	}
-	// $VAR is expanded from the environment, as a shell would.
-	f, err := shell.Fields(s, nil)
+	f, err := splitCommand(s)
 	if err != nil {
-		return fmt.Errorf("cannot split %q: %v", s, err)
-	}
-	if len(f) == 0 {
-		return fmt.Errorf("needs a command, got %q", s)
+		return err
 	}
 	*c = f
 	return nil
+}
+
+// splitCommand is the split and check of --server, also made on the config
+// file's commands given as one string.
+func splitCommand(s string) (shellCommand, error) {
+	// $VAR is expanded from the environment, as a shell would.
+	f, err := shell.Fields(s, nil)
+	if err != nil {
+		return nil, fmt.Errorf("cannot split %q: %v", s, err)
+	}
+	if len(f) == 0 {
+		return nil, fmt.Errorf("needs a command, got %q", s)
+	}
+	return f, nil
 }

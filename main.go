@@ -22,6 +22,7 @@ import (
 // its flags and a Run method in its own file.
 type cli struct {
 	Version versionFlag `help:"Print the version, commit and commit date, and exit." short:"V"`
+	Config  string      `placeholder:"FILE" type:"path" help:"Read the config file FILE (default: $$ROOTPICK_CONFIG, else $$XDG_CONFIG_HOME/rootpick/config.toml)."`
 
 	Pick       pickCmd       `cmd:"" default:"withargs" help:"Pick repositories, ask for consent, serve them as roots (the default command)."`
 	List       listCmd       `cmd:"" help:"Print the repositories found under DIR, with no UI."`
@@ -32,12 +33,19 @@ type cli struct {
 	Completion completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
 	Man        manCmd        `cmd:"" help:"Print the man page (roff) on stdout."`
 	Help       helpCmd       `cmd:"" help:"Show the help of a command."`
+	ConfigCmd  configCmd     `cmd:"" name:"config" help:"Show the config file's path or the settings it gives."`
+
+	// config is the config file read by BeforeResolve (config.go), and
+	// configPath the file in use.
+	config     *configFile
+	configPath string
 }
 
 const description = `Choose the folders an MCP server may see, and serve them as roots.
 
-DIR defaults to the current folder. With no server command and no --url,
-rootpick serves the built-in demo server in-process.
+DIR defaults to the config file's dir, else the current folder. With no
+server named on the command line, rootpick serves the config file's servers,
+else the built-in demo server in-process (see 'rootpick config --help').
 
 Examples:
   rootpick ~/src                                     pick under ~/src, demo server
@@ -54,6 +62,9 @@ type env struct {
 	command []string
 	// dashdash says whether there was a "--".
 	dashdash bool
+	// config is the config file in effect (never nil), configPath its path.
+	config     *configFile
+	configPath string
 }
 
 // exitError carries an exit code out of run; msg, if any, is printed first.
@@ -147,6 +158,9 @@ func parse(args []string, e *env) (c *cli, kctx *kong.Context, err error) {
 	}
 	kctx, err = k.Parse(args)
 	if err != nil {
+		if ce := (*configError)(nil); errors.As(err, &ce) {
+			return nil, nil, usageError("%v", ce)
+		}
 		var pe *kong.ParseError
 		if errors.As(err, &pe) {
 			return nil, nil, usageError("%v (see '%s')", err, helpHint(pe.Context))
@@ -169,10 +183,11 @@ func helpHint(ctx *kong.Context) string {
 
 func run(args []string, stdout, stderr io.Writer) (err error) {
 	e := &env{stdout: stdout, stderr: stderr}
-	_, kctx, err := parse(args, e)
+	c, kctx, err := parse(args, e)
 	if err != nil {
 		return err
 	}
+	e.config, e.configPath = c.config, c.configPath
 	defer func() {
 		if r := recover(); r != nil {
 			ee, ok := r.(exitError)

@@ -56,30 +56,38 @@ func manPage(app *kong.Application, bi *debug.BuildInfo) string {
 		manFlags(&b, app.Flags)
 	}
 	b.WriteString(".SH COMMANDS\n")
-	for _, n := range app.Children {
-		if n.Hidden || n.Type != kong.CommandNode {
-			continue
+	var commands func(parent *kong.Node)
+	commands = func(parent *kong.Node) {
+		for _, n := range parent.Children {
+			if n.Hidden || n.Type != kong.CommandNode {
+				continue
+			}
+			fmt.Fprintf(&b, ".SS %s\n", roffQuote("rootpick "+n.Summary()))
+			manBlock(&b, n.Help)
+			if n.Detail != "" {
+				manBlock(&b, n.Detail)
+			}
+			for _, a := range n.Positional {
+				fmt.Fprintf(&b, ".TP\n\\fI%s\\fR\n%s\n", roffText(strings.ToUpper(a.Name)), roffText(a.Help))
+			}
+			manFlags(&b, n.Flags)
+			commands(n)
 		}
-		fmt.Fprintf(&b, ".SS %s\n", roffQuote("rootpick "+n.Summary()))
-		manBlock(&b, n.Help)
-		if n.Detail != "" {
-			manBlock(&b, n.Detail)
-		}
-		for _, a := range n.Positional {
-			fmt.Fprintf(&b, ".TP\n\\fI%s\\fR\n%s\n", roffText(strings.ToUpper(a.Name)), roffText(a.Help))
-		}
-		manFlags(&b, n.Flags)
 	}
+	commands(app.Node)
 	b.WriteString(".SH EXIT STATUS\n")
 	manBlock(&b, "0 on success; 1 when something failed (a folder that cannot be scanned, a server that never started); 2 for a bad command line; 130 when interrupted with ctrl+c; 128+N when ended by signal N.")
 	b.WriteString(".SH ENVIRONMENT\n")
 	for _, v := range [][2]string{
+		{"ROOTPICK_CONFIG", "The config file to read when --config is not given."},
+		{"XDG_CONFIG_HOME", "Where the config file is looked for: rootpick/config.toml under it (default ~/.config)."},
 		{"XDG_STATE_HOME", "Where the remembered consent, the audit log, the log file and the proxy registry live (default ~/.local/state)."},
 		{"NO_COLOR", "When set and not empty, the picker draws no colour."},
 	} {
 		fmt.Fprintf(&b, ".TP\n.B %s\n%s\n", v[0], roffText(v[1]))
 	}
 	b.WriteString(".SH FILES\n")
+	manBlock(&b, "$XDG_CONFIG_HOME/rootpick/config.toml is the config file (see rootpick config --help; rootpick config path prints where it is on this system).")
 	manBlock(&b, "$XDG_STATE_HOME/rootpick/ holds PROFILE.json (the remembered consent of each profile), its audit log, rootpick.log and run/, where running proxies register.")
 	b.WriteString(".SH SEE ALSO\n")
 	manBlock(&b, "The README at https://github.com/rootpick/rootpick, and the MCP roots specification at https://modelcontextprotocol.io/specification/.")

@@ -40,7 +40,7 @@ func modelWords(t *testing.T) (cmds, flags []string) {
 			}
 		}
 	}
-	for _, w := range []string{"pick", "list", "proxy", "serve-demo", "forget", "version", "completion", "man", "help"} {
+	for _, w := range []string{"pick", "list", "proxy", "serve-demo", "forget", "version", "completion", "man", "help", "config"} {
 		if !seen[w] {
 			t.Fatalf("the model has no command %q", w)
 		}
@@ -71,6 +71,11 @@ func TestManPage(t *testing.T) {
 	for _, f := range flags {
 		if !strings.Contains(page, `\fB\-\-`+strings.ReplaceAll(f, "-", `\-`)+`\fR`) {
 			t.Errorf("flag --%s not described", f)
+		}
+	}
+	for _, sub := range []string{"config path", "config show"} {
+		if !strings.Contains(page, `.SS "rootpick `+sub) {
+			t.Errorf("no section for the subcommand %q", sub)
 		}
 	}
 	for _, sec := range []string{".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH COMMANDS", ".SH EXIT STATUS", ".SH FILES"} {

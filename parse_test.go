@@ -275,7 +275,7 @@ func TestE2EVersionStamp(t *testing.T) {
 // TestHelpGolden -update rewrites testdata/help).
 func TestHelpGolden(t *testing.T) {
 	t.Setenv("COLUMNS", "80")
-	for _, name := range []string{"rootpick", "pick", "list", "proxy", "serve-demo", "forget", "version", "completion", "man", "help"} {
+	for _, name := range []string{"rootpick", "pick", "list", "proxy", "serve-demo", "forget", "version", "completion", "man", "help", "config"} {
 		args := []string{name, "--help"}
 		if name == "rootpick" {
 			args = []string{"--help"}

@@ -34,7 +34,7 @@ type scanFlags struct {
 
 // pickCmd is rootpick's default command: scan, pick, consent, serve.
 type pickCmd struct {
-	Dir string `arg:"" optional:"" name:"dir" help:"Folder to scan (default: the current folder)."`
+	Dir string `arg:"" optional:"" name:"dir" help:"Folder to scan (default: the config file's dir, else the current folder)."`
 	// Command only documents the server command: what follows "--" is
 	// taken before parsing (env.command), so a word here is a mistake.
 	Command []string `arg:"" optional:"" name:"server-command" help:"After --: the MCP server to start on stdio; {roots} in its arguments expands to the consented folders."`
@@ -43,6 +43,7 @@ type pickCmd struct {
 
 	URL         []httpURL        `name:"url" placeholder:"URL" sep:"none" group:"servers" help:"Serve roots to the Streamable HTTP server at URL (repeatable)."`
 	Server      []shellCommand   `placeholder:"'CMD ARGS'" sep:"none" group:"servers" help:"Serve roots to the stdio server started by CMD ARGS, split with shell quoting (repeatable)."`
+	Use         []string         `placeholder:"NAME" sep:"none" group:"servers" help:"Serve roots to the server NAME of the config file (repeatable)."`
 	Protocol    string           `placeholder:"VERSION" default:"${protocol}" group:"servers" help:"MCP protocol VERSION to ask servers for (default: ${default}; from 2026-07-28 servers may no longer ask roots/list on their own)."`
 	InitTimeout positiveDuration `name:"init-timeout" placeholder:"D" default:"${initTimeout}" group:"servers" help:"Give each server D to start and answer initialize (default: ${default})."`
 
@@ -78,7 +79,7 @@ func (c *pickCmd) Run(e *env, k *kong.Kong) error {
 	if err != nil {
 		return err
 	}
-	specs, err := c.serverSpecs(e.command)
+	specs, err := c.serverSpecs(e.command, e.config)
 	if err != nil {
 		return err
 	}
@@ -117,6 +118,7 @@ func (c *pickCmd) Run(e *env, k *kong.Kong) error {
 		Resume:     c.Resume,
 		ProxyDir:   proxyDir,
 		LogPath:    shownLogPath(c.Log),
+		Theme:      e.config.Theme,
 	})
 	// Signals end the program like ctrl+c does: nothing is printed, the
 	// servers are stopped, and the exit code says which signal it was.
@@ -213,8 +215,9 @@ func dirArg(pos []string) (string, error) {
 }
 
 // serverSpecs are the servers to serve: the command after "--", each
-// --server and each --url, or else the built-in demo.
-func (c *pickCmd) serverSpecs(command []string) ([]mcpconn.Spec, error) {
+// --server, --use and --url; else the config file's servers; else the
+// built-in demo. Servers named on the command line replace the file's.
+func (c *pickCmd) serverSpecs(command []string, cfg *configFile) ([]mcpconn.Spec, error) {
 	var specs []mcpconn.Spec
 	if len(command) > 0 {
 		specs = append(specs, mcpconn.Spec{Command: command})
@@ -222,8 +225,20 @@ func (c *pickCmd) serverSpecs(command []string) ([]mcpconn.Spec, error) {
 	for _, s := range c.Server {
 		specs = append(specs, mcpconn.Spec{Command: s})
 	}
+	for _, name := range c.Use {
+		s, ok := cfg.server(name)
+		if !ok {
+			return nil, usageError("--use: no server %q in %s (it has: %s)", name, cfg.path, cfg.serverNames())
+		}
+		specs = append(specs, s.spec())
+	}
 	for _, u := range c.URL {
 		specs = append(specs, mcpconn.Spec{URL: string(u)})
+	}
+	if len(specs) == 0 {
+		for _, s := range cfg.Servers {
+			specs = append(specs, s.spec())
+		}
 	}
 	if len(specs) == 0 {
 		specs = append(specs, mcpconn.Spec{Demo: mcpconn.NewDemo(nil, nil)})

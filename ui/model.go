@@ -51,6 +51,9 @@ type Config struct {
 	ProxyDir string
 	// LogPath is the log file, named in the server pane.
 	LogPath string
+	// Theme is the config file's theme: "auto" (or ""), "dark" or
+	// "light". The UI does not use it yet.
+	Theme string
 	// Now is the clock of the type-ahead guard and of records; nil is
 	// time.Now.
 	Now func() time.Time

@@ -1,0 +1,290 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"github.com/adrg/xdg"
+	"github.com/alecthomas/kong"
+	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/mcpconn"
+)
+
+// The config file gives defaults to the flags of the same meaning, so that
+// the precedence is: a flag on the command line, then the file, then the
+// built-in default. The flag-shaped keys (profile, skip, max_depth) reach
+// the commands through a kong resolver, which kong consults only for flags
+// the command line did not set; dir, servers and theme are not flags and are
+// applied by the commands themselves (configDir, pickCmd.serverSpecs).
+
+// configEnv names another config file, as --config does.
+const configEnv = "ROOTPICK_CONFIG"
+
+// configCommands are the commands that read the config file. The others
+// (version, completion, help, serve-demo, config path) work whatever the
+// file holds, so that a broken file can still be found and fixed.
+var configCommands = []string{"pick", "list", "proxy", "forget", "config show"}
+
+// themes are the values theme takes; "" is auto.
+var themes = []string{"auto", "dark", "light"}
+
+// configCmd is "rootpick config path|show".
+type configCmd struct {
+	Path configPathCmd `cmd:"" help:"Print the path of the config file in use."`
+	Show configShowCmd `cmd:"" help:"Print the settings the config file gives, and the built-in defaults of the others."`
+}
+
+func (c *configCmd) Help() string {
+	return `The file is $XDG_CONFIG_HOME/rootpick/config.toml (or the file named by
+--config or $ROOTPICK_CONFIG). A flag on the command line overrides it.
+
+Examples:
+  $EDITOR "$(rootpick config path)"
+  rootpick config show
+  rootpick --config ~/work.toml config show`
+}
+
+type configPathCmd struct{}
+
+func (c *configPathCmd) Run(e *env) error {
+	fmt.Fprintln(e.stdout, e.configPath)
+	if _, err := os.Stat(e.configPath); errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintln(e.stderr, "rootpick: the file does not exist: built-in defaults are in use")
+	}
+	return nil
+}
+
+type configShowCmd struct{}
+
+func (c *configShowCmd) Run(e *env) error {
+	return e.config.show(e.stdout)
+}
+
+// configFile is what a config file holds, checked as the flags of the same
+// meaning are.
+type configFile struct {
+	// path is the file read; exists says whether there was one.
+	path   string
+	exists bool
+
+	// Dir is the folder to scan when none is given, absolute; dirAt is
+	// where its value is, to name it when the folder is gone.
+	Dir   string
+	dirAt configError
+	// Profile, Skip and MaxDepth are the defaults of --profile, --skip
+	// and --max-depth; the has* fields say whether the file gave them.
+	Profile     string
+	Skip        []string
+	MaxDepth    depth
+	hasProfile  bool
+	hasSkip     bool
+	hasMaxDepth bool
+	// Theme is auto, dark or light ("" if not given: auto).
+	Theme string
+	// Servers are the [servers.NAME] tables, in the file's order.
+	Servers []configServer
+}
+
+// configServer is one [servers.NAME] table: a command or a URL.
+type configServer struct {
+	Name    string
+	Command shellCommand
+	URL     httpURL
+}
+
+// spec is the server as the hub takes it, labelled with its name.
+func (s configServer) spec() mcpconn.Spec {
+	return mcpconn.Spec{Name: s.Name, Command: s.Command, URL: string(s.URL)}
+}
+
+// server is the server of that name, or false.
+func (c *configFile) server(name string) (configServer, bool) {
+	i := slices.IndexFunc(c.Servers, func(s configServer) bool { return s.Name == name })
+	if i < 0 {
+		return configServer{}, false
+	}
+	return c.Servers[i], true
+}
+
+// serverNames lists the servers' names, for messages.
+func (c *configFile) serverNames() string {
+	if len(c.Servers) == 0 {
+		return "none"
+	}
+	var names []string
+	for _, s := range c.Servers {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// configError is a config file that cannot be used: it exits 2 before
+// anything starts, with one line naming the file and, when known, the line
+// and column.
+type configError struct {
+	path      string
+	line, col int
+	msg       string
+}
+
+func (e *configError) Error() string {
+	switch {
+	case e.line > 0 && e.col > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.path, e.line, e.col, e.msg)
+	case e.line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.path, e.line, e.msg)
+	}
+	return fmt.Sprintf("%s: %s", e.path, e.msg)
+}
+
+// defaultConfigPath is the config file rootpick reads when none is named:
+// $XDG_CONFIG_HOME/rootpick/config.toml on Linux, and the native folder
+// adrg/xdg knows on macOS and Windows.
+func defaultConfigPath() string {
+	return filepath.Join(xdg.ConfigHome, "rootpick", "config.toml")
+}
+
+// configPath is the config file in use: --config's (flag), else
+// $ROOTPICK_CONFIG's, else the default. named says it was named, so that
+// its absence is an error.
+func configPath(flag string) (path string, named bool) {
+	if flag != "" {
+		return flag, true
+	}
+	if p := os.Getenv(configEnv); p != "" {
+		return kong.ExpandPath(p), true
+	}
+	return defaultConfigPath(), false
+}
+
+// BeforeResolve reads the config file, for the commands that use it, and
+// makes its flag-shaped keys the defaults of their flags. kong calls it
+// after parsing the command line and before filling unset flags.
+func (c *cli) BeforeResolve(ctx *kong.Context) error {
+	var flag string
+	for _, f := range ctx.Model.Flags {
+		if f.Name == "config" {
+			flag, _ = ctx.FlagValue(f).(string)
+		}
+	}
+	path, named := configPath(flag)
+	c.configPath = path
+	c.config = &configFile{path: path}
+	if sel := ctx.Selected(); sel == nil || !slices.Contains(configCommands, sel.Path()) {
+		return nil
+	}
+	cfg, err := loadConfig(path, named)
+	if err != nil {
+		return err
+	}
+	c.config = cfg
+	ctx.AddResolver(kong.ResolverFunc(cfg.resolve))
+	return nil
+}
+
+// resolve gives the file's value of a flag the command line did not set.
+func (c *configFile) resolve(_ *kong.Context, _ *kong.Path, flag *kong.Flag) (any, error) {
+	switch {
+	case flag.Name == "profile" && c.hasProfile:
+		return c.Profile, nil
+	case flag.Name == "max-depth" && c.hasMaxDepth:
+		return strconv.Itoa(int(c.MaxDepth)), nil
+	case flag.Name == "skip" && c.hasSkip:
+		// kong decodes a list as JSON values.
+		v := make([]any, len(c.Skip))
+		for i, s := range c.Skip {
+			v[i] = s
+		}
+		return v, nil
+	}
+	return nil, nil
+}
+
+// AfterApply gives pick and list the config file's dir when the command
+// line names no folder. A dir that cannot be scanned is named with its place
+// in the file, before anything starts.
+func (c *cli) AfterApply(ctx *kong.Context) error {
+	var dir *string
+	if sel := ctx.Selected(); sel != nil {
+		switch sel.Path() {
+		case "pick":
+			dir = &c.Pick.Dir
+		case "list":
+			dir = &c.List.Dir
+		}
+	}
+	if dir == nil || *dir != "" || c.config.Dir == "" {
+		return nil
+	}
+	if _, err := dirArg([]string{c.config.Dir}); err != nil {
+		ce := c.config.dirAt
+		ce.msg = printable("dir: " + err.Error())
+		return &ce
+	}
+	*dir = c.config.Dir
+	return nil
+}
+
+// show prints the settings in effect with no flags, as a config file: the
+// file's values, and the built-in defaults commented as such.
+func (c *configFile) show(w io.Writer) error {
+	if c.exists {
+		fmt.Fprintf(w, "# %s\n", c.path)
+	} else {
+		fmt.Fprintf(w, "# %s (does not exist: built-in defaults)\n", c.path)
+	}
+	line := func(key string, v any, given bool) {
+		var b strings.Builder
+		if err := toml.NewEncoder(&b).Encode(map[string]any{key: v}); err != nil {
+			fmt.Fprintf(&b, "%s = %q\n", key, fmt.Sprint(v))
+		}
+		s := strings.TrimSuffix(b.String(), "\n")
+		if !given {
+			s += "  # built-in default"
+		}
+		fmt.Fprintln(w, s)
+	}
+	dir := c.Dir
+	if dir == "" {
+		fmt.Fprintln(w, "# dir: the current folder (built-in default)")
+	} else {
+		line("dir", dir, true)
+	}
+	profile := consent.DefaultProfile
+	if c.hasProfile {
+		profile = c.Profile
+	}
+	line("profile", profile, c.hasProfile)
+	line("max_depth", int(c.MaxDepth), c.hasMaxDepth)
+	skip := c.Skip
+	if skip == nil {
+		skip = []string{}
+	}
+	line("skip", skip, c.hasSkip)
+	theme := c.Theme
+	if theme == "" {
+		theme = "auto"
+	}
+	line("theme", theme, c.Theme != "")
+	if len(c.Servers) == 0 {
+		_, err := fmt.Fprintln(w, "# servers: none, so the built-in demo server runs")
+		return err
+	}
+	for _, s := range c.Servers {
+		fmt.Fprintf(w, "\n[servers.%s]\n", s.Name)
+		if s.URL != "" {
+			line("url", string(s.URL), true)
+		} else {
+			line("command", []string(s.Command), true)
+		}
+	}
+	return nil
+}
