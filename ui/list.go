@@ -45,8 +45,9 @@ func (l *listView) label(r vcsdetect.Repo) string {
 // View draws the shown rows; tags gives a row's state column (shared, to
 // add, to remove, covered, withdrawn, remembered: see rows.go), so the
 // person sees what the servers see and what a confirmation would change,
-// not only what is checked.
-func (l *listView) View(p *picker.State, scanning bool, state func(path string) string) string {
+// not only what is checked. facts gives a row's details once read: the
+// branch is followed by its dirty marker and ahead/behind (branchMarks).
+func (l *listView) View(p *picker.State, scanning bool, state func(path string) string, facts func(path string) (vcsdetect.Details, bool)) string {
 	if l.width <= 0 || l.height <= 0 {
 		return ""
 	}
@@ -66,6 +67,7 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 	// the branch at most a third. Only the visible rows are read.
 	end := min(n, l.offset+l.height)
 	tags := make([]string, end-l.offset)
+	marks := make([]branchMarks, end-l.offset)
 	tw, bw := 0, 0
 	for i := l.offset; i < end; i++ {
 		r := p.ShownAt(i)
@@ -78,7 +80,10 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 		}
 		tags[i-l.offset] = ansi.Truncate(strings.Join(t, " "), l.width/2, "…")
 		tw = max(tw, lipgloss.Width(tags[i-l.offset]))
-		bw = max(bw, lipgloss.Width(clean(r.Branch)))
+		if d, ok := facts(r.Path); ok {
+			marks[i-l.offset] = marksOf(d)
+		}
+		bw = max(bw, lipgloss.Width(clean(r.Branch))+marks[i-l.offset].width(r.Branch != ""))
 	}
 	bw = min(bw, l.width/3)
 
@@ -108,7 +113,7 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 			} else {
 				branch = l.st.branch.Render(branch)
 			}
-			right += padRight(ansi.Truncate(branch, bw, "…"), bw)
+			right += padRight(l.branchCell(branch, r.Branch != "", marks[i-l.offset], bw), bw)
 		}
 		nameWidth := l.width - 2 - 4 - lipgloss.Width(right) - 1
 		name := label
@@ -140,4 +145,101 @@ func matchStyle(base lipgloss.Style) lipgloss.Style {
 // padRight pads s with spaces to w cells.
 func padRight(s string, w int) string {
 	return s + strings.Repeat(" ", max(0, w-lipgloss.Width(s)))
+}
+
+// branchMarks is what follows a row's branch once its details are known:
+// "*" when the work tree has uncommitted changes, "?" when that could not
+// be told in time, nothing when it is clean (or does not apply); then the
+// commits ahead of and behind the upstream ("↑2 ↓1"), the non-zero ones.
+// Each is a character of its own, never a colour alone.
+type branchMarks struct {
+	state string
+	ab    string
+}
+
+// Row marks. The shared glyph ✓ is not reused for a clean work tree:
+// clean is the quiet case and shows nothing.
+const (
+	markDirty   = "*"
+	markUnknown = "?"
+)
+
+func marksOf(d vcsdetect.Details) branchMarks {
+	var b branchMarks
+	switch d.State {
+	case vcsdetect.StateDirty:
+		b.state = markDirty
+	case vcsdetect.StateUnknown:
+		b.state = markUnknown
+	}
+	if d.Ahead > 0 {
+		b.ab = "↑" + itoa(d.Ahead)
+	}
+	if d.Behind > 0 {
+		if b.ab != "" {
+			b.ab += " "
+		}
+		b.ab += "↓" + itoa(d.Behind)
+	}
+	return b
+}
+
+// width is the cells the marks take after a branch (or alone).
+func (b branchMarks) width(afterBranch bool) int {
+	return lipgloss.Width(b.text(afterBranch, true))
+}
+
+// text joins the marks, with a space before each (not before the first
+// when there is no branch); withAB false leaves ahead/behind out.
+func (b branchMarks) text(afterBranch, withAB bool) string {
+	var parts []string
+	if b.state != "" {
+		parts = append(parts, b.state)
+	}
+	if withAB && b.ab != "" {
+		parts = append(parts, b.ab)
+	}
+	s := strings.Join(parts, " ")
+	if s != "" && afterBranch {
+		s = " " + s
+	}
+	return s
+}
+
+// branchCell fits the styled branch and its marks in bw cells. The marks
+// stay whole: the branch is cut first (down to 8 cells), then
+// ahead/behind is left out and the branch cut further; on the narrowest
+// column the dirty marker is what remains.
+func (l *listView) branchCell(branch string, hasBranch bool, m branchMarks, bw int) string {
+	style := func(withAB bool) string {
+		var s string
+		if m.state != "" {
+			st := l.st.warn
+			if m.state == markUnknown {
+				st = l.st.dim
+			}
+			s = st.Render(m.state)
+		}
+		if withAB && m.ab != "" {
+			if s != "" {
+				s += " "
+			}
+			s += l.st.dim.Render(m.ab)
+		}
+		if s != "" && hasBranch {
+			s = " " + s
+		}
+		return s
+	}
+	need := min(8, lipgloss.Width(branch)) // the branch keeps this much before ahead/behind goes
+	for _, withAB := range []bool{true, false} {
+		mw := lipgloss.Width(m.text(hasBranch, withAB))
+		if mw == 0 {
+			return ansi.Truncate(branch, bw, "…")
+		}
+		if room := bw - mw; room >= need || !withAB && room > 0 {
+			return ansi.Truncate(branch, room, "…") + style(withAB)
+		}
+	}
+	return ansi.Truncate(style(false), bw, "")
 }

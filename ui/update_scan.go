@@ -61,6 +61,7 @@ func (m *Model) startScan() tea.Cmd {
 	m.scanCh = nil
 	m.scanStats, m.scanElapsed = vcsdetect.Stats{}, 0
 	m.picker.Reset()
+	m.newPool() // the facts are read again for the new scan
 	gen, scan, dir, opts := m.scanGen, m.cfg.Scan, m.cfg.Dir, m.cfg.ScanOptions
 	return func() tea.Msg {
 		ctx, cancel := context.WithCancel(context.Background())
