@@ -77,8 +77,11 @@ func TestVisibleRowsGetFacts(t *testing.T) {
 	}
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24}) // asks again: nothing new
 	time.Sleep(20 * time.Millisecond)
-	if got := d.got(); len(got) != 5 || got[0] != "/work/demo/api" {
-		t.Fatalf("described %v, want the 5 rows once each, the highlighted first", got)
+	// (Which begins first is the pool's test: here several workers race.)
+	got := d.got()
+	slices.Sort(got)
+	if len(slices.Compact(got)) != 5 || len(d.got()) != 5 {
+		t.Fatalf("described %v, want the 5 rows once each", d.got())
 	}
 	out := screen(m)
 	for _, want := range []string{"main * ↑2 ↓1", "feature/login ?", "main ↓3"} {

@@ -16,6 +16,7 @@ type listView struct {
 	offset        int
 	dir           string
 	st            styles
+	markCells     map[markKey]markCell
 }
 
 // SetSize sets the area the list may draw in.
@@ -83,7 +84,7 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 		if d, ok := facts(r.Path); ok {
 			marks[i-l.offset] = marksOf(d)
 		}
-		bw = max(bw, lipgloss.Width(clean(r.Branch))+marks[i-l.offset].width(r.Branch != ""))
+		bw = max(bw, lipgloss.Width(clean(r.Branch))+l.cell(marks[i-l.offset], r.Branch != "", true).width)
 	}
 	bw = min(bw, l.width/3)
 
@@ -153,8 +154,8 @@ func padRight(s string, w int) string {
 // commits ahead of and behind the upstream ("↑2 ↓1"), the non-zero ones.
 // Each is a character of its own, never a colour alone.
 type branchMarks struct {
-	state string
-	ab    string
+	state         string
+	ahead, behind int
 }
 
 // Row marks. The shared glyph ✓ is not reused for a clean work tree:
@@ -165,45 +166,68 @@ const (
 )
 
 func marksOf(d vcsdetect.Details) branchMarks {
-	var b branchMarks
+	b := branchMarks{ahead: d.Ahead, behind: d.Behind}
 	switch d.State {
 	case vcsdetect.StateDirty:
 		b.state = markDirty
 	case vcsdetect.StateUnknown:
 		b.state = markUnknown
 	}
-	if d.Ahead > 0 {
-		b.ab = "↑" + itoa(d.Ahead)
-	}
-	if d.Behind > 0 {
-		if b.ab != "" {
-			b.ab += " "
-		}
-		b.ab += "↓" + itoa(d.Behind)
-	}
 	return b
 }
 
-// width is the cells the marks take after a branch (or alone).
-func (b branchMarks) width(afterBranch bool) int {
-	return lipgloss.Width(b.text(afterBranch, true))
+// markCell is the drawn marks of one kind of row, kept by listView: most
+// rows share a few, and drawing them is most of a row's cost.
+type markCell struct {
+	text  string // styled
+	width int
 }
 
-// text joins the marks, with a space before each (not before the first
-// when there is no branch); withAB false leaves ahead/behind out.
-func (b branchMarks) text(afterBranch, withAB bool) string {
-	var parts []string
-	if b.state != "" {
-		parts = append(parts, b.state)
+type markKey struct {
+	m                   branchMarks
+	afterBranch, withAB bool
+}
+
+// markCellsMax bounds the kept cells (ahead/behind counts vary).
+const markCellsMax = 256
+
+// cell draws the marks: a space before each (not before the first when
+// there is no branch); withAB false leaves ahead/behind out.
+func (l *listView) cell(m branchMarks, afterBranch, withAB bool) markCell {
+	k := markKey{m, afterBranch, withAB}
+	if c, ok := l.markCells[k]; ok {
+		return c
 	}
-	if withAB && b.ab != "" {
-		parts = append(parts, b.ab)
+	var plain, styled []string
+	if m.state != "" {
+		st := l.st.warn
+		if m.state == markUnknown {
+			st = l.st.dim
+		}
+		plain, styled = append(plain, m.state), append(styled, st.Render(m.state))
 	}
-	s := strings.Join(parts, " ")
-	if s != "" && afterBranch {
-		s = " " + s
+	if withAB {
+		var ab []string
+		if m.ahead > 0 {
+			ab = append(ab, "↑"+itoa(m.ahead))
+		}
+		if m.behind > 0 {
+			ab = append(ab, "↓"+itoa(m.behind))
+		}
+		if len(ab) > 0 {
+			t := strings.Join(ab, " ")
+			plain, styled = append(plain, t), append(styled, l.st.dim.Render(t))
+		}
 	}
-	return s
+	c := markCell{text: strings.Join(styled, " "), width: lipgloss.Width(strings.Join(plain, " "))}
+	if c.width > 0 && afterBranch {
+		c.text, c.width = " "+c.text, c.width+1
+	}
+	if l.markCells == nil || len(l.markCells) >= markCellsMax {
+		l.markCells = map[markKey]markCell{}
+	}
+	l.markCells[k] = c
+	return c
 }
 
 // branchCell fits the styled branch and its marks in bw cells. The marks
@@ -211,35 +235,15 @@ func (b branchMarks) text(afterBranch, withAB bool) string {
 // ahead/behind is left out and the branch cut further; on the narrowest
 // column the dirty marker is what remains.
 func (l *listView) branchCell(branch string, hasBranch bool, m branchMarks, bw int) string {
-	style := func(withAB bool) string {
-		var s string
-		if m.state != "" {
-			st := l.st.warn
-			if m.state == markUnknown {
-				st = l.st.dim
-			}
-			s = st.Render(m.state)
-		}
-		if withAB && m.ab != "" {
-			if s != "" {
-				s += " "
-			}
-			s += l.st.dim.Render(m.ab)
-		}
-		if s != "" && hasBranch {
-			s = " " + s
-		}
-		return s
-	}
 	need := min(8, lipgloss.Width(branch)) // the branch keeps this much before ahead/behind goes
 	for _, withAB := range []bool{true, false} {
-		mw := lipgloss.Width(m.text(hasBranch, withAB))
-		if mw == 0 {
+		c := l.cell(m, hasBranch, withAB)
+		if c.width == 0 {
 			return ansi.Truncate(branch, bw, "…")
 		}
-		if room := bw - mw; room >= need || !withAB && room > 0 {
-			return ansi.Truncate(branch, room, "…") + style(withAB)
+		if room := bw - c.width; room >= need || !withAB && room > 0 {
+			return ansi.Truncate(branch, room, "…") + c.text
 		}
 	}
-	return ansi.Truncate(style(false), bw, "")
+	return ansi.Truncate(l.cell(m, hasBranch, false).text, bw, "")
 }

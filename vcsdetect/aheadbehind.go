@@ -12,8 +12,8 @@ import (
 )
 
 // maxAheadBehindCommits caps the commits the go-git ahead/behind walk
-// reads; a history that needs more is left uncounted. git counts both
-// sides in a few milliseconds; go-git decodes each commit, about 10–50 µs.
+// reads (it decodes each one); a history that needs more is left
+// uncounted. The describer's budget bounds it in time as well.
 var maxAheadBehindCommits = 20000
 
 var errTooManyCommits = errors.New("too many commits to count ahead/behind")
