@@ -545,6 +545,26 @@ func (s *State) EachChecked(f func(path string)) {
 	}
 }
 
+// EachCheckedWhile calls f for checked paths, in no particular order,
+// until it returns false: a sample of the checked set costs what is taken,
+// not the size of the set.
+func (s *State) EachCheckedWhile(f func(path string) bool) {
+	for p := range s.checked {
+		if !f(p) {
+			return
+		}
+	}
+}
+
+// Lookup returns the candidate at path, shown or not.
+func (s *State) Lookup(path string) (vcsdetect.Repo, bool) {
+	id, ok := s.index[path]
+	if !ok {
+		return vcsdetect.Repo{}, false
+	}
+	return s.all[id], true
+}
+
 // Checked returns the checked paths, sorted.
 func (s *State) Checked() []string {
 	out := make([]string, 0, len(s.checked))

@@ -26,7 +26,7 @@ func benchModel(b testing.TB, n int, all bool) *Model {
 	}
 	m := New(Config{Dir: "/src", Scan: func(context.Context, string, vcsdetect.Options, func(vcsdetect.Repo)) (vcsdetect.Stats, error) {
 		return vcsdetect.Stats{}, nil
-	}})
+	}, Describe: func(context.Context, vcsdetect.Repo) vcsdetect.Details { return vcsdetect.Details{} }})
 	m.scanGen = 1
 	for i := 0; i < n; i += scanBatchMax {
 		m.Update(scanBatchMsg{gen: 1, repos: repos[i:min(i+scanBatchMax, n)]})
@@ -35,6 +35,11 @@ func benchModel(b testing.TB, n int, all bool) *Model {
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	if all {
 		m.Update(keyPress("a"))
+	}
+	// Every row's facts known, as once the pool has read the screen: the
+	// rows draw their marks.
+	for i, r := range repos {
+		m.facts[r.Path] = repoFacts{det: vcsdetect.Details{State: []string{vcsdetect.StateDirty, vcsdetect.StateClean}[i%2], Ahead: i % 3}}
 	}
 	if m.picker.Len() != n {
 		b.Fatalf("%d repositories, want %d", m.picker.Len(), n)
@@ -197,4 +202,61 @@ func BenchmarkScanTick(b *testing.B) {
 			tick = m.spinner.Tick().(spinner.TickMsg) // the next tick, without its timer
 		}
 	})
+}
+
+// holdDown presses ↓ through every row of a 50,000-repository model whose
+// describe takes cost, drawing each frame when view is set, and reports
+// how many descriptions began by the last key and once the pool is idle.
+func holdDown(t testing.TB, cost time.Duration, view bool) (atLastKey, total int, elapsed time.Duration) {
+	m := benchModel(t, 50000, false)
+	m.cfg.Describe = func(ctx context.Context, r vcsdetect.Repo) vcsdetect.Details {
+		select {
+		case <-time.After(cost):
+		case <-ctx.Done():
+		}
+		return vcsdetect.Details{}
+	}
+	m.newPool()
+	defer m.closePool()
+	down := keyPress("down")
+	start := time.Now()
+	for range 50000 - 1 {
+		m.Update(down)
+		if view {
+			_ = m.View()
+		}
+	}
+	elapsed = time.Since(start)
+	atLastKey = m.pool.Started()
+	deadline := time.Now().Add(30 * time.Second)
+	for m.pool.Running() > 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	return atLastKey, m.pool.Started(), elapsed
+}
+
+// TestHoldingDownQueuesNoBacklog: holding ↓ through 50,000 rows while each
+// description takes 2 ms leaves at most a screen of descriptions to run
+// after the last key (the rows then visible), not the rows passed.
+func TestHoldingDownQueuesNoBacklog(t *testing.T) {
+	if testing.Short() {
+		t.Skip("presses ↓ 50,000 times")
+	}
+	atLast, total, elapsed := holdDown(t, 2*time.Millisecond, false)
+	t.Logf("↓ through 50,000 rows in %v: %d descriptions begun by the last key, %d in all", elapsed.Round(time.Millisecond), atLast, total)
+	if after := total - atLast; after > 40+1+vcsdetect.PoolWorkers() {
+		t.Fatalf("%d descriptions ran after the last key: a backlog of rows scrolled past", after)
+	}
+}
+
+// BenchmarkHoldDown is one pass of ↓ through 50,000 rows, each frame
+// drawn, with descriptions that take 20 ms (git status on a small
+// repository under load): descriptions begun per pass, and the frame time.
+func BenchmarkHoldDown(b *testing.B) {
+	for b.Loop() {
+		atLast, total, elapsed := holdDown(b, 20*time.Millisecond, true)
+		b.ReportMetric(float64(atLast), "described-by-last-key")
+		b.ReportMetric(float64(total), "described")
+		b.ReportMetric(float64(elapsed.Microseconds())/49999, "µs/frame")
+	}
 }

@@ -1,97 +1,24 @@
 package ui
 
 import (
-	"context"
 	"strings"
-	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
 // The details pane shows the facts of the highlighted repository: to the
 // right of the list at 100 columns or more, below it from 80×24, not at
-// all on smaller terminals. The facts are read lazily, off the Update
-// loop, one repository at a time, and kept for the run; a row never waits
-// for them.
+// all on smaller terminals. The facts are read off the Update loop, the
+// highlighted row first (facts.go), and kept for the scan; the pane shows
+// "reading…" until they come and never waits for them.
 const (
 	detailsSideMin   = 100 // columns from which the pane sits beside the list
 	detailsBelowMinW = 80
 	detailsBelowMinH = 24
 	detailsBelowRows = 6
 )
-
-// repoFacts is what the pane shows besides the row: the describer's
-// details and, for a folder that can be shared, its root and warnings.
-type repoFacts struct {
-	det      vcsdetect.Details
-	uri      string
-	warnings []string
-	err      string // why the folder cannot be shared
-}
-
-// detailsMsg carries the facts of one repository.
-type detailsMsg struct {
-	path  string
-	facts repoFacts
-}
-
-// describe reads r's facts: the describer reads git, consent says what
-// sharing it would mean.
-func describe(d *vcsdetect.Describer, dir string, r vcsdetect.Repo) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		f := repoFacts{det: d.Describe(ctx, r)}
-		if root, err := consent.NewRoot(r.Path); err != nil {
-			f.err = err.Error()
-		} else {
-			f.uri = root.URI
-			for _, w := range consent.Risks(r.Path, root, consent.DefaultEnv(dir)) {
-				f.warnings = append(f.warnings, w.Text)
-			}
-		}
-		return detailsMsg{path: r.Path, facts: f}
-	}
-}
-
-// followDetails asks for the facts of the highlighted repository when the
-// cursor has moved to another one.
-func (m *Model) followDetails() tea.Cmd {
-	r, ok := m.picker.Current()
-	if !ok || r.Path == m.detailsFor {
-		return nil
-	}
-	m.detailsFor = r.Path
-	return m.wantDetails()
-}
-
-// wantDetails asks for the highlighted repository's facts if the pane is
-// shown and they are neither known nor on their way.
-func (m *Model) wantDetails() tea.Cmd {
-	if m.detailsMode() == "" || m.describer == nil {
-		return nil
-	}
-	r, ok := m.picker.Current()
-	if !ok {
-		return nil
-	}
-	if _, known := m.facts[r.Path]; known || m.describing[r.Path] {
-		return nil
-	}
-	m.describing[r.Path] = true
-	return describe(m.describer, m.cfg.Dir, r)
-}
-
-func (m *Model) onDetails(msg detailsMsg) tea.Cmd {
-	delete(m.describing, msg.path)
-	m.facts[msg.path] = msg.facts
-	m.paneKey = paneKey{}  // redraw
-	return m.wantDetails() // the cursor may have moved meanwhile
-}
 
 // detailsMode says where the pane goes at this size: "side", "below" or
 // "" (hidden); only beside the list, not the dialog, help or server pane.

@@ -15,13 +15,13 @@ func TestDetailsPane(t *testing.T) {
 	if got := screen(m); !strings.Contains(got, "path     /work/demo/api") || !strings.Contains(got, "reading…") {
 		t.Fatalf("the pane does not show the highlighted row before its facts come:\n%s", got)
 	}
-	m.Update(detailsMsg{path: "/work/demo/api", facts: repoFacts{
+	m.Update(factsMsg{pool: m.pool, results: []vcsdetect.Result[repoFacts]{{Repo: repo("api", "main"), Value: repoFacts{
 		uri: "file:///work/demo/api",
 		det: vcsdetect.Details{Head: "main", Upstream: "origin/main", Ahead: 2, Behind: 1,
 			Remote: "https://github.com/acme/api", LastCommit: time.Date(2026, 11, 30, 9, 15, 0, 0, time.Local),
 			Subject: "Fix the \x1b[2Jpayment retry", State: vcsdetect.StateDirty},
 		warnings: []string{"holds .ssh at its top"},
-	}})
+	}}}})
 	got := screen(m)
 	for _, want := range []string{
 		"uri      file:///work/demo/api",
@@ -35,13 +35,14 @@ func TestDetailsPane(t *testing.T) {
 			t.Errorf("the pane lacks %q:\n%s", want, got)
 		}
 	}
-	// Moving asks for the next row's facts, once; the known ones are kept.
-	_, cmd := m.Update(keyPress("down"))
-	if cmd == nil || !m.describing[m.detailsFor] {
-		t.Fatal("moving to a new row did not ask for its facts")
+	// The row shows the dirty marker and ahead/behind next to its branch.
+	if !strings.Contains(got, "main * ↑2 ↓1") {
+		t.Errorf("the api row lacks its marks:\n%s", got)
 	}
-	if _, again := m.Update(keyPress("up")); again != nil {
-		t.Fatal("facts already known were asked for again")
+	// Facts from the pool of an earlier scan are dropped.
+	m.Update(factsMsg{pool: vcsdetect.NewPool[repoFacts](1, nil), results: []vcsdetect.Result[repoFacts]{{Repo: repo("web", "x")}}})
+	if _, ok := m.facts["/work/demo/web"]; ok {
+		t.Error("facts from another pool were kept")
 	}
 	// Below 80×24 the pane is hidden; between 80 and 100 columns it sits below.
 	m.Update(tea.WindowSizeMsg{Width: 79, Height: 24})

@@ -16,6 +16,7 @@ type listView struct {
 	offset        int
 	dir           string
 	st            styles
+	markCells     map[markKey]markCell
 }
 
 // SetSize sets the area the list may draw in.
@@ -45,8 +46,9 @@ func (l *listView) label(r vcsdetect.Repo) string {
 // View draws the shown rows; tags gives a row's state column (shared, to
 // add, to remove, covered, withdrawn, remembered: see rows.go), so the
 // person sees what the servers see and what a confirmation would change,
-// not only what is checked.
-func (l *listView) View(p *picker.State, scanning bool, state func(path string) string) string {
+// not only what is checked. facts gives a row's details once read: the
+// branch is followed by its dirty marker and ahead/behind (branchMarks).
+func (l *listView) View(p *picker.State, scanning bool, state func(path string) string, facts func(path string) (vcsdetect.Details, bool)) string {
 	if l.width <= 0 || l.height <= 0 {
 		return ""
 	}
@@ -66,6 +68,7 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 	// the branch at most a third. Only the visible rows are read.
 	end := min(n, l.offset+l.height)
 	tags := make([]string, end-l.offset)
+	marks := make([]branchMarks, end-l.offset)
 	tw, bw := 0, 0
 	for i := l.offset; i < end; i++ {
 		r := p.ShownAt(i)
@@ -78,7 +81,10 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 		}
 		tags[i-l.offset] = ansi.Truncate(strings.Join(t, " "), l.width/2, "…")
 		tw = max(tw, lipgloss.Width(tags[i-l.offset]))
-		bw = max(bw, lipgloss.Width(clean(r.Branch)))
+		if d, ok := facts(r.Path); ok {
+			marks[i-l.offset] = marksOf(d)
+		}
+		bw = max(bw, lipgloss.Width(clean(r.Branch))+l.cell(marks[i-l.offset], r.Branch != "", true).width)
 	}
 	bw = min(bw, l.width/3)
 
@@ -108,7 +114,7 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 			} else {
 				branch = l.st.branch.Render(branch)
 			}
-			right += padRight(ansi.Truncate(branch, bw, "…"), bw)
+			right += padRight(l.branchCell(branch, r.Branch != "", marks[i-l.offset], bw), bw)
 		}
 		nameWidth := l.width - 2 - 4 - lipgloss.Width(right) - 1
 		name := label
@@ -140,4 +146,104 @@ func matchStyle(base lipgloss.Style) lipgloss.Style {
 // padRight pads s with spaces to w cells.
 func padRight(s string, w int) string {
 	return s + strings.Repeat(" ", max(0, w-lipgloss.Width(s)))
+}
+
+// branchMarks is what follows a row's branch once its details are known:
+// "*" when the work tree has uncommitted changes, "?" when that could not
+// be told in time, nothing when it is clean (or does not apply); then the
+// commits ahead of and behind the upstream ("↑2 ↓1"), the non-zero ones.
+// Each is a character of its own, never a colour alone.
+type branchMarks struct {
+	state         string
+	ahead, behind int
+}
+
+// Row marks. The shared glyph ✓ is not reused for a clean work tree:
+// clean is the quiet case and shows nothing.
+const (
+	markDirty   = "*"
+	markUnknown = "?"
+)
+
+func marksOf(d vcsdetect.Details) branchMarks {
+	b := branchMarks{ahead: d.Ahead, behind: d.Behind}
+	switch d.State {
+	case vcsdetect.StateDirty:
+		b.state = markDirty
+	case vcsdetect.StateUnknown:
+		b.state = markUnknown
+	}
+	return b
+}
+
+// markCell is the drawn marks of one kind of row, kept by listView: most
+// rows share a few, and drawing them is most of a row's cost.
+type markCell struct {
+	text  string // styled
+	width int
+}
+
+type markKey struct {
+	m                   branchMarks
+	afterBranch, withAB bool
+}
+
+// markCellsMax bounds the kept cells (ahead/behind counts vary).
+const markCellsMax = 256
+
+// cell draws the marks: a space before each (not before the first when
+// there is no branch); withAB false leaves ahead/behind out.
+func (l *listView) cell(m branchMarks, afterBranch, withAB bool) markCell {
+	k := markKey{m, afterBranch, withAB}
+	if c, ok := l.markCells[k]; ok {
+		return c
+	}
+	var plain, styled []string
+	if m.state != "" {
+		st := l.st.warn
+		if m.state == markUnknown {
+			st = l.st.dim
+		}
+		plain, styled = append(plain, m.state), append(styled, st.Render(m.state))
+	}
+	if withAB {
+		var ab []string
+		if m.ahead > 0 {
+			ab = append(ab, "↑"+itoa(m.ahead))
+		}
+		if m.behind > 0 {
+			ab = append(ab, "↓"+itoa(m.behind))
+		}
+		if len(ab) > 0 {
+			t := strings.Join(ab, " ")
+			plain, styled = append(plain, t), append(styled, l.st.dim.Render(t))
+		}
+	}
+	c := markCell{text: strings.Join(styled, " "), width: lipgloss.Width(strings.Join(plain, " "))}
+	if c.width > 0 && afterBranch {
+		c.text, c.width = " "+c.text, c.width+1
+	}
+	if l.markCells == nil || len(l.markCells) >= markCellsMax {
+		l.markCells = map[markKey]markCell{}
+	}
+	l.markCells[k] = c
+	return c
+}
+
+// branchCell fits the styled branch and its marks in bw cells. The marks
+// stay whole: the branch is cut first (down to 8 cells), then
+// ahead/behind is left out and the branch cut further; on the narrowest
+// column the dirty marker is what remains.
+func (l *listView) branchCell(branch string, hasBranch bool, m branchMarks, bw int) string {
+	need := min(8, lipgloss.Width(branch)) // the branch keeps this much before ahead/behind goes
+	for _, withAB := range []bool{true, false} {
+		c := l.cell(m, hasBranch, withAB)
+		if c.width == 0 {
+			return ansi.Truncate(branch, bw, "…")
+		}
+		if room := bw - c.width; room >= need || !withAB && room > 0 {
+			return ansi.Truncate(branch, room, "…") + c.text
+		}
+	}
+	return ansi.Truncate(l.cell(m, hasBranch, false).text, bw, "")
 }

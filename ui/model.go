@@ -49,6 +49,10 @@ type Config struct {
 	// ProxyDir, with Store, is where the proxies of Store's profile
 	// register (mcpconn.ProxyDir); they are shown beside the servers.
 	ProxyDir string
+	// Describe reads a repository's details for the rows and the details
+	// pane; nil is a vcsdetect.Describer's (git when installed, go-git
+	// otherwise). Injectable for tests.
+	Describe DescribeFunc
 	// LogPath is the log file, named in the server pane.
 	LogPath string
 	// Theme is the config file's theme: "auto" (or ""), "dark" or
@@ -124,15 +128,18 @@ type Model struct {
 	}
 	serverPane bool // the server pane is shown instead of the list
 
-	// The details pane: facts read lazily, one repository at a time.
-	describer  *vcsdetect.Describer
-	facts      map[string]repoFacts
-	describing map[string]bool
-	detailsFor string // the repository whose facts were last asked for
-	paneKey    paneKey
-	pane       string // the drawn details pane, for paneKey
-	note       string // one-line feedback under the list
-	noteErr    bool
+	// Facts of the rows and the details pane, read by a pool for the
+	// visible rows first (facts.go).
+	pool          *factsPool
+	poolArmed     bool // a waitFacts command is reading the pool
+	facts         map[string]repoFacts
+	wanted        []string         // the highlighted and visible paths last wanted
+	wantedChecked [2]int           // the picker versions checkedSample was taken at
+	checkedSample []vcsdetect.Repo // checked rows wanted after the visible ones
+	paneKey       paneKey
+	pane          string // the drawn details pane, for paneKey
+	note          string // one-line feedback under the list
+	noteErr       bool
 }
 
 // New returns the model for cfg.
@@ -162,8 +169,7 @@ func New(cfg Config) *Model {
 
 		filterSyncMax: syncFilterMax,
 	}
-	m.describer = vcsdetect.NewDescriber(vcsdetect.DescribeOptions{Logger: cfg.ScanOptions.Logger})
-	m.facts, m.describing = map[string]repoFacts{}, map[string]bool{}
+	m.newPool()
 	m.picker.SetBase(cfg.Dir)
 	for _, s := range cfg.Servers {
 		m.servers = append(m.servers, &serverState{label: s.Label(), state: "starting"})
@@ -201,14 +207,14 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Update handles one message; whatever moved the cursor, the details
-// pane then asks for the highlighted repository's facts.
+// Update handles one message; whatever moved the cursor or the list, the
+// facts of the rows now in view are then asked for.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
 	if m.width > 0 && m.chromeHeight() != m.laidChrome {
 		m.layout() // a line above or below the body came or went
 	}
-	return m, tea.Batch(cmd, m.followDetails())
+	return m, tea.Batch(cmd, m.wantFacts())
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -232,8 +238,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		m.setTheme(msg.IsDark())
 		return m, nil
-	case detailsMsg:
-		return m, m.onDetails(msg)
+	case factsMsg:
+		return m, m.onFacts(msg)
 	case proxiesMsg:
 		return m, m.onProxies(msg)
 	case filterResultMsg:
@@ -329,6 +335,7 @@ func (m *Model) layout() {
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.Interrupt) {
 		m.stopScan()
+		m.closePool()
 		return tea.Interrupt
 	}
 	switch {
@@ -445,7 +452,7 @@ func (m *Model) render() string {
 	case m.picker.Len() == 0:
 		body = m.emptyView(m.width, m.bodyHeight())
 	default:
-		body = m.withDetails(m.list.View(&m.picker, m.scanning, m.rowTagger()), m.width, m.bodyHeight())
+		body = m.withDetails(m.list.View(&m.picker, m.scanning, m.rowTagger(), m.factsOf), m.width, m.bodyHeight())
 	}
 	lines = append(lines, fit(body, m.width, m.bodyHeight()))
 	if m.scanning {

@@ -44,7 +44,7 @@ func fixture(t *testing.T, repos ...vcsdetect.Repo) *Model {
 	m := New(Config{Dir: "/work/demo", Scan: func(context.Context, string, vcsdetect.Options, func(vcsdetect.Repo)) (vcsdetect.Stats, error) {
 		t.Fatal("fixture models do not scan")
 		return vcsdetect.Stats{}, nil
-	}})
+	}, Describe: func(context.Context, vcsdetect.Repo) vcsdetect.Details { return vcsdetect.Details{} }})
 	m.scanGen = 1
 	m.Update(scanBatchMsg{gen: 1, repos: repos, done: true, stats: vcsdetect.Stats{Dirs: 40, Repos: len(repos)}})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -343,6 +343,12 @@ func TestGoldenViews(t *testing.T) {
 		m.onHubEvent(connectedEvent("demo", "rootpick-demo"))
 		m.onHubEvent(fetchedEvent("demo"))
 		send(m, "down", "space", "down", "space", "down")
+		// Facts read for some rows: dirty with ahead/behind, unknown, clean.
+		m.Update(factsMsg{pool: m.pool, results: []vcsdetect.Result[repoFacts]{
+			{Repo: repo("api", "main"), Value: repoFacts{det: vcsdetect.Details{State: vcsdetect.StateDirty, Ahead: 2, Behind: 1}}},
+			{Repo: repo("web", "feature/login"), Value: repoFacts{det: vcsdetect.Details{State: vcsdetect.StateUnknown}}},
+			{Repo: repo("tools/cli", "main"), Value: repoFacts{det: vcsdetect.Details{State: vcsdetect.StateClean, Ahead: 1}}},
+		}})
 		golden(t, "list"+suffix, screen(m))
 
 		openDialog(t, m, mkRoot("/work/demo/api-wt"), mkRoot("/work/demo/tools/cli"))

@@ -53,5 +53,6 @@ func (m *Model) finish() tea.Cmd {
 		return nil
 	}
 	m.stopScan() // a walk still running would outlive the screen
+	m.closePool()
 	return tea.Quit
 }

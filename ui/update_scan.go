@@ -68,6 +68,7 @@ func (m *Model) startScan() tea.Cmd {
 	m.scanCh = nil
 	m.scanStats, m.scanElapsed, m.scanStart = vcsdetect.Stats{}, 0, time.Time{}
 	m.picker.Reset()
+	m.newPool() // the facts are read again for the new scan
 	gen, scan, dir, opts := m.scanGen, m.cfg.Scan, m.cfg.Dir, m.cfg.ScanOptions
 	return func() tea.Msg {
 		ctx, cancel := context.WithCancel(context.Background())

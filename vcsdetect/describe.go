@@ -18,6 +18,7 @@ import (
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
@@ -40,7 +41,9 @@ type Details struct {
 	// Detached says that HEAD names a commit, not a branch.
 	Detached bool `json:"detached,omitempty"`
 	// Upstream is the branch's upstream ("origin/main"); Ahead and Behind
-	// count the commits between them (read with git only).
+	// count the commits between them (with go-git when git is not
+	// installed, within the budget and a cap on the commits read; both 0
+	// when they could not be counted).
 	Upstream string `json:"upstream,omitempty"`
 	Ahead    int    `json:"ahead,omitempty"`
 	Behind   int    `json:"behind,omitempty"`
@@ -270,6 +273,9 @@ func (d *Describer) viaGoGit(ctx context.Context, r Repo, gitdir string, det *De
 		when     time.Time
 		subject  string
 		upstream string
+		ahead    int
+		behind   int
+		counted  bool
 		state    string
 	}
 	done := make(chan result, 1)
@@ -291,6 +297,9 @@ func (d *Describer) viaGoGit(ctx context.Context, r Repo, gitdir string, det *De
 				if cfg, err := repo.Config(); err == nil {
 					if b, ok := cfg.Branches[ref.Name().Short()]; ok && b.Remote != "" && b.Merge.IsBranch() {
 						res.upstream = b.Remote + "/" + b.Merge.Short()
+						if d.git == "" {
+							res.ahead, res.behind, res.counted = d.countViaGoGit(ctx, repo, ref.Hash(), b.Remote, b.Merge)
+						}
 					}
 				}
 			}
@@ -315,6 +324,9 @@ func (d *Describer) viaGoGit(ctx context.Context, r Repo, gitdir string, det *De
 		det.LastCommit, det.Subject = res.when, res.subject
 		if d.git == "" { // with git, status says the upstream (on another goroutine)
 			det.Upstream = res.upstream
+			if res.counted {
+				det.Ahead, det.Behind = res.ahead, res.behind
+			}
 		}
 		if state {
 			det.State = res.state
@@ -324,6 +336,26 @@ func (d *Describer) viaGoGit(ctx context.Context, r Repo, gitdir string, det *De
 			det.State = StateUnknown
 		}
 	}
+}
+
+// countViaGoGit counts the commits between head and the branch's
+// upstream (remote/merge, or merge itself when remote is ".") with go-git,
+// for when git is not installed; counted is false when the upstream
+// cannot be read or the count did not finish within ctx and its cap.
+func (d *Describer) countViaGoGit(ctx context.Context, repo *git.Repository, head plumbing.Hash, remote string, merge plumbing.ReferenceName) (ahead, behind int, counted bool) {
+	name := merge
+	if remote != "." {
+		name = plumbing.NewRemoteReferenceName(remote, merge.Short())
+	}
+	up, err := repo.Reference(name, true)
+	if err == nil {
+		ahead, behind, err = aheadBehind(ctx, repo.Storer, head, up.Hash())
+	}
+	if err != nil {
+		d.log.Debug("vcsdetect: go-git ahead/behind", "upstream", name.String(), "err", err)
+		return 0, 0, false
+	}
+	return ahead, behind, true
 }
 
 // openRepo opens r with go-git from its git folder, so that symlinked .git

@@ -3,11 +3,17 @@ package vcsdetect
 import (
 	"context"
 	"github.com/rootpick/rootpick/internal/testskip"
+	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 func TestStripCredentials(t *testing.T) {
@@ -78,7 +84,7 @@ func TestDescribe(t *testing.T) {
 			if got.Upstream != "origin/main" {
 				t.Errorf("clone upstream %q, want origin/main", got.Upstream)
 			}
-			if git == "" && (got.Ahead != 1 || got.Behind != 1) {
+			if got.Ahead != 1 || got.Behind != 1 {
 				t.Errorf("clone ahead/behind %d/%d, want 1/1", got.Ahead, got.Behind)
 			}
 			w := d.Describe(ctx, Repo{Path: wt, Kind: KindWorktree})
@@ -147,5 +153,148 @@ func BenchmarkDescribe(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestAheadBehindWithoutGit: with no git on PATH, go-git counts the
+// commits between the branch and its upstream (here a local bare
+// "remote"): 2 ahead, 1 behind. Capped below what the count needs, it
+// leaves them uncounted rather than wrong.
+func TestAheadBehindWithoutGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed; install git to build the fixture")
+	}
+	root := t.TempDir()
+	remote, mine, theirs := filepath.Join(root, "remote.git"), filepath.Join(root, "mine"), filepath.Join(root, "theirs")
+	gitCLI(t, root, "init", "-q", "--bare", "-b", "main", remote)
+	gitCLI(t, root, "clone", "-q", remote, mine)
+	commit := func(dir, name string) {
+		writeFile(t, filepath.Join(dir, name), name)
+		gitCLI(t, dir, "add", name)
+		gitCLI(t, dir, "commit", "-q", "-m", name)
+	}
+	commit(mine, "base")
+	gitCLI(t, mine, "push", "-q", "-u", "origin", "main")
+	gitCLI(t, root, "clone", "-q", remote, theirs)
+	commit(theirs, "theirs")
+	gitCLI(t, theirs, "push", "-q")
+	commit(mine, "one")
+	commit(mine, "two")
+	gitCLI(t, mine, "fetch", "-q")
+
+	t.Setenv("PATH", "")
+	r := Repo{Path: mine, Kind: KindGit}
+	d := NewDescriber(DescribeOptions{})
+	if d.git != "" {
+		t.Fatalf("git found at %q with PATH empty", d.git)
+	}
+	got := d.Describe(context.Background(), r)
+	if got.Upstream != "origin/main" || got.Ahead != 2 || got.Behind != 1 || got.State != StateClean {
+		t.Fatalf("without git: %+v, want origin/main 2 ahead 1 behind, clean", got)
+	}
+
+	defer func(n int) { maxAheadBehindCommits = n }(maxAheadBehindCommits)
+	maxAheadBehindCommits = 2
+	got = NewDescriber(DescribeOptions{}).Describe(context.Background(), r)
+	if got.Upstream != "origin/main" || got.Ahead != 0 || got.Behind != 0 {
+		t.Fatalf("capped at 2 commits: %+v, want the upstream and no count", got)
+	}
+}
+
+// TestAheadBehindMatchesGit: on histories of commits and merges between
+// two branches, all made within a second or two (so committer dates tie),
+// the go-git count equals git rev-list --left-right --count.
+func TestAheadBehindMatchesGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed; install git to build the fixture")
+	}
+	for seed := range 2 {
+		dir := t.TempDir()
+		gitCLI(t, dir, "init", "-q", "-b", "a")
+		n := 0
+		commit := func() {
+			n++
+			name := "f" + strconv.Itoa(n)
+			writeFile(t, filepath.Join(dir, name), name)
+			gitCLI(t, dir, "add", name)
+			gitCLI(t, dir, "commit", "-q", "-m", name)
+		}
+		commit()
+		gitCLI(t, dir, "branch", "b")
+		rng := rand.New(rand.NewPCG(uint64(seed), 1))
+		for range 16 {
+			br := []string{"a", "b"}[rng.IntN(2)]
+			gitCLI(t, dir, "checkout", "-q", br)
+			if rng.IntN(4) == 0 {
+				other := map[string]string{"a": "b", "b": "a"}[br]
+				gitCLI(t, dir, "merge", "-q", "--no-ff", "-m", "merge", other)
+			} else {
+				commit()
+			}
+		}
+		want := strings.Fields(gitCLI(t, dir, "rev-list", "--left-right", "--count", "a...b"))
+		repo, err := git.PlainOpen(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ra, _ := repo.Reference("refs/heads/a", true)
+		rb, _ := repo.Reference("refs/heads/b", true)
+		ahead, behind, err := aheadBehind(context.Background(), repo.Storer, ra.Hash(), rb.Hash())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := []string{strconv.Itoa(ahead), strconv.Itoa(behind)}; !slices.Equal(got, want) {
+			t.Errorf("seed %d: go-git counts %v, git %v", seed, got, want)
+		}
+	}
+}
+
+// TestAheadBehindTiedDates: X ← Y ← U… (the upstream, k commits above
+// Y) and HEAD = merge(Y, X) with h commits above it, all with the same
+// committer date. HEAD reaches X directly, so the walk may take X as
+// HEAD's alone before it learns, through Y, that the upstream reaches it
+// too: it must go on while a commit reached by both is as new as one
+// reached by one side. The counts equal git's.
+func TestAheadBehindTiedDates(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed; install git to build the fixture")
+	}
+	t.Setenv("GIT_COMMITTER_DATE", "2026-01-02T03:04:05Z")
+	t.Setenv("GIT_AUTHOR_DATE", "2026-01-02T03:04:05Z")
+	dir := t.TempDir()
+	gitCLI(t, dir, "init", "-q", "-b", "main")
+	tree := strings.TrimSpace(gitCLI(t, dir, "write-tree"))
+	ct := func(msg string, parents ...string) string {
+		args := []string{"commit-tree", tree, "-m", msg}
+		for _, p := range parents {
+			args = append(args, "-p", p)
+		}
+		return strings.TrimSpace(gitCLI(t, dir, args...))
+	}
+	x := ct("x")
+	y := ct("y", x)
+	repo, err := git.PlainOpen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k <= 4; k++ {
+		for h := range 3 {
+			u := y
+			for i := range k {
+				u = ct("u"+strconv.Itoa(i), u)
+			}
+			head := ct("head", y, x)
+			for i := range h {
+				head = ct("h"+strconv.Itoa(i), head)
+			}
+			ahead, behind, err := aheadBehind(context.Background(), repo.Storer, plumbing.NewHash(head), plumbing.NewHash(u))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Fields(gitCLI(t, dir, "rev-list", "--left-right", "--count", head+"..."+u))
+			if got := []string{strconv.Itoa(ahead), strconv.Itoa(behind)}; !slices.Equal(got, want) || ahead != h+1 || behind != k {
+				t.Errorf("k=%d h=%d: go-git counts %v, git %v", k, h, got, want)
+			}
+		}
 	}
 }

@@ -1,0 +1,174 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/rootpick/rootpick/vcsdetect"
+)
+
+// describeLog is a fake describe function: it answers at once from a
+// table and records what it was asked, in order.
+type describeLog struct {
+	mu    sync.Mutex
+	asked []string
+	det   map[string]vcsdetect.Details
+}
+
+func (d *describeLog) describe(_ context.Context, r vcsdetect.Repo) vcsdetect.Details {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.asked = append(d.asked, r.Path)
+	return d.det[r.Path]
+}
+
+func (d *describeLog) got() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Clone(d.asked)
+}
+
+// withDescribe gives m a fresh pool reading with d.
+func withDescribe(m *Model, d *describeLog) {
+	m.cfg.Describe = d.describe
+	m.newPool()
+}
+
+// pumpFacts runs the reading command and feeds its messages to m, as the
+// program does, until done reports true.
+func pumpFacts(t *testing.T, m *Model, done func() bool) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for !done() {
+		got := make(chan tea.Msg, 1)
+		go func(cmd tea.Cmd) { got <- cmd() }(waitFacts(m.pool))
+		select {
+		case msg := <-got:
+			m.Update(msg)
+		case <-deadline:
+			t.Fatalf("facts did not come: %d known", len(m.facts))
+		}
+	}
+}
+
+// TestVisibleRowsGetFacts: every visible row gets its facts, each read
+// once, without the cursor moving; rows show the dirty marker, the unknown
+// marker and ahead/behind next to the branch.
+func TestVisibleRowsGetFacts(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	d := &describeLog{det: map[string]vcsdetect.Details{
+		"/work/demo/api":                  {State: vcsdetect.StateDirty, Upstream: "origin/main", Ahead: 2, Behind: 1},
+		"/work/demo/web":                  {State: vcsdetect.StateUnknown},
+		"/work/demo/tools/cli":            {State: vcsdetect.StateClean, Behind: 3},
+		"/work/demo/tools/cli/vendor/lib": {State: vcsdetect.StateClean},
+	}}
+	withDescribe(m, d)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	pumpFacts(t, m, func() bool { return len(m.facts) == 5 })
+	if m.picker.Cursor() != 0 {
+		t.Fatalf("cursor moved to %d", m.picker.Cursor())
+	}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24}) // asks again: nothing new
+	time.Sleep(20 * time.Millisecond)
+	// (Which begins first is the pool's test: here several workers race.)
+	got := d.got()
+	slices.Sort(got)
+	if len(slices.Compact(got)) != 5 || len(d.got()) != 5 {
+		t.Fatalf("described %v, want the 5 rows once each", d.got())
+	}
+	out := screen(m)
+	for _, want := range []string{"main * ↑2 ↓1", "feature/login ?", "main ↓3"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the rows lack %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "v2 *") || strings.Contains(out, "v2 ?") {
+		t.Errorf("a clean row is marked:\n%s", out)
+	}
+}
+
+// TestFactsForVisibleAndCheckedRows: on a list longer than the screen,
+// the visible rows and a checked row off screen are read, the rows below
+// the screen are not; paging down reads the next screen.
+func TestFactsForVisibleAndCheckedRows(t *testing.T) {
+	var repos []vcsdetect.Repo
+	for i := range 200 {
+		repos = append(repos, repo(fmt.Sprintf("r%03d", i), "main"))
+	}
+	m := fixture(t, repos...)
+	d := &describeLog{}
+	withDescribe(m, d)
+	m.picker.SetChecked([]string{"/work/demo/r150"})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	visible := m.list.height
+	pumpFacts(t, m, func() bool { return len(m.facts) == visible+1 })
+	time.Sleep(20 * time.Millisecond)
+	got := d.got()
+	if len(got) != visible+1 || !slices.Contains(got, "/work/demo/r150") || slices.Contains(got, fmt.Sprintf("/work/demo/r%03d", visible)) {
+		t.Fatalf("described %v, want the %d visible rows and the checked r150", got, visible)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	pumpFacts(t, m, func() bool {
+		_, ok := m.facts[fmt.Sprintf("/work/demo/r%03d", m.list.offset+visible-1)]
+		return ok
+	})
+}
+
+// TestRescanAndQuitClosePool: a rescan forgets the facts and closes the
+// pool (its late results are dropped); a quit closes the pool too.
+func TestRescanAndQuitClosePool(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	withDescribe(m, &describeLog{})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	pumpFacts(t, m, func() bool { return len(m.facts) == 5 })
+	old := m.pool
+	send(m, "r")
+	if m.pool == old || len(m.facts) != 0 {
+		t.Fatalf("rescan kept the pool or %d facts", len(m.facts))
+	}
+	if _, ok := old.Wait(); ok {
+		t.Fatal("the old pool still reads after a rescan")
+	}
+	m.Update(factsMsg{pool: old, results: []vcsdetect.Result[repoFacts]{{Repo: repo("api", "main")}}})
+	if len(m.facts) != 0 {
+		t.Fatal("a result of the old pool was kept")
+	}
+	cur := m.pool
+	send(m, "q")
+	if _, ok := cur.Wait(); ok {
+		t.Fatal("the pool still reads after quit")
+	}
+}
+
+// TestBranchCellKeepsMarks: in a narrow branch column the branch is cut
+// first, then ahead/behind goes; the dirty marker stays.
+func TestBranchCellKeepsMarks(t *testing.T) {
+	l := listView{st: newStyles(true, true)}
+	dirty := marksOf(vcsdetect.Details{State: vcsdetect.StateDirty, Ahead: 12, Behind: 3})
+	for _, tt := range []struct {
+		branch string
+		m      branchMarks
+		bw     int
+		want   string
+	}{
+		{"main", dirty, 20, "main * ↑12 ↓3"},
+		{"feature/login", dirty, 13, "feature/lo… *"},
+		{"feature/login", dirty, 6, "fea… *"},
+		{"feature/login", dirty, 2, " *"},
+		{"", dirty, 4, "*"},
+		{"feature/login", marksOf(vcsdetect.Details{State: vcsdetect.StateUnknown}), 13, "feature/lo… ?"},
+		{"feature/login", branchMarks{}, 8, "feature…"},
+	} {
+		got := ansi.Strip(l.branchCell(tt.branch, tt.branch != "", tt.m, tt.bw))
+		if got != tt.want || ansi.StringWidth(got) > tt.bw {
+			t.Errorf("branchCell(%q, %+v, %d) = %q, want %q", tt.branch, tt.m, tt.bw, got, tt.want)
+		}
+	}
+}
