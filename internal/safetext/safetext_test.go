@@ -135,3 +135,20 @@ func FuzzJSON(f *testing.F) {
 		}
 	})
 }
+
+// The common case in list: a path with nothing to escape.
+func BenchmarkEscapeSafePath(b *testing.B) {
+	p := "/home/someone/src/github.com/acme/payments-service-legacy"
+	for b.Loop() {
+		if Escape(p) != p {
+			b.Fatal("changed")
+		}
+	}
+}
+
+func BenchmarkJSONSafeLine(b *testing.B) {
+	line := []byte(`{"path":"/home/someone/src/github.com/acme/payments-service-legacy","name":"payments-service-legacy","kind":"git","depth":4,"rel":"github.com/acme/payments-service-legacy","uri":"file:///home/someone/src/github.com/acme/payments-service-legacy"}` + "\n")
+	for b.Loop() {
+		JSON(line)
+	}
+}
