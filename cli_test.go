@@ -1,47 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// TestListQuotesUnsafeNames: the plain list never writes a control or
-// format character, or a byte that is not UTF-8, to the terminal.
-func TestListQuotesUnsafeNames(t *testing.T) {
-	dir := t.TempDir()
-	names := []string{"plain", "esc\x1b[2Jx", "rtl\u202eexe", "bad\xffbyte", "c1\u009bx", "spa ce"}
-	for _, n := range names {
-		if err := os.MkdirAll(filepath.Join(dir, n, ".git"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var out bytes.Buffer
-	if err := run([]string{"list", dir}, &out, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != len(names) {
-		t.Fatalf("%d lines for %d repos:\n%s", len(lines), len(names), out.String())
-	}
-	real, _ := filepath.EvalSymlinks(dir)
-	for _, l := range lines {
-		for _, bad := range []string{"\x1b", "\u202e", "\xff", "\u009b"} {
-			if strings.Contains(l, bad) {
-				t.Errorf("line %q holds %q raw", l, bad)
-			}
-		}
-	}
-	for _, want := range []string{real + "/plain", real + "/spa ce", `"` + real + `/esc\x1b[2Jx"`, `"` + real + `/bad\xffbyte"`} {
-		if !strings.Contains(out.String(), want+"\n") {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
-	}
-}
 
 func TestUsageErrorsExit2(t *testing.T) {
 	dir := t.TempDir()

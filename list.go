@@ -2,41 +2,49 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
 // listCmd prints the repositories found, with no UI.
 type listCmd struct {
-	Dir string `arg:"" optional:"" name:"dir" help:"Folder to scan (default: the current folder)."`
+	Dir string `arg:"" optional:"" name:"dir" help:"Folder to scan (default: the config file's dir, else the current folder)."`
 
-	JSON    bool `name:"json" group:"output" help:"Print JSON Lines (path, name, kind, branch, depth, uri)."`
-	Details bool `group:"output" help:"With --json: add head, upstream, ahead/behind, remote, last commit and dirty state."`
-	Stream  bool `group:"output" help:"Print each repository as soon as it is found, in no particular order."`
+	FullPath bool `name:"full-path" group:"output" help:"Print absolute paths instead of paths relative to DIR."`
+	Null     bool `name:"null" short:"0" xor:"format" group:"output" help:"End each path with NUL instead of a newline and write it raw, for xargs -0."`
+	JSON     bool `name:"json" xor:"format" group:"output" help:"Print JSON Lines (path, rel, name, kind, branch, depth, uri, …)."`
+	Details  bool `group:"output" help:"With --json: add head, upstream, ahead/behind, remote, last commit and dirty state."`
+	Stream   bool `group:"output" help:"Print each repository as soon as it is found, in no particular order."`
 
 	scanFlags
 }
 
 func (o *listCmd) Help() string {
-	return `Paths are sorted and printed one a line; a path holding control characters
-is quoted. A count of skipped and unreadable folders goes to stderr.
+	return `Paths are sorted and printed one a line, relative to DIR (DIR itself as ".")
+unless --full-path is given. Control, bidi and zero-width characters and
+bytes that are not UTF-8 are written as escapes (\x1b, \u202e, \xff), as
+the picker draws them; --null writes paths raw, for programs. A count of
+skipped and unreadable folders goes to stderr.
 
 Examples:
   rootpick list ~/src
-  rootpick list --json --details ~/src | jq -r 'select(.dirty) | .path'
+  rootpick list --null --full-path ~/src | xargs -0 -I{} git -C {} status -s
+  rootpick list --json --details ~/src | jq -r 'select(.state == "dirty") | .path'
   rootpick list --all --skip build --max-depth 3`
 }
 
@@ -46,6 +54,9 @@ func (o *listCmd) Run(e *env) error {
 	}
 	if o.Details && !o.JSON {
 		return usageError("--details needs --json")
+	}
+	if o.FullPath && o.JSON {
+		return usageError("--full-path is for the text and --null output: --json has both path and rel")
 	}
 	stdout, stderr := e.stdout, e.stderr
 	var pos []string
@@ -63,7 +74,8 @@ func (o *listCmd) Run(e *env) error {
 	// and then at each progress tick, so results still show within 100 ms.
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	stdout = out
-	enc := json.NewEncoder(stdout)
+	var jsonBuf bytes.Buffer
+	enc := json.NewEncoder(&jsonBuf)
 	var desc *vcsdetect.Describer
 	if o.Details {
 		desc = vcsdetect.NewDescriber(vcsdetect.DescribeOptions{})
@@ -84,19 +96,26 @@ func (o *listCmd) Run(e *env) error {
 					uri = root.URI
 				}
 			}
-			line := struct {
-				vcsdetect.Repo
-				URI string `json:"uri"`
-				*vcsdetect.Details
-			}{Repo: r, URI: uri, Details: det}
-			writeErr = enc.Encode(line)
+			line := listLine{Repo: r, Rel: relTo(dir, r.Path), URI: uri, Details: det}
+			if !utf8.ValidString(r.Path) {
+				line.PathBytes = []byte(r.Path)
+			}
+			jsonBuf.Reset()
+			if writeErr = enc.Encode(line); writeErr == nil {
+				_, writeErr = stdout.Write(safetext.JSON(jsonBuf.Bytes()))
+			}
 			return
 		}
 		p := r.Path
-		if !utf8.ValidString(p) || strings.ContainsFunc(p, func(c rune) bool { return !unicode.IsPrint(c) }) {
-			p = strconv.Quote(p) // control, format or invalid bytes never reach the terminal raw
+		if !o.FullPath {
+			p = relTo(dir, p)
 		}
-		_, writeErr = fmt.Fprintln(stdout, p)
+		if o.Null {
+			// For programs: the exact bytes, which NUL cannot be part of.
+			_, writeErr = io.WriteString(stdout, p+"\x00")
+			return
+		}
+		_, writeErr = io.WriteString(stdout, safetext.Escape(p)+"\n")
 	}
 	opts := vcsdetect.Options{
 		MaxDepth:      int(o.MaxDepth),
@@ -158,4 +177,36 @@ func (o *listCmd) Run(e *env) error {
 		fmt.Fprintf(stderr, "rootpick: %d folders walked, %d skipped (heavy, other file system or seen before; --all walks heavy ones), %d unreadable\n", st.Dirs, st.Skipped, st.Warnings)
 	}
 	return writeErr
+}
+
+// listLine is one line of list --json. Its field names are stable and
+// listed in the README: path, name, kind, branch, depth, reason, marker
+// (vcsdetect.Repo), rel, uri, path_bytes, and with --details those of
+// vcsdetect.Details.
+type listLine struct {
+	vcsdetect.Repo
+	// Rel is Path relative to DIR, "." for DIR itself.
+	Rel string `json:"rel"`
+	URI string `json:"uri"`
+	// PathBytes is the exact path, base64 in JSON, when it is not valid
+	// UTF-8: encoding/json writes U+FFFD in path for each bad byte.
+	PathBytes []byte `json:"path_bytes,omitempty"`
+	*vcsdetect.Details
+}
+
+// relTo is path relative to dir, which holds it ("." for dir itself), as
+// ghq list prints them. The walk reaches every path through dir, so a
+// prefix is cut; anything else is left absolute.
+func relTo(dir, path string) string {
+	if path == dir {
+		return "."
+	}
+	prefix := dir
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	if rest, ok := strings.CutPrefix(path, prefix); ok {
+		return rest
+	}
+	return path
 }

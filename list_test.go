@@ -12,6 +12,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/safetext"
 )
 
 // TestListFlags runs rootpick list with its scan flags on a small tree and
@@ -41,13 +45,7 @@ func TestListFlags(t *testing.T) {
 		}
 		return out.String(), errOut.String()
 	}
-	rel := func(out string) []string {
-		var r []string
-		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-			r = append(r, strings.TrimPrefix(l, dir+"/"))
-		}
-		return r
-	}
+	rel := func(out string) []string { return strings.Split(strings.TrimSpace(out), "\n") }
 
 	out, errOut := list()
 	if got, want := rel(out), []string{"a", "b/sub", "proj"}; !slices.Equal(got, want) {
@@ -126,5 +124,149 @@ func TestListDetails(t *testing.T) {
 	}
 	if _, ok := m["last_commit"]; !ok {
 		t.Errorf("no last_commit in %s", out.String())
+	}
+}
+
+// TestListPaths: paths are relative to DIR (DIR itself as "."), absolute
+// with --full-path, NUL-terminated and raw with --null; --json has both.
+func TestListPaths(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	for _, p := range []string{".git", "a/.git", "b/sub/.git"} {
+		if err := os.MkdirAll(filepath.Join(dir, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := func(args ...string) string {
+		t.Helper()
+		var out bytes.Buffer
+		if err := run(append(append([]string{"list"}, args...), dir), &out, io.Discard); err != nil {
+			t.Fatalf("list %q: %v", args, err)
+		}
+		return out.String()
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, ".\na\nb/sub\n"},
+		{[]string{"--full-path"}, dir + "\n" + dir + "/a\n" + dir + "/b/sub\n"},
+		{[]string{"--null"}, ".\x00a\x00b/sub\x00"},
+		{[]string{"-0", "--full-path"}, dir + "\x00" + dir + "/a\x00" + dir + "/b/sub\x00"},
+	} {
+		if got := list(tc.args...); got != tc.want {
+			t.Errorf("list %q = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	var rels []string
+	for _, line := range strings.Split(strings.TrimSpace(list("--json")), "\n") {
+		var r struct{ Path, Rel string }
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if want := filepath.Join(dir, r.Rel); r.Path != want {
+			t.Errorf("path %q and rel %q disagree", r.Path, r.Rel)
+		}
+		rels = append(rels, r.Rel)
+	}
+	if want := []string{".", "a", "b/sub"}; !slices.Equal(rels, want) {
+		t.Errorf("list --json rel %q, want %q", rels, want)
+	}
+	for _, args := range [][]string{{"--json", "--null"}, {"--json", "--full-path"}, {"-0", "--details"}} {
+		var ee exitError
+		if err := run(append(append([]string{"list"}, args...), dir), io.Discard, io.Discard); !errors.As(err, &ee) || ee.code != 2 {
+			t.Errorf("list %q: %v, want exit 2", args, err)
+		}
+	}
+}
+
+// TestListEscapes: a folder named to drive the terminal is written escaped
+// in text, the same way the picker draws it; JSON holds no such character
+// raw either, yet decodes to the exact path; --null writes it raw.
+func TestListEscapes(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	names := []string{"plain", "c1\u009bx", "rtl\u202eexe", "new\nline", "esc\x1b[2Jx", "zw\u200bsp", "sep\u2028x", "del\x7f", "spa ce", "bad\xffbyte"}
+	for _, n := range names {
+		if err := os.MkdirAll(filepath.Join(dir, n, ".git"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := func(args ...string) []byte {
+		t.Helper()
+		var out bytes.Buffer
+		if err := run(append(append([]string{"list"}, args...), dir), &out, io.Discard); err != nil {
+			t.Fatalf("list %q: %v", args, err)
+		}
+		return out.Bytes()
+	}
+	raw := func(out []byte) {
+		t.Helper()
+		if !utf8.Valid(out) {
+			t.Errorf("output holds bytes that are not UTF-8: %q", out)
+		}
+		for _, r := range string(out) {
+			if r != '\n' && safetext.Unsafe(r) {
+				t.Errorf("output holds %U raw: %q", r, out)
+				return
+			}
+		}
+	}
+
+	text := list()
+	raw(text)
+	lines := strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
+	if len(lines) != len(names) {
+		t.Fatalf("%d lines for %d repos:\n%s", len(lines), len(names), text)
+	}
+	for _, want := range []string{"plain", "spa ce", `c1\u009bx`, `rtl\u202eexe`, `new\nline`, `esc\x1b[2Jx`, `bad\xffbyte`, `del\x7f`} {
+		if !slices.Contains(lines, want) {
+			t.Errorf("text output lacks %q:\n%s", want, text)
+		}
+	}
+
+	js := list("--json")
+	raw(js)
+	jl := strings.Split(strings.TrimSuffix(string(js), "\n"), "\n")
+	if len(jl) != len(names) {
+		t.Fatalf("%d JSON lines for %d repos", len(jl), len(names))
+	}
+	var got []string
+	for i, line := range jl {
+		var r struct {
+			Path, Rel, URI string
+			PathBytes      []byte `json:"path_bytes"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		exact := r.Path
+		if r.PathBytes != nil {
+			if utf8.Valid(r.PathBytes) || !strings.Contains(r.Path, "\uFFFD") {
+				t.Errorf("path_bytes %q given for %q", r.PathBytes, r.Path)
+			}
+			exact = string(r.PathBytes)
+		}
+		if p, err := consent.URIToPath(r.URI); err != nil || p != exact {
+			t.Errorf("uri %q is %q, path %q", r.URI, p, exact)
+		}
+		rel := strings.TrimPrefix(exact, dir+"/")
+		got = append(got, rel)
+		// Text and JSON say the same: line i of the text is the escape of
+		// the path JSON decodes to.
+		if want := safetext.Escape(rel); lines[i] != want {
+			t.Errorf("text line %q, JSON line %s: want the text %q", lines[i], line, want)
+		}
+		if r.PathBytes == nil && r.Rel != rel {
+			t.Errorf("rel %q, want %q", r.Rel, rel)
+		}
+	}
+	want := slices.Clone(names)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("JSON decodes to %q, want the exact names %q", got, want)
+	}
+
+	null := strings.Split(strings.TrimSuffix(string(list("--null")), "\x00"), "\x00")
+	if !slices.Equal(null, want) {
+		t.Errorf("--null wrote %q, want the raw names %q", null, want)
 	}
 }

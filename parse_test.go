@@ -79,8 +79,23 @@ func TestParseEveryFlag(t *testing.T) {
 
 	c, _, cmd = parseOK(t, "list", "--json", "--details", "--stream", "--max-depth", "2", "--all", "--skip", "x", "--follow", "--one-file-system", "d")
 	l := c.List
-	if cmd != "list <dir>" || !l.JSON || !l.Details || !l.Stream || l.MaxDepth != 2 || !l.All || !slices.Equal(l.Skip, []string{"x"}) || !l.Follow || !l.OneFileSystem || l.Dir != "d" {
+	if cmd != "list <dir>" || !l.JSON || !l.Details || !l.Stream || l.MaxDepth != 2 || !l.All || !slices.Equal(l.Skip, []string{"x"}) || !l.Follow || !l.OneFileSystem || l.Dir != "d" || l.Null || l.FullPath {
 		t.Errorf("list (%s): %+v", cmd, l)
+	}
+	for _, args := range [][]string{{"list", "--null", "--full-path"}, {"list", "-0", "--full-path"}} {
+		if c, _, _ = parseOK(t, args...); !c.List.Null || !c.List.FullPath || c.List.JSON {
+			t.Errorf("%q: %+v", args, c.List)
+		}
+	}
+
+	for _, f := range []string{"json", "lines", "null"} {
+		c, _, _ = parseOK(t, "--print", "--print-format", f)
+		if !c.Pick.Print || c.Pick.PrintFormat != f {
+			t.Errorf("--print-format %s: %+v", f, c.Pick)
+		}
+	}
+	if c, _, _ = parseOK(t, "--print"); c.Pick.PrintFormat != "json" {
+		t.Errorf("--print's default format is %q, want json", c.Pick.PrintFormat)
 	}
 
 	c, e, cmd = parseOK(t, "proxy", "--profile", "work", "--protocol", "2026-07-28", "--print-config", "vscode", "--name", "fs", "--log", "/tmp/p.log", "--debug", "--", "npx", "-y", "srv")
@@ -147,6 +162,10 @@ func TestParseBadValues(t *testing.T) {
 		{[]string{"list", "--bogus"}, []string{"--bogus", "rootpick list --help"}},
 		{[]string{"list", dir, dir}, []string{"unexpected argument", "rootpick list --help"}},
 		{[]string{"list", "--details", dir}, []string{"--details needs --json"}},
+		{[]string{"list", "--json", "--null", dir}, []string{"--json", "--null", "rootpick list --help"}},
+		{[]string{"list", "--json", "--full-path", dir}, []string{"--full-path", "--json"}},
+		{[]string{"--print", "--print-format", "yaml"}, []string{"--print-format", "yaml", `"json","lines","null"`, "rootpick --help"}},
+		{[]string{"--print-format", "null", dir}, []string{"--print-format null needs --print"}},
 		{[]string{"list", dir, "--", "x"}, []string{"list takes no server command"}},
 		{[]string{"serve-demo", "extra"}, []string{"unexpected argument extra", "rootpick serve-demo --help"}},
 		{[]string{"serve-demo", "--record"}, []string{"--record"}},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/charmbracelet/x/term"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/mcpconn"
 	"github.com/rootpick/rootpick/ui"
 	"github.com/rootpick/rootpick/vcsdetect"
@@ -39,7 +41,8 @@ type pickCmd struct {
 	// taken before parsing (env.command), so a word here is a mistake.
 	Command []string `arg:"" optional:"" name:"server-command" help:"After --: the MCP server to start on stdio; {roots} in its arguments expands to the consented folders."`
 
-	Print bool `group:"output" help:"On exit, print the consented roots as a JSON array on stdout."`
+	Print       bool   `group:"output" help:"On exit, print the consented roots on stdout (as --print-format says)."`
+	PrintFormat string `name:"print-format" enum:"json,lines,null" default:"json" placeholder:"FORMAT" group:"output" help:"With --print: json (an array of {path, uri, name}), lines (one path a line, escaped as list does) or null (raw paths, each ended by NUL, for xargs -0); default: ${default}."`
 
 	URL         []httpURL        `name:"url" placeholder:"URL" sep:"none" group:"servers" help:"Serve roots to the Streamable HTTP server at URL (repeatable)."`
 	Server      []shellCommand   `placeholder:"'CMD ARGS'" sep:"none" group:"servers" help:"Serve roots to the stdio server started by CMD ARGS, split with shell quoting (repeatable)."`
@@ -61,7 +64,8 @@ func (c *pickCmd) Help() string {
   rootpick ~/src -- npx -y @modelcontextprotocol/server-filesystem
   rootpick --server 'uvx mcp-server-git' --server 'node srv.js --root "my dir"'
   rootpick --url https://example.com/mcp --resume --profile work
-  rootpick --print ~/src | jq -r '.[].path'`
+  rootpick --print ~/src | jq -r '.[].path'
+  rootpick --print --print-format null ~/src | xargs -0 du -sh`
 }
 
 func (c *pickCmd) Run(e *env, k *kong.Kong) error {
@@ -74,6 +78,9 @@ func (c *pickCmd) Run(e *env, k *kong.Kong) error {
 	var pos []string
 	if c.Dir != "" {
 		pos = []string{c.Dir}
+	}
+	if !c.Print && c.PrintFormat != "json" {
+		return usageError("--print-format %s needs --print", c.PrintFormat)
 	}
 	dir, err := dirArg(pos)
 	if err != nil {
@@ -169,19 +176,40 @@ func (c *pickCmd) Run(e *env, k *kong.Kong) error {
 		return err
 	}
 	if c.Print {
-		return printRoots(e.stdout, roots)
+		return printRoots(e.stdout, roots, c.PrintFormat)
 	}
 	return nil
 }
 
-// printRoots writes the roots as a JSON array of {uri, name, path}.
-func printRoots(w io.Writer, roots []consent.Root) error {
-	if roots == nil {
-		roots = []consent.Root{}
+// printRoots writes the roots in format: "json", an indented JSON array
+// of {uri, name, path} with control and format characters written as
+// \uXXXX; "lines", one path a line escaped as list prints it; "null", the
+// exact paths, each ended by NUL.
+func printRoots(w io.Writer, roots []consent.Root, format string) error {
+	var b bytes.Buffer
+	switch format {
+	case "lines", "null":
+		for _, r := range roots {
+			if format == "null" {
+				b.WriteString(r.Path + "\x00")
+			} else {
+				b.WriteString(safetext.Escape(r.Path) + "\n")
+			}
+		}
+	default:
+		if roots == nil {
+			roots = []consent.Root{}
+		}
+		enc := json.NewEncoder(&b)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(roots); err != nil {
+			return err
+		}
+		_, err := w.Write(safetext.JSON(b.Bytes()))
+		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(roots)
+	_, err := w.Write(b.Bytes())
+	return err
 }
 
 // dirArg is the canonical absolute folder to scan: the one in pos, or the

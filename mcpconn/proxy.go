@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/safetext"
 )
 
 // RootSource is where a proxy gets the consented set: the consent store of
@@ -343,7 +344,7 @@ func (p *proxy) rewriteInitialize(m *jsonrpc.Request) *jsonrpc.Request {
 	p.mu.Lock()
 	p.initReq = out
 	p.mu.Unlock()
-	p.report(func(s *ProxyStatus) { s.Host = CleanName(host, 60) })
+	p.report(func(s *ProxyStatus) { s.Host = safetext.EscapeMax(host, 60) })
 	return out
 }
 
@@ -455,7 +456,9 @@ func (p *proxy) noteServerName(m *jsonrpc.Response) {
 	if json.Unmarshal(m.Result, &res) != nil || res.ServerInfo == nil || res.ProtocolVersion == "" {
 		return
 	}
-	p.report(func(s *ProxyStatus) { s.Server, s.State, s.Error = CleanName(res.ServerInfo.Name, 60), "connected", "" })
+	p.report(func(s *ProxyStatus) {
+		s.Server, s.State, s.Error = safetext.EscapeMax(res.ServerInfo.Name, 60), "connected", ""
+	})
 }
 
 // apply serves roots from now on and tells the child.

@@ -1,7 +1,6 @@
 package mcpconn
 
 import (
-	"fmt"
 	"net/url"
 	"strings"
 	"unicode"
@@ -150,54 +149,3 @@ type redactedError struct {
 
 func (e *redactedError) Error() string { return e.text }
 func (e *redactedError) Unwrap() error { return e.err }
-
-// CleanName makes a name that comes from a server (serverInfo.name, a
-// title, a log line) safe to show and log: control characters (C0, DEL,
-// C1), Unicode format characters (bidi overrides and isolates, zero-width
-// marks), line and paragraph separators and invalid UTF-8 are shown as
-// Go-style escapes, so the name cannot drive the terminal, reorder the text
-// around it or hide part of itself; and the result is at most max runes
-// long, a cut marked with "…" (max < 1: no cap). An escape is never cut in
-// half.
-func CleanName(s string, max int) string {
-	if max < 1 {
-		max = int(^uint(0) >> 1)
-	}
-	var b strings.Builder
-	n := 0
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		var piece string
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			piece = fmt.Sprintf(`\x%02x`, s[i])
-		case r == '\n':
-			piece = `\n`
-		case r == '\t':
-			piece = `\t`
-		case r == '\r':
-			piece = `\r`
-		case r < 0x80 && unsafeRune(r):
-			piece = fmt.Sprintf(`\x%02x`, r)
-		case unsafeRune(r):
-			piece = fmt.Sprintf(`\u%04x`, r)
-		default:
-			piece = s[i : i+size]
-		}
-		i += size
-		w := utf8.RuneCountInString(piece)
-		// Room for the piece, and for "…" unless this is the last one.
-		if n+w > max || (i < len(s) && n+w == max) {
-			b.WriteString("…")
-			return b.String()
-		}
-		b.WriteString(piece)
-		n += w
-	}
-	return b.String()
-}
-
-func unsafeRune(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) ||
-		unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r)
-}

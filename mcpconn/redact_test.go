@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 func TestSpecLabelNamesTheRealCommand(t *testing.T) {
@@ -90,55 +89,4 @@ func TestRedactErrorDoesNotGarble(t *testing.T) {
 	if err := (Spec{URL: "http://h/?k=1"}).redactError(cause); !errors.Is(err, cause) {
 		t.Error("the redacted error does not unwrap to its cause")
 	}
-}
-
-func TestCleanName(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		max  int
-		want string
-	}{
-		{"server-filesystem", 40, "server-filesystem"},
-		{"evil\x1b[2J\x1b]0;title\x07", 0, `evil\x1b[2J\x1b]0;title\x07`},
-		{"a\u202eb\u2066c\u200bd", 0, `a\u202eb\u2066c\u200bd`},
-		{"line\nbreak\u2028sep", 0, `line\nbreak\u2028sep`},
-		{"bad\xffutf8", 0, `bad\xffutf8`},
-		{"\u0085c1", 0, `\u0085c1`},
-		{"abcdef", 6, "abcdef"},
-		{"abcdefg", 6, "abcde…"},
-		{"héllo wörld", 5, "héll…"},
-		{"ab\x1bcd", 4, "ab…"}, // an escape is never cut in half
-		{"名前はとても長い", 4, "名前は…"},
-	} {
-		got := CleanName(tc.in, tc.max)
-		if got != tc.want {
-			t.Errorf("CleanName(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
-		}
-		if tc.max > 0 && utf8.RuneCountInString(got) > tc.max {
-			t.Errorf("CleanName(%q, %d) = %q is longer than %d", tc.in, tc.max, got, tc.max)
-		}
-	}
-}
-
-func FuzzCleanName(f *testing.F) {
-	for _, s := range []string{"", "abc", "\x1b[31m", "\u202e", "\xff\xfe", "名前"} {
-		f.Add(s, 5)
-	}
-	f.Fuzz(func(t *testing.T, s string, max int) {
-		if max > 1000 || max < -1 {
-			return
-		}
-		got := CleanName(s, max)
-		if !utf8.ValidString(got) {
-			t.Fatalf("invalid UTF-8 out: %q", got)
-		}
-		for _, r := range got {
-			if unsafeRune(r) {
-				t.Fatalf("unsafe rune %U left in %q", r, got)
-			}
-		}
-		if max > 0 && utf8.RuneCountInString(got) > max {
-			t.Fatalf("%q longer than %d", got, max)
-		}
-	})
 }

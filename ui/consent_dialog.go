@@ -12,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/safetext"
 )
 
 // accessLine says in one line what sharing a folder means.
@@ -384,7 +385,7 @@ func (d *consentDialog) tail(inner int) []string {
 	out := []string{"", ""}
 	if d.cursor < len(d.lines) && d.lines[d.cursor].root != nil {
 		r := d.lines[d.cursor].root
-		out[0] = d.st.dim.Render(midCut("path "+clean(r.Path), inner))
+		out[0] = d.st.dim.Render(midCut("path "+safetext.Escape(r.Path), inner))
 		out[1] = d.st.dim.Render(midCut("uri  "+r.URI, inner))
 	}
 	return append(out, d.footer(inner)...)
@@ -498,7 +499,7 @@ func (d *consentDialog) bodyLines(inner int) []dline {
 			}
 			entry(sign, st, a.Root, d.st.dim.Render(strings.Join(suffix, "  ")), i)
 			for _, w := range a.Warnings {
-				text(d.st.warn.Render(ansi.Truncate("      ⚠ "+clean(w.Text), inner, "…")))
+				text(d.st.warn.Render(ansi.Truncate("      ⚠ "+safetext.Escape(w.Text), inner, "…")))
 			}
 			if a.expanded {
 				for _, in := range a.inside {
@@ -549,7 +550,7 @@ func (d *consentDialog) bodyLines(inner int) []dline {
 		text(d.st.dim.Render(ansi.Truncate(msg, inner, "…")))
 	}
 	for _, p := range d.problems {
-		text(d.st.warn.Render(ansi.Truncate("! "+clean(p), inner, "…")))
+		text(d.st.warn.Render(ansi.Truncate("! "+safetext.Escape(p), inner, "…")))
 	}
 	return out
 }
@@ -559,10 +560,10 @@ func (d *consentDialog) bodyLines(inner int) []dline {
 func (d *consentDialog) label(path string) string {
 	if d.dir != "" && consent.Within(path, d.dir) {
 		if rel, err := filepath.Rel(d.dir, path); err == nil {
-			return clean(rel)
+			return safetext.Escape(rel)
 		}
 	}
-	return clean(path)
+	return safetext.Escape(path)
 }
 
 // View draws the dialog box.

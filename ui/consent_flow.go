@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/safetext"
 )
 
 // proposalMsg is a proposal built from the checked folders: each becomes a
@@ -110,7 +111,7 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 	}
 	if rec.Dir != m.cfg.Dir {
 		// Checks the list cannot show would be shared by the next y.
-		m.setNote("The remembered consent is for "+clean(home(rec.Dir))+": not applied here.", false)
+		m.setNote("The remembered consent is for "+safetext.Escape(home(rec.Dir))+": not applied here.", false)
 		return
 	}
 	m.remembered = map[string]bool{}
@@ -215,7 +216,7 @@ func (m *Model) auditEntry(action string, change consent.Change) consent.AuditEn
 func (m *Model) onConsentSaved(msg consentSavedMsg) tea.Cmd {
 	m.saving--
 	if msg.err != nil {
-		m.setNote("Consent not remembered: "+clean(msg.err.Error()), true)
+		m.setNote("Consent not remembered: "+safetext.Escape(msg.err.Error()), true)
 	}
 	if m.saving == 0 && m.quitAfterSave {
 		m.stopScan()
@@ -226,7 +227,7 @@ func (m *Model) onConsentSaved(msg consentSavedMsg) tea.Cmd {
 
 func (m *Model) onResume(msg resumeMsg) tea.Cmd {
 	if msg.err != nil {
-		m.setNote("Not resumed: "+clean(msg.err.Error())+". The remembered roots are checked; enter reviews them.", true)
+		m.setNote("Not resumed: "+safetext.Escape(msg.err.Error())+". The remembered roots are checked; enter reviews them.", true)
 		return nil
 	}
 	m.consented = msg.roots

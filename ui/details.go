@@ -5,6 +5,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
@@ -44,14 +45,14 @@ func (m *Model) detailsView(w, h int) string {
 		return ansi.Truncate(m.st.dim.Render(label)+value, w, "…")
 	}
 	mid := func(s string) string { return midCut(s, max(w-9, 8)) }
-	rows := []string{ansi.Truncate(m.st.title.Render(clean(r.Name)), w, "…")}
-	rows = append(rows, line("path     ", mid(clean(r.Path))))
+	rows := []string{ansi.Truncate(m.st.title.Render(safetext.Escape(r.Name)), w, "…")}
+	rows = append(rows, line("path     ", mid(safetext.Escape(r.Path))))
 	kind := string(r.Kind)
 	if r.Reason != "" {
-		kind += " (" + clean(r.Reason) + ")"
+		kind += " (" + safetext.Escape(r.Reason) + ")"
 	}
 	if r.Marker != "" {
-		kind += " (" + clean(r.Marker) + ")"
+		kind += " (" + safetext.Escape(r.Marker) + ")"
 	}
 	rows = append(rows, line("kind     ", kind))
 	f, known := m.facts[r.Path]
@@ -64,12 +65,12 @@ func (m *Model) detailsView(w, h int) string {
 	}
 	d := f.det
 	if d.Head != "" {
-		head := clean(d.Head)
+		head := safetext.Escape(d.Head)
 		if d.Detached {
 			head += " (detached)"
 		}
 		if d.Upstream != "" {
-			head += m.st.dim.Render(" → " + clean(d.Upstream))
+			head += m.st.dim.Render(" → " + safetext.Escape(d.Upstream))
 			if d.Ahead > 0 || d.Behind > 0 {
 				head += " ↑" + itoa(d.Ahead) + " ↓" + itoa(d.Behind)
 			}
@@ -77,10 +78,10 @@ func (m *Model) detailsView(w, h int) string {
 		rows = append(rows, line("branch   ", head))
 	}
 	if d.Remote != "" {
-		rows = append(rows, line("remote   ", mid(clean(d.Remote))))
+		rows = append(rows, line("remote   ", mid(safetext.Escape(d.Remote))))
 	}
 	if !d.LastCommit.IsZero() {
-		rows = append(rows, line("commit   ", d.LastCommit.Local().Format("2006-01-02 15:04")+" "+clean(d.Subject)))
+		rows = append(rows, line("commit   ", d.LastCommit.Local().Format("2006-01-02 15:04")+" "+safetext.Escape(d.Subject)))
 	}
 	switch d.State {
 	case vcsdetect.StateDirty:
@@ -91,10 +92,10 @@ func (m *Model) detailsView(w, h int) string {
 		rows = append(rows, line("state    ", "unknown"))
 	}
 	if f.err != "" {
-		rows = append(rows, line("share    ", m.st.err.Render("cannot be shared: "+clean(f.err))))
+		rows = append(rows, line("share    ", m.st.err.Render("cannot be shared: "+safetext.Escape(f.err))))
 	}
 	for _, w := range f.warnings {
-		rows = append(rows, line("warning  ", m.st.warn.Render(clean(w))))
+		rows = append(rows, line("warning  ", m.st.warn.Render(safetext.Escape(w))))
 	}
 	return strings.Join(rows, "\n")
 }

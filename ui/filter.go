@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/picker"
 )
 
@@ -127,7 +128,7 @@ func (m *Model) filterLine() (string, bool) {
 	case m.filtering:
 		return m.filter.View() + pending, true
 	case m.picker.Filter() != "" || m.filterWant != "":
-		return m.st.filter.Render("/ ") + clean(m.filterWant) + pending + m.st.dim.Render("  (esc clears)"), true
+		return m.st.filter.Render("/ ") + safetext.Escape(m.filterWant) + pending + m.st.dim.Render("  (esc clears)"), true
 	}
 	return "", false
 }

@@ -5,6 +5,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/picker"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
@@ -40,7 +41,7 @@ func (l *listView) follow(cursor, total int) {
 // folder itself), cleaned of control characters: the text the filter
 // matches (picker.Label).
 func (l *listView) label(r vcsdetect.Repo) string {
-	return clean(picker.Label(l.dir, r.Path))
+	return safetext.Escape(picker.Label(l.dir, r.Path))
 }
 
 // View draws the shown rows; tags gives a row's state column (shared, to
@@ -84,7 +85,7 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 		if d, ok := facts(r.Path); ok {
 			marks[i-l.offset] = marksOf(d)
 		}
-		bw = max(bw, lipgloss.Width(clean(r.Branch))+l.cell(marks[i-l.offset], r.Branch != "", true).width)
+		bw = max(bw, lipgloss.Width(safetext.Escape(r.Branch))+l.cell(marks[i-l.offset], r.Branch != "", true).width)
 	}
 	bw = min(bw, l.width/3)
 
@@ -100,14 +101,14 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 			box = l.st.checked.Render("[x]")
 		}
 		raw := picker.Label(l.dir, r.Path)
-		label := clean(raw)
+		label := safetext.Escape(raw)
 		pos := p.MatchedAt(i)
 		right := ""
 		if tw > 0 {
 			right = padRight(tags[i-l.offset], tw) + " "
 		}
 		if bw > 0 {
-			branch := clean(r.Branch)
+			branch := safetext.Escape(r.Branch)
 			if len(pos) > 0 && branch == r.Branch {
 				// The branch follows the label and a space in the haystack.
 				branch = highlight(branch, pos, len(raw)+1, l.st.branch, matchStyle(l.st.branch), false)

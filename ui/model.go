@@ -18,6 +18,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/mcpconn"
 	"github.com/rootpick/rootpick/picker"
 	"github.com/rootpick/rootpick/vcsdetect"
@@ -483,7 +484,7 @@ func fit(s string, w, h int) string {
 }
 
 func (m *Model) headerView() string {
-	parts := []string{m.st.title.Render("rootpick"), clean(home(m.cfg.Dir))}
+	parts := []string{m.st.title.Render("rootpick"), safetext.Escape(home(m.cfg.Dir))}
 	count := itoa(m.picker.Len()) + " repos"
 	if m.picker.ShownLen() != m.picker.Len() {
 		count = itoa(m.picker.ShownLen()) + "/" + count

@@ -276,41 +276,6 @@ func TestNoViewBeforeSize(t *testing.T) {
 	}
 }
 
-func TestClean(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain":              "plain",
-		"é 日本":               "é 日本",
-		"a\nb":               `a\nb`,
-		"\x1b[31mred":        `\x1b[31mred`,
-		"bell\a":             `bell\x07`,
-		"c1\u009b":           `c1\u009b`,
-		"rtl\u202egnp.exe":   `rtl\u202egnp.exe`,
-		"bad\xffutf8":        `bad\xffutf8`,
-		"tab\tcr\r":          `tab\tcr\r`,
-		"zero\u200bwidth":    `zero\u200bwidth`,
-		"del\x7f":            `del\x7f`,
-		"ok-_.~!$&'()*+,;=:": "ok-_.~!$&'()*+,;=:",
-	} {
-		if got := clean(in); got != want {
-			t.Errorf("clean(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func FuzzClean(f *testing.F) {
-	for _, s := range []string{"a", "\x1b]0;x\a", "\u202e", "\xff"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		out := clean(s)
-		for _, r := range out {
-			if unsafeRune(r) || r == '\uFFFD' && !strings.ContainsRune(s, '\uFFFD') {
-				t.Fatalf("clean(%q) = %q still holds %U", s, out, r)
-			}
-		}
-	})
-}
-
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/safetext"
 )
 
 // Row states, each with its own glyph and word so that none is told by
@@ -36,7 +37,7 @@ func (m *Model) rowTags(path string, shared map[string]bool) string {
 	var t []string
 	reason, withdrawn := m.withdrawn[path]
 	if withdrawn {
-		t = append(t, m.st.err.Render(glyphWithdrawn+" withdrawn: "+clean(reason)))
+		t = append(t, m.st.err.Render(glyphWithdrawn+" withdrawn: "+safetext.Escape(reason)))
 	}
 	switch {
 	case checked && withdrawn && !shared[path]:
@@ -87,10 +88,10 @@ func (m *Model) coveringRoot(path string, shared map[string]bool) (string, bool)
 func (m *Model) rel(path string) string {
 	if consent.Within(path, m.cfg.Dir) {
 		if r, err := filepath.Rel(m.cfg.Dir, path); err == nil {
-			return clean(r)
+			return safetext.Escape(r)
 		}
 	}
-	return clean(path)
+	return safetext.Escape(path)
 }
 
 // rowCounts is the header's tally of row states. It is kept between

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rootpick/rootpick/internal/safetext"
 )
 
 // scanSpinner is the spinner of the scan line: one cell wide, so that the
@@ -82,12 +83,12 @@ func (m *Model) depthText() string {
 // being scanned; after a scan that found nothing, what was scanned and
 // what to try next.
 func (m *Model) emptyView(w, h int) string {
-	dir := clean(home(m.cfg.Dir))
+	dir := safetext.Escape(home(m.cfg.Dir))
 	if m.scanning {
 		return wrapIndent("  ", "Scanning "+dir+" "+m.depthText()+"…", m.st.dim, w)
 	}
 	if m.scanErr != nil {
-		return wrapIndent("  ", "The scan of "+dir+" failed: "+clean(m.scanErr.Error()), m.st.err, w)
+		return wrapIndent("  ", "The scan of "+dir+" failed: "+safetext.Escape(m.scanErr.Error()), m.st.err, w)
 	}
 	st, opts := m.scanStats, m.cfg.ScanOptions
 	scanned := "Walked " + plural(st.Dirs, "folder", "folders") + " " + m.depthText()
@@ -107,7 +108,7 @@ func (m *Model) emptyView(w, h int) string {
 		tries = append(tries, [2]string{"rootpick --max-depth " + itoa(max(2*d, d+2)) + " " + dir, "look deeper"})
 	}
 	if parent := filepath.Dir(m.cfg.Dir); parent != m.cfg.Dir {
-		tries = append(tries, [2]string{"rootpick " + clean(home(parent)), "scan the parent folder"})
+		tries = append(tries, [2]string{"rootpick " + safetext.Escape(home(parent)), "scan the parent folder"})
 	}
 	if !opts.All {
 		tries = append(tries, [2]string{"rootpick --all " + dir, "also walk the skipped heavy folders (node_modules, .venv, vendor…)"})

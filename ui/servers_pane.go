@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/safetext"
 )
 
 // serversView is the server pane (tab): one block per server and per proxy
@@ -26,12 +27,12 @@ func (m *Model) serversView() string {
 			head += " " + s.version
 		}
 		if s.name != "" && s.label != s.name && !s.proxy {
-			head += m.st.dim.Render("  (" + clean(s.label) + ")")
+			head += m.st.dim.Render("  (" + safetext.Escape(s.label) + ")")
 		}
 		out = append(out, line(m.st.title.Render(head)))
 		state := "  state     " + m.stateText(s)
 		if s.protocol != "" {
-			state += m.st.dim.Render("  · protocol " + clean(s.protocol))
+			state += m.st.dim.Render("  · protocol " + safetext.Escape(s.protocol))
 		}
 		out = append(out, line(state))
 		switch {
@@ -40,7 +41,7 @@ func (m *Model) serversView() string {
 		default:
 			got := make([]string, len(s.fetched))
 			for i, u := range s.fetched {
-				got[i] = clean(relPath(m.cfg.Dir, pathOfURI(u)))
+				got[i] = safetext.Escape(relPath(m.cfg.Dir, pathOfURI(u)))
 			}
 			when := ""
 			if !s.fetchedAt.IsZero() {
@@ -70,7 +71,7 @@ func (m *Model) serversView() string {
 		}
 	}
 	if m.cfg.LogPath != "" {
-		out = append(out, "", line(m.st.dim.Render("log: "+clean(m.cfg.LogPath))))
+		out = append(out, "", line(m.st.dim.Render("log: "+safetext.Escape(m.cfg.LogPath))))
 	}
 	out = append(out, line(m.st.dim.Render("R retries servers that are down now · tab or esc goes back to the list")))
 	return strings.Join(out, "\n")

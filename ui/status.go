@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
@@ -37,17 +38,14 @@ type serverState struct {
 }
 
 // stderrKept is how many of a server's last stderr lines the UI keeps for
-// the server pane; longer lines are cut.
+// the server pane; longer lines are cut (at stderrLineCut runes).
 const (
 	stderrKept    = 5
 	stderrLineCut = 300
 )
 
 func (s *serverState) addStderr(line string) {
-	line = clean(line)
-	if len(line) > stderrLineCut {
-		line = line[:stderrLineCut] + "…"
-	}
+	line = safetext.EscapeMax(line, stderrLineCut) // an escape or a rune is never cut in half
 	s.stderr = append(s.stderr, line)
 	if len(s.stderr) > stderrKept {
 		s.stderr = append(s.stderr[:0:0], s.stderr[len(s.stderr)-stderrKept:]...)
@@ -75,9 +73,9 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 		s.state, s.err, s.why, s.attempt = "connected", "", "", 0
 		s.asked, s.fetched, s.verified, s.mismatch, s.notFetching = false, nil, nil, "", false
 		s.protocol = ev.Text
-		s.version = mcpconn.CleanName(ev.ServerVersion, 30)
+		s.version = safetext.EscapeMax(ev.ServerVersion, 30)
 		if ev.ServerName != "" {
-			s.name = mcpconn.CleanName(ev.ServerName, 40)
+			s.name = safetext.EscapeMax(ev.ServerName, 40)
 		}
 	case mcpconn.Fetched:
 		s.fetched, s.asked, s.notFetching = ev.URIs, true, false
@@ -87,11 +85,11 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 	case mcpconn.Verified:
 		s.verified, s.mismatch = ev.URIs, ""
 	case mcpconn.Mismatch:
-		s.mismatch, s.verified = clean(ev.Text), nil
+		s.mismatch, s.verified = safetext.Escape(ev.Text), nil
 	case mcpconn.Restarting:
 		s.state, s.attempt = "restarting", ev.Attempt
 		s.restartAt = m.now.Add(ev.Delay)
-		s.why = clean(ev.Text)
+		s.why = safetext.Escape(ev.Text)
 		if ev.Delay > 0 {
 			return m.startTicking()
 		}
@@ -111,7 +109,7 @@ func errText(err error) string {
 	if err == nil {
 		return ""
 	}
-	return clean(err.Error())
+	return safetext.Escape(err.Error())
 }
 
 // onWithdrawn drops a root the hub withdrew: it is no longer exposed, and
@@ -122,7 +120,7 @@ func (m *Model) onWithdrawn(ev mcpconn.Event) {
 		m.withdrawn = map[string]string{}
 	}
 	m.withdrawn[ev.Path] = ev.Text
-	m.setNote("Withdrawn "+clean(relPath(m.cfg.Dir, ev.Path))+": "+clean(ev.Text), true)
+	m.setNote("Withdrawn "+safetext.Escape(relPath(m.cfg.Dir, ev.Path))+": "+safetext.Escape(ev.Text), true)
 }
 
 // onTick moves countdowns; ticking stops when nothing counts down.
@@ -201,7 +199,7 @@ func (s *serverState) display() string {
 	if s.name != "" {
 		return s.name
 	}
-	return clean(s.label)
+	return safetext.Escape(s.label)
 }
 
 // displayName is how server s is named on screen: its own name once known,
@@ -277,7 +275,7 @@ func (m *Model) stateText(s *serverState) string {
 			out = m.st.pending.Render("pending")
 		}
 		if want := m.protocol(); s.protocol != "" && s.protocol != want {
-			out += m.st.warn.Render(" protocol " + clean(s.protocol) + "≠" + want)
+			out += m.st.warn.Render(" protocol " + safetext.Escape(s.protocol) + "≠" + want)
 		}
 		return out
 	case "restarting":

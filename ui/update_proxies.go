@@ -4,6 +4,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
@@ -39,12 +40,12 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 		if srv == "" {
 			srv = e.Command
 		}
-		s.name = clean(host + " → " + srv + " (proxy)")
+		s.name = safetext.Escape(host + " → " + srv + " (proxy)")
 		switch e.State {
 		case "connected":
 			s.state, s.why = "connected", ""
 		case "restarting":
-			s.state, s.why = "restarting", clean(e.Error)
+			s.state, s.why = "restarting", safetext.Escape(e.Error)
 		default:
 			s.state = "starting"
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
@@ -158,7 +159,7 @@ func (m *Model) scanHeader() []string {
 	case m.scanning:
 		return nil
 	case m.scanErr != nil:
-		return []string{m.st.err.Render("scan failed: " + clean(m.scanErr.Error()))}
+		return []string{m.st.err.Render("scan failed: " + safetext.Escape(m.scanErr.Error()))}
 	}
 	var parts []string
 	if st.Skipped > 0 {

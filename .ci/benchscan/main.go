@@ -165,9 +165,11 @@ func run(args []string) {
 	if _, err := exec.LookPath(fd); err != nil {
 		fd = "fd"
 	}
+	// --full-path: absolute paths, as find and fd print them and as check
+	// compares them.
 	tools := []*tool{
-		{name: "rootpick list " + *listArgs, args: append(append([]string{*rootpick, "list"}, strings.Fields(*listArgs)...), dir)},
-		{name: "rootpick list " + *listArgs + " --stream", args: append(append([]string{*rootpick, "list"}, strings.Fields(*listArgs)...), "--stream", dir)},
+		{name: "rootpick list " + *listArgs, args: append(append([]string{*rootpick, "list", "--full-path"}, strings.Fields(*listArgs)...), dir)},
+		{name: "rootpick list " + *listArgs + " --stream", args: append(append([]string{*rootpick, "list", "--full-path"}, strings.Fields(*listArgs)...), "--stream", dir)},
 		{name: "find -name .git -prune", args: []string{"find", dir, "-name", ".git", "-prune"}},
 		{name: "fd -H -I --prune", args: []string{fd, "-H", "-I", "--prune", "-t", "d", "-t", "f", `^\.git$`, dir}},
 		{name: "floor (2 workers, getdents)", args: []string{self, "floor", dir}},
