@@ -9,13 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
-	"strings"
-
-	"github.com/alecthomas/kong"
-	"github.com/rootpick/rootpick/consent"
-	"github.com/rootpick/rootpick/mcpconn"
 )
 
 // cli is the whole command line: one field per command, each a struct with
@@ -94,91 +88,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "rootpick:", err)
 		os.Exit(1)
 	}
-}
-
-// newParser builds the kong parser for c, writing help to stdout. Where
-// kong would exit (--help, --version) it panics with exitError, which run
-// recovers.
-func newParser(c *cli, stdout, stderr io.Writer) (*kong.Kong, error) {
-	return kong.New(c,
-		kong.Name("rootpick"),
-		kong.Description(description),
-		kong.Writers(stdout, stderr),
-		kong.Exit(func(code int) { panic(exitError{code: code}) }),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true}),
-		kong.ExplicitGroups(flagGroups),
-		kong.Help(printHelp),
-		kong.Vars{
-			"protocol":    mcpconn.DefaultProtocolVersion,
-			"initTimeout": mcpconn.DefaultInitTimeout.String(),
-			"profile":     consent.DefaultProfile,
-		},
-	)
-}
-
-// printHelp is kong's help, except that the top level also shows the
-// default command's usage and flags, since "rootpick [flags] DIR" is how
-// rootpick is mostly run.
-func printHelp(options kong.HelpOptions, ctx *kong.Context) error {
-	if ctx.Selected() != nil {
-		return kong.DefaultHelpPrinter(options, ctx)
-	}
-	fmt.Fprint(ctx.Stdout, "Usage:\n  rootpick [flags] [DIR] [-- SERVER_COMMAND [ARGS...]]\n  rootpick <command> [flags]\n")
-	options.NoAppSummary = true
-	if err := kong.DefaultHelpPrinter(options, ctx); err != nil {
-		return err
-	}
-	pick, err := kong.Trace(ctx.Kong, []string{"pick"})
-	if err != nil {
-		return err
-	}
-	fmt.Fprint(ctx.Stdout, "\nThe default command, pick (rootpick [pick] [flags] [DIR] [-- SERVER_COMMAND [ARGS...]]):\n")
-	return kong.DefaultHelpPrinter(options, pick)
-}
-
-// parse parses args into a cli. Everything after the first "--" is a server
-// command, given to the command in env, never parsed as flags.
-func parse(args []string, e *env) (c *cli, kctx *kong.Context, err error) {
-	if i := slices.Index(args, "--"); i >= 0 {
-		args, e.command, e.dashdash = args[:i], args[i+1:], true
-	}
-	c = &cli{}
-	defer func() {
-		if r := recover(); r != nil {
-			ee, ok := r.(exitError)
-			if !ok {
-				panic(r)
-			}
-			err = ee
-		}
-	}()
-	k, err := newParser(c, e.stdout, e.stderr)
-	if err != nil {
-		return nil, nil, err
-	}
-	kctx, err = k.Parse(args)
-	if err != nil {
-		if ce := (*configError)(nil); errors.As(err, &ce) {
-			return nil, nil, usageError("%v", ce)
-		}
-		var pe *kong.ParseError
-		if errors.As(err, &pe) {
-			return nil, nil, usageError("%v (see '%s')", err, helpHint(pe.Context))
-		}
-		return nil, nil, err
-	}
-	return c, kctx, nil
-}
-
-// helpHint names the --help of the command being parsed.
-func helpHint(ctx *kong.Context) string {
-	if ctx != nil {
-		if cmd := ctx.Command(); cmd != "" && !strings.HasPrefix(cmd, "pick") {
-			name := strings.Fields(cmd)[0]
-			return "rootpick " + name + " --help"
-		}
-	}
-	return "rootpick --help"
 }
 
 func run(args []string, stdout, stderr io.Writer) (err error) {
