@@ -139,6 +139,7 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 	}
 	m.dialog = newConsentDialog(m.dialogSeq, m.cfg.Dir, m.exposed, msg.proposed, msg.problems,
 		m.serverNames(), inside, m.cfg.ArmDelay, m.clock(), m.st, m.dkeys)
+	m.open(modeDialog)
 	if m.scanning {
 		m.dialog.scanning = true
 		m.dialog.rebuild()
@@ -156,6 +157,7 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.setNote("Cancelled: nothing changed.", false)
 		}
 		m.dialog = nil
+		m.close()
 	case dialogConfirm:
 		return m.confirmConsent()
 	}
@@ -175,6 +177,7 @@ func (m *Model) confirmConsent() tea.Cmd {
 		}
 	}
 	m.dialog = nil
+	m.close()
 	m.consented = final
 	for _, r := range final {
 		delete(m.withdrawn, r.Path) // consented again

@@ -25,7 +25,7 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 	if out := screen(m); !strings.Contains(out, "Discard 2 unconfirmed changes?") {
 		t.Fatalf("no question:\n%s", out)
 	}
-	if cmd := send(m, "j"); cmd != nil || m.quitAsk != 0 {
+	if cmd := send(m, "j"); cmd != nil || m.mode != modeList {
 		t.Fatal("another key did not go back")
 	}
 	if !m.picker.IsChecked("/work/demo/api") {
@@ -39,8 +39,8 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 	m = fixture(t, demoRepos()...)
 	m.exposed = []consent.Root{mkRoot("/work/demo/web")}
 	send(m, "q")
-	if m.quitAsk != 1 {
-		t.Fatalf("an unchecked shared row is not counted (%d)", m.quitAsk)
+	if out := screen(m); m.mode != modeQuitAsk || !strings.Contains(out, "Discard 1 unconfirmed change?") {
+		t.Fatalf("an unchecked shared row is not counted (mode %d):\n%s", m.mode, out)
 	}
 	m = fixture(t, demoRepos()...)
 	if msg := send(m, "q")(); msg != tea.Quit() {

@@ -121,7 +121,7 @@ func TestEveryDrawingSiteEscapes(t *testing.T) {
 	}})
 	draw()
 	m.Update(tab())
-	if !m.serverPane {
+	if m.mode != modeServers {
 		t.Fatal("tab did not open the server pane")
 	}
 	draw()

@@ -63,7 +63,7 @@ func (m *Model) applyFilter(res picker.Result) bool {
 	if before != m.picker.Filter() {
 		m.list.offset = 0
 	}
-	m.keys.ClearFilter.SetEnabled(m.picker.Filter() != "" && !m.filtering)
+	m.keys.ClearFilter.SetEnabled(m.picker.Filter() != "" && !m.in(modeFilter))
 	m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
 	return true
 }
@@ -83,10 +83,10 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.fkeys
 	switch {
 	case key.Matches(msg, k.Keep):
-		m.filtering = false
+		m.close()
 		m.filter.Blur()
 	case key.Matches(msg, k.Drop):
-		m.filtering = false
+		m.close()
 		m.filter.Blur()
 		m.filterWant = ""
 		m.picker.SetFilter("")
@@ -125,7 +125,7 @@ func (m *Model) filterLine() (string, bool) {
 		pending = m.st.dim.Render(" …")
 	}
 	switch {
-	case m.filtering:
+	case m.in(modeFilter):
 		return m.filter.View() + pending, true
 	case m.picker.Filter() != "" || m.filterWant != "":
 		return m.st.filter.Render("/ ") + safetext.Escape(m.filterWant) + pending + m.st.dim.Render("  (esc clears)"), true

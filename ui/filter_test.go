@@ -35,8 +35,8 @@ func TestFilterLikeFzf(t *testing.T) {
 	if got := m.picker.Checked(); !slices.Equal(got, []string{"/work/demo/tools/cli"}) {
 		t.Fatalf("tab while typing checked %v", got)
 	}
-	if m.picker.Cursor() != 1 || !m.filtering {
-		t.Fatalf("tab: cursor %d, filtering %v; want the next row, still typing", m.picker.Cursor(), m.filtering)
+	if m.picker.Cursor() != 1 || m.mode != modeFilter {
+		t.Fatalf("tab: cursor %d, filtering %v; want the next row, still typing", m.picker.Cursor(), m.mode == modeFilter)
 	}
 	m.Update(ctrl('k'))
 	if m.picker.Cursor() != 0 || m.filter.Value() != "tc" {
@@ -55,15 +55,15 @@ func TestFilterLikeFzf(t *testing.T) {
 		t.Fatalf("after web, tab: checked %v", got)
 	}
 	send(m, "enter")
-	if m.filtering || m.picker.Filter() != "web" || m.picker.ShownLen() != 1 {
-		t.Fatalf("enter: filtering %v, filter %q, %d shown; want the filter kept", m.filtering, m.picker.Filter(), m.picker.ShownLen())
+	if m.mode == modeFilter || m.picker.Filter() != "web" || m.picker.ShownLen() != 1 {
+		t.Fatalf("enter: filtering %v, filter %q, %d shown; want the filter kept", m.mode == modeFilter, m.picker.Filter(), m.picker.ShownLen())
 	}
 	if out := screen(m); !strings.Contains(out, "/ web") {
 		t.Fatalf("the kept filter is not shown:\n%s", out)
 	}
 	send(m, "/", "x", "esc")
-	if m.filtering || m.picker.Filter() != "" || m.picker.ShownLen() != 5 {
-		t.Fatalf("esc: filtering %v, filter %q, %d shown; want it dropped", m.filtering, m.picker.Filter(), m.picker.ShownLen())
+	if m.mode == modeFilter || m.picker.Filter() != "" || m.picker.ShownLen() != 5 {
+		t.Fatalf("esc: filtering %v, filter %q, %d shown; want it dropped", m.mode == modeFilter, m.picker.Filter(), m.picker.ShownLen())
 	}
 	send(m, "/", "space")
 	if m.filterPending() || strings.Contains(strings.Split(screen(m), "\n")[1], "…") {

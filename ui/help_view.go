@@ -17,9 +17,9 @@ import (
 func (m *Model) shortHelp() string {
 	keys, mode := m.keys.ShortHelp(), 0
 	switch {
-	case m.dialog != nil:
+	case m.in(modeDialog):
 		keys, mode = m.dkeys.ShortHelp(), 1
-	case m.filtering:
+	case m.in(modeFilter):
 		keys, mode = m.fkeys.ShortHelp(), 2
 	}
 	// The layout asks for it on every message and frame: it is kept until
@@ -179,7 +179,7 @@ func (m *Model) helpText(w int) string {
 
 // openHelp shows the full help from its top.
 func (m *Model) openHelp() {
-	m.fullHelp = true
+	m.open(modeHelp)
 	m.helpVP = viewport.New()
 	m.sizeHelp()
 }
@@ -202,7 +202,7 @@ func (m *Model) helpKey(msg tea.KeyPressMsg) tea.Cmd {
 	vk := m.helpVP.KeyMap
 	switch {
 	case key.Matches(msg, m.keys.Quit):
-		m.fullHelp = false
+		m.close()
 		return m.quit()
 	case key.Matches(msg, vk.Up, vk.Down, vk.PageUp, vk.PageDown, vk.HalfPageUp, vk.HalfPageDown):
 		m.helpVP, _ = m.helpVP.Update(msg)
@@ -211,7 +211,7 @@ func (m *Model) helpKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Bottom):
 		m.helpVP.GotoBottom()
 	default:
-		m.fullHelp = false
+		m.close()
 	}
 	return nil
 }

@@ -413,11 +413,11 @@ func TestHelpExplainsEveryState(t *testing.T) {
 		t.Errorf("G shows the end of the help:\n%s", s)
 	}
 	send(m, "g", "down")
-	if s := screen(m); s == first || !m.fullHelp {
+	if s := screen(m); s == first || m.mode != modeHelp {
 		t.Errorf("down scrolls the help:\n%s", s)
 	}
 	send(m, "x")
-	if m.fullHelp {
+	if m.mode == modeHelp {
 		t.Error("another key closes the help")
 	}
 	send(m, "?")

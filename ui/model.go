@@ -118,16 +118,15 @@ type Model struct {
 	remembered    map[string]bool // pre-checked from the store, not served yet
 	saving        int             // consent writes still running
 	quitAfterSave bool            // q waits for them
-	quitAsk       int             // unconfirmed changes q asked about; 0 when not asking
 
-	fullHelp   bool
+	mode       mode           // where keys go and what the body draws (mode.go)
+	under      mode           // the mode an overlay (dialog, quit question) opened over
 	helpVP     viewport.Model // the full help (help_view.go)
 	laidChrome int            // the fixed lines' height at the last layout
 	helpLine   struct {       // the drawn key help, for its key
 		key  helpLineKey
 		text string
 	}
-	serverPane bool // the server pane is shown instead of the list
 
 	// Facts of the rows and the details pane, read by a pool for the
 	// visible rows first (facts.go).
@@ -248,7 +247,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case proposalMsg:
 		return m, m.onProposal(msg)
 	case consentGuardMsg:
-		if m.dialog != nil {
+		if m.mode == modeDialog {
 			m.dialog.onGuard(msg)
 		}
 		return m, nil
@@ -266,7 +265,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if m.filtering {
+	if m.in(modeFilter) {
 		var cmd tea.Cmd
 		m.filter, cmd = m.filter.Update(msg)
 		return m, cmd
@@ -316,7 +315,7 @@ func (m *Model) bodyHeight() int {
 func (m *Model) layout() {
 	m.laidChrome = m.chromeHeight()
 	body := m.bodyHeight()
-	if m.fullHelp {
+	if m.in(modeHelp) {
 		m.sizeHelp()
 	}
 	switch m.detailsMode() {
@@ -339,26 +338,23 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.closePool()
 		return tea.Interrupt
 	}
-	switch {
-	case m.quitAsk > 0:
+	switch m.mode {
+	case modeQuitAsk:
 		return m.quitAnswer(msg)
-	case m.dialog != nil:
+	case modeDialog:
 		return m.dialogKey(msg)
-	case m.filtering:
+	case modeFilter:
 		return m.filterKey(msg)
-	case m.fullHelp:
+	case modeHelp:
 		return m.helpKey(msg)
-	case m.serverPane:
-		switch {
-		case key.Matches(msg, m.keys.Quit):
-			return m.quit()
-		case key.Matches(msg, m.keys.Retry):
-			return m.retry()
-		case key.Matches(msg, m.keys.Servers), msg.String() == "esc":
-			m.serverPane = false
-		}
-		return nil
+	case modeServers:
+		return m.serversKey(msg)
 	}
+	return m.listKey(msg)
+}
+
+// listKey handles a key in the list.
+func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -382,7 +378,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.UncheckAll):
 		m.picker.CheckShown(false)
 	case key.Matches(msg, k.Filter):
-		m.filtering = true
+		m.open(modeFilter)
 		m.filter.SetValue(m.filterWant)
 		m.filter.CursorEnd()
 		m.keys.ClearFilter.SetEnabled(false)
@@ -411,7 +407,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Retry):
 		return m.retry()
 	case key.Matches(msg, k.Servers):
-		m.serverPane = true
+		m.open(modeServers)
 	case key.Matches(msg, k.Help):
 		m.openHelp()
 	}
@@ -443,17 +439,19 @@ func (m *Model) render() string {
 		lines = append(lines, line)
 	}
 	var body string
-	switch {
-	case m.dialog != nil:
+	switch m.bodyMode() {
+	case modeDialog:
 		body = m.dialog.View()
-	case m.fullHelp:
+	case modeHelp:
 		body = m.helpView()
-	case m.serverPane:
+	case modeServers:
 		body = m.serversView()
-	case m.picker.Len() == 0:
-		body = m.emptyView(m.width, m.bodyHeight())
-	default:
-		body = m.withDetails(m.list.View(&m.picker, m.scanning, m.rowTagger(), m.factsOf), m.width, m.bodyHeight())
+	default: // the list, under a query being typed or not
+		if m.picker.Len() == 0 {
+			body = m.emptyView(m.width, m.bodyHeight())
+		} else {
+			body = m.withDetails(m.list.View(&m.picker, m.scanning, m.rowTagger(), m.factsOf), m.width, m.bodyHeight())
+		}
 	}
 	lines = append(lines, fit(body, m.width, m.bodyHeight()))
 	if m.scanning {

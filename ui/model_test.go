@@ -109,8 +109,8 @@ func TestCheckAllOnlyShown(t *testing.T) {
 		t.Fatalf("esc did not clear the filter: %q, %d shown", m.picker.Filter(), len(m.picker.Shown()))
 	}
 	send(m, "/", "x", "esc") // dropping while typing
-	if m.picker.Filter() != "" || m.filtering {
-		t.Fatalf("esc while typing kept %q (filtering=%v)", m.picker.Filter(), m.filtering)
+	if m.picker.Filter() != "" || m.mode == modeFilter {
+		t.Fatalf("esc while typing kept %q (filtering=%v)", m.picker.Filter(), m.mode == modeFilter)
 	}
 }
 

@@ -29,7 +29,7 @@ func (m *Model) unconfirmed() int {
 // y pressed just before q).
 func (m *Model) quit() tea.Cmd {
 	if n := m.unconfirmed(); n > 0 && !m.applying {
-		m.quitAsk = n
+		m.open(modeQuitAsk)
 		m.setNote("Discard "+itoa(n)+" unconfirmed "+noun(n, "change", "changes")+"? y or q quits, any other key goes back.", true)
 		return nil
 	}
@@ -38,7 +38,7 @@ func (m *Model) quit() tea.Cmd {
 
 // quitAnswer takes the answer to "discard N unconfirmed changes?".
 func (m *Model) quitAnswer(msg tea.KeyPressMsg) tea.Cmd {
-	m.quitAsk = 0
+	m.close()
 	if key.Matches(msg, m.dkeys.Confirm) || key.Matches(msg, m.keys.Quit) {
 		return m.finish()
 	}

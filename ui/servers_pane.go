@@ -3,10 +3,26 @@ package ui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/safetext"
 )
+
+// serversKey handles a key in the server pane: q quits, R retries the
+// servers waiting to restart, tab or esc goes back to the list.
+func (m *Model) serversKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Quit):
+		return m.quit()
+	case key.Matches(msg, m.keys.Retry):
+		return m.retry()
+	case key.Matches(msg, m.keys.Servers), msg.String() == "esc":
+		m.close()
+	}
+	return nil
+}
 
 // serversView is the server pane (tab): one block per server and per proxy
 // of the profile, with everything the status line has no room for.
