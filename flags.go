@@ -16,6 +16,7 @@ var flagGroups = []kong.Group{
 	{Key: "scan", Title: "Scanning:"},
 	{Key: "consent", Title: "Consent:"},
 	{Key: "output", Title: "Output:"},
+	{Key: "screen", Title: "Screen:"},
 	{Key: "log", Title: "Logging:"},
 }
 

@@ -55,6 +55,8 @@ type pickCmd struct {
 	Profile string `placeholder:"NAME" default:"${profile}" group:"consent" help:"Remember consent under profile NAME (default: ${default})."`
 	Resume  bool   `group:"consent" help:"Serve the remembered consent at start if every root still validates."`
 
+	NoMouse bool `name:"no-mouse" group:"screen" help:"Leave the mouse to the terminal (to select text): no wheel scrolling or clicking rows."`
+
 	Debug bool   `group:"log" help:"Log at debug level."`
 	Log   string `placeholder:"FILE" type:"path" group:"log" help:"Write the log to FILE (default: $XDG_STATE_HOME/rootpick/rootpick.log)."`
 }
@@ -126,6 +128,7 @@ func (c *pickCmd) Run(e *env, k *kong.Kong) error {
 		ProxyDir:   proxyDir,
 		LogPath:    shownLogPath(c.Log),
 		Theme:      e.config.Theme,
+		NoMouse:    c.NoMouse,
 	})
 	// Signals end the program like ctrl+c does: nothing is printed, the
 	// servers are stopped, and the exit code says which signal it was.

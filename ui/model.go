@@ -56,6 +56,9 @@ type Config struct {
 	Describe DescribeFunc
 	// LogPath is the log file, named in the server pane.
 	LogPath string
+	// NoMouse leaves the mouse to the terminal (text selection): no wheel
+	// scrolling, no clicking rows (--no-mouse).
+	NoMouse bool
 	// Theme is the config file's theme: "auto" (or ""), "dark" or
 	// "light". The UI does not use it yet.
 	Theme string
@@ -224,6 +227,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
+	case tea.MouseClickMsg, tea.MouseWheelMsg:
+		return m, m.onMouse(msg.(tea.MouseMsg))
 	case scanStartedMsg:
 		return m, m.onScanStarted(msg)
 	case scanBatchMsg:
@@ -426,6 +431,9 @@ func (m *Model) review() tea.Cmd {
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
+	if !m.cfg.NoMouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	v.WindowTitle = "rootpick"
 	return v
 }

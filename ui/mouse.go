@@ -1,0 +1,70 @@
+package ui
+
+import tea "charm.land/bubbletea/v2"
+
+// Mouse, unless Config.NoMouse: in the list (and while a query is typed,
+// as in fzf) the wheel moves the cursor, a click on a row moves the
+// cursor to it and a click on its box toggles it; in the help the wheel
+// scrolls. Other modes take no mouse input.
+
+// wheelStep is how many rows a wheel notch moves the cursor.
+const wheelStep = 1
+
+// boxCols are the columns of a row's checkbox: "› [x] name".
+const boxFirst, boxLast = 2, 4
+
+func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
+	if m.cfg.NoMouse {
+		return nil
+	}
+	switch m.mode {
+	case modeHelp:
+		if _, ok := msg.(tea.MouseWheelMsg); ok {
+			m.helpVP, _ = m.helpVP.Update(msg) // the viewport scrolls itself
+		}
+		return nil
+	case modeList, modeFilter:
+	default:
+		return nil
+	}
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.picker.Move(-wheelStep)
+		case tea.MouseWheelDown:
+			m.picker.Move(wheelStep)
+		}
+		m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
+	case tea.MouseClickMsg:
+		if msg.Button != tea.MouseLeft {
+			return nil
+		}
+		i, ok := m.rowAt(msg.X, msg.Y)
+		if !ok {
+			return nil
+		}
+		m.picker.MoveTo(i)
+		if msg.X >= boxFirst && msg.X <= boxLast {
+			m.toggle()
+		}
+	}
+	return nil
+}
+
+// rowAt is the index, among the shown rows, of the list row drawn at
+// screen cell (x, y).
+func (m *Model) rowAt(x, y int) (int, bool) {
+	top := 1 // the header
+	if _, ok := m.filterLine(); ok {
+		top++
+	}
+	if y < top || y >= top+m.list.height || x < 0 || x >= m.list.width {
+		return 0, false
+	}
+	i := m.list.offset + y - top
+	if i >= m.picker.ShownLen() {
+		return 0, false
+	}
+	return i, true
+}
