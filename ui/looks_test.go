@@ -466,3 +466,31 @@ func TestColourGoldens(t *testing.T) {
 		golden(t, "list_colour_"+theme.name+"_80x24", m.View().Content)
 	}
 }
+
+// TestConfiguredTheme: the config file's "light" or "dark" sets the
+// palette from the first frame and a background answer does not change
+// it; "auto" follows the answer.
+func TestConfiguredTheme(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	darkDim, lightDim := "38;2;168;168;168", "38;2;98;98;98"
+	for _, tc := range []struct {
+		theme, background string
+		want, not         string
+	}{
+		{"light", "#000000", lightDim, darkDim},
+		{"dark", "#ffffff", darkDim, lightDim},
+		{"auto", "#ffffff", lightDim, darkDim},
+		{"", "#ffffff", lightDim, darkDim},
+	} {
+		m := New(Config{Dir: "/work/demo", Theme: tc.theme, Scan: func(context.Context, string, vcsdetect.Options, func(vcsdetect.Repo)) (vcsdetect.Stats, error) {
+			return vcsdetect.Stats{}, nil
+		}, Describe: func(context.Context, vcsdetect.Repo) vcsdetect.Details { return vcsdetect.Details{} }})
+		m.scanGen = 1
+		m.Update(scanBatchMsg{gen: 1, repos: demoRepos(), done: true})
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color(tc.background)})
+		if v := m.View().Content; !strings.Contains(v, tc.want) || strings.Contains(v, tc.not) {
+			t.Errorf("theme %q on %s: want %s, not %s", tc.theme, tc.background, tc.want, tc.not)
+		}
+	}
+}

@@ -59,8 +59,9 @@ type Config struct {
 	// NoMouse leaves the mouse to the terminal (text selection): no wheel
 	// scrolling, no clicking rows (--no-mouse).
 	NoMouse bool
-	// Theme is the config file's theme: "auto" (or ""), "dark" or
-	// "light". The UI does not use it yet.
+	// Theme is the config file's theme: "auto" (or "") takes the
+	// terminal's background, as it answers tea.RequestBackgroundColor;
+	// "dark" or "light" sets the palette and asks nothing.
 	Theme string
 	// Now is the clock of the type-ahead guard and of records; nil is
 	// time.Now.
@@ -153,8 +154,9 @@ func New(cfg Config) *Model {
 	if cfg.ArmDelay == 0 {
 		cfg.ArmDelay = 300 * time.Millisecond
 	}
-	// Dark until the terminal answers tea.RequestBackgroundColor.
-	st := newStyles(true, noColorEnv())
+	// Dark until the terminal answers tea.RequestBackgroundColor, unless
+	// the config file says which.
+	st := newStyles(cfg.Theme != "light", noColorEnv())
 	ti := textinput.New()
 	ti.Prompt = "/ "
 	ti.Placeholder = "type to filter"
@@ -192,7 +194,7 @@ func (m *Model) sharedPaths() map[string]bool {
 // Init starts the scan, the server connections and the event reader.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.scan()}
-	if !m.st.noColor {
+	if !m.st.noColor && m.autoTheme() {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
 	if m.cfg.Resume && m.cfg.Remembered != nil {
@@ -241,7 +243,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case spinner.TickMsg:
 		return m, m.onSpinnerTick(msg)
 	case tea.BackgroundColorMsg:
-		m.setTheme(msg.IsDark())
+		if m.autoTheme() {
+			m.setTheme(msg.IsDark())
+		}
 		return m, nil
 	case factsMsg:
 		return m, m.onFacts(msg)

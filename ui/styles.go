@@ -108,6 +108,10 @@ func (st styles) inputStyles() textinput.Styles {
 // otherwise still colour the screen.
 func noColorEnv() bool { return os.Getenv("NO_COLOR") != "" }
 
+// autoTheme says whether the palette follows the terminal's background
+// (the config file's theme is "auto" or unset).
+func (m *Model) autoTheme() bool { return m.cfg.Theme == "" || m.cfg.Theme == "auto" }
+
 // setTheme rebuilds every style for a background (from
 // tea.BackgroundColorMsg; until it comes the background is taken as dark)
 // and hands them to the parts that keep a copy.
