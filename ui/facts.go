@@ -85,11 +85,13 @@ func (m *Model) newPool() {
 	m.paneKey = paneKey{}
 }
 
-// closePool cancels what the pool is reading; its results are dropped.
+// closePool cancels what the pools (facts, commit times) are reading;
+// their results are dropped.
 func (m *Model) closePool() {
 	if m.pool != nil {
 		m.pool.Close()
 	}
+	m.closeTimes()
 }
 
 // waitFacts blocks until pool has read facts.

@@ -56,6 +56,9 @@ type Config struct {
 	Describe DescribeFunc
 	// LogPath is the log file, named in the server pane.
 	LogPath string
+	// CommitTime reads a repository's last commit time for the sort by
+	// last commit; nil is vcsdetect.LastCommitTime. Injectable for tests.
+	CommitTime func(vcsdetect.Repo) (time.Time, bool)
 	// NoMouse leaves the mouse to the terminal (text selection): no wheel
 	// scrolling, no clicking rows (--no-mouse).
 	NoMouse bool
@@ -135,7 +138,12 @@ type Model struct {
 	// Facts of the rows and the details pane, read by a pool for the
 	// visible rows first (facts.go).
 	pool          *factsPool
-	poolArmed     bool // a waitFacts command is reading the pool
+	times         *timesPool            // commit times for the sort (sort_times.go)
+	timesArmed    bool                  // a waitTimes command is reading times
+	timesVer      int                   // the list version times were last wanted for
+	commitTimes   map[string]commitTime // read for the sort, by path
+	resortDue     bool                  // a timesResortMsg is on its way
+	poolArmed     bool                  // a waitFacts command is reading the pool
 	facts         map[string]repoFacts
 	wanted        []string         // the highlighted and visible paths last wanted
 	wantedChecked [2]int           // the picker versions checkedSample was taken at
@@ -175,6 +183,7 @@ func New(cfg Config) *Model {
 		filterSyncMax: syncFilterMax,
 	}
 	m.newPool()
+	m.picker.SetCommitTime(m.lastCommit)
 	m.picker.SetBase(cfg.Dir)
 	for _, s := range cfg.Servers {
 		m.servers = append(m.servers, &serverState{label: s.Label(), state: "starting"})
@@ -219,7 +228,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.width > 0 && m.chromeHeight() != m.laidChrome {
 		m.layout() // a line above or below the body came or went
 	}
-	return m, tea.Batch(cmd, m.wantFacts())
+	return m, tea.Batch(cmd, m.wantFacts(), m.wantTimes())
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -249,6 +258,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case factsMsg:
 		return m, m.onFacts(msg)
+	case timesMsg:
+		return m, m.onTimes(msg)
+	case timesResortMsg:
+		m.onTimesResort()
+		return m, nil
 	case proxiesMsg:
 		return m, m.onProxies(msg)
 	case filterResultMsg:

@@ -492,3 +492,34 @@ func StripCredentials(raw string) string {
 	u.RawQuery, u.Fragment = "", ""
 	return u.String()
 }
+
+// LastCommitTime reads the committer time of r's HEAD commit with go-git
+// and nothing else (a few file reads, no work tree walk), so that a long
+// list can be sorted by last commit without describing every repository.
+// ok is false when r is not a git repository or has no commit yet.
+func LastCommitTime(r Repo) (t time.Time, ok bool) {
+	gitdir := r.Path
+	switch r.Kind {
+	case KindBare:
+	case KindGit, KindWorktree, KindSubmodule, KindGitFile:
+		var err error
+		if gitdir, err = resolveGitDir(r.Path); err != nil {
+			return time.Time{}, false
+		}
+	default:
+		return time.Time{}, false
+	}
+	repo, err := openRepo(r, gitdir)
+	if err != nil {
+		return time.Time{}, false
+	}
+	ref, err := repo.Head()
+	if err != nil {
+		return time.Time{}, false
+	}
+	c, err := repo.CommitObject(ref.Hash())
+	if err != nil {
+		return time.Time{}, false
+	}
+	return c.Committer.When, true
+}

@@ -298,3 +298,37 @@ func TestAheadBehindTiedDates(t *testing.T) {
 		}
 	}
 }
+
+// TestLastCommitTime: the committer time of HEAD, for a work tree and a
+// detached worktree, equal to what Describe reads; nothing for a folder
+// that is no repository or a repository with no commit.
+func TestLastCommitTime(t *testing.T) {
+	clone, wt := describeFixture(t)
+	d := NewDescriber(DescribeOptions{})
+	for _, r := range []Repo{{Path: clone, Kind: KindGit}, {Path: wt, Kind: KindWorktree}} {
+		got, ok := LastCommitTime(r)
+		want := d.Describe(context.Background(), r).LastCommit
+		if !ok || got.IsZero() || !got.Equal(want) {
+			t.Errorf("%s: %v %v, want %v", r.Path, got, ok, want)
+		}
+	}
+	empty := t.TempDir()
+	gitCLI(t, empty, "init", "-q")
+	for _, r := range []Repo{{Path: empty, Kind: KindGit}, {Path: t.TempDir(), Kind: KindProject}, {Path: t.TempDir(), Kind: KindGit}} {
+		if got, ok := LastCommitTime(r); ok {
+			t.Errorf("%s (%s): %v, want none", r.Path, r.Kind, got)
+		}
+	}
+}
+
+// BenchmarkLastCommitTime is what sorting by last commit costs a
+// repository.
+func BenchmarkLastCommitTime(b *testing.B) {
+	clone, _ := describeFixture(b)
+	r := Repo{Path: clone, Kind: KindGit}
+	for b.Loop() {
+		if _, ok := LastCommitTime(r); !ok {
+			b.Fatal("no time")
+		}
+	}
+}
