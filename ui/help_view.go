@@ -21,6 +21,10 @@ func (m *Model) shortHelp() string {
 		keys, mode = m.dkeys.ShortHelp(), 1
 	case m.in(modeFilter):
 		keys, mode = m.fkeys.ShortHelp(), 2
+	case m.in(modeServers):
+		keys, mode = serverPaneHelp, 3
+	case m.in(modeHelp):
+		keys, mode = helpPaneHelp, 4
 	}
 	// The layout asks for it on every message and frame: it is kept until
 	// the width, the keys shown or the palette change.
@@ -226,3 +230,19 @@ func (m *Model) helpView() string {
 	more := "↑/↓/pgdn " + pos + " · other keys close"
 	return v + "\n" + m.st.dim.Render(ansi.Truncate(more, m.width, "…"))
 }
+
+// The key help of the server pane and of the full help, which take their
+// keys from the list's map but mean something else there.
+var (
+	serverPaneHelp = []key.Binding{
+		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll")),
+		key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "retry now")),
+		key.NewBinding(key.WithKeys("tab", "esc"), key.WithHelp("tab/esc", "back")),
+		key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+	}
+	helpPaneHelp = []key.Binding{
+		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("any key", "closes")),
+		key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+	}
+)

@@ -129,6 +129,7 @@ type Model struct {
 	mode       mode           // where keys go and what the body draws (mode.go)
 	under      mode           // the mode an overlay (dialog, quit question) opened over
 	helpVP     viewport.Model // the full help (help_view.go)
+	serversTop int            // the server pane's first line shown (servers_pane.go)
 	laidChrome int            // the fixed lines' height at the last layout
 	helpLine   struct {       // the drawn key help, for its key
 		key  helpLineKey
@@ -431,6 +432,7 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.retry()
 	case key.Matches(msg, k.Servers):
 		m.open(modeServers)
+		m.serversTop = 0
 	case key.Matches(msg, k.Help):
 		m.openHelp()
 	}

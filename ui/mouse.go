@@ -4,8 +4,8 @@ import tea "charm.land/bubbletea/v2"
 
 // Mouse, unless Config.NoMouse: in the list (and while a query is typed,
 // as in fzf) the wheel moves the cursor, a click on a row moves the
-// cursor to it and a click on its box toggles it; in the help the wheel
-// scrolls. Other modes take no mouse input.
+// cursor to it and a click on its box toggles it; in the help and the
+// server pane the wheel scrolls. Other modes take no mouse input.
 
 // wheelStep is how many rows a wheel notch moves the cursor.
 const wheelStep = 1
@@ -21,6 +21,16 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 	case modeHelp:
 		if _, ok := msg.(tea.MouseWheelMsg); ok {
 			m.helpVP, _ = m.helpVP.Update(msg) // the viewport scrolls itself
+		}
+		return nil
+	case modeServers:
+		if w, ok := msg.(tea.MouseWheelMsg); ok {
+			switch w.Button {
+			case tea.MouseWheelUp:
+				m.scrollServers(-3)
+			case tea.MouseWheelDown:
+				m.scrollServers(3)
+			}
 		}
 		return nil
 	case modeList, modeFilter:

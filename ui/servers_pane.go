@@ -20,13 +20,46 @@ func (m *Model) serversKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.retry()
 	case key.Matches(msg, m.keys.Servers), msg.String() == "esc":
 		m.close()
+	case key.Matches(msg, m.keys.Up):
+		m.scrollServers(-1)
+	case key.Matches(msg, m.keys.Down):
+		m.scrollServers(1)
+	case key.Matches(msg, m.keys.PageUp):
+		m.scrollServers(-max(m.bodyHeight()-1, 1))
+	case key.Matches(msg, m.keys.PageDown):
+		m.scrollServers(max(m.bodyHeight()-1, 1))
+	case key.Matches(msg, m.keys.Top):
+		m.serversTop = 0
+	case key.Matches(msg, m.keys.Bottom):
+		m.scrollServers(1 << 30)
 	}
 	return nil
 }
 
 // serversView is the server pane (tab): one block per server and per proxy
-// of the profile, with everything the status line has no room for.
+// of the profile, with everything the status line has no room for. When
+// it is taller than the body it scrolls (↑/↓, pgup/pgdn, g/G, the wheel),
+// and its last line says so.
 func (m *Model) serversView() string {
+	lines := m.serverLines()
+	h := m.bodyHeight()
+	if len(lines) <= h || h < 2 {
+		return strings.Join(lines, "\n")
+	}
+	top := min(m.serversTop, len(lines)-(h-1))
+	more := "↑/↓ scroll · " + itoa(top+1) + "–" + itoa(top+h-1) + " of " + itoa(len(lines)) + " lines"
+	return strings.Join(lines[top:top+h-1], "\n") + "\n" + m.st.dim.Render(ansi.Truncate(more, max(m.width, 1), "…"))
+}
+
+// scrollServers moves the server pane by delta lines, within its length.
+func (m *Model) scrollServers(delta int) {
+	h := m.bodyHeight()
+	maxTop := max(len(m.serverLines())-(h-1), 0)
+	m.serversTop = max(0, min(m.serversTop+delta, maxTop))
+}
+
+// serverLines are the server pane's lines, unscrolled.
+func (m *Model) serverLines() []string {
 	w := max(m.width, 1)
 	line := func(s string) string { return ansi.Truncate(s, w, "…") }
 	var out []string
@@ -90,7 +123,7 @@ func (m *Model) serversView() string {
 		out = append(out, "", line(m.st.dim.Render("log: "+safetext.Escape(m.cfg.LogPath))))
 	}
 	out = append(out, line(m.st.dim.Render("R retries servers that are down now · tab or esc goes back to the list")))
-	return strings.Join(out, "\n")
+	return out
 }
 
 // pathOfURI shows a file URI as its path.

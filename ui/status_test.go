@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"github.com/rootpick/rootpick/consent"
@@ -247,5 +248,62 @@ func TestStatusNeverHidesAServer(t *testing.T) {
 	m.setSize(300, 24)
 	if got := statusOf(m); !strings.Contains(got, "● c restarting") {
 		t.Fatalf("status at 300 columns: %q", got)
+	}
+}
+
+// TestGoldenServerPane: the server pane with a verified server, a failed
+// one waiting to restart and a stuck one, at three sizes (colour off).
+func TestGoldenServerPane(t *testing.T) {
+	t.Setenv("HOME", "/nonexistent-home")
+	for _, size := range [][2]int{{120, 40}, {80, 24}, {40, 10}} {
+		m := fixture(t, demoRepos()...)
+		m.setSize(size[0], size[1])
+		m.cfg.LogPath = "/home/me/.local/state/rootpick/rootpick.log"
+		api := mkRoot("/work/demo/api")
+		m.exposed = []consent.Root{api}
+		m.now = time.Date(2026, 12, 2, 15, 4, 5, 0, time.UTC)
+		m.onHubEvent(mcpconn.Event{Server: "fs", Kind: mcpconn.Connected, ServerName: "secure-filesystem-server", ServerVersion: "0.2.0", Text: "2025-11-25"})
+		m.onHubEvent(fetchedEvent("fs", api.URI))
+		m.onHubEvent(mcpconn.Event{Server: "fs", Kind: mcpconn.Verified, URIs: []string{api.URI}})
+		m.onHubEvent(mcpconn.Event{Server: "fs", Kind: mcpconn.Stderr, Text: "Secure MCP Filesystem Server running on stdio"})
+		m.onHubEvent(mcpconn.Event{Server: "git", Kind: mcpconn.Failed, Err: errors.New(`exec: "uvx": executable file not found in $PATH`)})
+		m.onHubEvent(mcpconn.Event{Server: "git", Kind: mcpconn.Restarting, Attempt: 3, Delay: 4 * time.Second})
+		m.onHubEvent(mcpconn.Event{Server: "slow", Kind: mcpconn.Connected, ServerName: "slow"})
+		m.onHubEvent(mcpconn.Event{Server: "slow", Kind: mcpconn.Stuck, Err: errors.New("a write blocked for 2s")})
+		send(m, "tab")
+		golden(t, "servers_"+itoa(size[0])+"x"+itoa(size[1]), screen(m))
+	}
+}
+
+// TestServerPaneScrolls: a pane taller than the screen scrolls with ↓ and
+// G, so the last server can be read at 40×10, and says it scrolls.
+func TestServerPaneScrolls(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.setSize(40, 10)
+	for _, s := range []string{"one", "two", "three"} {
+		m.onHubEvent(mcpconn.Event{Server: s, Kind: mcpconn.Failed, Err: errors.New(s + " failed")})
+	}
+	send(m, "tab")
+	if s := screen(m); strings.Contains(s, "● three") || !strings.Contains(s, "↑/↓ scroll") {
+		t.Fatalf("at 40×10 the pane should not fit, and say it scrolls:\n%s", s)
+	}
+	send(m, "G")
+	if s := screen(m); !strings.Contains(s, "three failed") {
+		t.Fatalf("G did not reach the last server:\n%s", s)
+	}
+	send(m, "g", "j")
+	if s := screen(m); strings.Contains(s, "● one") {
+		t.Fatalf("j did not scroll:\n%s", s)
+	}
+	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if s := screen(m); !strings.Contains(s, "● one") {
+		t.Fatalf("the wheel did not scroll back:\n%s", s)
+	}
+	for range 50 {
+		send(m, "j")
+	}
+	send(m, "k")
+	if s := screen(m); strings.Contains(s, "three failed") && strings.Contains(s, "log:") && strings.Contains(s, "R retries") {
+		t.Fatalf("k after scrolling past the end did not move up:\n%s", s)
 	}
 }
