@@ -162,7 +162,7 @@ func TestNarrowingEqualsFullMatch(t *testing.T) {
 	}
 	for _, q := range steps {
 		s.SetFilter(q)
-		fresh.matches, fresh.filter = nil, ""
+		fresh.matches, fresh.filter, fresh.kept = nil, "", nil
 		fresh.SetFilter(q)
 		if !slices.Equal(paths(s.Shown()), paths(fresh.Shown())) {
 			t.Fatalf("%q narrowed: %d shown, full match: %d", q, s.ShownLen(), fresh.ShownLen())
@@ -170,6 +170,72 @@ func TestNarrowingEqualsFullMatch(t *testing.T) {
 	}
 	if s.ShownLen() == 0 {
 		t.Fatal("the test query matches nothing")
+	}
+}
+
+// TestErasingReusesTheKeptResult: as in fzf, erasing back to a text typed
+// before shows that text's result without matching again; candidates
+// appended since are matched on top, and a candidate changed in place
+// makes the kept results stale.
+func TestErasingReusesTheKeptResult(t *testing.T) {
+	var s State
+	repos := genRepos(3000)
+	s.SetBase("/src")
+	s.AddAll(repos[:2000])
+	full := func(q string) []string {
+		var f State
+		f.SetBase("/src")
+		f.AddAll(repos[:s.Len()])
+		f.SetFilter(q)
+		return paths(f.Shown())
+	}
+	typed := "team01 repo9"
+	first := map[string]*Match{} // the result first shown for each text
+	for i := 1; i <= len(typed); i++ {
+		if q := s.Prepare(typed[:i]); q.Ready(0) {
+			t.Fatalf("%q is ready before it was ever matched", typed[:i])
+		} else {
+			s.Apply(q.Run())
+		}
+		first[typed[:i]] = &s.matches[0]
+	}
+	for i := len(typed) - 1; i > 0; i-- {
+		q := s.Prepare(typed[:i])
+		if !q.Ready(0) {
+			t.Fatalf("erasing to %q matches again", typed[:i])
+		}
+		if !s.Apply(q.Run()) || !slices.Equal(paths(s.Shown()), full(typed[:i])) {
+			t.Fatalf("erased to %q: %d shown, a full match shows %d", typed[:i], s.ShownLen(), len(full(typed[:i])))
+		}
+		if &s.matches[0] != first[typed[:i]] {
+			t.Fatalf("erased to %q: matched again instead of showing the kept result", typed[:i])
+		}
+	}
+	// Type again, then candidates are appended (a scan batch) before erasing.
+	for _, q := range []string{"team0", "team01", "team01 ", "team01 r"} {
+		s.Apply(s.Prepare(q).Run())
+	}
+	s.AddAll(repos[2000:])
+	q := s.Prepare("team01")
+	if q.Ready(999) || !q.Ready(1000) {
+		t.Fatal("a kept result ignores the 1,000 candidates appended since")
+	}
+	if !s.Apply(q.Run()) || !slices.Equal(paths(s.Shown()), full("team01")) {
+		t.Fatalf("team01 after appending: %d shown, a full match shows %d", s.ShownLen(), len(full("team01")))
+	}
+	// A text that does not extend the kept ones drops them.
+	s.Apply(s.Prepare("x").Run())
+	if s.Prepare("team01").Ready(len(repos)) {
+		t.Fatal("team01 still kept after typing x instead")
+	}
+	// A candidate whose haystack changes makes what is kept stale.
+	s.Apply(s.Prepare("te").Run())
+	s.Apply(s.Prepare("tea").Run())
+	r := repos[5]
+	r.Branch = "renamed"
+	s.AddAll([]vcsdetect.Repo{r})
+	if s.Prepare("te").Ready(len(repos)) {
+		t.Fatal("a kept result survived a candidate's change")
 	}
 }
 

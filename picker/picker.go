@@ -66,7 +66,13 @@ type State struct {
 	checkedVer int
 
 	filter  string
-	matches []Match // the filter's result, ranked; nil when filter is ""
+	matches []Match  // the filter's result, ranked; nil when filter is ""
+	kept    []Result // results for prefixes of filter, for erasing (filter.go)
+	// pos caches MatchedAt's offsets of the rows drawn, for posText and
+	// posVer (the filter and version they were found for).
+	pos     map[int32][]int
+	posText string
+	posVer  int
 
 	cursor int    // position in the shown list
 	want   string // path to put the cursor on when it appears (after Reset)
@@ -380,7 +386,7 @@ func (s *State) Reset() {
 		s.want = c.Path
 	}
 	s.all, s.hay, s.paths, s.index, s.byPath, s.order, s.matches, s.cursor = nil, nil, nil, nil, nil, nil, nil, 0
-	s.byName = nil
+	s.byName, s.kept, s.pos = nil, nil, nil
 	s.hayShared = false
 	s.version++
 	s.listVer++
@@ -448,7 +454,16 @@ func (s *State) MatchedAt(i int) []int {
 	if s.filter == "" {
 		return nil
 	}
-	return s.matches[i].Pos
+	if s.posText != s.filter || s.posVer != s.version || len(s.pos) > 1024 {
+		s.pos, s.posText, s.posVer = make(map[int32][]int), s.filter, s.version
+	}
+	id := s.matches[i].ID
+	pos, ok := s.pos[id]
+	if !ok {
+		pos = positions(s.filter, s.hay[id])
+		s.pos[id] = pos
+	}
+	return pos
 }
 
 // Shown returns the candidates that pass the filter, in display order. It

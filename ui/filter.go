@@ -35,7 +35,7 @@ func (m *Model) requestFilter(text string) tea.Cmd {
 		return nil
 	}
 	q := m.picker.Prepare(text)
-	if m.picker.Len() <= m.filterSyncMax || strings.TrimSpace(text) == "" {
+	if m.picker.Len() <= m.filterSyncMax || strings.TrimSpace(text) == "" || q.Ready(m.filterSyncMax) {
 		m.applyFilter(q.Run())
 		return nil
 	}

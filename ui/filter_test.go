@@ -176,6 +176,30 @@ func TestFilterOffTheUpdateLoop(t *testing.T) {
 	}
 }
 
+// TestErasingIsImmediate: on a large list (matched off the Update loop),
+// backspace shows the shorter query's kept result inside Update, as fzf
+// does, instead of matching again.
+func TestErasingIsImmediate(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.filterSyncMax = 0 // every list counts as large
+	send(m, "/")
+	for _, k := range []string{"w", "e"} {
+		for _, r := range filterResults(send(m, k)) {
+			m.Update(r)
+		}
+	}
+	if m.picker.Filter() != "we" {
+		t.Fatalf("filter %q, want we", m.picker.Filter())
+	}
+	cmd := send(m, "backspace")
+	if rs := filterResults(cmd); len(rs) != 0 || m.picker.Filter() != "w" || m.filterPending() {
+		t.Fatalf("backspace to w: filter %q, %d results to wait for, pending %v", m.picker.Filter(), len(rs), m.filterPending())
+	}
+	if got := shownLabels(m); len(got) < 2 {
+		t.Fatalf("w shows %v", got)
+	}
+}
+
 // TestSortAndRescanKeepTheCursor: s cycles the sort and r rescans; the
 // cursor stays on the repository it was on.
 func TestSortAndRescanKeepTheCursor(t *testing.T) {
