@@ -34,9 +34,6 @@ type scanFlags struct {
 	OneFileSystem bool     `name:"one-file-system" group:"scan" help:"Do not walk into other file systems."`
 }
 
-// frameRate is the picker's frames a second (see the options in Run).
-const frameRate = 120
-
 // pickCmd is rootpick's default command: scan, pick, consent, serve.
 type pickCmd struct {
 	Dir string `arg:"" optional:"" name:"dir" help:"Folder to scan (default: the config file's dir, else the current folder)."`
@@ -149,10 +146,7 @@ func (c *pickCmd) Run(e *env, k *kong.Kong) error {
 		case <-ctx.Done():
 		}
 	}()
-	// Bubble Tea draws on a ticker, not on input: a key shows at the next
-	// frame. At its default 60 frames a second that wait alone is 0–16.7 ms;
-	// 120 (its maximum) halves it.
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithFPS(frameRate)}
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithFPS(ui.FrameRate)}
 	// The screen goes to the terminal even when stdout is a pipe, so that
 	// stdout carries only --print's result (as fzf does).
 	if c.Print || !term.IsTerminal(os.Stdout.Fd()) {

@@ -27,6 +27,16 @@ import (
 // ScanFunc is the signature of vcsdetect.Scan, injectable for tests.
 type ScanFunc func(ctx context.Context, dir string, opts vcsdetect.Options, found func(vcsdetect.Repo)) (vcsdetect.Stats, error)
 
+// FrameRate is how many frames a second the program should draw (the
+// program sets it: tea.WithFPS). Bubble Tea draws on a ticker, not on
+// input, so a key shows at the next frame: at its default 60 the wait
+// alone is 0–16.7 ms; 120, its maximum, halves it.
+const FrameRate = 120
+
+// FrameInterval is one frame: the scan's results and the like are
+// gathered for about that long, so the model takes one batch a frame.
+const FrameInterval = time.Second / FrameRate
+
 // Config is what the model needs from main.
 type Config struct {
 	// Dir is the folder to scan, absolute.

@@ -109,26 +109,44 @@ func (m *Model) onScanStarted(msg scanStartedMsg) tea.Cmd {
 	return readScan(msg.gen, msg.ch)
 }
 
-// readScan blocks for one item, then takes whatever else is ready.
+// readScan blocks for one item, then gathers what else arrives within a
+// frame (FrameInterval) or until scanBatchMax repositories: a fast walk
+// costs the list one merge a frame, not one per repository or two.
 func readScan(gen int, ch <-chan scanItem) tea.Cmd {
 	return func() tea.Msg {
 		msg := scanBatchMsg{gen: gen}
-		for it := range ch {
-			if it.done {
+		var frame <-chan time.Time
+		for {
+			var it scanItem
+			ok := true
+			if frame == nil {
+				it, ok = <-ch
+			} else {
+				select {
+				case it, ok = <-ch:
+				case <-frame:
+					return msg
+				}
+			}
+			switch {
+			case !ok:
+				msg.done = true // closed without a result: cancelled
+				return msg
+			case it.done:
 				msg.done, msg.stats, msg.elapsed, msg.err = true, it.stats, it.elapsed, it.err
 				return msg
-			}
-			if it.progress {
+			case it.progress:
 				msg.progress, msg.stats, msg.elapsed = true, it.stats, it.elapsed
-			} else {
+			default:
 				msg.repos = append(msg.repos, it.repo)
 			}
-			if len(msg.repos) >= scanBatchMax || len(ch) == 0 {
+			if len(msg.repos) >= scanBatchMax {
 				return msg
 			}
+			if frame == nil {
+				frame = time.After(FrameInterval)
+			}
 		}
-		msg.done = true // closed without a result: cancelled
-		return msg
 	}
 }
 

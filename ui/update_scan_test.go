@@ -91,3 +91,31 @@ func TestQuitAndRescanCancelTheWalk(t *testing.T) {
 		})
 	}
 }
+
+// TestScanResultsGatheredByFrame: repositories that trickle in (one a
+// millisecond, as a walk finds them) reach the model in one batch a frame,
+// not one message each; each batch costs the list a merge.
+func TestScanResultsGatheredByFrame(t *testing.T) {
+	ch := make(chan scanItem, scanBatchMax)
+	go func() {
+		for i := range 40 {
+			ch <- scanItem{repo: vcsdetect.Repo{Path: fmt.Sprintf("/w/r%02d", i)}}
+			time.Sleep(time.Millisecond)
+		}
+		ch <- scanItem{done: true}
+	}()
+	var batches, repos int
+	for {
+		msg := readScan(1, ch)().(scanBatchMsg)
+		batches++
+		repos += len(msg.repos)
+		if msg.done {
+			break
+		}
+	}
+	// 40 ms of results at 8.3 ms a frame: about five batches (six with
+	// the end); one a repository would be 41.
+	if repos != 40 || batches > 12 {
+		t.Fatalf("%d repositories in %d batches, want 40 in a batch a frame", repos, batches)
+	}
+}
