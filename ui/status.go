@@ -340,8 +340,14 @@ func (m *Model) statusView() string {
 			short = append(short, "● "+m.displayName(s)+" "+m.shortState(s))
 		}
 		line = strings.Join(short, "  ")
-		if ansi.StringWidth(line) > m.width {
-			line = exposed + "  " + m.serverSummary()
+		// Then count them: with the hint while it fits, then without; at
+		// the narrowest, the count of roots in short and the worst states
+		// first, so what is cut at the edge is good news.
+		for _, try := range []string{exposed + "  " + m.serverSummary(true, false), exposed + "  " + m.serverSummary(false, false), itoa(n) + " exposed  " + m.serverSummary(false, true)} {
+			if ansi.StringWidth(line) <= m.width {
+				break
+			}
+			line = try
 		}
 	}
 	if m.note != "" {
@@ -390,9 +396,14 @@ func (m *Model) shortState(s *serverState) string {
 var serverStateWords = []string{"verified", "synced", "pending", "starting", "not fetching", "mismatch", "restarting", "stuck", "failed", "exited"}
 
 // serverSummary counts the servers by state: "3 servers: 2 verified, 1
-// failed — tab for details".
-func (m *Model) serverSummary() string {
+// failed", and " — tab for details" with hint; worst puts the states
+// that need attention first.
+func (m *Model) serverSummary(hint, worst bool) string {
 	order := serverStateWords
+	if worst {
+		order = slices.Clone(order)
+		slices.Reverse(order)
+	}
 	counts := map[string]int{}
 	for _, s := range m.servers {
 		counts[m.shortState(s)]++
@@ -403,5 +414,9 @@ func (m *Model) serverSummary() string {
 			parts = append(parts, itoa(n)+" "+st)
 		}
 	}
-	return itoa(len(m.servers)) + " servers: " + strings.Join(parts, ", ") + m.st.dim.Render(" — tab for details")
+	line := itoa(len(m.servers)) + " servers: " + strings.Join(parts, ", ")
+	if hint {
+		line += m.st.dim.Render(" — tab for details")
+	}
+	return line
 }

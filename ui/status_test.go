@@ -245,6 +245,16 @@ func TestStatusNeverHidesAServer(t *testing.T) {
 	if got := statusOf(m); !strings.Contains(got, "3 servers: 1 verified, 1 restarting, 1 failed") {
 		t.Fatalf("status at 70 columns: %q", got)
 	}
+	// Narrower, the hint goes, then the words around the count of roots,
+	// and the worst states come first: a cut takes the good news.
+	m.setSize(62, 10)
+	if got := statusOf(m); got != "1 root exposed  3 servers: 1 verified, 1 restarting, 1 failed" {
+		t.Fatalf("status at 62 columns: %q", got)
+	}
+	m.setSize(40, 10)
+	if got := statusOf(m); got != "1 exposed  3 servers: 1 failed, 1 resta…" {
+		t.Fatalf("status at 40 columns: %q", got)
+	}
 	m.setSize(300, 24)
 	if got := statusOf(m); !strings.Contains(got, "● c restarting") {
 		t.Fatalf("status at 300 columns: %q", got)
