@@ -2,13 +2,14 @@ package main
 
 import (
 	"bytes"
-	"github.com/rootpick/rootpick/internal/testskip"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rootpick/rootpick/internal/testskip"
 )
 
 // completionScript runs rootpick completion shell.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/rootpick/rootpick/mcpconn/faultserver"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
 
 // rssKiB returns the resident set size of pid in KiB (what ps -o rss

@@ -6,7 +6,6 @@ package main
 // with a cleared environment that only the subreaper can catch.
 
 import (
-	"github.com/rootpick/rootpick/mcpconn/faultserver"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,6 +14,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rootpick/rootpick/internal/testproc"
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
 
 // rootpickPid finds the running rootpick of tt: argv[0] is the binary and
@@ -64,8 +66,8 @@ func TestE2ENoOrphans(t *testing.T) {
 	}{
 		{"q", func(tt *tui) { tt.send("q") }, 0},
 		{"ctrl+c", func(tt *tui) { tt.send("C-c") }, 130},
-		{"SIGTERM", func(tt *tui) { _ = sysKill(tt.rootpickPid(), syscall.SIGTERM) }, 128 + 15},
-		{"SIGHUP", func(tt *tui) { _ = sysKill(tt.rootpickPid(), syscall.SIGHUP) }, 128 + 1},
+		{"SIGTERM", func(tt *tui) { _ = testproc.Kill(tt.rootpickPid(), syscall.SIGTERM) }, 128 + 15},
+		{"SIGHUP", func(tt *tui) { _ = testproc.Kill(tt.rootpickPid(), syscall.SIGHUP) }, 128 + 1},
 		{"panic", func(tt *tui) { tt.send("F12") }, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,7 +77,7 @@ func TestE2ENoOrphans(t *testing.T) {
 			t.Cleanup(func() { // never leave a deaf sleeper for an hour
 				for _, p := range append(faultserver.ReadPids(pidfile), faultserver.ReadPids(pidfile+".server")...) {
 					if faultserver.Running(p) {
-						_ = sysKill(p, syscall.SIGKILL)
+						_ = testproc.Kill(p, syscall.SIGKILL)
 					}
 				}
 			})

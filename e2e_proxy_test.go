@@ -10,8 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/rootpick/rootpick/internal/testskip"
-	"github.com/rootpick/rootpick/mcpconn/faultserver"
 	"io"
 	"os"
 	"os/exec"
@@ -23,6 +21,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/testskip"
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
 
 // npmPath returns a file installed by npm ci --prefix .ci, or skips.

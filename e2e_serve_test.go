@@ -6,7 +6,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/rootpick/rootpick/internal/testskip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rootpick/rootpick/internal/testproc"
+	"github.com/rootpick/rootpick/internal/testskip"
 	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
 
@@ -188,7 +189,7 @@ func TestE2EKilledServerComesBack(t *testing.T) {
 		if _, err := fmt.Sscan(pids[0], &pid); err != nil {
 			t.Fatal(err)
 		}
-		if err := sysKill(pid, syscall.SIGKILL); err != nil {
+		if err := testproc.Kill(pid, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
 		// The backoff doubles with each kill (0.5 s, 1 s, 2 s, 4 s, 8 s): from

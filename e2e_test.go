@@ -8,7 +8,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"github.com/rootpick/rootpick/internal/testskip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rootpick/rootpick/internal/testskip"
 )
 
 func TestMain(m *testing.M) {

@@ -6,7 +6,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/rootpick/rootpick/internal/testskip"
 	"net/url"
 	"os"
 	"os/exec"
@@ -20,6 +19,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5"
+	"github.com/rootpick/rootpick/internal/testskip"
 )
 
 // e2eWait bounds every wait for the screen, a file or an exit.

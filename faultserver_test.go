@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rootpick/rootpick/internal/testproc"
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
@@ -71,7 +72,7 @@ func startFault(name string, setsid bool, env []string) {
 		env = os.Environ()
 	}
 	cmd.Env = append(env, "ROOTPICK_FAULT_SERVER="+name)
-	cmd.SysProcAttr = sessionAttr(setsid)
+	cmd.SysProcAttr = testproc.SessionAttr(setsid)
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "starting", name, err)
 		os.Exit(1)

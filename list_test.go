@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/rootpick/rootpick/internal/testskip"
 	"io"
 	"os"
 	"os/exec"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/safetext"
+	"github.com/rootpick/rootpick/internal/testskip"
 )
 
 // TestListFlags runs rootpick list with its scan flags on a small tree and

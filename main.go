@@ -69,6 +69,18 @@ type exitError struct {
 
 func (e exitError) Error() string { return "exit " + strconv.Itoa(e.code) }
 
+// catchExit, deferred, turns a panic with an exitError (kong's exit, see
+// newParser) into *err; any other panic goes on.
+func catchExit(err *error) {
+	if r := recover(); r != nil {
+		ee, ok := r.(exitError)
+		if !ok {
+			panic(r)
+		}
+		*err = ee
+	}
+}
+
 // usageError is a bad command line: exit 2 with a message.
 func usageError(format string, args ...any) error {
 	return exitError{code: 2, msg: fmt.Sprintf(format, args...)}
@@ -97,14 +109,6 @@ func run(args []string, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	e.config, e.configPath = c.config, c.configPath
-	defer func() {
-		if r := recover(); r != nil {
-			ee, ok := r.(exitError)
-			if !ok {
-				panic(r)
-			}
-			err = ee
-		}
-	}()
+	defer catchExit(&err)
 	return kctx.Run(e)
 }

@@ -2,11 +2,12 @@ package main
 
 import (
 	"bytes"
-	"github.com/rootpick/rootpick/internal/testskip"
 	"io"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/rootpick/rootpick/internal/testskip"
 )
 
 // modelWords are every visible command and long flag of the kong model, at

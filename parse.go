@@ -59,15 +59,7 @@ func parse(args []string, e *env) (c *cli, kctx *kong.Context, err error) {
 		args, e.command, e.dashdash = args[:i], args[i+1:], true
 	}
 	c = &cli{}
-	defer func() {
-		if r := recover(); r != nil {
-			ee, ok := r.(exitError)
-			if !ok {
-				panic(r)
-			}
-			err = ee
-		}
-	}()
+	defer catchExit(&err)
 	k, err := newParser(c, e.stdout, e.stderr)
 	if err != nil {
 		return nil, nil, err

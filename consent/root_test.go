@@ -2,13 +2,14 @@ package consent
 
 import (
 	"errors"
-	"github.com/rootpick/rootpick/internal/testskip"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rootpick/rootpick/internal/testskip"
 )
 
 // tempDir returns a temporary folder with its symlinks resolved (on some

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/rootpick/rootpick/internal/testskip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/testproc"
+	"github.com/rootpick/rootpick/internal/testskip"
 )
 
 // testTiming makes supervision quick enough for tests.
@@ -163,7 +164,7 @@ func TestKilledServerIsRestartedAndReserved(t *testing.T) {
 		var pid int
 		fmt.Sscan(pids[0], &pid)
 		start := time.Now()
-		if err := sysKill(pid, syscall.SIGKILL); err != nil {
+		if err := testproc.Kill(pid, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
 		deadline := time.Now().Add(2 * time.Second)
@@ -488,7 +489,7 @@ func TestBackoffResetsAfterHealth(t *testing.T) {
 		}
 		var pid int
 		fmt.Sscan(pids[0], &pid)
-		must(t, sysKill(pid, syscall.SIGKILL))
+		must(t, testproc.Kill(pid, syscall.SIGKILL))
 		waitFor(t, "the process gone", func() bool { return !slices.Contains(pidsWith(marker), pids[0]) })
 	}
 	kill() // up briefly: attempt 1

@@ -8,7 +8,6 @@ package mcpconn
 import (
 	"context"
 	"fmt"
-	"github.com/rootpick/rootpick/mcpconn/faultserver"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -16,6 +15,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/rootpick/rootpick/internal/testproc"
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
 
 var faultModes = map[string]func(){
@@ -58,7 +60,7 @@ var faultModes = map[string]func(){
 	"orphan-parent-untagged": func() {
 		cmd := exec.Command(os.Args[0])
 		cmd.Env = []string{"ROOTPICK_TEST_SERVE=sleeper", "ROOTPICK_TEST_PIDFILE=" + os.Getenv("ROOTPICK_TEST_PIDFILE")}
-		cmd.SysProcAttr = sessionAttr(true)
+		cmd.SysProcAttr = testproc.SessionAttr(true)
 		if err := cmd.Start(); err != nil {
 			os.Exit(1)
 		}
@@ -78,7 +80,7 @@ var faultModes = map[string]func(){
 	"orphan-brief-parent": func() {
 		cmd := exec.Command(os.Args[0])
 		cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=brief")
-		cmd.SysProcAttr = sessionAttr(true)
+		cmd.SysProcAttr = testproc.SessionAttr(true)
 		if err := cmd.Start(); err != nil {
 			os.Exit(1)
 		}
@@ -182,7 +184,7 @@ func serveDemo() {
 func spawnSleeper() {
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=sleeper")
-	cmd.SysProcAttr = sessionAttr(true)
+	cmd.SysProcAttr = testproc.SessionAttr(true)
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "spawning the sleeper:", err)
 		os.Exit(1)

@@ -3,7 +3,6 @@ package mcpconn
 import (
 	"context"
 	"fmt"
-	"github.com/rootpick/rootpick/internal/testskip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/testproc"
+	"github.com/rootpick/rootpick/internal/testskip"
 	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
 
@@ -265,7 +266,7 @@ func TestEndGroupKillsGrandchildren(t *testing.T) {
 		return grandchild != 0
 	})
 	// It must be one that SIGTERM does not end, or the test proves little.
-	_ = sysKill(-pgid, syscall.SIGTERM)
+	_ = testproc.Kill(-pgid, syscall.SIGTERM)
 	time.Sleep(200 * time.Millisecond)
 	if !faultserver.Running(grandchild) {
 		t.Fatalf("grandchild %d did not survive SIGTERM: the test has nothing to end", grandchild)

@@ -3,7 +3,6 @@ package mcpconn
 import (
 	"context"
 	"fmt"
-	"github.com/rootpick/rootpick/internal/testskip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/testskip"
 )
 
 // npmServer returns the command that starts an npm MCP server installed by

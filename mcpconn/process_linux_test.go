@@ -2,8 +2,6 @@ package mcpconn
 
 import (
 	"context"
-	"github.com/rootpick/rootpick/internal/testskip"
-	"github.com/rootpick/rootpick/mcpconn/faultserver"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +9,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rootpick/rootpick/internal/testskip"
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
 
 // waitSleepers waits until want sleepers have written their pid to pidfile

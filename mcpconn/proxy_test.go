@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/testproc"
 )
 
 // testSource is a RootSource the test sets by hand.
@@ -286,7 +287,7 @@ func TestProxyChildCrash(t *testing.T) {
 		}
 		var pid int
 		_, _ = fmt.Sscan(pids[0], &pid)
-		must(t, sysKill(pid, syscall.SIGKILL))
+		must(t, testproc.Kill(pid, syscall.SIGKILL))
 		// Calls made while the child restarts are answered — by the new
 		// child once its handshake is replayed, or with an error — never
 		// left hanging.
@@ -461,7 +462,7 @@ func TestProxyInFlightCallFailsOnRestart(t *testing.T) {
 	var pid int
 	_, _ = fmt.Sscan(pids[0], &pid)
 	start := time.Now()
-	must(t, sysKill(pid, syscall.SIGKILL))
+	must(t, testproc.Kill(pid, syscall.SIGKILL))
 	select {
 	case err := <-errc:
 		var werr *jsonrpc.Error

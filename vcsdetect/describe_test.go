@@ -2,7 +2,6 @@ package vcsdetect
 
 import (
 	"context"
-	"github.com/rootpick/rootpick/internal/testskip"
 	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/rootpick/rootpick/internal/testskip"
 )
 
 func TestStripCredentials(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rootpick/rootpick/internal/testskip"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -21,6 +20,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/rootpick/rootpick/internal/testskip"
 )
 
 // seen is the part of a Repo the tests compare, with Path made relative to
