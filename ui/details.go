@@ -117,7 +117,14 @@ func (m *Model) withDetails(list string, w, h int) string {
 	}
 	switch mode {
 	case "side":
-		return lipgloss.JoinHorizontal(lipgloss.Top, fit(list, w-m.detailsWidth(), h), m.pane)
+		// The list's own width (see setSize) and a blank column before
+		// the pane's border.
+		lw := w - m.detailsWidth() - 1
+		rows := strings.Split(fit(list, lw-1, h), "\n")
+		for i, r := range rows {
+			rows[i] = padRight(r, lw)
+		}
+		return lipgloss.JoinHorizontal(lipgloss.Top, strings.Join(rows, "\n"), m.pane)
 	default:
 		rows := min(detailsBelowRows, max(h/3, 1))
 		return fit(list, w, h-rows) + "\n" + m.pane

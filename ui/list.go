@@ -64,33 +64,37 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 		}
 		return l.st.dim.Render(ansi.Truncate("  "+msg, l.width, "…"))
 	}
-	// Right-hand columns: tags (state, kind) and branch, each as wide as
-	// its widest visible cell; the tags take at most half of the row and
-	// the branch at most a third. Only the visible rows are read.
+	// Columns after the name, each as wide as its widest visible cell and
+	// left-aligned, so the branch sits next to the name, not at the far
+	// edge: the branch with its marks, the kind (when not plain git), and
+	// the row's state (what a confirmation would change; see rows.go),
+	// last because it is the longest and the edge may cut it. Only the
+	// visible rows are read.
 	end := min(n, l.offset+l.height)
-	tags := make([]string, end-l.offset)
-	marks := make([]branchMarks, end-l.offset)
-	tw, bw := 0, 0
-	for i := l.offset; i < end; i++ {
-		r := p.ShownAt(i)
-		var t []string
-		if s := state(r.Path); s != "" {
-			t = append(t, s)
+	rows := end - l.offset
+	labels := make([]string, rows)
+	states := make([]string, rows)
+	marks := make([]branchMarks, rows)
+	nw, bw, kw, sw := 0, 0, 0, 0
+	for j := range rows {
+		r := p.ShownAt(l.offset + j)
+		labels[j] = l.label(r)
+		nw = max(nw, ansi.StringWidth(labels[j]))
+		states[j] = state(r.Path)
+		sw = max(sw, lipgloss.Width(states[j]))
+		if r.Kind != vcsdetect.KindGit {
+			kw = max(kw, len(r.Kind))
 		}
-		if r.Kind != vcsdetect.KindGit && r.Kind != "" {
-			t = append(t, l.st.kind.Render(string(r.Kind)))
-		}
-		tags[i-l.offset] = ansi.Truncate(strings.Join(t, " "), l.width/2, "…")
-		tw = max(tw, lipgloss.Width(tags[i-l.offset]))
 		if d, ok := facts(r.Path); ok {
-			marks[i-l.offset] = marksOf(d)
+			marks[j] = marksOf(d)
 		}
-		bw = max(bw, lipgloss.Width(safetext.Escape(r.Branch))+l.cell(marks[i-l.offset], r.Branch != "", true).width)
+		bw = max(bw, lipgloss.Width(safetext.Escape(r.Branch))+l.cell(marks[j], r.Branch != "", true).width)
 	}
-	bw = min(bw, l.width/3)
+	nw, bw, kw, sw = fitColumns(l.width-6, nw, bw, kw, sw)
 
-	rows := make([]string, 0, end-l.offset)
-	for i := l.offset; i < end; i++ {
+	out := make([]string, 0, rows)
+	for j := range rows {
+		i := l.offset + j
 		r := p.ShownAt(i)
 		cur := i == p.Cursor()
 		pointer, box := "  ", "[ ]"
@@ -101,23 +105,8 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 			box = l.st.checked.Render("[x]")
 		}
 		raw := picker.Label(l.dir, r.Path)
-		label := safetext.Escape(raw)
+		label := labels[j]
 		pos := p.MatchedAt(i)
-		right := ""
-		if tw > 0 {
-			right = padRight(tags[i-l.offset], tw) + " "
-		}
-		if bw > 0 {
-			branch := safetext.Escape(r.Branch)
-			if len(pos) > 0 && branch == r.Branch {
-				// The branch follows the label and a space in the haystack.
-				branch = highlight(branch, pos, len(raw)+1, l.st.branch, matchStyle(l.st.branch), false)
-			} else {
-				branch = l.st.branch.Render(branch)
-			}
-			right += padRight(l.branchCell(branch, r.Branch != "", marks[i-l.offset], bw), bw)
-		}
-		nameWidth := l.width - 2 - 4 - lipgloss.Width(right) - 1
 		name := label
 		switch {
 		case len(pos) > 0 && label == raw:
@@ -130,12 +119,64 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 		case cur:
 			name = l.st.cursor.Render(label)
 		}
-		name = midCut(name, max(nameWidth, 1))
-		gap := max(1, l.width-2-4-lipgloss.Width(name)-lipgloss.Width(right))
-		row := pointer + box + " " + name + strings.Repeat(" ", gap) + right
-		rows = append(rows, ansi.Truncate(row, l.width, ""))
+		row := pointer + box + " " + padRight(midCut(name, max(nw, 1)), nw)
+		if bw > 0 {
+			branch := safetext.Escape(r.Branch)
+			if len(pos) > 0 && branch == r.Branch {
+				// The branch follows the label and a space in the haystack.
+				branch = highlight(branch, pos, len(raw)+1, l.st.branch, matchStyle(l.st.branch), false)
+			} else {
+				branch = l.st.branch.Render(branch)
+			}
+			row += "  " + padRight(l.branchCell(branch, r.Branch != "", marks[j], bw), bw)
+		}
+		if kw > 0 {
+			kind := ""
+			if r.Kind != vcsdetect.KindGit {
+				kind = l.st.kind.Render(ansi.Truncate(string(r.Kind), kw, "…"))
+			}
+			row += "  " + padRight(kind, kw)
+		}
+		if sw > 0 && states[j] != "" {
+			row += "  " + ansi.Truncate(states[j], sw, "…")
+		}
+		out = append(out, ansi.Truncate(strings.TrimRight(row, " "), l.width, ""))
 	}
-	return strings.Join(rows, "\n")
+	return strings.Join(out, "\n")
+}
+
+// fitColumns shares avail cells between the name column and the branch,
+// kind and state columns (each after two spaces), given the widest cell of
+// each. When they do not all fit, the branch gives way first (to 8 cells;
+// the details pane shows it whole), then the state column (to 12), then
+// the name (to half the row), then
+// the state and the kind entirely, and last the name again.
+func fitColumns(avail, nw, bw, kw, sw int) (int, int, int, int) {
+	bw = min(bw, max(avail/3, 8))
+	need := func() int {
+		n := nw
+		for _, w := range []int{bw, kw, sw} {
+			if w > 0 {
+				n += 2 + w
+			}
+		}
+		return n
+	}
+	shrink := func(w *int, floor int) {
+		if over := need() - avail; over > 0 && *w > floor {
+			*w -= min(over, *w-floor)
+		}
+	}
+	shrink(&bw, min(bw, 8))
+	shrink(&sw, min(sw, 12))
+	shrink(&nw, min(nw, max(avail/2, 12)))
+	for _, w := range []*int{&sw, &kw} {
+		if need() > avail {
+			*w = 0
+		}
+	}
+	shrink(&nw, 1)
+	return nw, bw, kw, sw
 }
 
 // matchStyle marks the characters the filter matched: underlined and bold
