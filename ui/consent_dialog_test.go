@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
@@ -46,8 +47,15 @@ func openDialogWith(t *testing.T, m *Model, items ...proposedRoot) {
 	if m.dialog == nil {
 		t.Fatal("a key answered the dialog before its guard passed")
 	}
+	// The key line offers no key that would be ignored.
+	if kl := ansi.Strip(m.shortHelp()); strings.Contains(kl, "confirm") {
+		t.Fatalf("the key line offers y while keys are ignored: %q", kl)
+	}
 	clk.Advance(time.Second)
 	m.Update(consentGuardMsg{id: m.dialog.id, seq: m.dialog.guardSeq})
+	if kl := ansi.Strip(m.shortHelp()); m.width >= 40 && !strings.Contains(kl, "y confirm") {
+		t.Fatalf("the armed dialog's key line: %q", kl)
+	}
 }
 
 // armedAfter opens a dialog on items at the model's clock, without waiting.

@@ -148,7 +148,12 @@ func TestEveryDrawingSiteEscapes(t *testing.T) {
 		send(m, "down")
 	}
 
-	// A kept filter (typed or pasted: not from the disk, drawn the same).
+	// A kept filter (typed or pasted: not from the disk, drawn the same),
+	// over the list: the dialog closed.
+	send(m, "esc")
+	if m.mode != modeList {
+		t.Fatalf("esc left the dialog open (mode %v)", m.mode)
+	}
 	m.requestFilter(h("FILTER"))
 	draw()
 

@@ -118,8 +118,12 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // filterLine is the line above the list: the query being typed, or the
-// filter kept; "…" while a typed query is still being matched.
+// filter kept; "…" while a typed query is still being matched. The help,
+// the server pane and the dialog, which do not show the list, leave it out.
 func (m *Model) filterLine() (string, bool) {
+	if md := m.bodyMode(); md != modeList && md != modeFilter {
+		return "", false
+	}
 	pending := ""
 	if m.filterPending() {
 		pending = m.st.dim.Render(" …")

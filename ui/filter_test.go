@@ -278,3 +278,24 @@ func TestGoldenFilter(t *testing.T) {
 		golden(t, "filter_kept_by_name"+suffix, screen(m))
 	}
 }
+
+// TestFilterLineOnlyOverTheList: the kept filter's line belongs to the
+// list; the server pane and the help, which hide the list, leave it out.
+func TestFilterLineOnlyOverTheList(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	send(m, "/", "a", "p", "i", "enter")
+	line2 := func() string { return strings.Split(screen(m), "\n")[1] }
+	if !strings.HasPrefix(line2(), "/ api") {
+		t.Fatalf("no filter line over the list: %q", line2())
+	}
+	for _, k := range []string{"tab", "?"} {
+		send(m, k)
+		if strings.HasPrefix(line2(), "/ ") {
+			t.Errorf("the filter line shows over %s's pane: %q", k, line2())
+		}
+		send(m, "esc")
+		if !strings.HasPrefix(line2(), "/ api") {
+			t.Fatalf("after esc from %s's pane: %q", k, line2())
+		}
+	}
+}

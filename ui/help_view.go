@@ -17,6 +17,8 @@ import (
 func (m *Model) shortHelp() string {
 	keys, mode := m.keys.ShortHelp(), 0
 	switch {
+	case m.in(modeDialog) && m.dialog != nil && !m.dialog.armed:
+		keys, mode = dialogWaitHelp, 5 // y is not taken yet: do not offer it
 	case m.in(modeDialog):
 		keys, mode = m.dkeys.ShortHelp(), 1
 	case m.in(modeFilter):
@@ -239,6 +241,11 @@ var (
 		key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "retry now")),
 		key.NewBinding(key.WithKeys("tab", "esc"), key.WithHelp("tab/esc", "back")),
 		key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+	}
+	// dialogWaitHelp is the key line while the dialog's type-ahead guard
+	// holds: a key pressed then is ignored, so none is offered.
+	dialogWaitHelp = []key.Binding{
+		key.NewBinding(key.WithKeys(""), key.WithHelp("…", "read the change first: keys are taken in a moment")),
 	}
 	helpPaneHelp = []key.Binding{
 		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll")),

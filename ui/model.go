@@ -310,11 +310,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func sharedNote(n int) string {
 	switch n {
 	case 0:
-		return "Nothing is shared now."
+		return "Consent applied: no folder shared."
 	case 1:
-		return "Sharing 1 folder."
+		return "Consent applied: 1 folder."
 	}
-	return "Sharing " + itoa(n) + " folders."
+	return "Consent applied: " + itoa(n) + " folders."
 }
 
 func (m *Model) setNote(s string, isErr bool) { m.note, m.noteErr = s, isErr }

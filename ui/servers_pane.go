@@ -63,6 +63,22 @@ func (m *Model) serverLines() []string {
 	w := max(m.width, 1)
 	line := func(s string) string { return ansi.Truncate(s, w, "…") }
 	var out []string
+	// wrapped is a labelled field shown whole (an error, the roots
+	// fetched): wrapped under its label instead of cut at the edge.
+	wrapped := func(label, text string) {
+		indent := strings.Repeat(" ", ansi.StringWidth(label))
+		if w-len(indent) < 20 {
+			out = append(out, line(label+text))
+			return
+		}
+		for i, l := range strings.Split(ansi.Wrap(text, w-len(indent), " /,"), "\n") {
+			if i == 0 {
+				out = append(out, label+l)
+			} else {
+				out = append(out, indent+l)
+			}
+		}
+	}
 	if len(m.servers) == 0 {
 		out = append(out, m.st.dim.Render("No server. Name one after -- or with --server/--url; rootpick proxy shows up here too."))
 	}
@@ -103,10 +119,10 @@ func (m *Model) serverLines() []string {
 			if sameSet(want, s.fetched) {
 				text += m.st.ok.Render("  = the consent")
 			}
-			out = append(out, line("  roots     "+text))
+			wrapped("  roots     ", text)
 		}
 		if s.err != "" {
-			out = append(out, line("  error     "+m.st.err.Render(s.err)))
+			wrapped("  error     ", m.st.err.Render(s.err))
 		}
 		if s.dropped > 0 {
 			out = append(out, line(m.st.dim.Render("  stderr    "+itoa(s.dropped)+" lines came faster than they could be read (the log has them)")))

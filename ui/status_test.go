@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/mcpconn"
 )
@@ -315,5 +316,24 @@ func TestServerPaneScrolls(t *testing.T) {
 	send(m, "k")
 	if s := screen(m); strings.Contains(s, "three failed") && strings.Contains(s, "log:") && strings.Contains(s, "R retries") {
 		t.Fatalf("k after scrolling past the end did not move up:\n%s", s)
+	}
+}
+
+// TestServerPaneShowsTheWholeError: an error longer than the screen is
+// wrapped under its label, every word of it on screen, none cut off.
+func TestServerPaneShowsTheWholeError(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.setSize(60, 30)
+	reason := `Post "http://127.0.0.1:9/mcp": dial tcp 127.0.0.1:9: connect: connection refused (after 3 attempts, next in 8s)`
+	m.onHubEvent(mcpconn.Event{Server: "b", Kind: mcpconn.Failed, Err: errors.New(reason)})
+	send(m, "tab")
+	got := strings.Join(strings.Fields(strings.Join(m.serverLines(), " ")), " ")
+	if !strings.Contains(got, strings.Join(strings.Fields(reason), " ")) {
+		t.Fatalf("the pane at 60 columns does not hold the whole error:\n%s", strings.Join(m.serverLines(), "\n"))
+	}
+	for _, l := range m.serverLines() {
+		if w := ansi.StringWidth(l); w > 60 {
+			t.Fatalf("a line of %d cells at 60 columns: %q", w, l)
+		}
 	}
 }
