@@ -12,7 +12,7 @@ import (
 // scanItem is what the scanning goroutine sends: a repository, the counts
 // so far (progress), or the end.
 type scanItem struct {
-	repo     vcsdetect.Repo
+	repos    []vcsdetect.Repo
 	progress bool
 	done     bool
 	stats    vcsdetect.Stats
@@ -73,28 +73,45 @@ func (m *Model) startScan() tea.Cmd {
 	gen, scan, dir, opts := m.scanGen, m.cfg.Scan, m.cfg.Dir, m.cfg.ScanOptions
 	return func() tea.Msg {
 		ctx, cancel := context.WithCancel(context.Background())
-		ch := make(chan scanItem, scanBatchMax)
+		ch := make(chan scanItem, 2) // slices of repositories: a stalled reader stalls the walk
 		start := time.Now()
 		go func() {
 			defer close(ch)
+			// The walk hands over one repository at a time; they are
+			// passed on in slices (a frame's worth, the first at once), so
+			// the reader is not woken for every one of 50,000.
+			var buf []vcsdetect.Repo
+			var last time.Time
+			send := func(it scanItem) bool {
+				select {
+				case ch <- it:
+					return true
+				case <-ctx.Done():
+					return false
+				}
+			}
+			flush := func() {
+				if len(buf) > 0 && send(scanItem{repos: buf}) {
+					buf, last = nil, time.Now()
+				}
+			}
 			// Progress is called on this goroutine; a count that finds
 			// the channel full is dropped, the next one will do.
 			opts.Progress = func(st vcsdetect.Stats) {
+				flush()
 				select {
 				case ch <- scanItem{progress: true, stats: st, elapsed: time.Since(start)}:
 				default:
 				}
 			}
 			stats, err := scan(ctx, dir, opts, func(r vcsdetect.Repo) {
-				select {
-				case ch <- scanItem{repo: r}:
-				case <-ctx.Done():
+				buf = append(buf, r)
+				if len(buf) >= scanBatchMax/2 || time.Since(last) >= FrameInterval {
+					flush()
 				}
 			})
-			select {
-			case ch <- scanItem{done: true, stats: stats, elapsed: time.Since(start), err: err}:
-			case <-ctx.Done():
-			}
+			flush()
+			send(scanItem{done: true, stats: stats, elapsed: time.Since(start), err: err})
 		}()
 		return scanStartedMsg{gen: gen, ch: ch, cancel: cancel, start: start}
 	}
@@ -106,13 +123,18 @@ func (m *Model) onScanStarted(msg scanStartedMsg) tea.Cmd {
 		return nil
 	}
 	m.scanCh, m.scanCancel, m.scanStart = msg.ch, msg.cancel, msg.start
-	return readScan(msg.gen, msg.ch)
+	return readScan(msg.gen, msg.ch, FrameInterval) // the first rows at once
 }
 
-// readScan blocks for one item, then gathers what else arrives within a
-// frame (FrameInterval) or until scanBatchMax repositories: a fast walk
-// costs the list one merge a frame, not one per repository or two.
-func readScan(gen int, ch <-chan scanItem) tea.Cmd {
+// scanBatchWait is how long the results after the first batch are
+// gathered: the list grows 30 times a second while a walk runs, each
+// growth a merge and a redraw that take the CPU from the walk.
+const scanBatchWait = 4 * FrameInterval
+
+// readScan blocks for one item, then gathers what else arrives within
+// wait or until scanBatchMax repositories: a fast walk costs the list one
+// merge a batch, not one per repository or two.
+func readScan(gen int, ch <-chan scanItem, wait time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		msg := scanBatchMsg{gen: gen}
 		var frame <-chan time.Time
@@ -138,13 +160,13 @@ func readScan(gen int, ch <-chan scanItem) tea.Cmd {
 			case it.progress:
 				msg.progress, msg.stats, msg.elapsed = true, it.stats, it.elapsed
 			default:
-				msg.repos = append(msg.repos, it.repo)
+				msg.repos = append(msg.repos, it.repos...)
 			}
 			if len(msg.repos) >= scanBatchMax {
 				return msg
 			}
 			if frame == nil {
-				frame = time.After(FrameInterval)
+				frame = time.After(wait)
 			}
 		}
 	}
@@ -165,7 +187,7 @@ func (m *Model) onScanBatch(msg scanBatchMsg) tea.Cmd {
 		m.stopScan()
 		return nil
 	}
-	return readScan(msg.gen, m.scanCh)
+	return readScan(msg.gen, m.scanCh, scanBatchWait)
 }
 
 // scanHeader is the scanning part of the header: nothing while the walk

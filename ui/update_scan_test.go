@@ -99,14 +99,14 @@ func TestScanResultsGatheredByFrame(t *testing.T) {
 	ch := make(chan scanItem, scanBatchMax)
 	go func() {
 		for i := range 40 {
-			ch <- scanItem{repo: vcsdetect.Repo{Path: fmt.Sprintf("/w/r%02d", i)}}
+			ch <- scanItem{repos: []vcsdetect.Repo{{Path: fmt.Sprintf("/w/r%02d", i)}}}
 			time.Sleep(time.Millisecond)
 		}
 		ch <- scanItem{done: true}
 	}()
 	var batches, repos int
 	for {
-		msg := readScan(1, ch)().(scanBatchMsg)
+		msg := readScan(1, ch, FrameInterval)().(scanBatchMsg)
 		batches++
 		repos += len(msg.repos)
 		if msg.done {
@@ -117,5 +117,27 @@ func TestScanResultsGatheredByFrame(t *testing.T) {
 	// the end); one a repository would be 41.
 	if repos != 40 || batches > 12 {
 		t.Fatalf("%d repositories in %d batches, want 40 in a batch a frame", repos, batches)
+	}
+}
+
+// TestScanHandsOverSlices: the walk's repositories cross to the reader in
+// slices, not one channel send (and one wake-up of the reader) each.
+func TestScanHandsOverSlices(t *testing.T) {
+	const n = 10000
+	m := New(Config{Dir: "/w", Scan: func(_ context.Context, _ string, _ vcsdetect.Options, found func(vcsdetect.Repo)) (vcsdetect.Stats, error) {
+		for i := range n {
+			found(vcsdetect.Repo{Path: fmt.Sprintf("/w/r%05d", i)})
+		}
+		return vcsdetect.Stats{Repos: n}, nil
+	}})
+	started := m.startScan()().(scanStartedMsg)
+	defer started.cancel()
+	items, repos := 0, 0
+	for it := range started.ch {
+		items++
+		repos += len(it.repos)
+	}
+	if repos != n || items > n/(scanBatchMax/2)+20 {
+		t.Fatalf("%d repositories in %d channel items, want %d in slices of up to %d", repos, items, n, scanBatchMax/2)
 	}
 }
