@@ -165,6 +165,9 @@ func (o *listCmd) Run(e *env) error {
 	var dets []vcsdetect.Details
 	if desc != nil {
 		dets = desc.DescribeAll(ctx, found, 0)
+		if ctx.Err() != nil { // interrupted: the details are incomplete
+			return exitError{code: 130}
+		}
 	}
 	for i, r := range found {
 		var det *vcsdetect.Details

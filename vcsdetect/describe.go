@@ -133,29 +133,34 @@ func (d *Describer) Describe(ctx context.Context, r Repo) Details {
 	return det
 }
 
-// DescribeAll describes repos on workers goroutines (0: 4) and returns the
-// details in the same order.
+// DescribeAll describes repos on a Pool of workers goroutines (0: 4) and
+// returns the details in the same order. When ctx ends it returns at once,
+// the details not read by then left zero.
 func (d *Describer) DescribeAll(ctx context.Context, repos []Repo, workers int) []Details {
 	if workers <= 0 {
 		workers = 4
 	}
 	out := make([]Details, len(repos))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, max(len(repos), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i] = d.Describe(ctx, repos[i])
+	at := make(map[string][]int, len(repos)) // the pool describes a path once
+	for i, r := range repos {
+		at[r.Path] = append(at[r.Path], i)
+	}
+	p := NewPool(workers, d.Describe)
+	defer p.Close()
+	defer context.AfterFunc(ctx, p.Close)()
+	p.Want(repos)
+	for left := len(at); left > 0; {
+		rs, ok := p.Wait()
+		if !ok {
+			break
+		}
+		for _, res := range rs {
+			for _, i := range at[res.Repo.Path] {
+				out[i] = res.Value
 			}
-		}()
+			left--
+		}
 	}
-	for i := range repos {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 	return out
 }
 

@@ -4,8 +4,10 @@ import (
 	"context"
 	"github.com/rootpick/rootpick/internal/testskip"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -133,6 +135,50 @@ func TestDescribeAllKeepsOrder(t *testing.T) {
 		if dets[i].Head != b {
 			t.Errorf("details %d: head %q, want %q", i, dets[i].Head, b)
 		}
+	}
+}
+
+// TestDescribeAllDuplicatesAndCancel: a path listed twice gets its details
+// at both places (the pool describes it once), and cancelling ctx ends
+// DescribeAll at once, even with every git status hanging, leaving no
+// worker behind.
+func TestDescribeAllDuplicatesAndCancel(t *testing.T) {
+	root := t.TempDir()
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	fakeGitDir(t, filepath.Join(a, ".git"), "ref: refs/heads/a\n", "")
+	fakeGitDir(t, filepath.Join(b, ".git"), "ref: refs/heads/b\n", "")
+	repos := []Repo{{Path: a, Kind: KindGit}, {Path: b, Kind: KindGit}, {Path: a, Kind: KindGit}}
+	dets := NewDescriber(DescribeOptions{Git: "-", NoState: true}).DescribeAll(context.Background(), repos, 2)
+	if got := []string{dets[0].Head, dets[1].Head, dets[2].Head}; !slices.Equal(got, []string{"a", "b", "a"}) {
+		t.Errorf("heads %q, want [a b a]", got)
+	}
+
+	hang := filepath.Join(root, "git")
+	writeFile(t, hang, "#!/bin/sh\nexec sleep 30\n")
+	if err := os.Chmod(hang, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var many []Repo
+	for i := range 20 {
+		p := filepath.Join(root, "r"+strconv.Itoa(i))
+		fakeGitDir(t, filepath.Join(p, ".git"), "ref: refs/heads/x\n", "")
+		many = append(many, Repo{Path: p, Kind: KindGit})
+	}
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	NewDescriber(DescribeOptions{Git: hang, Budget: 5 * time.Second}).DescribeAll(ctx, many, 2)
+	if el := time.Since(start); el > 3*time.Second {
+		t.Errorf("DescribeAll took %v after its context ended at 200 ms", el)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		buf := make([]byte, 1<<16)
+		t.Errorf("%d goroutines left behind:\n%s", n-before, buf[:runtime.Stack(buf, true)])
 	}
 }
 
