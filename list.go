@@ -97,6 +97,9 @@ func (o *listCmd) Run(e *env) error {
 				}
 			}
 			line := listLine{Repo: r, Rel: relTo(dir, r.Path), URI: uri, Details: det}
+			if det != nil && det.Counted {
+				line.Ahead, line.Behind = &det.Ahead, &det.Behind
+			}
 			if !utf8.ValidString(r.Path) {
 				line.PathBytes = []byte(r.Path)
 			}
@@ -162,6 +165,9 @@ func (o *listCmd) Run(e *env) error {
 	var dets []vcsdetect.Details
 	if desc != nil {
 		dets = desc.DescribeAll(ctx, found, 0)
+		if ctx.Err() != nil { // interrupted: the details are incomplete
+			return exitError{code: 130}
+		}
 	}
 	for i, r := range found {
 		var det *vcsdetect.Details
@@ -182,7 +188,7 @@ func (o *listCmd) Run(e *env) error {
 // listLine is one line of list --json. Its field names are stable and
 // listed in the README: path, name, kind, branch, depth, reason, marker
 // (vcsdetect.Repo), rel, uri, path_bytes, and with --details those of
-// vcsdetect.Details.
+// vcsdetect.Details and ahead, behind.
 type listLine struct {
 	vcsdetect.Repo
 	// Rel is Path relative to DIR, "." for DIR itself.
@@ -192,6 +198,11 @@ type listLine struct {
 	// UTF-8: encoding/json writes U+FFFD in path for each bad byte.
 	PathBytes []byte `json:"path_bytes,omitempty"`
 	*vcsdetect.Details
+	// Ahead and Behind are Details' counts, both written (0 included)
+	// when they were counted and both left out when not, so that "in step"
+	// (0 and 0) and "not counted" differ in the JSON.
+	Ahead  *int `json:"ahead,omitempty"`
+	Behind *int `json:"behind,omitempty"`
 }
 
 // relTo is path relative to dir, which holds it ("." for dir itself), as

@@ -95,10 +95,16 @@ func TestListDetails(t *testing.T) {
 	dir := t.TempDir()
 	dir, _ = filepath.EvalSymlinks(dir)
 	repo := filepath.Join(dir, "r")
+	// in-step: a clone in step with its upstream; gone: a clone whose
+	// upstream branch was deleted, so nothing can be counted.
+	inStep, gone := filepath.Join(dir, "in-step"), filepath.Join(dir, "gone")
 	for _, args := range [][]string{
 		{"init", "-q", "-b", "main", repo},
-		{"-C", repo, "remote", "add", "origin", "https://user:tok3n@example.com/r.git"},
 		{"-C", repo, "-c", "user.name=T", "-c", "user.email=t@e", "commit", "-q", "--allow-empty", "-m", "hello\n\nbody"},
+		{"clone", "-q", repo, inStep},
+		{"clone", "-q", repo, gone},
+		{"-C", gone, "update-ref", "-d", "refs/remotes/origin/main"},
+		{"-C", repo, "remote", "add", "origin", "https://user:tok3n@example.com/r.git"},
 	} {
 		cmd := exec.Command("git", args...)
 		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
@@ -113,10 +119,15 @@ func TestListDetails(t *testing.T) {
 	if strings.Contains(out.String(), "tok3n") {
 		t.Errorf("the remote's token reached the output: %s", out.String())
 	}
-	var m map[string]any
-	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
-		t.Fatalf("%v: %s", err, out.String())
+	lines := map[string]map[string]any{}
+	for l := range strings.Lines(out.String()) {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("%v: %s", err, out.String())
+		}
+		lines[m["rel"].(string)] = m
 	}
+	m := lines["r"]
 	for k, want := range map[string]any{"path": repo, "head": "main", "remote": "https://example.com/r.git", "subject": "hello", "state": "clean"} {
 		if m[k] != want {
 			t.Errorf("%s = %v, want %v in %s", k, m[k], want, out.String())
@@ -124,6 +135,14 @@ func TestListDetails(t *testing.T) {
 	}
 	if _, ok := m["last_commit"]; !ok {
 		t.Errorf("no last_commit in %s", out.String())
+	}
+	// ahead and behind: both present, 0 included, when counted; both
+	// absent when not (no upstream, or its branch gone).
+	for rel, want := range map[string][]any{"r": {nil, nil, nil}, "in-step": {"origin/main", 0.0, 0.0}, "gone": {"origin/main", nil, nil}} {
+		m := lines[rel]
+		if got := []any{m["upstream"], m["ahead"], m["behind"]}; !slices.Equal(got, want) {
+			t.Errorf("%s: upstream, ahead, behind = %v, want %v in %s", rel, got, want, out.String())
+		}
 	}
 }
 

@@ -40,13 +40,22 @@ type Details struct {
 	Head string `json:"head,omitempty"`
 	// Detached says that HEAD names a commit, not a branch.
 	Detached bool `json:"detached,omitempty"`
-	// Upstream is the branch's upstream ("origin/main"); Ahead and Behind
-	// count the commits between them (with go-git when git is not
-	// installed, within the budget and a cap on the commits read; both 0
-	// when they could not be counted).
+	// Upstream is the branch's upstream ("origin/main").
 	Upstream string `json:"upstream,omitempty"`
-	Ahead    int    `json:"ahead,omitempty"`
-	Behind   int    `json:"behind,omitempty"`
+	// Ahead and Behind count the commits on the branch and not on its
+	// upstream, and the other way round (git status; with go-git when git
+	// is not installed, within the budget and a cap on the commits read).
+	// Counted says they were counted: a branch in step with its upstream
+	// is Counted with both 0. Counted is false, and both are 0 and mean
+	// nothing, when there is no upstream, the upstream branch is gone, or
+	// counting failed or ran out of budget or commits.
+	//
+	// They are not in Details' own JSON: list --json writes "ahead" and
+	// "behind" (0 included) exactly when Counted, and leaves both out
+	// otherwise, so that a missing count cannot read as in step.
+	Ahead   int  `json:"-"`
+	Behind  int  `json:"-"`
+	Counted bool `json:"-"`
 	// Remote is the URL of the remote named origin, with any credentials
 	// removed.
 	Remote string `json:"remote,omitempty"`
@@ -124,29 +133,34 @@ func (d *Describer) Describe(ctx context.Context, r Repo) Details {
 	return det
 }
 
-// DescribeAll describes repos on workers goroutines (0: 4) and returns the
-// details in the same order.
+// DescribeAll describes repos on a Pool of workers goroutines (0: 4) and
+// returns the details in the same order. When ctx ends it returns at once,
+// the details not read by then left zero.
 func (d *Describer) DescribeAll(ctx context.Context, repos []Repo, workers int) []Details {
 	if workers <= 0 {
 		workers = 4
 	}
 	out := make([]Details, len(repos))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, max(len(repos), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i] = d.Describe(ctx, repos[i])
+	at := make(map[string][]int, len(repos)) // the pool describes a path once
+	for i, r := range repos {
+		at[r.Path] = append(at[r.Path], i)
+	}
+	p := NewPool(workers, d.Describe)
+	defer p.Close()
+	defer context.AfterFunc(ctx, p.Close)()
+	p.Want(repos)
+	for left := len(at); left > 0; {
+		rs, ok := p.Wait()
+		if !ok {
+			break
+		}
+		for _, res := range rs {
+			for _, i := range at[res.Repo.Path] {
+				out[i] = res.Value
 			}
-		}()
+			left--
+		}
 	}
-	for i := range repos {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 	return out
 }
 
@@ -243,24 +257,31 @@ func parseStatus(out []byte, det *Details) {
 		case strings.HasPrefix(line, "# branch.upstream "):
 			det.Upstream = strings.TrimPrefix(line, "# branch.upstream ")
 		case strings.HasPrefix(line, "# branch.ab "):
-			var a, b int
-			for _, f := range strings.Fields(strings.TrimPrefix(line, "# branch.ab ")) {
-				n, _ := strconv.Atoi(f[1:])
-				if f[0] == '+' {
-					a = n
-				} else {
-					b = -n
-				}
-			}
-			det.Ahead, det.Behind = a, b
-			if b < 0 {
-				det.Behind = -b
+			// "+A -B", printed only when the upstream exists (not when
+			// it is gone): counted.
+			a, b, ok := parseAB(strings.TrimPrefix(line, "# branch.ab "))
+			if ok {
+				det.Ahead, det.Behind, det.Counted = a, b, true
 			}
 		case strings.HasPrefix(line, "#"):
 		case line != "":
 			det.State = StateDirty
 		}
 	}
+}
+
+// parseAB reads the "+A -B" of git status's branch.ab line.
+func parseAB(s string) (ahead, behind int, ok bool) {
+	as, bs, found := strings.Cut(s, " ")
+	if !found || !strings.HasPrefix(as, "+") || !strings.HasPrefix(bs, "-") {
+		return 0, 0, false
+	}
+	a, errA := strconv.Atoi(as[1:])
+	b, errB := strconv.Atoi(bs[1:])
+	if errA != nil || errB != nil || a < 0 || b < 0 {
+		return 0, 0, false
+	}
+	return a, b, true
 }
 
 // viaGoGit reads the last commit and the upstream with go-git and, when
@@ -325,7 +346,7 @@ func (d *Describer) viaGoGit(ctx context.Context, r Repo, gitdir string, det *De
 		if d.git == "" { // with git, status says the upstream (on another goroutine)
 			det.Upstream = res.upstream
 			if res.counted {
-				det.Ahead, det.Behind = res.ahead, res.behind
+				det.Ahead, det.Behind, det.Counted = res.ahead, res.behind, true
 			}
 		}
 		if state {

@@ -3,8 +3,10 @@ package vcsdetect
 import (
 	"context"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,12 +86,15 @@ func TestDescribe(t *testing.T) {
 			if got.Upstream != "origin/main" {
 				t.Errorf("clone upstream %q, want origin/main", got.Upstream)
 			}
-			if got.Ahead != 1 || got.Behind != 1 {
-				t.Errorf("clone ahead/behind %d/%d, want 1/1", got.Ahead, got.Behind)
+			if got.Ahead != 1 || got.Behind != 1 || !got.Counted {
+				t.Errorf("clone ahead/behind %d/%d counted %v, want 1/1 counted", got.Ahead, got.Behind, got.Counted)
 			}
 			w := d.Describe(ctx, Repo{Path: wt, Kind: KindWorktree})
 			if !w.Detached || len(w.Head) != 7 || w.Subject != "first" || w.State != StateClean || w.Remote != "https://example.com/up.git" {
 				t.Errorf("worktree: %+v", w)
+			}
+			if w.Counted || w.Upstream != "" {
+				t.Errorf("detached worktree: %+v, want no upstream and nothing counted", w)
 			}
 		})
 	}
@@ -130,6 +135,50 @@ func TestDescribeAllKeepsOrder(t *testing.T) {
 		if dets[i].Head != b {
 			t.Errorf("details %d: head %q, want %q", i, dets[i].Head, b)
 		}
+	}
+}
+
+// TestDescribeAllDuplicatesAndCancel: a path listed twice gets its details
+// at both places (the pool describes it once), and cancelling ctx ends
+// DescribeAll at once, even with every git status hanging, leaving no
+// worker behind.
+func TestDescribeAllDuplicatesAndCancel(t *testing.T) {
+	root := t.TempDir()
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	fakeGitDir(t, filepath.Join(a, ".git"), "ref: refs/heads/a\n", "")
+	fakeGitDir(t, filepath.Join(b, ".git"), "ref: refs/heads/b\n", "")
+	repos := []Repo{{Path: a, Kind: KindGit}, {Path: b, Kind: KindGit}, {Path: a, Kind: KindGit}}
+	dets := NewDescriber(DescribeOptions{Git: "-", NoState: true}).DescribeAll(context.Background(), repos, 2)
+	if got := []string{dets[0].Head, dets[1].Head, dets[2].Head}; !slices.Equal(got, []string{"a", "b", "a"}) {
+		t.Errorf("heads %q, want [a b a]", got)
+	}
+
+	hang := filepath.Join(root, "git")
+	writeFile(t, hang, "#!/bin/sh\nexec sleep 30\n")
+	if err := os.Chmod(hang, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var many []Repo
+	for i := range 20 {
+		p := filepath.Join(root, "r"+strconv.Itoa(i))
+		fakeGitDir(t, filepath.Join(p, ".git"), "ref: refs/heads/x\n", "")
+		many = append(many, Repo{Path: p, Kind: KindGit})
+	}
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	NewDescriber(DescribeOptions{Git: hang, Budget: 5 * time.Second}).DescribeAll(ctx, many, 2)
+	if el := time.Since(start); el > 3*time.Second {
+		t.Errorf("DescribeAll took %v after its context ended at 200 ms", el)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		buf := make([]byte, 1<<16)
+		t.Errorf("%d goroutines left behind:\n%s", n-before, buf[:runtime.Stack(buf, true)])
 	}
 }
 
@@ -196,8 +245,81 @@ func TestAheadBehindWithoutGit(t *testing.T) {
 	defer func(n int) { maxAheadBehindCommits = n }(maxAheadBehindCommits)
 	maxAheadBehindCommits = 2
 	got = NewDescriber(DescribeOptions{}).Describe(context.Background(), r)
-	if got.Upstream != "origin/main" || got.Ahead != 0 || got.Behind != 0 {
+	if got.Upstream != "origin/main" || got.Ahead != 0 || got.Behind != 0 || got.Counted {
 		t.Fatalf("capped at 2 commits: %+v, want the upstream and no count", got)
+	}
+}
+
+// TestAheadBehindCounted: "in step" (counted, 0 and 0) and "not counted"
+// differ, with git and with go-git: a clone in step with its upstream is
+// counted; one whose upstream branch is gone, one with no upstream and a
+// go-git walk over its cap are not, and then both counts are 0.
+func TestAheadBehindCounted(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		testskip.Skip(t, "git", "git not installed: apt-get install git")
+	}
+	root := t.TempDir()
+	remote := filepath.Join(root, "remote.git")
+	inStep, gone, alone := filepath.Join(root, "in-step"), filepath.Join(root, "gone"), filepath.Join(root, "alone")
+	gitCLI(t, root, "init", "-q", "--bare", "-b", "main", remote)
+	gitCLI(t, root, "clone", "-q", remote, inStep)
+	for _, name := range []string{"a", "b", "c"} {
+		writeFile(t, filepath.Join(inStep, name), name)
+		gitCLI(t, inStep, "add", name)
+		gitCLI(t, inStep, "commit", "-q", "-m", name)
+	}
+	gitCLI(t, inStep, "push", "-q", "-u", "origin", "main")
+	gitCLI(t, root, "clone", "-q", remote, gone)
+	gitCLI(t, gone, "update-ref", "-d", "refs/remotes/origin/main")
+	gitCLI(t, root, "init", "-q", "-b", "main", alone)
+	gitCLI(t, alone, "commit", "-q", "--allow-empty", "-m", "x")
+
+	type want struct {
+		upstream string
+		counted  bool
+	}
+	check := func(t *testing.T, d *Describer, path string, w want) {
+		t.Helper()
+		got := d.Describe(context.Background(), Repo{Path: path, Kind: KindGit})
+		if got.Upstream != w.upstream || got.Counted != w.counted || got.Ahead != 0 || got.Behind != 0 {
+			t.Errorf("%s: upstream %q, %d/%d counted %v; want upstream %q, 0/0 counted %v",
+				filepath.Base(path), got.Upstream, got.Ahead, got.Behind, got.Counted, w.upstream, w.counted)
+		}
+	}
+	for _, git := range []string{"", "-"} {
+		t.Run(map[string]string{"": "git", "-": "go-git"}[git], func(t *testing.T) {
+			d := NewDescriber(DescribeOptions{Git: git, NoState: git == "-"})
+			check(t, d, inStep, want{"origin/main", true})
+			check(t, d, gone, want{"origin/main", false})
+			check(t, d, alone, want{"", false})
+		})
+	}
+	t.Run("go-git capped", func(t *testing.T) {
+		defer func(n int) { maxAheadBehindCommits = n }(maxAheadBehindCommits)
+		maxAheadBehindCommits = 0
+		check(t, NewDescriber(DescribeOptions{Git: "-", NoState: true}), inStep, want{"origin/main", false})
+	})
+}
+
+func TestParseStatus(t *testing.T) {
+	const head = "# branch.oid 3d40818a45870c4f9caa2136e26b717000225b9a\n# branch.head main\n"
+	for _, tt := range []struct {
+		name, out      string
+		ahead, behind  int
+		counted, dirty bool
+	}{
+		{"in step", head + "# branch.upstream origin/main\n# branch.ab +0 -0\n", 0, 0, true, false},
+		{"ahead and behind", head + "# branch.upstream origin/main\n# branch.ab +12 -3\n? new\n", 12, 3, true, true},
+		{"upstream gone", head + "# branch.upstream origin/main\n", 0, 0, false, false},
+		{"no upstream", head + "1 .M N... 100644 100644 100644 a a f\n", 0, 0, false, true},
+		{"garbled", head + "# branch.upstream origin/main\n# branch.ab +x -1\n", 0, 0, false, false},
+	} {
+		var d Details
+		parseStatus([]byte(tt.out), &d)
+		if d.Ahead != tt.ahead || d.Behind != tt.behind || d.Counted != tt.counted || (d.State == StateDirty) != tt.dirty {
+			t.Errorf("%s: %d/%d counted %v state %s, want %d/%d counted %v dirty %v",
+				tt.name, d.Ahead, d.Behind, d.Counted, d.State, tt.ahead, tt.behind, tt.counted, tt.dirty)
+		}
 	}
 }
 

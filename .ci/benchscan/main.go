@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -152,6 +153,7 @@ func run(args []string) {
 	manifest := fs.String("manifest", "", "the tree's manifest (gentree -manifest)")
 	rounds := fs.Int("rounds", 5, "runs of each tool, alternating")
 	listArgs := fs.String("list-args", "--all", "flags for rootpick list")
+	minRepos := fs.Int("min-repos", 0, "fail unless the manifest holds at least `N` repositories rootpick must list (projects and broken .git entries not counted)")
 	var extra []string
 	fs.Func("extra", "also time `LABEL=BINARY` (run as BINARY DIR; repeatable), e.g. a fastwalk-based walker", func(v string) error {
 		extra = append(extra, v)
@@ -214,7 +216,7 @@ func run(args []string) {
 	}
 
 	if *manifest != "" {
-		check(dir, *manifest, tools, *listArgs)
+		check(dir, *manifest, tools, *listArgs, *minRepos)
 	}
 }
 
@@ -267,7 +269,7 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d)/1e6) 
 
 // check compares each tool's Git result set with what the manifest says it
 // must be.
-func check(dir, manifest string, tools []*tool, listArgs string) {
+func check(dir, manifest string, tools []*tool, listArgs string, minRepos int) {
 	b, err := os.ReadFile(manifest)
 	if err != nil {
 		fmt.Println("cannot read manifest:", err)
@@ -305,6 +307,28 @@ func check(dir, manifest string, tools []*tool, listArgs string) {
 	wantRootpick := want(func(e entry) bool { return e.Kind != "" && (all || !e.Heavy) })
 	ok := true
 	fmt.Println()
+	// What rootpick must list, by kind; repositories are every kind but
+	// project and broken.
+	kinds := map[string]int{}
+	repos := 0
+	for _, e := range es {
+		if e.Kind != "" && (all || !e.Heavy) {
+			kinds[e.Kind]++
+			if e.Kind != "project" && e.Kind != "broken" {
+				repos++
+			}
+		}
+	}
+	names := slices.Sorted(maps.Keys(kinds))
+	fmt.Printf("manifest: rootpick must list %d entries: %d repositories", len(wantRootpick), repos)
+	for _, k := range names {
+		fmt.Printf(", %d %s", kinds[k], k)
+	}
+	fmt.Println()
+	if repos < minRepos {
+		fmt.Printf("TOO FEW: the tree holds %d repositories, fewer than -min-repos %d\n", repos, minRepos)
+		ok = false
+	}
 	for _, t := range tools {
 		var got map[string]bool
 		var exp map[string]bool
