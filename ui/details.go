@@ -71,8 +71,13 @@ func (m *Model) detailsView(w, h int) string {
 		}
 		if d.Upstream != "" {
 			head += m.st.dim.Render(" → " + safetext.Escape(d.Upstream))
-			if d.Ahead > 0 || d.Behind > 0 {
+			switch {
+			case !d.Counted:
+				head += m.st.dim.Render("  ↑? ↓? not counted")
+			case d.Ahead > 0 || d.Behind > 0:
 				head += " ↑" + itoa(d.Ahead) + " ↓" + itoa(d.Behind)
+			default:
+				head += m.st.dim.Render("  in step")
 			}
 		}
 		rows = append(rows, line("branch   ", head))

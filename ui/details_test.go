@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
@@ -17,7 +18,7 @@ func TestDetailsPane(t *testing.T) {
 	}
 	m.Update(factsMsg{pool: m.pool, results: []vcsdetect.Result[repoFacts]{{Repo: repo("api", "main"), Value: repoFacts{
 		uri: "file:///work/demo/api",
-		det: vcsdetect.Details{Head: "main", Upstream: "origin/main", Ahead: 2, Behind: 1,
+		det: vcsdetect.Details{Head: "main", Upstream: "origin/main", Ahead: 2, Behind: 1, Counted: true,
 			Remote: "https://github.com/acme/api", LastCommit: time.Date(2026, 11, 30, 9, 15, 0, 0, time.Local),
 			Subject: "Fix the \x1b[2Jpayment retry", State: vcsdetect.StateDirty},
 		warnings: []string{"holds .ssh at its top"},
@@ -52,5 +53,26 @@ func TestDetailsPane(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 90, Height: 24})
 	if got := screen(m); !strings.Contains(got, "────") || !strings.Contains(got, "branch   main") {
 		t.Errorf("at 90×24 the pane is not below the list:\n%s", got)
+	}
+}
+
+// TestDetailsTellsInStepFromNotCounted: with an upstream, 0 ahead and 0
+// behind says "in step" only when the commits were counted.
+func TestDetailsTellsInStepFromNotCounted(t *testing.T) {
+	for _, tc := range []struct {
+		det  vcsdetect.Details
+		want string
+	}{
+		{vcsdetect.Details{Head: "main", Upstream: "origin/main", Counted: true}, "branch   main → origin/main  in step"},
+		{vcsdetect.Details{Head: "main", Upstream: "origin/main"}, "branch   main → origin/main  ↑? ↓? not counted"},
+		{vcsdetect.Details{Head: "main", Upstream: "origin/main", Counted: true, Behind: 3}, "branch   main → origin/main ↑0 ↓3"},
+		{vcsdetect.Details{Head: "main"}, "branch   main\n"},
+	} {
+		m := fixture(t, demoRepos()...)
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+		m.Update(factsMsg{pool: m.pool, results: []vcsdetect.Result[repoFacts]{{Repo: repo("api", "main"), Value: repoFacts{det: tc.det}}}})
+		if got := m.detailsView(60, 20) + "\n"; !strings.Contains(ansi.Strip(got), tc.want) {
+			t.Errorf("%+v: the pane lacks %q:\n%s", tc.det, tc.want, ansi.Strip(got))
+		}
 	}
 }
