@@ -88,3 +88,14 @@ func helpHint(ctx *kong.Context) string {
 	}
 	return "rootpick --help"
 }
+
+// flagSet reports whether the flag called name was given (on the command
+// line or by its environment variable), not only left at its default.
+func flagSet(kctx *kong.Context, name string) bool {
+	for _, f := range kctx.Flags() {
+		if f.Name == name {
+			return f.Set
+		}
+	}
+	return false
+}

@@ -166,6 +166,7 @@ func TestParseBadValues(t *testing.T) {
 		{[]string{"list", "--json", "--full-path", dir}, []string{"--full-path", "--json"}},
 		{[]string{"--print", "--print-format", "yaml"}, []string{"--print-format", "yaml", `"json","lines","null"`, "rootpick --help"}},
 		{[]string{"--print-format", "null", dir}, []string{"--print-format null needs --print"}},
+		{[]string{"--print-format", "json", dir}, []string{"--print-format json needs --print"}},
 		{[]string{"list", dir, "--", "x"}, []string{"list takes no server command"}},
 		{[]string{"serve-demo", "extra"}, []string{"unexpected argument extra", "rootpick serve-demo --help"}},
 		{[]string{"serve-demo", "--record"}, []string{"--record"}},

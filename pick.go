@@ -70,7 +70,7 @@ func (c *pickCmd) Help() string {
   rootpick --print --print-format null ~/src | xargs -0 du -sh`
 }
 
-func (c *pickCmd) Run(e *env, k *kong.Kong) error {
+func (c *pickCmd) Run(e *env, k *kong.Kong, kctx *kong.Context) error {
 	if len(c.Command) > 0 {
 		return usageError("one folder at most, got %d (a server command goes after --)", len(c.Command)+1)
 	}
@@ -81,7 +81,7 @@ func (c *pickCmd) Run(e *env, k *kong.Kong) error {
 	if c.Dir != "" {
 		pos = []string{c.Dir}
 	}
-	if !c.Print && c.PrintFormat != "json" {
+	if !c.Print && flagSet(kctx, "print-format") {
 		return usageError("--print-format %s needs --print", c.PrintFormat)
 	}
 	dir, err := dirArg(pos)
