@@ -69,6 +69,7 @@ func TestE2ENoOrphans(t *testing.T) {
 		{"SIGTERM", func(tt *tui) { _ = testproc.Kill(tt.rootpickPid(), syscall.SIGTERM) }, 128 + 15},
 		{"SIGHUP", func(tt *tui) { _ = testproc.Kill(tt.rootpickPid(), syscall.SIGHUP) }, 128 + 1},
 		{"panic", func(tt *tui) { tt.send("F12") }, 2},
+		{"goroutine panic", func(tt *tui) { tt.send("F11") }, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -82,7 +83,7 @@ func TestE2ENoOrphans(t *testing.T) {
 				}
 			})
 			tt := newTUI(t)
-			if tc.name == "panic" {
+			if strings.HasSuffix(tc.name, "panic") {
 				tt.env = append(tt.env, "ROOTPICK_TEST_PANIC=1")
 			}
 			tt.start(tuiOptions{width: 100, height: 24, args: []string{tree, "--",
@@ -119,6 +120,18 @@ func TestE2ENoOrphans(t *testing.T) {
 				s, _ := tt.tmux("capture-pane", "-p", "-S", "-", "-t", tt.session) // with the scrollback
 				if !strings.Contains(s, "Caught panic") || !strings.Contains(s, "ROOTPICK_TEST_PANIC") {
 					t.Errorf("the panic is not on the restored terminal:\n%s", s)
+				}
+			}
+			// However it ended, the terminal is back as it was: main
+			// screen, no mouse reporting. (tmux's cursor flag is not read:
+			// it reads 0 or 1 after the same clean q.)
+			flags, _ := tt.tmux("display-message", "-p", "-t", tt.session, "#{alternate_on} #{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}")
+			if got := strings.TrimSpace(flags); got != "0 000" {
+				t.Errorf("after %s the terminal is left with alternate screen and mouse flags %q, want \"0 000\"", tc.name, got)
+			}
+			if strings.HasSuffix(tc.name, "panic") {
+				if s, _ := tt.tmux("capture-pane", "-p", "-S", "-", "-t", tt.session); !strings.Contains(s, "ROOTPICK_TEST_PANIC") {
+					t.Errorf("the panic is not on the terminal:\n%s", s)
 				}
 			}
 			for _, p := range pids {

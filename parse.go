@@ -89,12 +89,13 @@ func helpHint(ctx *kong.Context) string {
 	return "rootpick --help"
 }
 
-// flagSet reports whether the flag called name was given (on the command
-// line or by its environment variable), not only left at its default.
+// flagSet reports whether the flag called name was given on the command
+// line, not only left at its default. (kong's Value.Set is not that: a
+// second ApplyDefaults marks a default as set.)
 func flagSet(kctx *kong.Context, name string) bool {
-	for _, f := range kctx.Flags() {
-		if f.Name == name {
-			return f.Set
+	for _, p := range kctx.Path {
+		if p.Flag != nil && p.Flag.Name == name {
+			return true
 		}
 	}
 	return false

@@ -19,6 +19,7 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/charmbracelet/x/term"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/panics"
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/mcpconn"
 	"github.com/rootpick/rootpick/ui"
@@ -139,6 +140,7 @@ func (c *pickCmd) Run(e *env, k *kong.Kong, kctx *kong.Context) error {
 	defer cancel()
 	var got atomic.Value
 	go func() {
+		defer panics.Guard()
 		select {
 		case sig := <-sigs:
 			got.Store(sig)
@@ -158,7 +160,19 @@ func (c *pickCmd) Run(e *env, k *kong.Kong, kctx *kong.Context) error {
 		opts = append(opts, tea.WithInput(tty), tea.WithOutput(tty))
 	}
 	logger.Info("start", "dir", dir, "servers", len(specs), "version", version())
-	_, err = tea.NewProgram(withTestPanic(model), opts...).Run()
+	prog := tea.NewProgram(withTestPanic(model), opts...)
+	// A panic on a goroutine Bubble Tea did not start (a walker, a
+	// server's reader) would end the process with the terminal still in
+	// raw mode on the alternate screen: put it back and stop the servers
+	// first (internal/panics).
+	panics.SetHook(func() {
+		prog.Kill()
+		logger.Error("panic on a goroutine: terminal restored, servers stopped")
+		stopServers(hub, logger)
+	})
+	defer panics.SetHook(nil)
+	_, err = prog.Run()
+	panics.Hold() // the hook ended Run: let the panic end the program
 	// What the person consented to, as of the last y, whether or not the
 	// servers had been told when q came.
 	roots := model.Consented()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/rootpick/rootpick/internal/panics"
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
@@ -40,7 +41,8 @@ func endOnPanic(hub *mcpconn.Hub, logger *slog.Logger) {
 	panic(r)
 }
 
-// panicKeyModel panics in Update when F12 is pressed. It wraps the UI only
+// panicKeyModel panics in Update when F12 is pressed, and on a goroutine
+// of its own when F11 is. It wraps the UI only
 // when ROOTPICK_TEST_PANIC=1, so that the end-to-end tests can check that a
 // panic restores the terminal and leaves no server behind.
 type panicKeyModel struct{ tea.Model }
@@ -48,6 +50,12 @@ type panicKeyModel struct{ tea.Model }
 func (m panicKeyModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "f12" {
 		panic("test panic (ROOTPICK_TEST_PANIC)")
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "f11" {
+		go func() { // as a walker or a server's reader would
+			defer panics.Guard()
+			panic("test panic on a goroutine (ROOTPICK_TEST_PANIC)")
+		}()
 	}
 	inner, cmd := m.Model.Update(msg)
 	return panicKeyModel{inner}, cmd

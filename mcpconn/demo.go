@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootpick/rootpick/internal/panics"
 )
 
 // Demo is the built-in roots-aware MCP server. It asks roots/list after the
@@ -45,10 +46,16 @@ func NewDemo(logger *slog.Logger, record io.Writer) *Demo {
 	d.server = mcp.NewServer(&mcp.Implementation{Name: "rootpick-demo", Version: Version}, &mcp.ServerOptions{
 		Logger: logger,
 		InitializedHandler: func(ctx context.Context, req *mcp.InitializedRequest) {
-			go d.fetch(req.Session)
+			go func() {
+				defer panics.Guard()
+				d.fetch(req.Session)
+			}()
 		},
 		RootsListChangedHandler: func(ctx context.Context, req *mcp.RootsListChangedRequest) {
-			go d.fetch(req.Session)
+			go func() {
+				defer panics.Guard()
+				d.fetch(req.Session)
+			}()
 		},
 	})
 	mcp.AddTool(d.server, &mcp.Tool{

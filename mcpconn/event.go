@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/rootpick/rootpick/internal/panics"
 )
 
 // EventKind says what happened on a connection.
@@ -129,7 +131,10 @@ type queue struct {
 
 func newQueue() *queue {
 	q := &queue{wake: make(chan struct{}, 1), done: make(chan struct{}), out: make(chan Event)}
-	go q.pump()
+	go func() {
+		defer panics.Guard()
+		q.pump()
+	}()
 	return q
 }
 

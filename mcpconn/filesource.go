@@ -6,6 +6,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/panics"
 )
 
 // FileSource is a RootSource backed by a file that another process
@@ -32,6 +33,7 @@ func NewFileSource(ctx context.Context, path string, load func() ([]consent.Root
 	}
 	name := filepath.Base(path)
 	go func() {
+		defer panics.Guard()
 		defer w.Close()
 		for {
 			select {

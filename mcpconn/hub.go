@@ -26,6 +26,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/panics"
 )
 
 // DefaultProtocolVersion is the MCP revision sessions are pinned to: the last
@@ -206,6 +207,7 @@ func (h *Hub) add(spec Spec) *server {
 	h.running.Add(1)
 	h.mu.Unlock()
 	go func() {
+		defer panics.Guard()
 		defer h.running.Done()
 		s.run()
 	}()

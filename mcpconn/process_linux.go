@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/rootpick/rootpick/internal/panics"
 )
 
 // On Linux a server's whole tree is ended, not only its process group: a
@@ -42,6 +44,7 @@ func BecomeSubreaper() error {
 		ch := make(chan os.Signal, 1)
 		signal.Notify(ch, syscall.SIGCHLD)
 		go func() {
+			defer panics.Guard()
 			for range ch {
 				reapAdopted()
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/panics"
 	"github.com/rootpick/rootpick/internal/safetext"
 )
 
@@ -107,7 +108,10 @@ func RunProxy(ctx context.Context, hostTransport mcp.Transport, opts ProxyOption
 	defer p.stopAll()
 
 	hostDone := make(chan error, 1)
-	go func() { hostDone <- p.readHost() }()
+	go func() {
+		defer panics.Guard()
+		hostDone <- p.readHost()
+	}()
 	tick := time.NewTicker(opts.Timing.Revalidate)
 	defer tick.Stop()
 	var changed <-chan struct{}
@@ -240,7 +244,10 @@ func (p *proxy) startChild() error {
 		c.ready, c.replayID = false, id.Raw()
 	}
 	p.mu.Unlock()
-	go p.readChild(c)
+	go func() {
+		defer panics.Guard()
+		p.readChild(c)
+	}()
 	if replay != nil {
 		if err := c.conn.Write(p.ctx, replay); err != nil {
 			p.log.Warn("replaying initialize", "err", err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/panics"
 )
 
 // rootsPlaceholder in a server command's arguments expands to the consented
@@ -200,6 +201,7 @@ func (s *server) start() (*conn, error) {
 	c.session = session
 	s.mu.Unlock()
 	go func() {
+		defer panics.Guard()
 		c.endErr = session.Wait()
 		close(c.done)
 	}()
@@ -216,9 +218,12 @@ func (s *server) start() (*conn, error) {
 	}
 	h.publish(ev)
 	h.logger.Info("connected", "server", s.label, "name", ev.ServerName, "protocol", ev.Text)
-	go c.notifier()
-	go c.watchdog()
-	go c.verifier()
+	for _, f := range []func(){c.notifier, c.watchdog, c.verifier} {
+		go func() {
+			defer panics.Guard()
+			f()
+		}()
+	}
 	c.expectFetch(set.version)
 	if s.usesArgs && h.served.Load().version != set.version {
 		s.requestRestart("the folders changed while it started")
@@ -471,7 +476,10 @@ func (c *conn) kill() {
 	c.stopped.Do(func() {
 		c.stop()
 		if c.wc != nil {
-			go c.wc.closeConn() // unblocks a write to an HTTP server
+			go func() {
+				defer panics.Guard()
+				c.wc.closeConn() // unblocks a write to an HTTP server
+			}()
 		}
 	})
 }
@@ -482,6 +490,7 @@ func (c *conn) close() {
 	if session := c.liveSession(); session != nil {
 		done := make(chan struct{})
 		go func() {
+			defer panics.Guard()
 			_ = session.Close()
 			close(done)
 		}()

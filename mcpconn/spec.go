@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootpick/rootpick/internal/panics"
 )
 
 // Spec says how to reach one server. Exactly one of Command, URL and Demo is
@@ -181,6 +182,7 @@ func newProcessTransport(command []string, logger *slog.Logger, onStderr func(st
 	cmd.Env = append(os.Environ(), tag)
 	cmd.Stderr = w
 	go func() {
+		defer panics.Guard()
 		defer r.Close()
 		budget := newLogBudget(stderrLogBurst, stderrLogPerSecond)
 		readLines(r, maxStderrLine, func(line string) {

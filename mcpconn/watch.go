@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/panics"
 )
 
 // availability watches the served roots (the Roots page: clients MUST
@@ -41,6 +42,7 @@ func newAvailability(h *Hub) *availability {
 	}
 	h.running.Add(1)
 	go func() {
+		defer panics.Guard()
 		defer h.running.Done()
 		a.run()
 	}()

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/rootpick/rootpick/internal/panics"
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
@@ -76,6 +77,7 @@ func (m *Model) startScan() tea.Cmd {
 		ch := make(chan scanItem, 2) // slices of repositories: a stalled reader stalls the walk
 		start := time.Now()
 		go func() {
+			defer panics.Guard()
 			defer close(ch)
 			// The walk hands over one repository at a time; they are
 			// passed on in slices (a frame's worth, the first at once), so

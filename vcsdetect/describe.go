@@ -22,6 +22,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+	"github.com/rootpick/rootpick/internal/panics"
 )
 
 // The states Details.State takes.
@@ -201,6 +202,7 @@ func (d *Describer) describe(ctx context.Context, r Repo) Details {
 	if d.git != "" && !d.opts.NoState && r.Kind != KindBare {
 		wg.Add(1)
 		go func() {
+			defer panics.Guard()
 			defer wg.Done()
 			d.statusViaGit(ctx, r, &det)
 		}()
@@ -301,6 +303,7 @@ func (d *Describer) viaGoGit(ctx context.Context, r Repo, gitdir string, det *De
 	}
 	done := make(chan result, 1)
 	go func() {
+		defer panics.Guard()
 		var res result
 		defer func() { done <- res }()
 		repo, err := openRepo(r, gitdir)

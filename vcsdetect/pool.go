@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/rootpick/rootpick/internal/panics"
 )
 
 // Pool describes repositories on a few goroutines, the ones wanted most
@@ -76,7 +78,10 @@ func (p *Pool[T]) Want(repos []Repo) {
 		if !p.claim() {
 			return
 		}
-		go p.work()
+		go func() {
+			defer panics.Guard()
+			p.work()
+		}()
 	}
 }
 

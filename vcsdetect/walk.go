@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/rootpick/rootpick/internal/panics"
 )
 
 // entryType is the type of a folder entry as far as the walk cares.
@@ -157,12 +159,14 @@ func scan(ctx context.Context, dir string, opts Options, found func(Repo)) (Stat
 			w = &worker{s: s, r: newDirReader()}
 		}
 		go func() {
+			defer panics.Guard()
 			defer wg.Done()
 			w.work()
 		}()
 		first = nil
 	}
 	go func() {
+		defer panics.Guard()
 		wg.Wait()
 		close(s.out)
 	}()
