@@ -447,3 +447,37 @@ func TestSortByNameKeptUntilTheListChanges(t *testing.T) {
 		t.Fatalf("by name again: %v", got)
 	}
 }
+
+// TestResortAgreesWithLess: the keyed sort of resort and the less that
+// merges scan batches into a sorted order agree, for every sort key, with
+// unknown and equal commit times among the candidates.
+func TestResortAgreesWithLess(t *testing.T) {
+	repos := genRepos(3000)
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	times := map[string]time.Time{}
+	for i, r := range repos {
+		if i%5 != 0 { // a fifth unknown; many equal
+			times[r.Path] = base.Add(time.Duration(i%37) * time.Hour)
+		}
+	}
+	for _, k := range []SortKey{ByPath, ByName, ByLastCommit} {
+		var s State
+		s.SetBase("/src")
+		s.SetCommitTime(func(r vcsdetect.Repo) (time.Time, bool) { t, ok := times[r.Path]; return t, ok })
+		s.AddAll(repos)
+		s.SetSort(k)
+		want := slices.Clone(s.byPath)
+		slices.SortStableFunc(want, func(a, b int32) int {
+			switch {
+			case s.less(a, b):
+				return -1
+			case s.less(b, a):
+				return 1
+			}
+			return 0
+		})
+		if !slices.Equal(s.order, want) {
+			t.Fatalf("sorted by %v, resort and less disagree", k)
+		}
+	}
+}
