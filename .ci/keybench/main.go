@@ -14,8 +14,10 @@
 // writing it to the pty to the read after which the emulated screen (text
 // and styles) differs from the screen before the key. Before each key the
 // terminal must have been quiet (no output) for -quiet, so that no late
-// frame of the previous key is taken for this one's. A key that changes
-// nothing within -timeout is counted as missed, never timed.
+// frame of the previous key is taken for this one's, and then a random
+// time up to -jitter passes, so that keys fall at any phase of a frame
+// clock. A key that changes nothing within -timeout is counted as missed,
+// never timed.
 //
 // Filter keys are also timed to "results drawn": the first pass over the
 // query (the warm-up) records the screen each key settles on; in the timed
@@ -27,6 +29,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -120,7 +123,7 @@ type options struct {
 	args                                           string
 	env                                            multi
 	presses, warmup                                int
-	quiet, timeout, settle                         time.Duration
+	quiet, jitter, timeout, settle                 time.Duration
 	listRuns                                       int
 	startupOnly                                    bool
 }
@@ -146,6 +149,7 @@ func run(argv []string) error {
 	fs.IntVar(&o.presses, "presses", 200, "timed presses per kind of key")
 	fs.IntVar(&o.warmup, "warmup", 20, "untimed presses before ↓ and toggle (the filter's first pass over the query is its warm-up)")
 	fs.DurationVar(&o.quiet, "quiet", 50*time.Millisecond, "no output for this long before each key")
+	fs.DurationVar(&o.jitter, "jitter", time.Second/60, "then wait a random time up to this long, so keys fall at any phase of the program's frame clock (a multiple of its frame period)")
 	fs.DurationVar(&o.timeout, "timeout", 2*time.Second, "a key that changes nothing for this long is missed")
 	fs.DurationVar(&o.settle, "settle", 400*time.Millisecond, "quiet time that ends a key of the warm-up pass of the filter (its screen is the reference)")
 	fs.IntVar(&o.listRuns, "list-runs", 3, "rootpick: times `PROG list --all DIR > /dev/null` runs before the picker (median)")
@@ -290,6 +294,13 @@ func (b *bench) key(key, ref string) (changed, drawn float64, early bool) {
 	t := b.t
 	if !t.quiet(b.o.quiet, 10*time.Second) {
 		b.r.Notes = append(b.r.Notes, "never quiet before a key")
+	}
+	// Bubble Tea draws on a ticker (60 or 120 frames a second) whose last
+	// frame ended the quiet time: a key written a whole number of frames
+	// later would always wait for a full frame. A person's key comes at any
+	// phase.
+	if b.o.jitter > 0 {
+		time.Sleep(rand.N(b.o.jitter))
 	}
 	before, _ := t.snapshot()
 	ch := t.add(func(s, _ string) bool { return s != before })
