@@ -37,6 +37,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -102,6 +103,7 @@ type Result struct {
 	ListWall  float64           `json:"list_wall_ms,omitempty"`  // rootpick list --all DIR > /dev/null, median
 	ListCPU   float64           `json:"list_cpu_ms,omitempty"`   // its user+system CPU, median
 	ListedCPU float64           `json:"listed_cpu_ms,omitempty"` // the picker's user+system CPU when all was listed
+	SelfCPU   float64           `json:"self_cpu_ms,omitempty"`   // this harness's CPU meanwhile (emulator, compares)
 	RSSKB     int               `json:"rss_kb,omitempty"`
 	HWMKB     int               `json:"hwm_kb,omitempty"`
 	Phases    map[string]*Phase `json:"phases,omitempty"`
@@ -206,6 +208,7 @@ func run(argv []string) error {
 		env = append(env, "FZF_DEFAULT_COMMAND=find "+shellQuote(o.dir)+` -name .git -prune -printf '%h\n'`)
 	}
 
+	self0 := selfCPU()
 	t, err := startTerm(o.prog, args, env, stdin, cols, rows)
 	if err != nil {
 		return err
@@ -240,6 +243,7 @@ func run(argv []string) error {
 		}
 	}
 	r.ListedCPU, _ = cpuTime(t.cmd.Process.Pid)
+	r.SelfCPU = selfCPU() - self0
 	r.FirstRow = ms(t.hit(first).Sub(t.start))
 	r.AllListed = ms(t.hit(all).Sub(t.start))
 	t.remove(first, all)
@@ -458,6 +462,13 @@ func listWall(prog, dir string, runs int) (wall, cpu float64, err error) {
 	return median(ws), median(cs), nil
 }
 
+// selfCPU is this process's user+system CPU time so far, in ms.
+func selfCPU() float64 {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ms(time.Duration(ru.Utime.Nano() + ru.Stime.Nano()))
+}
+
 // cpuTime is the user+system CPU time of pid so far, in ms (10 ms ticks).
 func cpuTime(pid int) (float64, error) {
 	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
@@ -535,7 +546,7 @@ func pct(xs []float64, p float64) float64 {
 func printResult(r *Result) {
 	fmt.Printf("%s (%s) N=%d listed=%d first row %.0f ms, all listed %.0f ms", r.Label, r.Kind, r.N, r.Listed, r.FirstRow, r.AllListed)
 	if r.ListWall > 0 {
-		fmt.Printf(", list --all %.0f ms (×%.2f); CPU %.0f ms listing, list %.0f ms", r.ListWall, r.AllListed/r.ListWall, r.ListedCPU, r.ListCPU)
+		fmt.Printf(", list --all %.0f ms (×%.2f); CPU %.0f ms listing (harness %.0f ms), list %.0f ms", r.ListWall, r.AllListed/r.ListWall, r.ListedCPU, r.SelfCPU, r.ListCPU)
 	}
 	if r.RSSKB > 0 {
 		fmt.Printf(", RSS %.1f MB, HWM %.1f MB", float64(r.RSSKB)/1024, float64(r.HWMKB)/1024)

@@ -156,13 +156,13 @@ func printTable(n int, labels []string, by map[string][]*Result) {
 	row("`rootpick list --all DIR > /dev/null`, ms", func(rs []*Result) string {
 		return one(rs, func(r *Result) float64 { return r.ListWall })
 	})
-	row("CPU until all listed / of list --all, ms", func(rs []*Result) string {
-		return pair(rs, func(r *Result) float64 {
-			if r.ListWall == 0 {
-				return 0
-			}
-			return r.ListedCPU
-		}, func(r *Result) float64 { return r.ListCPU })
+	row("CPU until all listed / of list --all / of this harness meanwhile, ms", func(rs []*Result) string {
+		if one(rs, func(r *Result) float64 { return r.ListCPU }) == "–" {
+			return "–"
+		}
+		return one(rs, func(r *Result) float64 { return r.ListedCPU }) + " / " +
+			one(rs, func(r *Result) float64 { return r.ListCPU }) + " / " +
+			one(rs, func(r *Result) float64 { return r.SelfCPU })
 	})
 	row("all listed ÷ list --all", func(rs []*Result) string {
 		var xs []float64
