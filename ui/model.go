@@ -98,7 +98,7 @@ type Model struct {
 	// results of a cancelled scan are dropped.
 	scanGen    int
 	scanning   bool
-	scanCh     <-chan scanItem
+	scanBox    *scanBox
 	scanCancel context.CancelFunc
 	scanStats  vcsdetect.Stats
 	scanErr    error

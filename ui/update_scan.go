@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,26 +11,55 @@ import (
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
-// scanItem is what the scanning goroutine sends: a repository, the counts
-// so far (progress), or the end.
-type scanItem struct {
+// scanBox is where the walk leaves what it found for the model. The walk
+// never waits for the UI: a slow frame must not stall the walk (with a
+// channel between them, a walk finding 20,000 repositories a second
+// stopped whenever the UI took longer than a batch to come back for the
+// next). The model takes everything in the box at most once a gather
+// window (readScan).
+type scanBox struct {
+	mu       sync.Mutex
 	repos    []vcsdetect.Repo
 	progress bool
 	done     bool
 	stats    vcsdetect.Stats
 	elapsed  time.Duration
 	err      error
+	ready    chan struct{} // holds a token while the box has news
 }
 
-// scanStartedMsg hands the model the stream of a new scan.
+func newScanBox() *scanBox { return &scanBox{ready: make(chan struct{}, 1)} }
+
+// put changes the box under its lock and says there is news.
+func (b *scanBox) put(f func(b *scanBox)) {
+	b.mu.Lock()
+	f(b)
+	b.mu.Unlock()
+	select {
+	case b.ready <- struct{}{}:
+	default: // a token is there already
+	}
+}
+
+// take empties the box into a message.
+func (b *scanBox) take(gen int) scanBatchMsg {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	msg := scanBatchMsg{gen: gen, repos: b.repos, progress: b.progress, done: b.done,
+		stats: b.stats, elapsed: b.elapsed, err: b.err}
+	b.repos, b.progress = nil, false
+	return msg
+}
+
+// scanStartedMsg hands the model the box of a new scan.
 type scanStartedMsg struct {
 	gen    int
-	ch     <-chan scanItem
+	box    *scanBox
 	cancel context.CancelFunc
 	start  time.Time
 }
 
-// scanBatchMsg carries the repositories read from the stream in one go, the
+// scanBatchMsg carries the repositories found since the last one, the
 // latest counts (when progress is set, or at the end), and the end of the
 // scan when it came.
 type scanBatchMsg struct {
@@ -42,8 +72,7 @@ type scanBatchMsg struct {
 	err      error
 }
 
-// scanBatchMax bounds how many found repositories one message carries, so a
-// fast scan of a huge tree still redraws as it goes.
+// scanBatchMax is the size of the batches the tests and benchmarks feed.
 const scanBatchMax = 512
 
 // stopScan cancels the running walk, if any: a rescan or a quit must not
@@ -67,55 +96,27 @@ func (m *Model) startScan() tea.Cmd {
 	m.scanGen++
 	m.scanning = true
 	m.scanErr = nil
-	m.scanCh = nil
+	m.scanBox = nil
 	m.scanStats, m.scanElapsed, m.scanStart = vcsdetect.Stats{}, 0, time.Time{}
 	m.picker.Reset()
 	m.newPool() // the facts are read again for the new scan
 	gen, scan, dir, opts := m.scanGen, m.cfg.Scan, m.cfg.Dir, m.cfg.ScanOptions
 	return func() tea.Msg {
 		ctx, cancel := context.WithCancel(context.Background())
-		ch := make(chan scanItem, 2) // slices of repositories: a stalled reader stalls the walk
+		box := newScanBox()
 		start := time.Now()
 		go func() {
 			defer panics.Guard()
-			defer close(ch)
-			// The walk hands over one repository at a time; they are
-			// passed on in slices (a frame's worth, the first at once), so
-			// the reader is not woken for every one of 50,000.
-			var buf []vcsdetect.Repo
-			var last time.Time
-			send := func(it scanItem) bool {
-				select {
-				case ch <- it:
-					return true
-				case <-ctx.Done():
-					return false
-				}
-			}
-			flush := func() {
-				if len(buf) > 0 && send(scanItem{repos: buf}) {
-					buf, last = nil, time.Now()
-				}
-			}
-			// Progress is called on this goroutine; a count that finds
-			// the channel full is dropped, the next one will do.
+			// Progress and found are called on this goroutine.
 			opts.Progress = func(st vcsdetect.Stats) {
-				flush()
-				select {
-				case ch <- scanItem{progress: true, stats: st, elapsed: time.Since(start)}:
-				default:
-				}
+				box.put(func(b *scanBox) { b.progress, b.stats, b.elapsed = true, st, time.Since(start) })
 			}
 			stats, err := scan(ctx, dir, opts, func(r vcsdetect.Repo) {
-				buf = append(buf, r)
-				if len(buf) >= scanBatchMax/2 || time.Since(last) >= FrameInterval {
-					flush()
-				}
+				box.put(func(b *scanBox) { b.repos = append(b.repos, r) })
 			})
-			flush()
-			send(scanItem{done: true, stats: stats, elapsed: time.Since(start), err: err})
+			box.put(func(b *scanBox) { b.done, b.stats, b.elapsed, b.err = true, stats, time.Since(start), err })
 		}()
-		return scanStartedMsg{gen: gen, ch: ch, cancel: cancel, start: start}
+		return scanStartedMsg{gen: gen, box: box, cancel: cancel, start: start}
 	}
 }
 
@@ -124,8 +125,8 @@ func (m *Model) onScanStarted(msg scanStartedMsg) tea.Cmd {
 		msg.cancel() // a newer scan started meanwhile
 		return nil
 	}
-	m.scanCh, m.scanCancel, m.scanStart = msg.ch, msg.cancel, msg.start
-	return readScan(msg.gen, msg.ch, FrameInterval) // the first rows at once
+	m.scanBox, m.scanCancel, m.scanStart = msg.box, msg.cancel, msg.start
+	return readScan(msg.gen, msg.box, FrameInterval) // the first rows at once
 }
 
 // scanBatchWait is how long the results after the first batch are
@@ -133,44 +134,23 @@ func (m *Model) onScanStarted(msg scanStartedMsg) tea.Cmd {
 // growth a merge and a redraw that take the CPU from the walk.
 const scanBatchWait = 4 * FrameInterval
 
-// readScan blocks for one item, then gathers what else arrives within
-// wait or until scanBatchMax repositories: a fast walk costs the list one
-// merge a batch, not one per repository or two.
-func readScan(gen int, ch <-chan scanItem, wait time.Duration) tea.Cmd {
+// readScan waits for news in the box, gathers for wait more (unless the
+// scan has ended), and takes all of it: a fast walk costs the list one
+// merge a batch, not one per repository.
+func readScan(gen int, box *scanBox, wait time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		msg := scanBatchMsg{gen: gen}
-		var frame <-chan time.Time
-		for {
-			var it scanItem
-			ok := true
-			if frame == nil {
-				it, ok = <-ch
-			} else {
-				select {
-				case it, ok = <-ch:
-				case <-frame:
-					return msg
-				}
-			}
-			switch {
-			case !ok:
-				msg.done = true // closed without a result: cancelled
-				return msg
-			case it.done:
-				msg.done, msg.stats, msg.elapsed, msg.err = true, it.stats, it.elapsed, it.err
-				return msg
-			case it.progress:
-				msg.progress, msg.stats, msg.elapsed = true, it.stats, it.elapsed
-			default:
-				msg.repos = append(msg.repos, it.repos...)
-			}
-			if len(msg.repos) >= scanBatchMax {
-				return msg
-			}
-			if frame == nil {
-				frame = time.After(wait)
-			}
+		<-box.ready
+		box.mu.Lock()
+		done := box.done
+		box.mu.Unlock()
+		if !done {
+			time.Sleep(wait)
 		}
+		select {
+		case <-box.ready: // taken with the rest
+		default:
+		}
+		return box.take(gen)
 	}
 }
 
@@ -189,7 +169,7 @@ func (m *Model) onScanBatch(msg scanBatchMsg) tea.Cmd {
 		m.stopScan()
 		return nil
 	}
-	return readScan(msg.gen, m.scanCh, scanBatchWait)
+	return readScan(msg.gen, m.scanBox, scanBatchWait)
 }
 
 // scanHeader is the scanning part of the header: nothing while the walk

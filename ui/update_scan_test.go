@@ -44,21 +44,10 @@ func TestScanHeaderLiveCount(t *testing.T) {
 	}
 }
 
-// scanRecorder wraps the real vcsdetect.Scan and reports how it ended.
-func scanRecorder() (ScanFunc, <-chan error) {
-	ended := make(chan error, 4)
-	return func(ctx context.Context, dir string, opts vcsdetect.Options, found func(vcsdetect.Repo)) (vcsdetect.Stats, error) {
-		st, err := vcsdetect.Scan(ctx, dir, opts, found)
-		ended <- err
-		return st, err
-	}, ended
-}
-
-// manyRepos makes a tree with more repositories than the scan channel
-// holds: a walk whose results nobody reads blocks until it is cancelled.
-func manyRepos(t *testing.T) string {
+// manyRepos makes a tree of n repositories.
+func manyRepos(t *testing.T, n int) string {
 	dir := t.TempDir()
-	for i := range scanBatchMax + 100 {
+	for i := range n {
 		if err := os.MkdirAll(filepath.Join(dir, fmt.Sprintf("r%03d", i), ".git"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -66,14 +55,29 @@ func manyRepos(t *testing.T) string {
 	return dir
 }
 
+// stallingScan is the real vcsdetect.Scan whose found blocks after the
+// first repository until the walk is cancelled: a walk that runs until
+// someone stops it.
+func stallingScan() (ScanFunc, <-chan error) {
+	ended := make(chan error, 4)
+	return func(ctx context.Context, dir string, opts vcsdetect.Options, found func(vcsdetect.Repo)) (vcsdetect.Stats, error) {
+		st, err := vcsdetect.Scan(ctx, dir, opts, func(r vcsdetect.Repo) {
+			found(r)
+			<-ctx.Done()
+		})
+		ended <- err
+		return st, err
+	}, ended
+}
+
 func TestQuitAndRescanCancelTheWalk(t *testing.T) {
-	dir := manyRepos(t)
+	dir := manyRepos(t, 20)
 	for _, key := range []string{"q", "ctrl+c", "r"} {
 		t.Run(key, func(t *testing.T) {
-			scan, ended := scanRecorder()
+			scan, ended := stallingScan()
 			m := New(Config{Dir: dir, Scan: scan})
 			m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-			m.Update(m.startScan()()) // scanStartedMsg; nothing reads the stream
+			m.Update(m.startScan()()) // scanStartedMsg
 			select {
 			case err := <-ended:
 				t.Fatalf("the walk ended by itself (%v); the test needs it blocked", err)
@@ -93,20 +97,20 @@ func TestQuitAndRescanCancelTheWalk(t *testing.T) {
 }
 
 // TestScanResultsGatheredByFrame: repositories that trickle in (one a
-// millisecond, as a walk finds them) reach the model in one batch a frame,
-// not one message each; each batch costs the list a merge.
+// millisecond, as a walk finds them) reach the model in one batch a
+// gather window, not one message each; each batch costs the list a merge.
 func TestScanResultsGatheredByFrame(t *testing.T) {
-	ch := make(chan scanItem, scanBatchMax)
+	box := newScanBox()
 	go func() {
 		for i := range 40 {
-			ch <- scanItem{repos: []vcsdetect.Repo{{Path: fmt.Sprintf("/w/r%02d", i)}}}
+			box.put(func(b *scanBox) { b.repos = append(b.repos, vcsdetect.Repo{Path: fmt.Sprintf("/w/r%02d", i)}) })
 			time.Sleep(time.Millisecond)
 		}
-		ch <- scanItem{done: true}
+		box.put(func(b *scanBox) { b.done = true })
 	}()
 	var batches, repos int
 	for {
-		msg := readScan(1, ch, FrameInterval)().(scanBatchMsg)
+		msg := readScan(1, box, FrameInterval)().(scanBatchMsg)
 		batches++
 		repos += len(msg.repos)
 		if msg.done {
@@ -120,11 +124,14 @@ func TestScanResultsGatheredByFrame(t *testing.T) {
 	}
 }
 
-// TestScanHandsOverSlices: the walk's repositories cross to the reader in
-// slices, not one channel send (and one wake-up of the reader) each.
-func TestScanHandsOverSlices(t *testing.T) {
+// TestWalkNeverWaitsForTheUI: the walk leaves what it finds in the box
+// and goes on; with nobody taking anything (a UI busy drawing), a walk of
+// 10,000 repositories still runs to its end.
+func TestWalkNeverWaitsForTheUI(t *testing.T) {
 	const n = 10000
+	ended := make(chan struct{})
 	m := New(Config{Dir: "/w", Scan: func(_ context.Context, _ string, _ vcsdetect.Options, found func(vcsdetect.Repo)) (vcsdetect.Stats, error) {
+		defer close(ended)
 		for i := range n {
 			found(vcsdetect.Repo{Path: fmt.Sprintf("/w/r%05d", i)})
 		}
@@ -132,12 +139,14 @@ func TestScanHandsOverSlices(t *testing.T) {
 	}})
 	started := m.startScan()().(scanStartedMsg)
 	defer started.cancel()
-	items, repos := 0, 0
-	for it := range started.ch {
-		items++
-		repos += len(it.repos)
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the walk waited for someone to take its results")
 	}
-	if repos != n || items > n/(scanBatchMax/2)+20 {
-		t.Fatalf("%d repositories in %d channel items, want %d in slices of up to %d", repos, items, n, scanBatchMax/2)
+	// Everything is there for the model, in one take.
+	msg := readScan(1, started.box, FrameInterval)().(scanBatchMsg)
+	if len(msg.repos) != n || !msg.done {
+		t.Fatalf("took %d repositories (done %v), want %d and the end", len(msg.repos), msg.done, n)
 	}
 }
