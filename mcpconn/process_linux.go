@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -46,7 +47,16 @@ func BecomeSubreaper() error {
 		go func() {
 			defer panics.Guard()
 			for range ch {
-				reapAdopted()
+				reapPasses.Add(1)
+				if reapAdopted() == 0 {
+					// The child was one os/exec waits for (the picker's
+					// git status children end many a second while a key
+					// is held), and reading the process table costs
+					// about 1 ms: signals that come meanwhile wait for
+					// the next pass. While orphans are being reaped (a
+					// quit ending a server's tree) passes follow at once.
+					time.Sleep(reapEvery)
+				}
 			}
 		}()
 	})
@@ -54,6 +64,13 @@ func BecomeSubreaper() error {
 }
 
 var reaperOnce sync.Once
+
+// reapPasses counts the reaping passes, for the tests.
+var reapPasses atomic.Int64
+
+// reapEvery is the least time between two reaping passes that found no
+// orphan.
+const reapEvery = 200 * time.Millisecond
 
 // reapAdopted collects the exit status of this process's exited children
 // that it adopted as a subreaper, leaving alone the ones os/exec started
@@ -65,11 +82,11 @@ var reaperOnce sync.Once
 // servers: Setpgid) — unless it was started with Setsid, which nothing in
 // rootpick does: such a child would be taken for an orphan. An orphan that
 // made itself a group leader in our session stays a zombie until
-// EndDescendants.
-func reapAdopted() {
+// EndDescendants. It returns how many it reaped.
+func reapAdopted() (reaped int) {
 	self, ok := readProc(os.Getpid())
 	if !ok {
-		return
+		return 0
 	}
 	for _, p := range readProcs() {
 		if p.ppid != self.pid || !p.dead() {
@@ -77,9 +94,12 @@ func reapAdopted() {
 		}
 		if p.sid != self.sid || (p.pgid != p.pid && p.pgid != self.pgid) {
 			var ws syscall.WaitStatus
-			_, _ = syscall.Wait4(p.pid, &ws, syscall.WNOHANG, nil)
+			if pid, _ := syscall.Wait4(p.pid, &ws, syscall.WNOHANG, nil); pid > 0 {
+				reaped++
+			}
 		}
 	}
+	return reaped
 }
 
 // setProcAttr puts a server in its own process group, so that the

@@ -172,3 +172,29 @@ func TestEndTreeCatchesLateForks(t *testing.T) {
 		}
 	}
 }
+
+// TestReapingPassesAreSpaced: children that os/exec waits for (the
+// picker's git status runs, many a second while a key is held) each send
+// SIGCHLD; a pass over the process table that finds no orphan is followed
+// by a pause, so 30 such children in quick succession cost a handful of
+// passes, not 30.
+func TestReapingPassesAreSpaced(t *testing.T) {
+	if err := BecomeSubreaper(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * reapEvery) // passes left over from earlier tests
+	before := reapPasses.Load()
+	start := time.Now()
+	for range 30 {
+		if err := exec.Command("true").Run(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	took := time.Since(start)
+	time.Sleep(reapEvery / 2)
+	passes := reapPasses.Load() - before
+	if max := int64(took/reapEvery) + 3; passes > max {
+		t.Fatalf("30 children in %v made %d reaping passes, want at most %d", took.Round(time.Millisecond), passes, max)
+	}
+	t.Logf("30 children in %v: %d reaping passes", took.Round(time.Millisecond), passes)
+}
