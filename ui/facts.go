@@ -137,6 +137,12 @@ func (m *Model) wantFacts() tea.Cmd {
 	}
 	n := m.picker.ShownLen()
 	lo, hi := min(m.list.offset, n), min(n, m.list.offset+m.list.height)
+	if m.scanning {
+		// While the walk runs only the highlighted row, for the details
+		// pane: the rows on screen change with every batch, and their
+		// git status runs would take the CPU from the walk.
+		lo, hi = 0, 0
+	}
 	cur, ok := m.picker.Current()
 	if !ok {
 		return nil
@@ -149,7 +155,9 @@ func (m *Model) wantFacts() tea.Cmd {
 	for i := lo; i < hi; i++ {
 		want = append(want, m.picker.ShownAt(i))
 	}
-	want = append(want, m.checkedSample...)
+	if !m.scanning {
+		want = append(want, m.checkedSample...)
+	}
 	m.wanted = m.wanted[:0]
 	for _, r := range want[:1+hi-lo] {
 		m.wanted = append(m.wanted, r.Path)

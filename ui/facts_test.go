@@ -172,3 +172,33 @@ func TestBranchCellKeepsMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestWhileScanningOnlyTheHighlightedRowIsDescribed: during the walk only
+// the highlighted row's facts are read (for the details pane); the rows
+// on screen and the checked ones follow once the walk is done, so their
+// git status runs do not take the CPU from the walk.
+func TestWhileScanningOnlyTheHighlightedRowIsDescribed(t *testing.T) {
+	var repos []vcsdetect.Repo
+	for i := range 200 {
+		repos = append(repos, repo(fmt.Sprintf("r%03d", i), "main"))
+	}
+	m := New(Config{Dir: "/work/demo"})
+	d := &describeLog{}
+	withDescribe(m, d)
+	m.scanGen, m.scanning = 1, true
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(scanBatchMsg{gen: 1, repos: repos})
+	m.picker.SetChecked([]string{"/work/demo/r150"})
+	m.Update(scanBatchMsg{gen: 1, repos: nil})
+	pumpFacts(t, m, func() bool { return len(m.facts) >= 1 })
+	time.Sleep(50 * time.Millisecond)
+	if got := d.got(); !slices.Equal(got, []string{"/work/demo/r000"}) {
+		t.Fatalf("described %v while scanning, want only the highlighted r000", got)
+	}
+	m.Update(scanBatchMsg{gen: 1, done: true})
+	visible := m.list.height
+	pumpFacts(t, m, func() bool { return len(m.facts) == visible+1 })
+	if got := d.got(); !slices.Contains(got, "/work/demo/r150") || !slices.Contains(got, fmt.Sprintf("/work/demo/r%03d", visible-1)) {
+		t.Fatalf("after the walk described %v, want the %d visible rows and the checked r150", got, visible)
+	}
+}

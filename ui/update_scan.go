@@ -165,6 +165,7 @@ func (m *Model) onScanBatch(msg scanBatchMsg) tea.Cmd {
 	}
 	if msg.done {
 		m.scanning = false
+		m.wanted = m.wanted[:0] // now the rows on screen too (wantFacts)
 		m.scanErr = msg.err
 		m.stopScan()
 		return nil
