@@ -315,9 +315,11 @@ func (m *Model) statusView() string {
 	}
 	n := len(m.exposed)
 	var exposed string
+	shortExposed := itoa(n) + " exposed" // for a narrow line
 	switch {
 	case len(m.connected()) == 0 && n > 0:
 		exposed = plural(n, "root", "roots") + " consented, served when a server connects"
+		shortExposed = itoa(n) + " consented"
 	case n == 1:
 		exposed = "1 root exposed"
 	default:
@@ -343,12 +345,20 @@ func (m *Model) statusView() string {
 		// Then count them: with the hint while it fits, then without; at
 		// the narrowest, the count of roots in short and the worst states
 		// first, so what is cut at the edge is good news.
-		for _, try := range []string{exposed + "  " + m.serverSummary(true, false), exposed + "  " + m.serverSummary(false, false), itoa(n) + " exposed  " + m.serverSummary(false, true)} {
+		for _, try := range []string{exposed + "  " + m.serverSummary(true, false), exposed + "  " + m.serverSummary(false, false), shortExposed + "  " + m.serverSummary(false, true)} {
 			if ansi.StringWidth(line) <= m.width {
 				break
 			}
 			line = try
 		}
+	}
+	if len(m.servers) == 1 && ansi.StringWidth(line) > m.width {
+		// One server: the short count and its state in one word; the
+		// server's name is what gets cut.
+		s := m.servers[0]
+		head, state := shortExposed+"  ● ", " "+m.shortState(s)
+		name := ansi.Truncate(m.displayName(s), max(m.width-ansi.StringWidth(head+state), 1), "…")
+		line = head + name + state
 	}
 	if m.note != "" {
 		if m.noteErr {

@@ -337,3 +337,23 @@ func TestServerPaneShowsTheWholeError(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusOneServerKeepsItsState: on a narrow line the one server's
+// state stays whole; the count of roots shortens and its name is cut.
+func TestStatusOneServerKeepsItsState(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	api := mkRoot("/work/demo/api")
+	m.exposed = []consent.Root{api}
+	m.onHubEvent(connectedEvent("a", "secure-filesystem-server"))
+	m.onHubEvent(fetchedEvent("a", api.URI))
+	m.onHubEvent(mcpconn.Event{Server: "a", Kind: mcpconn.Verified, URIs: []string{api.URI}})
+	m.note = ""
+	m.setSize(80, 24)
+	if got := statusOf(m); got != "1 root exposed  ● secure-filesystem-server verified" {
+		t.Fatalf("status at 80 columns: %q", got)
+	}
+	m.setSize(40, 10)
+	if got := statusOf(m); got != "1 exposed  ● secure-filesystem… verified" {
+		t.Fatalf("status at 40 columns: %q", got)
+	}
+}
