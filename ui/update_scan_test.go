@@ -150,3 +150,22 @@ func TestWalkNeverWaitsForTheUI(t *testing.T) {
 		t.Fatalf("took %d repositories (done %v), want %d and the end", len(msg.repos), msg.done, n)
 	}
 }
+
+// TestScanBatchWaitGrowsWithTheList: each batch costs a merge into the
+// sorted list, O(rows listed), so the wait between batches grows with the
+// list: the merging stays a small share of the walk on a huge tree.
+func TestScanBatchWaitGrowsWithTheList(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want time.Duration
+	}{
+		{0, 4 * FrameInterval},
+		{10000, 4 * FrameInterval},
+		{50000, 100 * time.Millisecond},
+		{1000000, 250 * time.Millisecond},
+	} {
+		if got := scanBatchWait(tc.n); got != tc.want {
+			t.Errorf("with %d listed: %v between batches, want %v", tc.n, got, tc.want)
+		}
+	}
+}
