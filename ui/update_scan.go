@@ -26,9 +26,12 @@ type scanBox struct {
 	elapsed  time.Duration
 	err      error
 	ready    chan struct{} // holds a token while the box has news
+	ended    chan struct{} // closed with done
 }
 
-func newScanBox() *scanBox { return &scanBox{ready: make(chan struct{}, 1)} }
+func newScanBox() *scanBox {
+	return &scanBox{ready: make(chan struct{}, 1), ended: make(chan struct{})}
+}
 
 // put changes the box under its lock and says there is news.
 func (b *scanBox) put(f func(b *scanBox)) {
@@ -115,6 +118,7 @@ func (m *Model) startScan() tea.Cmd {
 				box.put(func(b *scanBox) { b.repos = append(b.repos, r) })
 			})
 			box.put(func(b *scanBox) { b.done, b.stats, b.elapsed, b.err = true, stats, time.Since(start), err })
+			close(box.ended)
 		}()
 		return scanStartedMsg{gen: gen, box: box, cancel: cancel, start: start}
 	}
@@ -146,11 +150,13 @@ func scanBatchWait(n int) time.Duration {
 func readScan(gen int, box *scanBox, wait time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		<-box.ready
-		box.mu.Lock()
-		done := box.done
-		box.mu.Unlock()
-		if !done {
-			time.Sleep(wait)
+		// Gather for wait, but not past the end of the walk: its last
+		// rows and the end show at once.
+		gather := time.NewTimer(wait)
+		select {
+		case <-gather.C:
+		case <-box.ended:
+			gather.Stop()
 		}
 		select {
 		case <-box.ready: // taken with the rest

@@ -169,3 +169,20 @@ func TestScanBatchWaitGrowsWithTheList(t *testing.T) {
 		}
 	}
 }
+
+// TestScanEndShowsAtOnce: the gather window does not outlast the walk:
+// its last rows and its end reach the model as soon as it ends.
+func TestScanEndShowsAtOnce(t *testing.T) {
+	box := newScanBox()
+	box.put(func(b *scanBox) { b.repos = append(b.repos, vcsdetect.Repo{Path: "/w/a"}) })
+	go func() {
+		time.Sleep(10 * time.Millisecond)
+		box.put(func(b *scanBox) { b.done = true })
+		close(box.ended)
+	}()
+	start := time.Now()
+	msg := readScan(1, box, time.Hour)().(scanBatchMsg)
+	if took := time.Since(start); took > time.Second || !msg.done || len(msg.repos) != 1 {
+		t.Fatalf("after %v: done %v, %d repositories; want the end and a/ at once", took, msg.done, len(msg.repos))
+	}
+}
