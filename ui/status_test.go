@@ -226,15 +226,22 @@ func TestServerPane(t *testing.T) {
 	}
 }
 
-// TestStatusNeverHidesAServer: when the servers do not fit, the status
-// counts them instead of cutting some off.
-func TestStatusNeverHidesAServer(t *testing.T) {
+// withVerifiedAPI is a model sharing api with one server,
+// secure-filesystem-server, which has fetched and verified it.
+func withVerifiedAPI(t *testing.T) *Model {
 	m := fixture(t, demoRepos()...)
 	api := mkRoot("/work/demo/api")
 	m.exposed = []consent.Root{api}
 	m.onHubEvent(connectedEvent("a", "secure-filesystem-server"))
 	m.onHubEvent(fetchedEvent("a", api.URI))
 	m.onHubEvent(mcpconn.Event{Server: "a", Kind: mcpconn.Verified, URIs: []string{api.URI}})
+	return m
+}
+
+// TestStatusNeverHidesAServer: when the servers do not fit, the status
+// counts them instead of cutting some off.
+func TestStatusNeverHidesAServer(t *testing.T) {
+	m := withVerifiedAPI(t)
 	m.onHubEvent(mcpconn.Event{Server: "b", Kind: mcpconn.Failed, Err: errors.New("a very long reason that takes the whole line")})
 	m.onHubEvent(mcpconn.Event{Server: "c", Kind: mcpconn.Restarting, Attempt: 1, Delay: time.Second})
 	// At 80 columns each server keeps one word; at 70 they are counted.
@@ -248,14 +255,10 @@ func TestStatusNeverHidesAServer(t *testing.T) {
 	}
 	// Narrower, the hint goes, then the words around the count of roots,
 	// and the worst states come first: a cut takes the good news.
-	m.setSize(62, 10)
-	if got := statusOf(m); got != "1 root exposed  3 servers: 1 verified, 1 restarting, 1 failed" {
-		t.Fatalf("status at 62 columns: %q", got)
-	}
-	m.setSize(40, 10)
-	if got := statusOf(m); got != "1 exposed  3 servers: 1 failed, 1 resta…" {
-		t.Fatalf("status at 40 columns: %q", got)
-	}
+	wantStatus(t, m, map[int]string{
+		62: "1 root exposed  3 servers: 1 verified, 1 restarting, 1 failed",
+		40: "1 exposed  3 servers: 1 failed, 1 resta…",
+	})
 	m.setSize(300, 24)
 	if got := statusOf(m); !strings.Contains(got, "● c restarting") {
 		t.Fatalf("status at 300 columns: %q", got)
@@ -341,19 +344,21 @@ func TestServerPaneShowsTheWholeError(t *testing.T) {
 // TestStatusOneServerKeepsItsState: on a narrow line the one server's
 // state stays whole; the count of roots shortens and its name is cut.
 func TestStatusOneServerKeepsItsState(t *testing.T) {
-	m := fixture(t, demoRepos()...)
-	api := mkRoot("/work/demo/api")
-	m.exposed = []consent.Root{api}
-	m.onHubEvent(connectedEvent("a", "secure-filesystem-server"))
-	m.onHubEvent(fetchedEvent("a", api.URI))
-	m.onHubEvent(mcpconn.Event{Server: "a", Kind: mcpconn.Verified, URIs: []string{api.URI}})
+	m := withVerifiedAPI(t)
 	m.note = ""
-	m.setSize(80, 24)
-	if got := statusOf(m); got != "1 root exposed  ● secure-filesystem-server verified" {
-		t.Fatalf("status at 80 columns: %q", got)
-	}
-	m.setSize(40, 10)
-	if got := statusOf(m); got != "1 exposed  ● secure-filesystem… verified" {
-		t.Fatalf("status at 40 columns: %q", got)
+	wantStatus(t, m, map[int]string{
+		80: "1 root exposed  ● secure-filesystem-server verified",
+		40: "1 exposed  ● secure-filesystem… verified",
+	})
+}
+
+// wantStatus checks the status line at each width.
+func wantStatus(t *testing.T, m *Model, want map[int]string) {
+	t.Helper()
+	for w, line := range want {
+		m.setSize(w, 10)
+		if got := statusOf(m); got != line {
+			t.Errorf("status at %d columns: %q, want %q", w, got, line)
+		}
 	}
 }
