@@ -33,7 +33,11 @@ type Query struct {
 	within  []int32 // if not nil, only these ids can match (narrowing)
 	seq     int64
 	latest  *atomic.Int64 // the seq of the newest Prepare of the State
-	kept    *Result       // a result kept for this text: Run returns it at once
+	// kept is the result kept for this text (a copy: the State may drop
+	// or move what it keeps meanwhile; a Result's matches are never
+	// written in place); Run starts from it.
+	kept    Result
+	hasKept bool
 }
 
 // Result is what Query.Run found. Apply puts it on screen unless it has
@@ -65,9 +69,9 @@ func (s *State) Prepare(q string) Query {
 	}
 	qu := Query{Text: q, version: s.version, hay: s.hay[:len(s.hay):len(s.hay)],
 		paths: s.paths[:len(s.paths):len(s.paths)], seq: s.latest.Add(1), latest: s.latest}
-	for i := range s.kept {
-		if r := &s.kept[i]; r.Text == q && r.version == s.version {
-			qu.kept = r
+	for _, r := range s.kept {
+		if r.Text == q && r.version == s.version {
+			qu.kept, qu.hasKept = r, true
 			return qu
 		}
 	}
@@ -80,24 +84,30 @@ func (s *State) Prepare(q string) Query {
 	return qu
 }
 
-// Ready reports that Run returns at once without matching: the text is a
-// prefix of the filter, whose result is kept (erasing a character, as in
-// fzf), and at most tail candidates were added since.
+// Ready reports that Run costs at most tail candidates' match: the text
+// is a prefix of the filter, whose result is kept (erasing a character,
+// as in fzf), and at most tail candidates were added since.
 func (q Query) Ready(tail int) bool {
-	return q.kept != nil && len(q.hay)-int(q.kept.n) <= tail
+	return q.hasKept && len(q.hay)-int(q.kept.n) <= tail
 }
 
-// Run matches and ranks the query. It reads only the snapshot, so it may
-// run on any goroutine.
+// Run matches and ranks the query; for a kept text, only the candidates
+// added since it was kept. It reads only the snapshot, so it may run on
+// any goroutine.
 func (q Query) Run() Result {
-	if q.kept != nil {
-		return *q.kept
+	stop := func() bool { return q.latest != nil && q.latest.Load() != q.seq }
+	if q.hasKept {
+		r := q.kept
+		r.matches, r.n = withTail(r.Text, q.hay, q.paths, r.matches, r.n, stop), int32(len(q.hay))
+		if stop() {
+			return Result{Text: q.Text, version: q.version, stopped: true}
+		}
+		return r
 	}
 	r := Result{Text: q.Text, version: q.version, n: int32(len(q.hay))}
 	if strings.TrimSpace(q.Text) == "" {
 		return r
 	}
-	stop := func() bool { return q.latest != nil && q.latest.Load() != q.seq }
 	r.matches = matchStop(q.Text, q.hay, q.within, stop)
 	if stop() {
 		return Result{Text: q.Text, version: q.version, stopped: true}
@@ -121,16 +131,7 @@ func (s *State) Apply(r Result) bool {
 		s.placeCursor(keep, had)
 		return true
 	}
-	ms := r.matches
-	if int(r.n) < len(s.all) {
-		tail := make([]int32, 0, len(s.all)-int(r.n))
-		for id := r.n; id < int32(len(s.all)); id++ {
-			tail = append(tail, id)
-		}
-		more := matchIDs(r.Text, s.hay, tail)
-		rank(more, s.paths)
-		ms = mergeMatches(ms, more, s.paths)
-	}
+	ms := withTail(r.Text, s.hay, s.paths, r.matches, r.n, func() bool { return false })
 	if ms == nil {
 		ms = []Match{}
 	}
@@ -144,6 +145,22 @@ func (s *State) Apply(r Result) bool {
 	}
 	s.cursor = 0
 	return true
+}
+
+// withTail is ms, the ranked matches of text among the candidates below
+// n, with those among the candidates from n on (appended since) matched
+// and merged in; partial if stop reports true meanwhile.
+func withTail(text string, hay, paths []string, ms []Match, n int32, stop func() bool) []Match {
+	if int(n) >= len(hay) {
+		return ms
+	}
+	tail := make([]int32, 0, len(hay)-int(n))
+	for id := n; id < int32(len(hay)); id++ {
+		tail = append(tail, id)
+	}
+	more := matchStop(text, hay, tail, stop)
+	rank(more, paths)
+	return mergeMatches(ms, more, paths)
 }
 
 // keep remembers r, the result on screen, for when the text is erased back
