@@ -13,6 +13,10 @@ import (
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
+// scanBatchMax is the size of the scan batches the tests and benchmarks
+// feed the model.
+const scanBatchMax = 512
+
 // benchModel is a 120×40 model over n generated repositories under
 // /src, with every one checked when all is set.
 func benchModel(b testing.TB, n int, all bool) *Model {

@@ -35,6 +35,10 @@ func (m *Model) detailsMode() string {
 
 func (m *Model) detailsWidth() int { return min(56, m.width*2/5) }
 
+// sideListWidth is the list's width when the pane is beside it: the rest
+// of the row but the pane (detailsWidth), its border and a blank column.
+func (m *Model) sideListWidth() int { return m.width - m.detailsWidth() - 2 }
+
 // detailsView draws the pane for the highlighted repository in w×h.
 func (m *Model) detailsView(w, h int) string {
 	r, ok := m.picker.Current()
@@ -122,12 +126,10 @@ func (m *Model) withDetails(list string, w, h int) string {
 	}
 	switch mode {
 	case "side":
-		// The list's own width (see setSize) and a blank column before
-		// the pane's border.
-		lw := w - m.detailsWidth() - 1
-		rows := strings.Split(fit(list, lw-1, h), "\n")
+		// The list, and a blank column before the pane's border.
+		rows := strings.Split(fit(list, m.sideListWidth(), h), "\n")
 		for i, r := range rows {
-			rows[i] = padRight(r, lw)
+			rows[i] = padRight(r, m.sideListWidth()+1)
 		}
 		return lipgloss.JoinHorizontal(lipgloss.Top, strings.Join(rows, "\n"), m.pane)
 	default:

@@ -72,13 +72,14 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 	// visible rows are read.
 	end := min(n, l.offset+l.height)
 	rows := end - l.offset
-	labels := make([]string, rows)
+	raws, labels := make([]string, rows), make([]string, rows) // the label and its escaped text
 	states := make([]string, rows)
 	marks := make([]branchMarks, rows)
 	nw, bw, kw, sw := 0, 0, 0, 0
 	for j := range rows {
 		r := p.ShownAt(l.offset + j)
-		labels[j] = l.label(r)
+		raws[j] = picker.Label(l.dir, r.Path)
+		labels[j] = safetext.Escape(raws[j])
 		nw = max(nw, ansi.StringWidth(labels[j]))
 		states[j] = state(r.Path)
 		sw = max(sw, lipgloss.Width(states[j]))
@@ -104,8 +105,7 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 		if p.IsChecked(r.Path) {
 			box = l.st.checked.Render("[x]")
 		}
-		raw := picker.Label(l.dir, r.Path)
-		label := labels[j]
+		raw, label := raws[j], labels[j]
 		pos := p.MatchedAt(i)
 		name := label
 		switch {

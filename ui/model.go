@@ -354,7 +354,7 @@ func (m *Model) layout() {
 	}
 	switch m.detailsMode() {
 	case "side":
-		m.list.SetSize(m.width-m.detailsWidth()-2, body) // the pane's border and a column before it
+		m.list.SetSize(m.sideListWidth(), body)
 	case "below":
 		m.list.SetSize(m.width, body-min(detailsBelowRows, max(body/3, 1)))
 	default:

@@ -75,9 +75,6 @@ type scanBatchMsg struct {
 	err      error
 }
 
-// scanBatchMax is the size of the batches the tests and benchmarks feed.
-const scanBatchMax = 512
-
 // stopScan cancels the running walk, if any: a rescan or a quit must not
 // leave it running.
 func (m *Model) stopScan() {
