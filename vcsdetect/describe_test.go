@@ -172,12 +172,19 @@ func TestDescribeAllDuplicatesAndCancel(t *testing.T) {
 	if el := time.Since(start); el > 3*time.Second {
 		t.Errorf("DescribeAll took %v after its context ended at 200 ms", el)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	noGoroutinesLeft(t, before, 5*time.Second)
+}
+
+// noGoroutinesLeft fails the test if, within wait, the goroutines do not
+// fall back to before (the count when the test began), and shows them.
+func noGoroutinesLeft(t *testing.T, before int, wait time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if n := runtime.NumGoroutine(); n > before {
-		buf := make([]byte, 1<<16)
+		buf := make([]byte, 1<<20)
 		t.Errorf("%d goroutines left behind:\n%s", n-before, buf[:runtime.Stack(buf, true)])
 	}
 }

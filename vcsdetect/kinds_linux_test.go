@@ -374,14 +374,7 @@ func TestCancelStopsWalk(t *testing.T) {
 				t.Errorf("walked %d of %d folders: the walk did not stop", st.Dirs, m.Dirs)
 			}
 			// Scan waits for its goroutines; give the runtime a moment to reap.
-			deadline := time.Now().Add(2 * time.Second)
-			for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-				time.Sleep(10 * time.Millisecond)
-			}
-			if n := runtime.NumGoroutine(); n > before {
-				buf := make([]byte, 1<<20)
-				t.Errorf("%d goroutines left behind:\n%s", n-before, buf[:runtime.Stack(buf, true)])
-			}
+			noGoroutinesLeft(t, before, 2*time.Second)
 		})
 	}
 }
