@@ -148,8 +148,20 @@ func (e *configError) Error() string {
 // defaultConfigPath is the config file rootpick reads when none is named:
 // $XDG_CONFIG_HOME/rootpick/config.toml on Linux, and the native folder
 // adrg/xdg knows on macOS and Windows.
+//
+// A relative $HOME or $XDG_CONFIG_HOME is never resolved against the
+// current folder (a cloned repository could then hand rootpick a config
+// that starts servers): the home folder comes from the user database
+// instead (consent.HomeDir).
 func defaultConfigPath() string {
-	return filepath.Join(xdg.ConfigHome, "rootpick", "config.toml")
+	base := xdg.ConfigHome
+	if !filepath.IsAbs(base) {
+		var err error
+		if base, err = consent.EnvDir("XDG_CONFIG_HOME", ".config"); err != nil {
+			return "" // no config file: nothing is read
+		}
+	}
+	return filepath.Join(base, "rootpick", "config.toml")
 }
 
 // configPath is the config file in use: --config's (flag), else

@@ -361,3 +361,34 @@ command = ["srv", "--root", "my dir"]
 		t.Errorf("config show does not read back: %+v vs %+v", c1.config, c2.config)
 	}
 }
+
+// TestRelativeHomeReadsNothingHere: with a relative HOME (and no absolute
+// XDG_CONFIG_HOME) the config file is never looked for below the current
+// folder, where a cloned repository could have planted one that starts a
+// server.
+func TestRelativeHomeReadsNothingHere(t *testing.T) {
+	cwd := t.TempDir()
+	t.Chdir(cwd)
+	planted := filepath.Join("rel", ".config", "rootpick", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(planted), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(planted, []byte("max_depth = 7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", "rel")
+	t.Setenv("XDG_CONFIG_HOME", "")
+	os.Unsetenv(configEnv)
+	xdg.Reload()
+	t.Cleanup(isolateConfig)
+	var out, errOut bytes.Buffer
+	if err := run([]string{"config", "path"}, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(out.String()); !filepath.IsAbs(got) || strings.HasPrefix(got, cwd) {
+		t.Errorf("config path with HOME=rel: %q; want an absolute path outside the current folder", got)
+	}
+	if c, _ := parseWith(t, "list"); c.List.MaxDepth == 7 {
+		t.Error("the config file planted under ./rel was read")
+	}
+}

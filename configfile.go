@@ -366,7 +366,7 @@ func wrongType(want string, v any) error {
 // absolute, since the file is read from any folder.
 func expandDir(dir string) (string, error) {
 	if dir == "~" || strings.HasPrefix(dir, "~/") {
-		home, err := os.UserHomeDir()
+		home, err := consent.HomeDir()
 		if err != nil {
 			return "", err
 		}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"strconv"
+	"strings"
 
 	"github.com/rootpick/rootpick/consent"
 )
@@ -51,16 +52,18 @@ func (o *forgetCmd) Run(e *env) error {
 	return nil
 }
 
-// loadConsent reads the remembered consent; an unreadable record is
-// logged and treated as none (nothing is served from it).
-func loadConsent(store *consent.Store, logger *slog.Logger) *consent.Record {
-	rec, err := store.Load()
+// loadConsent reads the remembered consent; an unreadable or untrusted
+// record is logged and treated as none (nothing is served from it), and
+// problem says why for the status line.
+func loadConsent(store *consent.Store, logger *slog.Logger) (rec *consent.Record, problem string) {
+	r, err := store.Load()
 	switch {
 	case err == nil:
-		logger.Info("remembered consent", "profile", store.Profile(), "roots", len(rec.Roots), "time", rec.Time)
-		return &rec
+		logger.Info("remembered consent", "profile", store.Profile(), "roots", len(r.Roots), "time", r.Time)
+		return &r, ""
 	case !errors.Is(err, fs.ErrNotExist):
 		logger.Warn("remembered consent unreadable", "profile", store.Profile(), "err", err)
+		return nil, strings.TrimPrefix(err.Error(), "consent: ")
 	}
-	return nil
+	return nil, ""
 }

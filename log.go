@@ -35,13 +35,15 @@ func openLog(path string, debug bool) (*slog.Logger, func(), error) {
 		}
 	}
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, nil, fmt.Errorf("creating the log folder: %w", err)
-	}
 	if dirIsOurs {
-		if err := tighten(dir, 0o700); err != nil {
-			return nil, nil, fmt.Errorf("securing the log folder: %w", err)
+		// rootpick's state folder: the person's own, 0700, not a link.
+		d, err := consent.OpenOwnDir(dir, true)
+		if err != nil {
+			return nil, nil, fmt.Errorf("the log folder: %w", err)
 		}
+		d.Close()
+	} else if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("creating the log folder: %w", err)
 	}
 	w, err := openRotating(path, maxLogBytes)
 	if err != nil {
@@ -53,18 +55,6 @@ func openLog(path string, debug bool) (*slog.Logger, func(), error) {
 	}
 	h := redactHandler{slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})}
 	return slog.New(h), func() { _ = w.Close() }, nil
-}
-
-// tighten removes from path's mode every permission bit outside perm.
-func tighten(path string, perm fs.FileMode) error {
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if st.Mode().Perm()&^perm != 0 {
-		return os.Chmod(path, st.Mode().Perm()&perm)
-	}
-	return nil
 }
 
 // rotatingFile appends to a file and rotates it to FILE.1 when a write
@@ -87,8 +77,18 @@ func openRotating(path string, max int64) (*rotatingFile, error) {
 	return r, nil
 }
 
-// open opens (or creates) the file for appending, 0600.
+// open opens (or creates) the file for appending, 0600. It never writes
+// through a symbolic link, nor into anything but a regular file: the file
+// is checked before it is opened, and the opened file is checked to be the
+// one that was looked at.
 func (r *rotatingFile) open() error {
+	before, err := os.Lstat(r.path)
+	if err == nil && !before.Mode().IsRegular() {
+		return fmt.Errorf("%q is not a regular file (%s): not written to", r.path, before.Mode().Type())
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
 	f, err := os.OpenFile(r.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
@@ -97,6 +97,10 @@ func (r *rotatingFile) open() error {
 	if err != nil {
 		f.Close()
 		return err
+	}
+	if now, err := os.Lstat(r.path); err != nil || !os.SameFile(st, now) || !st.Mode().IsRegular() {
+		f.Close()
+		return fmt.Errorf("%q was replaced while opened: not written to", r.path)
 	}
 	if st.Mode().Perm()&^0o600 != 0 {
 		if err := f.Chmod(st.Mode().Perm() & 0o600); err != nil {

@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"strconv"
+
+	"github.com/rootpick/rootpick/mcpconn"
 )
 
 // cli is the whole command line: one field per command, each a struct with
@@ -93,11 +95,12 @@ func main() {
 	case err == nil:
 	case errors.As(err, &ee):
 		if ee.msg != "" {
-			fmt.Fprintln(os.Stderr, "rootpick:", ee.msg)
+			// No URL secret is printed, whoever wrote the message.
+			fmt.Fprintln(os.Stderr, "rootpick:", mcpconn.RedactText(ee.msg))
 		}
 		os.Exit(ee.code)
 	default:
-		fmt.Fprintln(os.Stderr, "rootpick:", err)
+		fmt.Fprintln(os.Stderr, "rootpick:", mcpconn.RedactText(err.Error()))
 		os.Exit(1)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -361,5 +362,39 @@ func TestMistypedCommand(t *testing.T) {
 	}
 	if err := unknownCommand(k, "lst"); err != nil {
 		t.Errorf("existing folder lst: %v, want it taken as a folder", err)
+	}
+}
+
+// TestNoSecretInErrors: a bad URL's password, user, query and fragment
+// never reach an error, from the command line or the config file.
+func TestNoSecretInErrors(t *testing.T) {
+	bad := []string{
+		"http://alice:hunter2PASS@127.0.0.1:1/%zz?api_key=SEKRIT",
+		"ftp://alice:hunter2PASS@host/?api_key=SEKRIT#SEKRIT",
+		"alice:hunter2PASS@host?api_key=SEKRIT",
+	}
+	for _, u := range bad {
+		var out, errOut bytes.Buffer
+		err := run([]string{"--url", u, t.TempDir()}, &out, &errOut)
+		cfg := writeConfig(t, "[servers.x]\nurl = "+strconv.Quote(u)+"\n")
+		err2 := run([]string{"--config", cfg, "list", t.TempDir()}, &out, &errOut)
+		for _, e := range []error{err, err2} {
+			if e == nil {
+				t.Fatalf("%q accepted", u)
+			}
+			shown := e.Error() // as main prints it
+			var ee exitError
+			if errors.As(e, &ee) {
+				shown = ee.msg
+			}
+			if !strings.Contains(shown, "want an http:// or https:// URL") {
+				t.Errorf("%q: not refused for its URL: %s", u, shown)
+			}
+			for _, secret := range []string{"hunter2PASS", "SEKRIT", "alice"} {
+				if strings.Contains(shown, secret) || strings.Contains(errOut.String(), secret) {
+					t.Errorf("%q: the error shows %s: %s", u, secret, shown)
+				}
+			}
+		}
 	}
 }

@@ -112,7 +112,7 @@ func (c *pickCmd) Run(e *env, k *kong.Kong, kctx *kong.Context) error {
 	defer stopServers(hub, logger)
 	defer endOnPanic(hub, logger)
 
-	remembered := loadConsent(store, logger)
+	remembered, storeProblem := loadConsent(store, logger)
 	proxyDir, err := mcpconn.ProxyDir()
 	if err != nil {
 		logger.Warn("no proxy registry: proxies will not be shown", "err", err)
@@ -123,13 +123,14 @@ func (c *pickCmd) Run(e *env, k *kong.Kong, kctx *kong.Context) error {
 		Servers: specs,
 		ScanOptions: vcsdetect.Options{MaxDepth: int(c.MaxDepth), Logger: logger,
 			All: c.All, Skip: c.Skip, Follow: c.Follow, OneFileSystem: c.OneFileSystem},
-		Store:      store,
-		Remembered: remembered,
-		Resume:     c.Resume,
-		ProxyDir:   proxyDir,
-		LogPath:    shownLogPath(c.Log),
-		Theme:      e.config.Theme,
-		NoMouse:    c.NoMouse,
+		Store:        store,
+		Remembered:   remembered,
+		Resume:       c.Resume,
+		StoreProblem: storeProblem,
+		ProxyDir:     proxyDir,
+		LogPath:      shownLogPath(c.Log),
+		Theme:        e.config.Theme,
+		NoMouse:      c.NoMouse,
 	})
 	// Signals end the program like ctrl+c does: nothing is printed, the
 	// servers are stopped, and the exit code says which signal it was.

@@ -104,13 +104,7 @@ func (o *proxyCmd) Run(e *env) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	source := mcpconn.NewFileSource(ctx, store.Path(), func() ([]consent.Root, error) {
-		rec, err := store.Load()
-		if err != nil {
-			return nil, err
-		}
-		return rec.Roots, nil
-	})
+	source := mcpconn.NewStoreSource(ctx, store)
 	reg := newProxyRegistrar(o.Profile, logger.Warn)
 	defer reg.close()
 	logger.Info("proxy start", "profile", o.Profile, "server", label, "store", store.Path())

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -26,6 +27,7 @@ const (
 	WarnOutside      = "outside"       // not inside the scanned folder
 	WarnSymlink      = "symlink"       // the checked path goes through a symbolic link
 	WarnSecrets      = "secrets"       // well-known secrets at its top
+	WarnMount        = "mount"         // another file system is mounted in or above it, inside the scanned folder
 )
 
 // Env is what risk is judged against: the scanned folder and the home
@@ -38,7 +40,7 @@ type Env struct {
 // DefaultEnv returns Env for the scanned folder dir with the current user's
 // home folder, both with their symlinks resolved where they exist.
 func DefaultEnv(dir string) Env {
-	home, _ := os.UserHomeDir()
+	home, _ := HomeDir()
 	return Env{Dir: canonical(dir), Home: canonical(home)}
 }
 
@@ -97,23 +99,58 @@ func Risks(requested string, r Root, env Env) []Warning {
 	var w []Warning
 	add := func(code, text string) { w = append(w, Warning{Code: code, Text: text}) }
 	p := r.Path
+	// Folders are compared by identity (device and inode) as well as by
+	// path: a bind mount of the home folder, of / or of /etc is that
+	// folder under another name, and carries its warning.
+	id, _ := os.Stat(p)
+	same := func(q string) bool {
+		if id == nil || q == "" {
+			return false
+		}
+		st, err := os.Stat(q)
+		return err == nil && os.SameFile(id, st)
+	}
+	const alias = " (the same folder, under another name)"
 	switch {
 	case p == "/":
 		add(WarnFSRoot, "the whole file system (/)")
+	case same("/"):
+		add(WarnFSRoot, "the whole file system (/)"+alias)
 	case env.Home != "" && p == env.Home:
 		add(WarnHome, "your home folder")
+	case same(env.Home):
+		add(WarnHome, "your home folder"+alias)
 	case env.Home != "" && Within(env.Home, p):
 		add(WarnHomeAncestor, "holds your home folder")
-	}
-	if p != "/" {
-		for _, s := range systemTrees {
-			if Within(p, s) {
-				add(WarnSystem, "system folder "+s)
+	default:
+		for q := filepath.Dir(env.Home); env.Home != "" && q != "/" && q != "."; q = filepath.Dir(q) {
+			if same(q) {
+				add(WarnHomeAncestor, "holds your home folder"+alias)
 				break
 			}
 		}
-		if slices.Contains(systemFolders, p) {
-			add(WarnSystem, "system folder "+p)
+	}
+	if p != "/" {
+		system := ""
+		for _, s := range systemTrees {
+			if Within(p, s) {
+				system = "system folder " + s
+				break
+			}
+		}
+		if system == "" && slices.Contains(systemFolders, p) {
+			system = "system folder " + p
+		}
+		for _, s := range slices.Concat(systemTrees, systemFolders) {
+			if system != "" {
+				break
+			}
+			if same(s) {
+				system = "system folder " + s + alias
+			}
+		}
+		if system != "" {
+			add(WarnSystem, system)
 		}
 	}
 	if env.Dir != "" {
@@ -135,6 +172,15 @@ func Risks(requested string, r Root, env Env) []Warning {
 	}
 	if found := secretsAtTop(p); len(found) > 0 {
 		add(WarnSecrets, "holds secrets at its top: "+strings.Join(found, ", "))
+	}
+	if env.Dir != "" {
+		if m, ok := mountNear(p, env.Dir); ok {
+			if m == p {
+				add(WarnMount, "another file system is mounted here")
+			} else {
+				add(WarnMount, "another file system is mounted at "+strconv.Quote(m))
+			}
+		}
 	}
 	return w
 }

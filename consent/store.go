@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -22,6 +21,11 @@ type Record struct {
 	Dir     string    `json:"dir"`
 	Roots   []Root    `json:"roots"`
 	Time    time.Time `json:"time"`
+	// Granted holds, by root URI, the codes of the warnings (WarnHome,
+	// WarnOutside, …) the person acknowledged when granting that root in
+	// the picker's dialog. A root read back is served only if each of its
+	// warnings, judged again then, is among them (see Admit).
+	Granted map[string][]string `json:"granted,omitempty"`
 }
 
 // AuditEntry is one line of the audit log: a decision and what it granted.
@@ -69,13 +73,9 @@ func ValidateProfile(name string) error {
 // StateDir is rootpick's state folder: $XDG_STATE_HOME/rootpick, or
 // ~/.local/state/rootpick when XDG_STATE_HOME is unset or not absolute.
 func StateDir() (string, error) {
-	state := os.Getenv("XDG_STATE_HOME")
-	if !filepath.IsAbs(state) {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("consent: finding the state folder: %w", err)
-		}
-		state = filepath.Join(home, ".local", "state")
+	state, err := EnvDir("XDG_STATE_HOME", ".local", "state")
+	if err != nil {
+		return "", fmt.Errorf("consent: finding the state folder: %w", err)
 	}
 	return filepath.Join(state, "rootpick"), nil
 }
@@ -118,10 +118,20 @@ func (s *Store) AuditPath() string { return filepath.Join(s.dir, "audit.jsonl") 
 
 // Load reads the remembered consent. When nothing is remembered the error
 // satisfies errors.Is(err, fs.ErrNotExist).
+//
+// The record is believed only if it and its folders are the person's own
+// (see OpenOwnDir and OwnDir.ReadFile); otherwise the error is an
+// *UntrustedError. Even a believed record is a claim, not a grant: pass it
+// through Admit before serving its roots.
 func (s *Store) Load() (Record, error) {
-	b, err := os.ReadFile(s.Path())
+	d, err := s.open(false)
 	if err != nil {
-		return Record{}, fmt.Errorf("consent: reading %s: %w", s.Path(), err)
+		return Record{}, fmt.Errorf("consent: %w", err)
+	}
+	defer d.Close()
+	b, err := d.ReadFile(filepath.Base(s.Path()))
+	if err != nil {
+		return Record{}, fmt.Errorf("consent: %w", err)
 	}
 	var r Record
 	if err := json.Unmarshal(b, &r); err != nil {
@@ -158,51 +168,30 @@ func (s *Store) Save(r Record) error {
 		return err
 	}
 	b = append(b, '\n')
-	if err := s.mkdir(); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(s.dir, "."+s.profile+".json.tmp-*") // 0600
+	d, err := s.open(true)
 	if err != nil {
 		return fmt.Errorf("consent: saving: %w", err)
 	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			os.Remove(tmp)
-		}
-	}()
-	if _, err := f.Write(b); err != nil {
-		f.Close()
+	defer d.Close()
+	if err := d.WriteFile(filepath.Base(s.Path()), b, saveHook); err != nil {
 		return fmt.Errorf("consent: saving: %w", err)
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("consent: saving: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("consent: saving: %w", err)
-	}
-	if saveHook != nil {
-		if err := saveHook(tmp); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(tmp, s.Path()); err != nil {
-		return fmt.Errorf("consent: saving: %w", err)
-	}
-	ok = true
-	return syncDir(s.dir)
+	return nil
 }
 
 // Forget removes the remembered consent; forgetting nothing is no error.
 func (s *Store) Forget() error {
-	err := os.Remove(s.Path())
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	d, err := s.open(false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
 		return fmt.Errorf("consent: forgetting: %w", err)
 	}
-	if err == nil {
-		return syncDir(s.dir)
+	defer d.Close()
+	err = d.Remove(filepath.Base(s.Path()))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("consent: forgetting: %w", err)
 	}
 	return nil
 }
@@ -219,57 +208,19 @@ func (s *Store) AppendAudit(e AuditEntry) error {
 	if err := json.NewEncoder(&buf).Encode(e); err != nil {
 		return err
 	}
-	if err := s.mkdir(); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(s.AuditPath(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	d, err := s.open(true)
 	if err != nil {
 		return fmt.Errorf("consent: audit log: %w", err)
-	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		f.Close()
-		return fmt.Errorf("consent: audit log: %w", err)
-	}
-	return f.Close()
-}
-
-// mkdir makes the consent folder 0700, tightening it if it already exists.
-func (s *Store) mkdir() error {
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return fmt.Errorf("consent: making %s: %w", s.dir, err)
-	}
-	if err := os.Chmod(s.dir, 0o700); err != nil {
-		return fmt.Errorf("consent: making %s private: %w", s.dir, err)
-	}
-	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
 	}
 	defer d.Close()
-	// Some file systems cannot sync a folder; the rename is done either way.
-	_ = d.Sync()
+	if err := d.Append(filepath.Base(s.AuditPath()), buf.Bytes()); err != nil {
+		return fmt.Errorf("consent: audit log: %w", err)
+	}
 	return nil
 }
 
-// Revalidate checks that every remembered root still names the same
-// readable folder: NewRoot of its path gives the same path and URI. It
-// returns the fresh roots, or the first root that no longer validates.
-func Revalidate(roots []Root) ([]Root, error) {
-	out := make([]Root, 0, len(roots))
-	for _, r := range roots {
-		fresh, err := NewRoot(r.Path)
-		if err != nil {
-			return nil, err
-		}
-		if fresh.Path != r.Path || fresh.URI != r.URI {
-			return nil, fmt.Errorf("consent: root %q now resolves to %q", r.Path, fresh.Path)
-		}
-		fresh.Name = r.Name
-		out = append(out, fresh)
-	}
-	return out, nil
+// open opens the consent folder, checked to be the person's own along with
+// rootpick's state folder above it; with create, both are made 0700.
+func (s *Store) open(create bool) (*OwnDir, error) {
+	return OpenOwnDir(filepath.Dir(s.dir), create, filepath.Base(s.dir))
 }

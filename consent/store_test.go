@@ -206,27 +206,3 @@ func TestStoreAudit(t *testing.T) {
 		t.Errorf("%d lines, want 2", n)
 	}
 }
-
-func TestRevalidate(t *testing.T) {
-	base := tempDir(t)
-	a := mkdir(t, filepath.Join(base, "a"))
-	b := mkdir(t, filepath.Join(base, "b"))
-	ra, _ := NewRoot(a)
-	rb, _ := NewRoot(b)
-	if got, err := Revalidate([]Root{ra, rb}); err != nil || len(got) != 2 {
-		t.Fatalf("Revalidate = %v, %v", got, err)
-	}
-	// b is replaced by a symlink to a: same path, other folder.
-	if err := os.Remove(b); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Revalidate([]Root{ra, rb}); err == nil {
-		t.Error("Revalidate accepted a missing root")
-	}
-	if err := os.Symlink(a, b); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Revalidate([]Root{ra, rb}); err == nil {
-		t.Error("Revalidate accepted a root that now resolves elsewhere")
-	}
-}

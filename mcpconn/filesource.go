@@ -3,6 +3,7 @@ package mcpconn
 import (
 	"context"
 	"path/filepath"
+	"sync"
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/rootpick/rootpick/consent"
@@ -64,3 +65,43 @@ func (f *FileSource) Roots() ([]consent.Root, error) { return f.load() }
 
 // Changed fires when the file may have changed.
 func (f *FileSource) Changed() <-chan struct{} { return f.changed }
+
+// StoreSource is the consent of a profile as a RootSource: the store's
+// record, read through consent.Store.Load (which believes only the
+// person's own files) and then admitted root by root (consent.Admit: a
+// record is a claim, and a root is served only if it is still the same
+// folder and every warning it has now was granted in the picker).
+type StoreSource struct {
+	*FileSource
+	mu      sync.Mutex
+	dropped []consent.Dropped
+}
+
+// NewStoreSource watches store until ctx ends.
+func NewStoreSource(ctx context.Context, store *consent.Store) *StoreSource {
+	s := &StoreSource{}
+	s.FileSource = NewFileSource(ctx, store.Path(), func() ([]consent.Root, error) {
+		rec, err := store.Load()
+		if err != nil {
+			s.setDropped(nil)
+			return nil, err
+		}
+		ok, dropped := consent.Admit(rec, consent.DefaultEnv(rec.Dir))
+		s.setDropped(dropped)
+		return ok, nil
+	})
+	return s
+}
+
+func (s *StoreSource) setDropped(d []consent.Dropped) {
+	s.mu.Lock()
+	s.dropped = d
+	s.mu.Unlock()
+}
+
+// Dropped is what the last Roots did not admit, with why.
+func (s *StoreSource) Dropped() []consent.Dropped {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dropped
+}

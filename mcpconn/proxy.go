@@ -27,6 +27,15 @@ type RootSource interface {
 	Changed() <-chan struct{}
 }
 
+// DroppingSource is a RootSource that also says which roots of the
+// consent it did not admit, and why (StoreSource). A proxy logs them and
+// shows them in its registry entry.
+type DroppingSource interface {
+	RootSource
+	// Dropped is what the last call of Roots left out.
+	Dropped() []consent.Dropped
+}
+
 // ProxyOptions configure RunProxy.
 type ProxyOptions struct {
 	// Command is the real server, started as the proxy's child. A
@@ -49,15 +58,17 @@ type ProxyOptions struct {
 
 // ProxyStatus is what a proxy tells the picker about itself.
 type ProxyStatus struct {
-	Host      string    `json:"host"`             // the host's clientInfo.name
-	Server    string    `json:"server"`           // the child's serverInfo.name
-	Command   string    `json:"command"`          // the child's program
-	State     string    `json:"state"`            // starting, connected, restarting
-	Fetched   []string  `json:"fetched"`          // URIs of the last roots/list answer
-	FetchedAt time.Time `json:"fetched_at"`       // when it was answered
-	Asked     bool      `json:"asked"`            // the child asked roots/list since it started
-	Error     string    `json:"error,omitempty"`  // why it last restarted
-	Served    []string  `json:"served,omitempty"` // URIs the proxy serves now
+	Host      string    `json:"host"`              // the host's clientInfo.name
+	Server    string    `json:"server"`            // the child's serverInfo.name
+	Command   string    `json:"command"`           // the child's program
+	State     string    `json:"state"`             // starting, connected, restarting
+	Fetched   []string  `json:"fetched"`           // URIs of the last roots/list answer
+	FetchedAt time.Time `json:"fetched_at"`        // when it was answered
+	Asked     bool      `json:"asked"`             // the child asked roots/list since it started
+	Error     string    `json:"error,omitempty"`   // why it last restarted
+	Served    []string  `json:"served,omitempty"`  // URIs the proxy serves now
+	Dropped   []string  `json:"dropped,omitempty"` // consented roots not served: "path": why
+	Problem   string    `json:"problem,omitempty"` // why no consent is served at all (no record, an untrusted one)
 }
 
 // restartedCode is the JSON-RPC error code of the answers to the host's
@@ -178,17 +189,37 @@ func (p *proxy) load() []consent.Root {
 		return nil
 	}
 	roots, err := p.opts.Source.Roots()
+	problem := ""
 	if err != nil {
-		p.log.Warn("cannot read the consented set; serving none", "err", err)
-		return nil
+		problem, roots = err.Error(), nil // an error serves nothing
+	}
+	var dropped []string
+	if ds, ok := p.opts.Source.(DroppingSource); ok && err == nil {
+		for _, d := range ds.Dropped() {
+			dropped = append(dropped, d.String())
+		}
 	}
 	var ok []consent.Root
 	for _, r := range roots {
 		if why := recheck(r); why != "" {
-			p.log.Warn("consented root not served", "path", r.Path, "why", why)
+			dropped = append(dropped, consent.Dropped{Root: r, Why: why}.String())
 			continue
 		}
 		ok = append(ok, r)
+	}
+	p.mu.Lock()
+	changed := p.status.Problem != problem || !slices.Equal(p.status.Dropped, dropped)
+	p.status.Problem, p.status.Dropped = problem, dropped
+	p.mu.Unlock()
+	if changed {
+		// Said once per change, not on every re-read.
+		if problem != "" {
+			p.log.Warn("cannot read the consented set; serving none", "err", problem)
+		}
+		for _, d := range dropped {
+			p.log.Warn("consented root not served", "root", d)
+		}
+		p.report(func(*ProxyStatus) {})
 	}
 	return ok
 }

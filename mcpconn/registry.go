@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -40,61 +39,69 @@ func proxyFile(dir string, pid int) string {
 	return filepath.Join(dir, fmt.Sprintf("proxy-%d.json", pid))
 }
 
+// openRegistry opens the registry folder dir, checked along with
+// rootpick's state folder above it to be the person's own (see
+// consent.OpenOwnDir); with create, they are made 0700.
+func openRegistry(dir string, create bool) (*consent.OwnDir, error) {
+	return consent.OpenOwnDir(filepath.Dir(dir), create, filepath.Base(dir))
+}
+
 // RegisterProxy writes e to dir, replacing the proxy's previous entry in
-// one rename (0600 in a 0700 folder).
+// one rename (0600 in a 0700 folder, never through a link).
 func RegisterProxy(dir string, e ProxyEntry) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	d, err := openRegistry(dir, true)
+	if err != nil {
 		return err
 	}
-	_ = os.Chmod(dir, 0o700)
+	defer d.Close()
 	b, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".proxy-*.tmp")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		_ = os.Remove(tmp.Name())
-		return errors.Join(werr, cerr)
-	}
-	return os.Rename(tmp.Name(), proxyFile(dir, e.PID))
+	return d.WriteFile(filepath.Base(proxyFile(dir, e.PID)), b, nil)
 }
 
 // UnregisterProxy removes the entry of proxy pid.
 func UnregisterProxy(dir string, pid int) {
-	_ = os.Remove(proxyFile(dir, pid))
+	if d, err := openRegistry(dir, false); err == nil {
+		_ = d.Remove(filepath.Base(proxyFile(dir, pid)))
+		d.Close()
+	}
 }
 
 // ListProxies returns the running proxies of profile registered in dir,
-// by pid. Entries of processes that no longer run are removed.
+// by pid. Entries of processes that no longer run are removed. Only the
+// person's own entries are read (consent.OwnDir.ReadFile): others are
+// skipped, and a registry folder that is not the person's own is an error
+// (*consent.UntrustedError) that names it.
 func ListProxies(dir, profile string) ([]ProxyEntry, error) {
-	entries, err := os.ReadDir(dir)
+	d, err := openRegistry(dir, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	defer d.Close()
+	names, err := d.Names()
+	if err != nil {
+		return nil, err
+	}
 	var out []ProxyEntry
-	for _, de := range entries {
-		name := de.Name()
+	for _, name := range names {
 		if !strings.HasPrefix(name, "proxy-") || !strings.HasSuffix(name, ".json") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, name))
+		b, err := d.ReadFile(name)
 		if err != nil {
 			continue
 		}
 		var e ProxyEntry
-		if json.Unmarshal(b, &e) != nil || e.PID <= 0 {
+		if json.Unmarshal(b, &e) != nil || e.PID <= 0 || name != filepath.Base(proxyFile(dir, e.PID)) {
 			continue
 		}
 		if !processRuns(e.PID) {
-			_ = os.Remove(filepath.Join(dir, name))
+			_ = d.Remove(name)
 			continue
 		}
 		if e.Profile == profile {

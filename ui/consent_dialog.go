@@ -256,6 +256,18 @@ func (d *consentDialog) Acknowledged() []string {
 	return out
 }
 
+// Granted returns, by URI, the warning codes of every warned root
+// granted: what the record keeps as the person's acknowledgement.
+func (d *consentDialog) Granted() map[string][]string {
+	out := map[string][]string{}
+	for _, a := range d.added {
+		if a.warned() && a.granted {
+			out[a.URI] = consent.GrantCodes(a.Warnings)
+		}
+	}
+	return out
+}
+
 // Unseen counts the added roots whose line has not been on screen yet.
 func (d *consentDialog) Unseen() int {
 	n := 0

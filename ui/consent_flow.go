@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -22,10 +23,11 @@ type proposalMsg struct {
 type consentSavedMsg struct{ err error }
 
 // resumeMsg is the remembered consent checked again at start (--resume):
-// roots when every one still validates, or why not.
+// roots when every one is admitted again, or why not.
 type resumeMsg struct {
-	roots []consent.Root
-	err   error
+	roots  []consent.Root
+	grants map[string][]string
+	err    error
 }
 
 // proposeConsent resolves the checked folders into roots and judges each
@@ -69,16 +71,33 @@ func appendAudit(store *consent.Store, entry consent.AuditEntry) tea.Cmd {
 }
 
 // resumeConsent checks the remembered consent again for the scanned
-// folder dir: it must have been given for dir, and every root must still
-// name the same readable folder.
+// folder dir, as the proxy does before serving it: it must have been given
+// for dir, and every root must be admitted again (consent.Admit: the same
+// readable folder, each warning it has now granted in the picker). One
+// root that is not admitted resumes nothing: the roots stay checked for a
+// review, where the dialog asks again.
 func resumeConsent(dir string, rec consent.Record) tea.Cmd {
 	return func() tea.Msg {
 		if rec.Dir != dir {
 			return resumeMsg{err: fmt.Errorf("it was given for %q, not this folder", rec.Dir)}
 		}
-		fresh, err := consent.Revalidate(rec.Roots)
-		return resumeMsg{roots: fresh, err: err}
+		ok, dropped := consent.Admit(rec, consent.DefaultEnv(dir))
+		if len(dropped) > 0 {
+			return resumeMsg{err: errors.New(dropped[0].String())}
+		}
+		return resumeMsg{roots: ok, grants: keepGrants(rec.Granted, ok)}
 	}
+}
+
+// keepGrants is grants restricted to the roots of set.
+func keepGrants(grants map[string][]string, set []consent.Root) map[string][]string {
+	out := map[string][]string{}
+	for _, r := range set {
+		if g, ok := grants[r.URI]; ok {
+			out[r.URI] = g
+		}
+	}
+	return out
 }
 
 // clock is the time a key is judged at (the type-ahead guard) and records
@@ -176,9 +195,13 @@ func (m *Model) confirmConsent() tea.Cmd {
 			m.picker.Uncheck(a.Path)
 		}
 	}
+	grants := keepGrants(m.grants, final)
+	for uri, codes := range d.Granted() {
+		grants[uri] = codes
+	}
 	m.dialog = nil
 	m.close()
-	m.consented = final
+	m.consented, m.grants = final, grants
 	for _, r := range final {
 		delete(m.withdrawn, r.Path) // consented again
 	}
@@ -192,7 +215,7 @@ func (m *Model) confirmConsent() tea.Cmd {
 	cmds := []tea.Cmd{serveRoots(m.cfg.Hub, final)}
 	if m.cfg.Store != nil {
 		m.saving++
-		rec := consent.Record{Dir: m.cfg.Dir, Roots: final, Time: m.clock().UTC()}
+		rec := consent.Record{Dir: m.cfg.Dir, Roots: final, Time: m.clock().UTC(), Granted: grants}
 		entry := m.auditEntry("confirm", change)
 		entry.Warnings = append(entry.Warnings, d.Acknowledged()...)
 		cmds = append(cmds, saveConsent(m.cfg.Store, rec, entry))
@@ -233,7 +256,7 @@ func (m *Model) onResume(msg resumeMsg) tea.Cmd {
 		m.setNote("Not resumed: "+safetext.Escape(msg.err.Error())+". The remembered roots are checked; enter reviews them.", true)
 		return nil
 	}
-	m.consented = msg.roots
+	m.consented, m.grants = msg.roots, msg.grants
 	m.remembered = nil
 	m.applying = true
 	m.setNote("Resumed "+itoa(len(msg.roots))+" remembered "+noun(len(msg.roots), "root", "roots")+": shared without asking again (--resume).", false)

@@ -183,6 +183,44 @@ func TestAuditRecordsAcknowledgedWarnings(t *testing.T) {
 	if !strings.Contains(string(b), `"warnings_acknowledged":["/work/demo: reason dir"]`) {
 		t.Errorf("audit line %s", b)
 	}
+	// The record keeps the grant with its root, so that a proxy or a
+	// --resume reading it back serves that root for that reason only.
+	rec, err := store.Load()
+	if err != nil || !slices.Equal(rec.Granted[consent.PathToURI("/work/demo")], []string{consent.WarnDir}) {
+		t.Fatalf("record grants %v, %v; want /work/demo granted for %s", rec.Granted, err, consent.WarnDir)
+	}
+	// A later confirmation that keeps the root keeps its grant.
+	m.exposed = m.Consented() // served
+	openDialogWith(t, m, warnedItem("/work/demo", consent.WarnDir), proposedRoot{Root: mkRoot("/work/demo/api"), Requested: "/work/demo/api"})
+	run(m, send(m, "y"))
+	if rec, _ = store.Load(); len(rec.Roots) != 2 || !slices.Equal(rec.Granted[consent.PathToURI("/work/demo")], []string{consent.WarnDir}) {
+		t.Fatalf("after a second confirmation: roots %v, grants %v", rec.Roots, rec.Granted)
+	}
+}
+
+// TestResumeRefusesUngrantedRisk: --resume serves a remembered root only
+// if each warning it has now was granted for it in the picker; a record
+// naming the scanned folder itself without that grant resumes nothing,
+// and with it resumes.
+func TestResumeRefusesUngrantedRisk(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	t.Setenv("HOME", "/nonexistent-home")
+	rd, _ := consent.NewRoot(dir)
+	rec := consent.Record{Profile: "p", Dir: dir, Roots: []consent.Root{rd}, Time: time.Now()}
+	m := New(Config{Dir: dir, Remembered: &rec, Resume: true})
+	m.Update(resumeConsent(dir, rec)())
+	if len(m.Consented()) != 0 || m.applying || !strings.Contains(m.note, "never granted in the picker") {
+		t.Fatalf("an ungranted warned root was resumed: %v, note %q", m.Consented(), m.note)
+	}
+	rec.Granted = map[string][]string{rd.URI: {consent.WarnDir}}
+	m = New(Config{Dir: dir, Remembered: &rec, Resume: true})
+	m.Update(resumeConsent(dir, rec)())
+	if got := m.Consented(); len(got) != 1 || !m.applying {
+		t.Fatalf("a granted root was not resumed: %v, note %q", got, m.note)
+	}
+	if !slices.Equal(m.grants[rd.URI], []string{consent.WarnDir}) {
+		t.Errorf("the resumed grants were not kept: %v", m.grants)
+	}
 }
 
 // TestRememberedAndResume: remembered roots are pre-checked and marked but

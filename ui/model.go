@@ -5,7 +5,6 @@ package ui
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -57,6 +56,10 @@ type Config struct {
 	Store      *consent.Store
 	Remembered *consent.Record
 	Resume     bool
+	// StoreProblem, if set, says why the remembered consent was not
+	// believed (a record or folder that is not the person's own); it is
+	// shown at start, and nothing of it is checked or served.
+	StoreProblem string
 	// ProxyDir, with Store, is where the proxies of Store's profile
 	// register (mcpconn.ProxyDir); they are shown beside the servers.
 	ProxyDir string
@@ -122,19 +125,21 @@ type Model struct {
 	dialogSeq int
 	preparing bool // a consent proposal is being built
 
-	exposed    []consent.Root // what the servers are being served
-	applying   bool           // a confirmed change is on its way to the hub
-	reviewNext bool           // enter came while applying: review once served
-	servers    []*serverState
-	now        time.Time         // the clock, as of the last event or tick
-	ticking    bool              // a tick is scheduled
-	withdrawn  map[string]string // roots withdrawn since consent: path → why
+	exposed         []consent.Root // what the servers are being served
+	applying        bool           // a confirmed change is on its way to the hub
+	reviewNext      bool           // enter came while applying: review once served
+	servers         []*serverState
+	now             time.Time         // the clock, as of the last event or tick
+	ticking         bool              // a tick is scheduled
+	withdrawn       map[string]string // roots withdrawn since consent: path → why
+	registryProblem string            // why the proxy registry was not read, as last shown
 
 	// Consent state (consent_flow.go, quit.go, rows.go).
-	consented     []consent.Root  // the last confirmed (or resumed) set: what --print writes
-	remembered    map[string]bool // pre-checked from the store, not served yet
-	saving        int             // consent writes still running
-	quitAfterSave bool            // q waits for them
+	consented     []consent.Root      // the last confirmed (or resumed) set: what --print writes
+	grants        map[string][]string // for consented roots, by URI: the warnings the person acknowledged (Record.Granted)
+	remembered    map[string]bool     // pre-checked from the store, not served yet
+	saving        int                 // consent writes still running
+	quitAfterSave bool                // q waits for them
 
 	mode       mode           // where keys go and what the body draws (mode.go)
 	under      mode           // the mode an overlay (dialog, quit question) opened over
@@ -200,6 +205,9 @@ func New(cfg Config) *Model {
 		m.servers = append(m.servers, &serverState{label: s.Label(), state: "starting"})
 	}
 	m.applyRemembered(cfg.Remembered)
+	if cfg.StoreProblem != "" {
+		m.setNote("Remembered consent not believed: "+safetext.Escape(cfg.StoreProblem), true)
+	}
 	return m
 }
 
@@ -535,8 +543,8 @@ func (m *Model) headerView() string {
 
 // home shortens the home folder to ~.
 func home(p string) string {
-	h, err := os.UserHomeDir()
-	if err != nil || h == "" || h == "/" {
+	h, err := consent.HomeDir()
+	if err != nil || h == "/" {
 		return p
 	}
 	if p == h {

@@ -124,6 +124,13 @@ func (m *Model) serverLines() []string {
 		if s.err != "" {
 			wrapped("  error     ", m.st.err.Render(s.err))
 		}
+		for j, d := range s.withheld {
+			label := "  withheld  "
+			if j > 0 {
+				label = "            "
+			}
+			wrapped(label, m.st.err.Render(d))
+		}
 		if s.dropped > 0 {
 			out = append(out, line(m.st.dim.Render("  stderr    "+itoa(s.dropped)+" lines came faster than they could be read (the log has them)")))
 		}

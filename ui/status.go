@@ -31,6 +31,7 @@ type serverState struct {
 	attempt     int       // failures in a row
 	why         string    // why it is restarting at once
 	proxy       bool      // a rootpick proxy run by an agent host
+	withheld    []string  // a proxy's consented roots it does not serve, with why (escaped)
 	version     string    // its serverInfo.version
 	fetchedAt   time.Time // when it last asked roots/list
 	stderr      []string  // its last stderr lines and log messages, escaped

@@ -12,21 +12,34 @@ import (
 // (rootpick proxy, run by an agent host) and what they fetched.
 const proxyPoll = 500 * time.Millisecond
 
-// proxiesMsg is the running proxies of the profile, as they registered.
-type proxiesMsg struct{ entries []mcpconn.ProxyEntry }
+// proxiesMsg is the running proxies of the profile, as they registered,
+// or why the registry was not read (a folder that is not the person's own).
+type proxiesMsg struct {
+	entries []mcpconn.ProxyEntry
+	err     error
+}
 
 // pollProxies reads the proxy registry after d; it is re-issued after each
 // answer.
 func pollProxies(dir, profile string, d time.Duration) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg {
-		entries, _ := mcpconn.ListProxies(dir, profile) // an unreadable registry shows no proxy
-		return proxiesMsg{entries: entries}
+		entries, err := mcpconn.ListProxies(dir, profile) // an unreadable registry shows no proxy
+		return proxiesMsg{entries: entries, err: err}
 	})
 }
 
 // onProxies shows each proxy as a server: "Host → Server (proxy)", in the
 // same states as rootpick's own servers.
 func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
+	if msg.err != nil {
+		why := "Proxies not shown: " + safetext.Escape(msg.err.Error())
+		if why != m.registryProblem {
+			m.registryProblem = why
+			m.setNote(why, true)
+		}
+	} else {
+		m.registryProblem = ""
+	}
 	seen := map[string]bool{}
 	for _, e := range msg.entries {
 		label := "proxy " + itoa(e.PID)
@@ -50,6 +63,11 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 			s.state = "starting"
 		}
 		s.fetched, s.asked = e.Fetched, e.Asked
+		s.err = safetext.Escape(e.Problem)
+		s.withheld = s.withheld[:0]
+		for _, d := range e.Dropped {
+			s.withheld = append(s.withheld, safetext.Escape(d))
+		}
 	}
 	for i := 0; i < len(m.servers); i++ {
 		if s := m.servers[i]; s.proxy && !seen[s.label] {

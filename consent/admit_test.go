@@ -1,0 +1,113 @@
+package consent
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestAdmit reads back records naming every kind of root a person must
+// grant on purpose, with and without that grant: a root is served only if
+// every warning it has now was granted for it, and a root that is not a
+// clean absolute path to the same folder is never served.
+func TestAdmit(t *testing.T) {
+	base := tempDir(t)
+	dir := mkdir(t, filepath.Join(base, "ws"))
+	home := mkdir(t, filepath.Join(base, "home"))
+	plain := mkdir(t, filepath.Join(dir, "plain"))
+	secret := mkdir(t, filepath.Join(dir, "secret"))
+	os.WriteFile(filepath.Join(secret, ".env"), []byte("TOKEN=x"), 0o600)
+	outside := mkdir(t, filepath.Join(base, "elsewhere"))
+	linked := filepath.Join(dir, "linked")
+	os.Symlink(plain, linked)
+	gone := mkdir(t, filepath.Join(dir, "gone"))
+	goneRoot := mustRoot(t, gone)
+	os.Remove(gone)
+	env := Env{Dir: dir, Home: home}
+
+	root := func(p string) Root { return Root{Path: p, URI: PathToURI(p), Name: filepath.Base(p)} }
+	tests := []struct {
+		name    string
+		root    Root
+		granted []string
+		admit   bool
+		why     string
+	}{
+		{"plain root", root(plain), nil, true, ""},
+		{"/ not granted", root("/"), nil, false, "the whole file system"},
+		{"/ granted", root("/"), []string{WarnFSRoot, WarnOutside}, true, ""},
+		{"/ granted for another reason only", root("/"), []string{WarnOutside}, false, "the whole file system"},
+		{"/etc not granted", root("/etc"), nil, false, "system folder /etc"},
+		{"/etc granted", root("/etc"), []string{WarnSystem, WarnOutside}, true, ""},
+		{"home not granted", root(home), nil, false, "your home folder"},
+		{"home granted", root(home), []string{WarnHome, WarnOutside}, true, ""},
+		{"the home's parent", root(base), nil, false, "holds your home folder"},
+		{"outside the scanned folder", root(outside), nil, false, "outside the scanned folder"},
+		{"outside, granted", root(outside), []string{WarnOutside}, true, ""},
+		{"the scanned folder itself", root(dir), nil, false, "the scanned folder itself"},
+		{"secrets not granted", root(secret), nil, false, "holds secrets"},
+		{"secrets granted", root(secret), []string{WarnSecrets}, true, ""},
+		{"a ..-path", Root{Path: dir + "/../ws/plain", URI: PathToURI(dir + "/../ws/plain")}, []string{WarnOutside, WarnDir}, false, "not a clean absolute path"},
+		{"a relative path", Root{Path: "ws/plain", URI: "file:ws/plain"}, nil, false, "not a clean absolute path"},
+		{"reached through a link", root(linked), []string{WarnSymlink}, false, "now resolves to"},
+		{"a deleted folder", goneRoot, nil, false, "no such file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := Record{Dir: dir, Roots: []Root{tt.root}}
+			if tt.granted != nil {
+				rec.Granted = map[string][]string{tt.root.URI: tt.granted}
+			}
+			ok, dropped := Admit(rec, env)
+			if tt.admit {
+				if len(ok) != 1 || ok[0].Path != tt.root.Path || len(dropped) != 0 {
+					t.Errorf("Admit = %v, dropped %v; want it admitted", ok, dropped)
+				}
+				return
+			}
+			if len(ok) != 0 || len(dropped) != 1 {
+				t.Fatalf("Admit = %v, dropped %v; want it dropped", ok, dropped)
+			}
+			if !strings.Contains(dropped[0].Why, tt.why) {
+				t.Errorf("dropped because %q, want %q in it", dropped[0].Why, tt.why)
+			}
+		})
+	}
+}
+
+// TestAdmitWithoutAbsoluteDir: a record that names no absolute scanned
+// folder cannot be judged against one, and admits nothing.
+func TestAdmitWithoutAbsoluteDir(t *testing.T) {
+	base := tempDir(t)
+	r := mustRoot(t, mkdir(t, filepath.Join(base, "a")))
+	for _, dir := range []string{"", ".", "rel/dir"} {
+		ok, dropped := Admit(Record{Dir: dir, Roots: []Root{r}}, Env{Dir: dir})
+		if len(ok) != 0 || len(dropped) != 1 {
+			t.Errorf("Dir %q: admitted %v", dir, ok)
+		}
+	}
+}
+
+// TestAdmitKeepsOrderAndNames: admitted roots keep the record's order and
+// names, and a root listed twice is served once.
+func TestAdmitKeepsOrderAndNames(t *testing.T) {
+	dir := tempDir(t)
+	a := mustRoot(t, mkdir(t, filepath.Join(dir, "a")))
+	b := mustRoot(t, mkdir(t, filepath.Join(dir, "b")))
+	b.Name = "my b"
+	ok, dropped := Admit(Record{Dir: dir, Roots: []Root{b, a, b}}, Env{Dir: dir})
+	if len(dropped) != 0 || !slices.EqualFunc(ok, []Root{b, a}, func(x, y Root) bool { return x == y }) {
+		t.Errorf("Admit = %v, dropped %v", ok, dropped)
+	}
+}
+
+func mustRoot(t *testing.T, p string) Root {
+	t.Helper()
+	r, err := NewRoot(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}

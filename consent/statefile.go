@@ -1,0 +1,49 @@
+package consent
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// MaxStateFile is the largest state file rootpick believes: a consent
+// record or a proxy's registry entry is a few KiB, so anything bigger is
+// not one of them (a link to /dev/zero, a file grown by someone else).
+const MaxStateFile = 1 << 20
+
+// UntrustedError says why a state file or folder is not believed: it is not
+// plainly the person's own (a symbolic link, a FIFO, another user's file,
+// one others may write, one too big). Whatever it holds counts as no
+// consent. Its text is one line naming the path and what is wrong.
+type UntrustedError struct {
+	Path string
+	Why  string
+}
+
+func (e *UntrustedError) Error() string {
+	return strconv.Quote(e.Path) + " " + e.Why + ": not believed"
+}
+
+func untrusted(path, format string, args ...any) error {
+	return &UntrustedError{Path: path, Why: fmt.Sprintf(format, args...)}
+}
+
+// OwnDir is one of rootpick's state folders (consent/, run/), opened
+// without following symbolic links and checked to be the person's own:
+// every file under it is then opened relative to it, so a folder swapped
+// for a link after the check is never walked into. Reads refuse what is not
+// the person's own regular file; writes never follow a link and replace
+// files atomically.
+//
+// The Unix version opens the folders with O_NOFOLLOW and works on their
+// descriptors (openat, renameat); elsewhere the checks are made by path,
+// without the owner (Windows has no owner bits to compare).
+type OwnDir struct {
+	path string
+	impl ownDirImpl
+}
+
+// Path is the folder's path.
+func (d *OwnDir) Path() string { return d.path }
+
+// Close releases the folder.
+func (d *OwnDir) Close() error { return d.impl.close() }

@@ -1,0 +1,278 @@
+//go:build unix
+
+package consent
+
+import (
+	"errors"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// nobody is the user that stands for "another user" when the tests run as
+// root.
+const nobody = 65534
+
+// saveTestRecord saves a record of one folder and returns the store and
+// its state folder.
+func saveTestRecord(t *testing.T, profile string) (*Store, string) {
+	t.Helper()
+	s, state := openTestStore(t, profile)
+	r, err := NewRoot(tempDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Save(Record{Dir: filepath.Dir(r.Path), Roots: []Root{r}}); err != nil {
+		t.Fatal(err)
+	}
+	return s, state
+}
+
+// loadWithin loads s's record, failing the test if that takes more than
+// a few seconds (a FIFO read without O_NONBLOCK would never end).
+func loadWithin(t *testing.T, s *Store) (Record, error) {
+	t.Helper()
+	type result struct {
+		r   Record
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		r, err := s.Load()
+		done <- result{r, err}
+	}()
+	select {
+	case res := <-done:
+		return res.r, res.err
+	case <-time.After(5 * time.Second):
+		t.Fatal("Load did not return within 5 s")
+		return Record{}, nil
+	}
+}
+
+// TestLoadBelievesOnlyTheOwnRecord replaces the record (or a folder above
+// it) with everything that is not the person's own regular file, and
+// checks that Load refuses each with a reason naming the path, never
+// blocking and never reading more than MaxStateFile.
+func TestLoadBelievesOnlyTheOwnRecord(t *testing.T) {
+	root := os.Geteuid() == 0
+	cases := []struct {
+		name   string
+		rootOK bool // needs root (chown)
+		mangle func(t *testing.T, s *Store, state string)
+		want   string // in the error
+	}{
+		{name: "symlink to a good record", mangle: func(t *testing.T, s *Store, state string) {
+			other := filepath.Join(tempDir(t), "planted.json")
+			b, _ := os.ReadFile(s.Path())
+			os.WriteFile(other, b, 0o600)
+			replaceWith(t, s.Path(), func(p string) error { return os.Symlink(other, p) })
+		}, want: "is a symbolic link"},
+		{name: "symlink to /dev/zero", mangle: func(t *testing.T, s *Store, state string) {
+			replaceWith(t, s.Path(), func(p string) error { return os.Symlink("/dev/zero", p) })
+		}, want: "is a symbolic link"},
+		{name: "FIFO", mangle: func(t *testing.T, s *Store, state string) {
+			replaceWith(t, s.Path(), func(p string) error { return syscall.Mkfifo(p, 0o600) })
+		}, want: "is a FIFO"},
+		{name: "socket", mangle: func(t *testing.T, s *Store, state string) {
+			replaceWith(t, s.Path(), func(p string) error {
+				l, err := net.Listen("unix", p)
+				if err == nil {
+					t.Cleanup(func() { l.Close() })
+				}
+				return err
+			})
+		}, want: "is a socket"},
+		{name: "directory", mangle: func(t *testing.T, s *Store, state string) {
+			replaceWith(t, s.Path(), func(p string) error { return os.Mkdir(p, 0o700) })
+		}, want: "is a folder, not a regular file"},
+		{name: "group-writable", mangle: func(t *testing.T, s *Store, state string) {
+			os.Chmod(s.Path(), 0o620)
+		}, want: "writable by others (mode 0620)"},
+		{name: "world-writable", mangle: func(t *testing.T, s *Store, state string) {
+			os.Chmod(s.Path(), 0o606)
+		}, want: "writable by others (mode 0606)"},
+		{name: "oversized", mangle: func(t *testing.T, s *Store, state string) {
+			os.WriteFile(s.Path(), []byte(`{"profile":"default","roots":[],"pad":"`+strings.Repeat("x", MaxStateFile)+`"}`), 0o600)
+		}, want: "more than 1048576"},
+		{name: "another user's record", rootOK: true, mangle: func(t *testing.T, s *Store, state string) {
+			os.Chown(s.Path(), nobody, nobody)
+		}, want: "belongs to user 65534"},
+		{name: "consent folder is a symlink", mangle: func(t *testing.T, s *Store, state string) {
+			other := tempDir(t)
+			b, _ := os.ReadFile(s.Path())
+			os.WriteFile(filepath.Join(other, "default.json"), b, 0o600)
+			os.Chmod(other, 0o700)
+			replaceWith(t, s.Dir(), func(p string) error { return os.Symlink(other, p) })
+		}, want: "is a symbolic link, not a folder"},
+		{name: "consent folder open to others", mangle: func(t *testing.T, s *Store, state string) {
+			os.Chmod(s.Dir(), 0o755)
+		}, want: "is open to others (mode 0755"},
+		{name: "state folder open to others", mangle: func(t *testing.T, s *Store, state string) {
+			os.Chmod(filepath.Join(state, "rootpick"), 0o777)
+		}, want: "is open to others (mode 0777"},
+		{name: "consent folder of another user", rootOK: true, mangle: func(t *testing.T, s *Store, state string) {
+			os.Chown(s.Dir(), nobody, nobody)
+		}, want: "belongs to user 65534"},
+		{name: "state folder of another user, open to all", rootOK: true, mangle: func(t *testing.T, s *Store, state string) {
+			os.Chown(filepath.Join(state, "rootpick"), nobody, nobody)
+			os.Chmod(filepath.Join(state, "rootpick"), 0o777)
+		}, want: "belongs to user 65534"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.rootOK && !root {
+				t.Skip("needs root to give a file to another user")
+			}
+			s, state := saveTestRecord(t, "default")
+			c.mangle(t, s, state)
+			_, err := loadWithin(t, s)
+			var u *UntrustedError
+			if !errors.As(err, &u) {
+				t.Fatalf("Load = %v, want an UntrustedError", err)
+			}
+			if !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), state) {
+				t.Errorf("Load error %q: want it to name the path and say %q", err, c.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("the reason is not one line: %q", err)
+			}
+		})
+	}
+}
+
+// replaceWith removes path and makes something else there.
+func replaceWith(t *testing.T, path string, make func(string) error) {
+	t.Helper()
+	if err := os.RemoveAll(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := make(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLoadRefusesBadContent: what is the person's own but not a record of
+// this profile is no consent either.
+func TestLoadRefusesBadContent(t *testing.T) {
+	for name, content := range map[string]string{
+		"empty":                    "",
+		"truncated":                `{"profile":"default","dir":"/x","roots":[{"path":"/x/a","uri":"file:///x/a"`,
+		"not JSON":                 "hello",
+		"another profile's record": `{"profile":"work","dir":"/x","roots":[]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, _ := saveTestRecord(t, "default")
+			if err := os.WriteFile(s.Path(), []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if r, err := loadWithin(t, s); err == nil {
+				t.Errorf("Load accepted %s: %+v", name, r)
+			}
+		})
+	}
+}
+
+// TestWritesNeverFollowLinks: the record, the audit log and the consent
+// folder are never written through a symbolic link; a link at the record's
+// name is replaced, not followed.
+func TestWritesNeverFollowLinks(t *testing.T) {
+	t.Run("audit log is a symlink", func(t *testing.T) {
+		s, _ := saveTestRecord(t, "default")
+		target := filepath.Join(tempDir(t), "target")
+		os.WriteFile(target, []byte("before\n"), 0o644)
+		os.Symlink(target, s.AuditPath())
+		err := s.AppendAudit(AuditEntry{Action: "confirm"})
+		var u *UntrustedError
+		if !errors.As(err, &u) {
+			t.Errorf("AppendAudit through a link = %v, want an UntrustedError", err)
+		}
+		if b, _ := os.ReadFile(target); string(b) != "before\n" {
+			t.Errorf("the link's target was written: %q", b)
+		}
+	})
+	t.Run("consent folder is a symlink", func(t *testing.T) {
+		s, _ := openTestStore(t, "default")
+		target := tempDir(t)
+		os.Chmod(target, 0o755)
+		os.MkdirAll(filepath.Dir(s.Dir()), 0o700)
+		os.Symlink(target, s.Dir())
+		if err := s.Save(Record{Dir: "/x"}); err == nil {
+			t.Error("Save wrote through a linked consent folder")
+		}
+		if err := s.AppendAudit(AuditEntry{Action: "confirm"}); err == nil {
+			t.Error("AppendAudit wrote through a linked consent folder")
+		}
+		if entries, _ := os.ReadDir(target); len(entries) != 0 {
+			t.Errorf("the link's target holds %v", entries)
+		}
+		if st, _ := os.Stat(target); st.Mode().Perm() != 0o755 {
+			t.Errorf("the link's target was chmodded to %v", st.Mode().Perm())
+		}
+	})
+	t.Run("record is a symlink", func(t *testing.T) {
+		s, _ := saveTestRecord(t, "default")
+		target := filepath.Join(tempDir(t), "target")
+		os.WriteFile(target, []byte("before"), 0o644)
+		replaceWith(t, s.Path(), func(p string) error { return os.Symlink(target, p) })
+		if err := s.Save(Record{Dir: "/x"}); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(target); string(b) != "before" {
+			t.Errorf("the link's target was written: %q", b)
+		}
+		if st, err := os.Lstat(s.Path()); err != nil || !st.Mode().IsRegular() {
+			t.Errorf("the record is not a regular file after Save: %v, %v", st, err)
+		}
+		if _, err := s.Load(); err != nil {
+			t.Errorf("Load after Save: %v", err)
+		}
+	})
+	t.Run("own loose folder is tightened on write", func(t *testing.T) {
+		s, _ := saveTestRecord(t, "default")
+		os.Chmod(s.Dir(), 0o755)
+		if _, err := s.Load(); err == nil {
+			t.Error("Load believed a record in a folder open to others")
+		}
+		if err := s.Save(Record{Dir: "/x"}); err != nil {
+			t.Fatal(err)
+		}
+		checkMode(t, s.Dir(), 0o700)
+		if _, err := s.Load(); err != nil {
+			t.Errorf("Load after Save tightened the folder: %v", err)
+		}
+	})
+	t.Run("another user's folder is never tightened", func(t *testing.T) {
+		if os.Geteuid() != 0 {
+			t.Skip("needs root to give a folder to another user")
+		}
+		s, _ := saveTestRecord(t, "default")
+		os.Chown(s.Dir(), nobody, nobody)
+		os.Chmod(s.Dir(), 0o777)
+		if err := s.Save(Record{Dir: "/x"}); err == nil {
+			t.Error("Save wrote into another user's folder")
+		}
+		checkMode(t, s.Dir(), 0o777)
+	})
+}
+
+// TestForgetRefusesAForeignFolder: forget does not reach through a link.
+func TestForgetThroughLinkedFolder(t *testing.T) {
+	s, _ := openTestStore(t, "default")
+	target := tempDir(t)
+	os.Chmod(target, 0o700)
+	os.WriteFile(filepath.Join(target, "default.json"), []byte("{}"), 0o600)
+	os.MkdirAll(filepath.Dir(s.Dir()), 0o700)
+	os.Symlink(target, s.Dir())
+	if err := s.Forget(); err == nil {
+		t.Error("Forget went through a linked consent folder")
+	}
+	if _, err := os.Stat(filepath.Join(target, "default.json")); errors.Is(err, fs.ErrNotExist) {
+		t.Error("Forget removed a file in the link's target")
+	}
+}
