@@ -63,7 +63,11 @@ func loadConsent(store *consent.Store, logger *slog.Logger) (rec *consent.Record
 		return &r, ""
 	case !errors.Is(err, fs.ErrNotExist):
 		logger.Warn("remembered consent unreadable", "profile", store.Profile(), "err", err)
-		return nil, strings.TrimPrefix(err.Error(), "consent: ")
+		var u *consent.UntrustedError
+		if errors.As(err, &u) {
+			return nil, "Remembered consent not believed: " + u.Error()
+		}
+		return nil, "Remembered consent unreadable: " + strings.TrimPrefix(err.Error(), "consent: ")
 	}
 	return nil, ""
 }

@@ -27,13 +27,16 @@ const maxLogBytes = 10 << 20
 // ever logged to the terminal. URLs in what is logged lose their user
 // information, query and fragment.
 func openLog(path string, debug bool) (*slog.Logger, func(), error) {
-	dirIsOurs := path == ""
 	if path == "" {
 		var err error
 		if path, err = defaultLogPath(); err != nil {
 			return nil, nil, err
 		}
 	}
+	// A log in rootpick's state folder (the default, or the proxy's own)
+	// goes only into a folder that is the person's own.
+	state, _ := consent.StateDir()
+	dirIsOurs := filepath.Dir(path) == state
 	dir := filepath.Dir(path)
 	if dirIsOurs {
 		// rootpick's state folder: the person's own, 0700, not a link.

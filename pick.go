@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -98,8 +99,17 @@ func (c *pickCmd) Run(e *env, k *kong.Kong, kctx *kong.Context) error {
 		return usageError("--profile: %v", err)
 	}
 	logger, closeLog, err := openLog(c.Log, c.Debug)
+	var logProblem string
 	if err != nil {
-		return err
+		// A state folder that is not the person's own (made by another
+		// user, a link) is said on the status line; nothing is written
+		// there, and the terminal gets no log either.
+		var u *consent.UntrustedError
+		if !errors.As(err, &u) {
+			return err
+		}
+		logProblem = "Log not written: " + u.Error()
+		logger, closeLog = slog.New(slog.DiscardHandler), func() {}
 	}
 	defer closeLog()
 	// Orphans of the servers' processes (a grandchild that called setsid()
@@ -113,6 +123,9 @@ func (c *pickCmd) Run(e *env, k *kong.Kong, kctx *kong.Context) error {
 	defer endOnPanic(hub, logger)
 
 	remembered, storeProblem := loadConsent(store, logger)
+	if logProblem != "" && storeProblem == "" {
+		storeProblem = logProblem
+	}
 	proxyDir, err := mcpconn.ProxyDir()
 	if err != nil {
 		logger.Warn("no proxy registry: proxies will not be shown", "err", err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -98,7 +99,15 @@ func (o *proxyCmd) Run(e *env) error {
 	}
 	logger, closeLog, err := openLog(o.Log, o.Debug)
 	if err != nil {
-		return err
+		// The proxy's stderr is the host's log of this server: better
+		// there than nowhere when the state folder is not believed.
+		var u *consent.UntrustedError
+		if !errors.As(err, &u) {
+			return err
+		}
+		logger = slog.New(redactHandler{slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})})
+		logger.Warn("log file not written; logging to stderr", "err", err)
+		closeLog = func() {}
 	}
 	defer closeLog()
 

@@ -20,7 +20,7 @@ type UntrustedError struct {
 }
 
 func (e *UntrustedError) Error() string {
-	return strconv.Quote(e.Path) + " " + e.Why + ": not believed"
+	return strconv.Quote(e.Path) + " " + e.Why
 }
 
 func untrusted(path, format string, args ...any) error {

@@ -90,17 +90,27 @@ func StatePath(profile string) (string, error) {
 	return s.Path(), nil
 }
 
-// OpenStore returns the store of profile. It touches nothing on disk: the
-// folder is made (0700) on the first Save or AppendAudit.
+// OpenStore returns the store of profile in rootpick's state folder
+// (StateDir). It touches nothing on disk: the folder is made (0700) on the
+// first Save or AppendAudit.
 func OpenStore(profile string) (*Store, error) {
-	if err := ValidateProfile(profile); err != nil {
-		return nil, err
-	}
 	state, err := StateDir()
 	if err != nil {
 		return nil, err
 	}
-	return &Store{profile: profile, dir: filepath.Join(state, "consent")}, nil
+	return OpenStoreIn(state, profile)
+}
+
+// OpenStoreIn is OpenStore with rootpick's state folder given: the store
+// is state/consent/<profile>.json. state must be absolute.
+func OpenStoreIn(state, profile string) (*Store, error) {
+	if err := ValidateProfile(profile); err != nil {
+		return nil, err
+	}
+	if !filepath.IsAbs(state) {
+		return nil, fmt.Errorf("consent: the state folder %q is not an absolute path", state)
+	}
+	return &Store{profile: profile, dir: filepath.Join(filepath.Clean(state), "consent")}, nil
 }
 
 // Profile is the store's profile name.
@@ -124,13 +134,12 @@ func (s *Store) AuditPath() string { return filepath.Join(s.dir, "audit.jsonl") 
 // *UntrustedError. Even a believed record is a claim, not a grant: pass it
 // through Admit before serving its roots.
 func (s *Store) Load() (Record, error) {
-	d, err := s.open(false)
+	b, err := s.read()
 	if err != nil {
-		return Record{}, fmt.Errorf("consent: %w", err)
-	}
-	defer d.Close()
-	b, err := d.ReadFile(filepath.Base(s.Path()))
-	if err != nil {
+		var u *UntrustedError
+		if errors.As(err, &u) {
+			return Record{}, fmt.Errorf("consent: not believed: %w", err)
+		}
 		return Record{}, fmt.Errorf("consent: %w", err)
 	}
 	var r Record
@@ -146,6 +155,16 @@ func (s *Store) Load() (Record, error) {
 		}
 	}
 	return r, nil
+}
+
+// read reads the record's bytes through its checked folders.
+func (s *Store) read() ([]byte, error) {
+	d, err := s.open(false)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadFile(filepath.Base(s.Path()))
 }
 
 // saveHook, when set by a test, runs after the temporary file is written

@@ -56,9 +56,10 @@ type Config struct {
 	Store      *consent.Store
 	Remembered *consent.Record
 	Resume     bool
-	// StoreProblem, if set, says why the remembered consent was not
-	// believed (a record or folder that is not the person's own); it is
-	// shown at start, and nothing of it is checked or served.
+	// StoreProblem, if set, is a sentence saying why the remembered
+	// consent was not believed (a record or folder that is not the
+	// person's own) or not read; it is shown at start, and nothing of it
+	// is checked or served.
 	StoreProblem string
 	// ProxyDir, with Store, is where the proxies of Store's profile
 	// register (mcpconn.ProxyDir); they are shown beside the servers.
@@ -206,7 +207,7 @@ func New(cfg Config) *Model {
 	}
 	m.applyRemembered(cfg.Remembered)
 	if cfg.StoreProblem != "" {
-		m.setNote("Remembered consent not believed: "+safetext.Escape(cfg.StoreProblem), true)
+		m.setNote(safetext.Escape(cfg.StoreProblem), true)
 	}
 	return m
 }

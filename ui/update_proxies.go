@@ -35,7 +35,9 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 		why := "Proxies not shown: " + safetext.Escape(msg.err.Error())
 		if why != m.registryProblem {
 			m.registryProblem = why
-			m.setNote(why, true)
+			if !m.noteErr { // an earlier problem (the record's) says more
+				m.setNote(why, true)
+			}
 		}
 	} else {
 		m.registryProblem = ""
