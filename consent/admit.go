@@ -37,6 +37,7 @@ func Admit(rec Record, env Env) (ok []Root, dropped []Dropped) {
 		}
 		return nil, dropped
 	}
+	env = env.Prepared()
 	seen := map[string]bool{}
 	for _, r := range rec.Roots {
 		if !filepath.IsAbs(r.Path) || filepath.Clean(r.Path) != r.Path {

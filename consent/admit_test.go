@@ -111,3 +111,35 @@ func mustRoot(t *testing.T, p string) Root {
 	}
 	return r
 }
+
+// BenchmarkLoadAndAdmit reads back a record of 10 roots and admits it
+// again, as a proxy does on every change of the store and every 500 ms.
+func BenchmarkLoadAndAdmit(b *testing.B) {
+	state := b.TempDir()
+	dir, _ := filepath.EvalSymlinks(b.TempDir())
+	s, err := OpenStoreIn(state, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var roots []Root
+	for i := range 10 {
+		p := filepath.Join(dir, "r"+string(rune('a'+i)))
+		os.Mkdir(p, 0o700)
+		r, _ := NewRoot(p)
+		roots = append(roots, r)
+	}
+	if err := s.Save(Record{Dir: dir, Roots: roots}); err != nil {
+		b.Fatal(err)
+	}
+	env := DefaultEnv(dir)
+	b.ResetTimer()
+	for b.Loop() {
+		rec, err := s.Load()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if ok, _ := Admit(rec, env); len(ok) != 10 {
+			b.Fatalf("admitted %d", len(ok))
+		}
+	}
+}

@@ -7,22 +7,19 @@ import (
 	"strings"
 )
 
-// mountNear reports a mount point strictly inside dir that p is in or that
-// is inside p: sharing p then shares (part of) another file system, which
-// may be anything — a bind mount of the home folder, of /etc, a network
-// share. It reads /proc/self/mountinfo; the mount point returned is the
-// one nearest to p.
-func mountNear(p, dir string) (string, bool) {
+// mountsInside lists the mount points strictly inside dir, from
+// /proc/self/mountinfo.
+func mountsInside(dir string) []string {
 	b, err := os.ReadFile("/proc/self/mountinfo")
 	if err != nil {
-		return "", false
+		return nil
 	}
-	return mountNearIn(b, p, dir)
+	return mountsInsideIn(b, dir)
 }
 
-// mountNearIn is mountNear over the text of a mountinfo file.
-func mountNearIn(mountinfo []byte, p, dir string) (string, bool) {
-	best := ""
+// mountsInsideIn is mountsInside over the text of a mountinfo file.
+func mountsInsideIn(mountinfo []byte, dir string) []string {
+	var out []string
 	sc := bufio.NewScanner(bytes.NewReader(mountinfo))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -31,24 +28,11 @@ func mountNearIn(mountinfo []byte, p, dir string) (string, bool) {
 		if len(f) < 5 {
 			continue
 		}
-		m := unescapeMount(f[4])
-		if m == dir || !Within(m, dir) {
-			continue
-		}
-		// The one nearest to p: the deepest at or above it, else the
-		// shallowest below it.
-		switch above := best != "" && Within(p, best); {
-		case Within(p, m):
-			if !above || len(m) > len(best) {
-				best = m
-			}
-		case Within(m, p):
-			if best == "" || (!above && len(m) < len(best)) {
-				best = m
-			}
+		if m := unescapeMount(f[4]); m != dir && Within(m, dir) {
+			out = append(out, m)
 		}
 	}
-	return best, best != ""
+	return out
 }
 
 // unescapeMount undoes mountinfo's octal escapes (\040 for a space, \011,

@@ -34,7 +34,7 @@ func TestMountNearIn(t *testing.T) {
 		{"/tmp/ws/proj/with space/x", "/tmp/ws/proj/with space"}, // below an escaped one
 	}
 	for _, tt := range tests {
-		got, ok := mountNearIn(info, tt.p, "/tmp/ws")
+		got, ok := mountNear(tt.p, mountsInsideIn(info, "/tmp/ws"))
 		if got != tt.want || ok != (tt.want != "") {
 			t.Errorf("mountNearIn(%q) = %q, %v; want %q", tt.p, got, ok, tt.want)
 		}

@@ -35,13 +35,63 @@ const (
 type Env struct {
 	Dir  string
 	Home string
+
+	// known is what Risks compares every root with, read once (Prepared).
+	known *knownFolders
+}
+
+// knownFolders are the folders a root may be an alias of (by device and
+// inode), and the mount points inside the scanned folder.
+type knownFolders struct {
+	ids    []knownID
+	mounts []string // mount points strictly inside Env.Dir (Linux)
+}
+
+// knownID is one folder a root may be an alias of, and the warning it
+// carries.
+type knownID struct {
+	fi         os.FileInfo
+	code, text string
 }
 
 // DefaultEnv returns Env for the scanned folder dir with the current user's
-// home folder, both with their symlinks resolved where they exist.
+// home folder, both with their symlinks resolved where they exist, ready
+// to judge many roots (Prepared).
 func DefaultEnv(dir string) Env {
 	home, _ := HomeDir()
-	return Env{Dir: canonical(dir), Home: canonical(home)}
+	return Env{Dir: canonical(dir), Home: canonical(home)}.Prepared()
+}
+
+// Prepared returns env with the folders every root is compared with read
+// once: the identities of /, the home folder and its parents and the
+// system folders, and the mount table. Risks of an Env not prepared reads
+// them for each root.
+func (env Env) Prepared() Env {
+	if env.known != nil {
+		return env
+	}
+	k := &knownFolders{}
+	addID := func(p, code, text string) {
+		if p == "" {
+			return
+		}
+		if fi, err := os.Stat(p); err == nil {
+			k.ids = append(k.ids, knownID{fi: fi, code: code, text: text})
+		}
+	}
+	addID("/", WarnFSRoot, "the whole file system (/)")
+	addID(env.Home, WarnHome, "your home folder")
+	for q := filepath.Dir(env.Home); env.Home != "" && q != "/" && q != "."; q = filepath.Dir(q) {
+		addID(q, WarnHomeAncestor, "holds your home folder")
+	}
+	for _, s := range slices.Concat(systemTrees, systemFolders) {
+		addID(s, WarnSystem, "system folder "+s)
+	}
+	if env.Dir != "" {
+		k.mounts = mountsInside(env.Dir)
+	}
+	env.known = k
+	return env
 }
 
 func canonical(p string) string {
@@ -99,36 +149,35 @@ func Risks(requested string, r Root, env Env) []Warning {
 	var w []Warning
 	add := func(code, text string) { w = append(w, Warning{Code: code, Text: text}) }
 	p := r.Path
+	env = env.Prepared()
 	// Folders are compared by identity (device and inode) as well as by
 	// path: a bind mount of the home folder, of / or of /etc is that
 	// folder under another name, and carries its warning.
-	id, _ := os.Stat(p)
-	same := func(q string) bool {
-		if id == nil || q == "" {
-			return false
+	alias := map[string]string{} // warning code → the text of the folder it is
+	if id, err := os.Stat(p); err == nil {
+		for _, k := range env.known.ids {
+			if _, seen := alias[k.code]; !seen && os.SameFile(id, k.fi) {
+				alias[k.code] = k.text + " (the same folder, under another name)"
+			}
 		}
-		st, err := os.Stat(q)
-		return err == nil && os.SameFile(id, st)
 	}
-	const alias = " (the same folder, under another name)"
+	byAlias := func(code string) bool {
+		if text, ok := alias[code]; ok {
+			add(code, text)
+			return true
+		}
+		return false
+	}
 	switch {
 	case p == "/":
 		add(WarnFSRoot, "the whole file system (/)")
-	case same("/"):
-		add(WarnFSRoot, "the whole file system (/)"+alias)
+	case byAlias(WarnFSRoot):
 	case env.Home != "" && p == env.Home:
 		add(WarnHome, "your home folder")
-	case same(env.Home):
-		add(WarnHome, "your home folder"+alias)
+	case byAlias(WarnHome):
 	case env.Home != "" && Within(env.Home, p):
 		add(WarnHomeAncestor, "holds your home folder")
-	default:
-		for q := filepath.Dir(env.Home); env.Home != "" && q != "/" && q != "."; q = filepath.Dir(q) {
-			if same(q) {
-				add(WarnHomeAncestor, "holds your home folder"+alias)
-				break
-			}
-		}
+	case byAlias(WarnHomeAncestor):
 	}
 	if p != "/" {
 		system := ""
@@ -141,16 +190,10 @@ func Risks(requested string, r Root, env Env) []Warning {
 		if system == "" && slices.Contains(systemFolders, p) {
 			system = "system folder " + p
 		}
-		for _, s := range slices.Concat(systemTrees, systemFolders) {
-			if system != "" {
-				break
-			}
-			if same(s) {
-				system = "system folder " + s + alias
-			}
-		}
 		if system != "" {
 			add(WarnSystem, system)
+		} else {
+			byAlias(WarnSystem)
 		}
 	}
 	if env.Dir != "" {
@@ -174,7 +217,7 @@ func Risks(requested string, r Root, env Env) []Warning {
 		add(WarnSecrets, "holds secrets at its top: "+strings.Join(found, ", "))
 	}
 	if env.Dir != "" {
-		if m, ok := mountNear(p, env.Dir); ok {
+		if m, ok := mountNear(p, env.known.mounts); ok {
 			if m == p {
 				add(WarnMount, "another file system is mounted here")
 			} else {
@@ -275,4 +318,27 @@ func CoveringRootFunc(path string, isRoot func(string) bool) (string, bool) {
 		}
 	}
 	return found, found != ""
+}
+
+// mountNear reports the mount point of mounts that p is in or that is
+// inside p: sharing p then shares (part of) another file system, which may
+// be anything — a bind mount of the home folder, of /etc, a network share.
+// It returns the one nearest to p.
+func mountNear(p string, mounts []string) (string, bool) {
+	best := ""
+	for _, m := range mounts {
+		// The one nearest to p: the deepest at or above it, else the
+		// shallowest below it.
+		switch above := best != "" && Within(p, best); {
+		case Within(p, m):
+			if !above || len(m) > len(best) {
+				best = m
+			}
+		case Within(m, p):
+			if best == "" || (!above && len(m) < len(best)) {
+				best = m
+			}
+		}
+	}
+	return best, best != ""
 }
