@@ -182,6 +182,8 @@ func TestE2EProxyServesOnlyOwnConsent(t *testing.T) {
 			}
 			if rss := rssKiB(cmd.Process.Pid); rss > 100<<10 {
 				t.Errorf("the proxy holds %d KiB", rss)
+			} else {
+				t.Logf("the proxy's RSS: %d KiB", rss)
 			}
 			if c.plant == nil || c.allows != nil && c.name != "a good root beside /etc" {
 				return
