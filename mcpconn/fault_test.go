@@ -441,9 +441,7 @@ func TestRecheckReasons(t *testing.T) {
 // TestWithdrawUnreadableRoot: a served folder made unreadable is withdrawn.
 // As root every folder stays readable, so .ci/run runs it again as nobody.
 func TestWithdrawUnreadableRoot(t *testing.T) {
-	if os.Geteuid() == 0 {
-		testskip.Skip(t, "as root", "permissions do not stop root; .ci/run reruns them as nobody")
-	}
+	testskip.SkipAsRoot(t)
 	demo := NewDemo(nil, nil)
 	hub := NewHub(Options{})
 	defer hub.Close()

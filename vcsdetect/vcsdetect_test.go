@@ -531,9 +531,7 @@ func TestCancel(t *testing.T) {
 }
 
 func TestUnreadableFolder(t *testing.T) {
-	if os.Geteuid() == 0 {
-		testskip.Skip(t, "as root", "permissions do not stop root; .ci/run reruns them as nobody")
-	}
+	testskip.SkipAsRoot(t)
 	root := t.TempDir()
 	locked := filepath.Join(root, "locked")
 	mkdirs(t, filepath.Join(root, "ok", ".git"), filepath.Join(locked, "inner", ".git"), filepath.Join(root, "z", ".git"))
@@ -597,9 +595,7 @@ func TestRootErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.want == fs.ErrPermission {
-				if os.Geteuid() == 0 {
-					testskip.Skip(t, "as root", "permissions do not stop root; .ci/run reruns them as nobody")
-				}
+				testskip.SkipAsRoot(t)
 				if err := os.Chmod(locked, 0); err != nil {
 					t.Fatal(err)
 				}

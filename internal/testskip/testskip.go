@@ -98,3 +98,37 @@ func tty() io.Writer {
 	}
 	return f
 }
+
+// AsNobodyEnv names the file where SkipAsRoot lists the tests it skipped,
+// one "PACKAGE-FOLDER<TAB>TEST-NAME" line each; .ci/run sets it, then
+// reruns exactly those tests as an unprivileged user, so that a new
+// permission test cannot be left out of that rerun.
+const AsNobodyEnv = "ROOTPICK_AS_NOBODY_LIST"
+
+// SkipAsRoot skips t when the tests run as root, whom file permissions do
+// not stop, and lists it for the rerun as nobody (see AsNobodyEnv).
+// Otherwise it returns and t goes on.
+func SkipAsRoot(t testing.TB) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		return
+	}
+	if list := os.Getenv(AsNobodyEnv); list != "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			t.Fatalf("listing %s for the rerun as nobody: %v", t.Name(), err)
+		}
+		f, err := os.OpenFile(list, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			t.Fatalf("listing %s for the rerun as nobody: %v", t.Name(), err)
+		}
+		_, err = f.WriteString(wd + "\t" + t.Name() + "\n") // one write: lines of parallel tests do not mix
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatalf("listing %s for the rerun as nobody: %v", t.Name(), err)
+		}
+	}
+	Skip(t, "as root", "permissions do not stop root; .ci/run reruns them as nobody")
+}

@@ -2,6 +2,8 @@ package testskip
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -27,5 +29,29 @@ func TestReport(t *testing.T) {
 	}
 	if got := report("pkg", 3, false, nil, &stderr, nil); got != 3 {
 		t.Errorf("a failing run's code is kept: %d", got)
+	}
+}
+
+// TestSkipAsRootLists: as root, a permission test lists itself (its
+// package folder and full name) for .ci/run's rerun as nobody, and skips;
+// as anyone else it runs.
+func TestSkipAsRootLists(t *testing.T) {
+	list := filepath.Join(t.TempDir(), "list")
+	t.Setenv(AsNobodyEnv, list)
+	ran := false
+	t.Run("perm", func(t *testing.T) {
+		SkipAsRoot(t)
+		ran = true
+	})
+	b, _ := os.ReadFile(list)
+	wd, _ := os.Getwd()
+	if os.Geteuid() != 0 {
+		if !ran || len(b) != 0 {
+			t.Errorf("as user %d: ran %v, listed %q", os.Geteuid(), ran, b)
+		}
+		return
+	}
+	if ran || string(b) != wd+"\tTestSkipAsRootLists/perm\n" {
+		t.Errorf("as root: ran %v, listed %q", ran, b)
 	}
 }
