@@ -117,7 +117,7 @@ func TestEveryDrawingSiteEscapes(t *testing.T) {
 	}
 	m.Update(proxiesMsg{entries: []mcpconn.ProxyEntry{
 		{PID: 1, ProxyStatus: mcpconn.ProxyStatus{Host: h("PXHOST"), Server: h("PXSERVER"), State: "restarting", Error: h("PXERROR")}},
-		{PID: 2, ProxyStatus: mcpconn.ProxyStatus{Command: h("PXCOMMAND"), State: "starting"}},
+		{PID: 2, ProxyStatus: mcpconn.ProxyStatus{Command: h("PXCOMMAND"), State: "starting", Problem: h("PXPROBLEM"), Dropped: []string{h("PXDROPPED")}}},
 	}})
 	draw()
 	m.Update(tab())
@@ -170,7 +170,7 @@ func TestEveryDrawingSiteEscapes(t *testing.T) {
 	all := ansi.Strip(strings.Join(frames, "\n"))
 	for _, tag := range []string{"DIR", "REPO", "BRANCH", "REASON", "MARKER", "HEAD", "UPSTREAM", "REMOTE", "SUBJECT",
 		"FACTWARN", "FACTERR", "REMEMBERED", "SRVNAME", "SRVVERSION", "PROTOCOL", "STDERR", "SRVLOG", "LABEL", "FAILED",
-		"RESTARTWHY", "MISMATCH", "RESTARTERR", "PXHOST", "PXSERVER", "PXERROR", "PXCOMMAND", "LOGPATH", "WITHDRAWN",
+		"RESTARTWHY", "MISMATCH", "RESTARTERR", "PXHOST", "PXSERVER", "PXERROR", "PXCOMMAND", "PXPROBLEM", "PXDROPPED", "LOGPATH", "WITHDRAWN",
 		"SAVEERR", "RESUMEERR", "REMOVED", "CONSENTWARN", "PROBLEM", "SCANERR", "OUTER", "NONAME",
 		"FILTER", "covered by REPO", "covered by /work/OUTER", "inner"} {
 		if tag == "inner" { // what a root brings in, in the dialog
