@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/mcpconn"
 )
@@ -117,7 +116,7 @@ func (o *proxyCmd) Run(e *env) error {
 	reg := newProxyRegistrar(o.Profile, logger.Warn)
 	defer reg.close()
 	logger.Info("proxy start", "profile", o.Profile, "server", label, "store", store.Path())
-	err = mcpconn.RunProxy(ctx, &mcp.StdioTransport{}, mcpconn.ProxyOptions{
+	err = mcpconn.RunProxy(ctx, &mcpconn.HostTransport{Logger: logger}, mcpconn.ProxyOptions{
 		Command:         command,
 		ProtocolVersion: o.Protocol,
 		Source:          source,

@@ -75,7 +75,8 @@ type ProxyStatus struct {
 // requests that were in flight when the child was restarted.
 const restartedCode = -32000
 
-// RunProxy relays MCP between the host (on hostTransport, usually stdio)
+// RunProxy relays MCP between the host (on hostTransport, usually a
+// HostTransport on stdio, which answers the host's malformed lines itself)
 // and a child server it starts, unchanged except for roots: the child is
 // told the client supports roots with listChanged, its roots/list is
 // answered from Source and never reaches the host, the host's own
@@ -288,7 +289,9 @@ func (p *proxy) startChild() error {
 	return nil
 }
 
-// readHost relays the host's messages until it goes away.
+// readHost relays the host's messages until it goes away: a Read error
+// means the host's side ended, since a HostTransport answers a bad line
+// and reads on.
 func (p *proxy) readHost() error {
 	for {
 		msg, err := p.host.Read(p.ctx)
