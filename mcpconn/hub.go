@@ -153,7 +153,8 @@ func (h *Hub) ProtocolVersion() string { return h.opts.ProtocolVersion }
 // (notifications/roots/list_changed) by its own supervisor, so a server that
 // does not read cannot delay the others. When the set becomes empty, or a
 // server takes its folders as arguments ({roots}), the server is restarted:
-// some servers ignore an empty list and keep their old folders. SetRoots
+// some servers ignore an empty list and keep their old folders. Its new
+// process starts at once, while the old one is ended beside it. SetRoots
 // never blocks on a server.
 func (h *Hub) SetRoots(roots []consent.Root) {
 	h.setMu.Lock()

@@ -266,20 +266,33 @@ func (s *server) serve(c *conn) (restartNow bool) {
 		return false
 	case why := <-s.restart:
 		s.h.logger.Info("restarting at once", "server", s.label, "why", why)
-		s.h.publish(Event{Server: s.label, Kind: Restarting, Text: why})
-		s.setCurrent(nil)
-		c.close()
-		select {
-		case <-c.done:
-		case <-time.After(2 * time.Second):
-			// An HTTP session whose close hangs is abandoned: the new
-			// session must not wait for it.
-			s.h.logger.Warn("the old session did not end; starting a new one anyway", "server", s.label)
-		}
+		s.retire(c, why)
 		return true
 	case <-s.h.ctx.Done():
 		return false // shutdown ends the connection
 	}
+}
+
+// retire ends c in the background while the new connection starts. Ending
+// a server takes up to politeClose, then termGrace and killGrace when it
+// ignores its closed input and SIGTERM; the new process must not wait for
+// that, or revoking every root would reach it seconds late (the proxy starts
+// its new child first too). From now on c is answered no roots and reports
+// nothing, so that the UI sees only the new connection's state: nothing
+// of c's can follow the Restarting event (see report). The hub's Close
+// waits for the retirement: the old tree is ended before it returns.
+func (s *server) retire(c *conn, why string) {
+	s.mu.Lock()
+	s.cur = nil
+	c.retired.Store(true)
+	s.h.publish(Event{Server: s.label, Kind: Restarting, Text: why})
+	s.mu.Unlock()
+	s.h.running.Add(1) // this supervisor holds a count: Close cannot be past its Wait
+	go func() {
+		defer panics.Guard()
+		defer s.h.running.Done()
+		c.close()
+	}()
 }
 
 // shutdown ends the live connection and keeps new ones from registering.
@@ -318,6 +331,7 @@ type conn struct {
 	verifyWake chan struct{} // the server fetched: ask what it holds
 
 	quiet     atomic.Bool            // drop roots list_changed notifications while set
+	retired   atomic.Bool            // being ended after a restart: answered nothing, reports nothing
 	fetched   atomic.Int64           // the version of the set last answered
 	stuck     atomic.Pointer[error]  // why the watchdog stopped it
 	mirrored  []string               // URIs the client holds (notifier only)
@@ -371,6 +385,11 @@ func (c *conn) answerRoots(next mcp.MethodHandler) mcp.MethodHandler {
 		if method != "roots/list" {
 			return next(ctx, method, req)
 		}
+		if c.retired.Load() {
+			// A process being ended is replaced by one that holds what is
+			// consented; it gets nothing more, whatever the set becomes.
+			return &mcp.ListRootsResult{Roots: []*mcp.Root{}}, nil
+		}
 		set := c.s.h.served.Load()
 		c.fetched.Store(int64(set.version))
 		uris := make([]string, len(set.mcp))
@@ -378,9 +397,21 @@ func (c *conn) answerRoots(next mcp.MethodHandler) mcp.MethodHandler {
 			uris[i] = r.URI
 		}
 		c.s.h.logger.Debug("roots/list answered", "server", c.s.label, "count", len(uris))
-		c.s.h.publish(Event{Server: c.s.label, Kind: Fetched, URIs: uris})
+		c.report(Event{Server: c.s.label, Kind: Fetched, URIs: uris})
 		c.poke(c.verifyWake)
 		return &mcp.ListRootsResult{Roots: set.mcp}, nil
+	}
+}
+
+// report publishes an event about the state of this connection, unless it
+// was retired: the server's state is then its new connection's, and a late
+// word from the old one (stuck, not fetching, what it held) would overwrite
+// it in the UI.
+func (c *conn) report(e Event) {
+	c.s.mu.Lock() // so that retire's Restarting cannot overtake it
+	defer c.s.mu.Unlock()
+	if !c.retired.Load() {
+		c.s.h.publish(e)
 	}
 }
 
@@ -430,7 +461,7 @@ func (c *conn) expectFetch(version int) {
 		default:
 		}
 		if c.fetched.Load() < int64(version) && c.s.h.served.Load().version == version {
-			c.s.h.publish(Event{Server: c.s.label, Kind: NotFetching})
+			c.report(Event{Server: c.s.label, Kind: NotFetching})
 		}
 	})
 	stop := func() { t.Stop() }
@@ -452,11 +483,14 @@ func (c *conn) watchdog() {
 			return
 		case <-tick.C:
 		}
+		if c.retired.Load() {
+			return // being ended already
+		}
 		if d := c.wc.blocked(); d > bound {
 			err := fmt.Errorf("stuck: a write was blocked for %s (the server is not reading its input); stopped", d.Round(100*time.Millisecond))
 			c.stuck.Store(&err)
 			c.s.h.logger.Warn("server stuck", "server", c.s.label, "blocked", d)
-			c.s.h.publish(Event{Server: c.s.label, Kind: Stuck, Err: err})
+			c.report(Event{Server: c.s.label, Kind: Stuck, Err: err})
 			c.kill()
 			return
 		}

@@ -115,12 +115,12 @@ func (c *conn) verify(p prober) {
 			for i, r := range set.roots {
 				uris[i] = r.URI
 			}
-			c.s.h.publish(Event{Server: c.s.label, Kind: Verified, URIs: uris})
+			c.report(Event{Server: c.s.label, Kind: Verified, URIs: uris})
 			return
 		}
 	}
 	c.s.h.logger.Warn("server holds something else", "server", c.s.label, "diff", diff)
-	c.s.h.publish(Event{Server: c.s.label, Kind: Mismatch, Text: diff})
+	c.report(Event{Server: c.s.label, Kind: Mismatch, Text: diff})
 }
 
 // describeDiff says what got holds that want does not, and the reverse, or
