@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "about to crash")
 		os.Exit(3)
 	}
-	testskip.Exit("mcpconn", m.Run(), "as root")
+	testskip.Exit("mcpconn", m.Run(), "as root", "not root")
 }
 
 // root makes the folder name under a temporary folder and returns its
