@@ -69,6 +69,33 @@ func testCloseEndsSleeper(t *testing.T, mode string) {
 	}
 }
 
+// TestEndTreeFollowsDescendants: ending a running server ends a
+// grandchild that left the server's process group (setsid) and carries no
+// tag (its environment was cleared), while its parent still lives: only
+// the walk from the server down its children finds it. (In
+// TestCloseEndsSetsidGrandchild the tag finds the grandchild too, so that
+// test passes without the walk.)
+func TestEndTreeFollowsDescendants(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	tag := mustTag(t)
+	server := exec.Command(os.Args[0])
+	server.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=setsid-untagged", "ROOTPICK_TEST_PIDFILE="+pidfile, tag)
+	setProcAttr(server)
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = server.Wait() }()
+	grandchild := waitSleepers(t, pidfile, 1)[0]
+	t.Cleanup(func() { _ = syscall.Kill(grandchild, syscall.SIGKILL) })
+	if g, _ := readProc(grandchild); g.ppid != server.Process.Pid || g.pgid == server.Process.Pid || hasTag(grandchild, tag) {
+		t.Fatalf("grandchild %+v: want a child of the server %d, out of its group, untagged", g, server.Process.Pid)
+	}
+	endTree(server.Process.Pid, startStamp(server.Process.Pid), tag, 200*time.Millisecond, time.Second)
+	if faultserver.Running(grandchild) {
+		t.Fatalf("the server's untagged grandchild %d, out of its group, still runs after endTree", grandchild)
+	}
+}
+
 // TestSubreaperEndsOrphans runs rootpick's quit path in a child process (a
 // subreaper is a property of the whole process): a server's grandchild that
 // was orphaned at once (double fork + setsid, deaf to SIGTERM, environment
