@@ -105,6 +105,7 @@ var faultModes = map[string]func(){
 	// Meanwhile its own children started by os/exec must keep their exit
 	// status: it prints "stolen" if one does not.
 	"reap": func() {
+		guardEnabled.Store(false) // a guard would adopt and reap the orphan
 		if err := BecomeSubreaper(); err != nil {
 			fmt.Println("subreaper:", err)
 			os.Exit(1)
@@ -150,6 +151,9 @@ var faultModes = map[string]func(){
 	// an "orphan" server, close the hub, end what is left. It prints how
 	// many processes EndDescendants found.
 	"sweep": func() {
+		// This is about rootpick's own subreaper: under a guard, the
+		// guard would adopt and end the orphan first.
+		guardEnabled.Store(false)
 		if os.Getenv("ROOTPICK_TEST_NO_SUBREAPER") == "" {
 			if err := BecomeSubreaper(); err != nil {
 				fmt.Println("subreaper:", err)

@@ -398,7 +398,11 @@ func realUID(pid int) (int, bool) {
 // SIGTERM, then SIGKILL after grace, and reaps them. Call it last, after
 // Hub.Close: it would also end servers a live Hub still serves. It returns
 // how many processes it found.
-func EndDescendants(grace time.Duration) int {
+func EndDescendants(grace time.Duration) int { return endDescendants(grace, 0) }
+
+// endDescendants is EndDescendants, leaving the exit status of child skip
+// (if not 0) to be collected by its own waiter.
+func endDescendants(grace time.Duration, skip int) int {
 	self := os.Getpid()
 	t := target{}
 	t.add(treeOf(readProcs(), self))
@@ -416,11 +420,11 @@ func EndDescendants(grace time.Duration) int {
 			t.signal(syscall.SIGKILL)
 			t.waitGone(min(100*time.Millisecond, time.Until(deadline)))
 		}
-		t.reap(0)
+		t.reap(skip)
 	}
 	// Children that were already zombies when collected are not in t.
 	for _, p := range readProcs() {
-		if p.ppid == self && p.dead() {
+		if p.ppid == self && p.dead() && p.pid != skip {
 			var ws syscall.WaitStatus
 			_, _ = syscall.Wait4(p.pid, &ws, syscall.WNOHANG, nil)
 		}

@@ -210,6 +210,7 @@ func newProcessTransport(command []string, logger *slog.Logger, onStderr func(st
 	}
 	cmd := exec.Command(command[0], command[1:]...)
 	setProcAttr(cmd)
+	guard(cmd)
 	cmd.Env = append(os.Environ(), tag)
 	cmd.Stderr = w
 	go func() {
