@@ -49,6 +49,18 @@ var faultModes = map[string]func(){
 		spawnSleeper()
 		serveDemo()
 	},
+	// setsid-untagged starts, with a cleared environment (as by env -i, so
+	// no server tag), a grandchild in a new session that ignores SIGTERM,
+	// then sleeps: only the server's children in /proc lead to it.
+	"setsid-untagged": func() {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = []string{"ROOTPICK_TEST_SERVE=sleeper", "ROOTPICK_TEST_PIDFILE=" + os.Getenv("ROOTPICK_TEST_PIDFILE")}
+		cmd.SysProcAttr = testproc.SessionAttr(true)
+		if err := cmd.Start(); err != nil {
+			os.Exit(1)
+		}
+		time.Sleep(time.Hour)
+	},
 	// orphan starts a child that starts such a grandchild and exits at
 	// once, so that the grandchild is orphaned before anything ends the
 	// server: it is re-parented to the nearest subreaper, or to init.
@@ -93,6 +105,7 @@ var faultModes = map[string]func(){
 	// Meanwhile its own children started by os/exec must keep their exit
 	// status: it prints "stolen" if one does not.
 	"reap": func() {
+		guardEnabled.Store(false) // a guard would adopt and reap the orphan
 		if err := BecomeSubreaper(); err != nil {
 			fmt.Println("subreaper:", err)
 			os.Exit(1)
@@ -138,6 +151,9 @@ var faultModes = map[string]func(){
 	// an "orphan" server, close the hub, end what is left. It prints how
 	// many processes EndDescendants found.
 	"sweep": func() {
+		// This is about rootpick's own subreaper: under a guard, the
+		// guard would adopt and end the orphan first.
+		guardEnabled.Store(false)
 		if os.Getenv("ROOTPICK_TEST_NO_SUBREAPER") == "" {
 			if err := BecomeSubreaper(); err != nil {
 				fmt.Println("subreaper:", err)

@@ -22,6 +22,8 @@ import (
 // when ROOTPICK_TEST_SERVE is set, so stdio sessions are tested against a
 // real child process.
 func TestMain(m *testing.M) {
+	// The servers the tests start run under a guard, as rootpick's do.
+	GuardMain()
 	if f := faultModes[os.Getenv("ROOTPICK_TEST_SERVE")]; f != nil { // faults_test.go
 		f()
 		os.Exit(0)
@@ -40,7 +42,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "about to crash")
 		os.Exit(3)
 	}
-	testskip.Exit("mcpconn", m.Run(), "as root")
+	testskip.Exit("mcpconn", m.Run(), "as root", "not root")
 }
 
 // root makes the folder name under a temporary folder and returns its
@@ -327,8 +329,15 @@ func TestCloseWhileASilentServerStarts(t *testing.T) {
 	waitFor(t, "the silent server to be gone", func() bool { return len(pidsWith(marker)) == 0 })
 }
 
-// pidsWith lists running (non-zombie) processes whose command line holds s.
-func pidsWith(s string) []string { return faultserver.PidsWith(s) }
+// pidsWith lists running (non-zombie) processes whose command line holds
+// s, guards excepted: a guard's command line holds its server's (see
+// GuardMain).
+func pidsWith(s string) []string {
+	return slices.DeleteFunc(faultserver.PidsWith(s), func(pid string) bool {
+		b, _ := os.ReadFile("/proc/" + pid + "/cmdline")
+		return strings.HasPrefix(string(b), guardName+"\x00")
+	})
+}
 
 // TestCloseEndsGrandchildren: a stdio server whose child ignores SIGTERM
 // (as npx's node may) must be gone, grandchild included, when Close returns.

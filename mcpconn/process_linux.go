@@ -270,23 +270,34 @@ func startStamp(pid int) uint64 {
 // everything it started: its process group, every descendant found by
 // parent pid before anything is signalled and followed wherever it is
 // re-parented (a descendant whose parent dies moves to the nearest
-// subreaper), and every process whose environment holds tag (see
-// serverTag): that finds a descendant orphaned before the server was
-// ended, even one re-parented to init. It sends SIGTERM, gives the processes termGrace to exit, then
+// subreaper), and every process of this user started since the server
+// whose environment holds tag (see serverTag and ownTagged): that finds a
+// descendant orphaned before the server was ended, even one re-parented to
+// init. It sends SIGTERM, gives the processes termGrace to exit, then
 // SIGKILLs the rest, looking again for descendants started meanwhile, and
 // waits up to killGrace. Zombies of re-parented descendants are reaped; pid
 // itself is left to os/exec, which started it.
 func endTree(pid int, stamp uint64, tag string, termGrace, killGrace time.Duration) {
 	t := target{}
+	uid := os.Getuid()
 	collect := func() {
 		procs := readProcs()
+		// While a process group exists its id is not given to a new
+		// process, so the group needs no stamp of its own; but once the
+		// server and its group are gone the id may be reused, and a
+		// process holding pid with another start time says so: a group
+		// of that id is then someone else's.
+		reused := false
+		for _, p := range procs {
+			if p.pid == pid && stamp != 0 && p.start != stamp {
+				reused = true
+			}
+		}
 		var roots []proc
 		for _, p := range procs {
-			// While a process group exists its id is not given to a new
-			// process, so the group needs no stamp; the pid does.
-			if (p.pid == pid && (stamp == 0 || p.start == stamp)) || p.pgid == pid {
+			if (p.pid == pid && (stamp == 0 || p.start == stamp)) || (p.pgid == pid && !reused) {
 				roots = append(roots, p)
-			} else if _, ok := t[p.pid]; !ok && !p.dead() && hasTag(p.pid, tag) {
+			} else if _, ok := t[p.pid]; !ok && !p.dead() && ownTagged(p, tag, stamp, uid) {
 				roots = append(roots, p)
 			}
 		}
@@ -323,17 +334,62 @@ func endTree(pid int, stamp uint64, tag string, termGrace, killGrace time.Durati
 	t.reap(pid)
 }
 
-// hasTag reports whether process pid was started with tag in its
-// environment. Processes of other users cannot be read and do not match.
+// ownTagged reports whether p may be ended as a descendant of the server
+// started at stamp because it carries the server's tag: the tag is one
+// serverTag could have made and p's environment holds it, p belongs to
+// this process's user (real uid uid) and p started no earlier than the
+// server did. Each check alone keeps a slip in the others (a tag shared
+// by chance, an environment copied from the server's) from reaching
+// another user's processes or ones that ran before the server; without a
+// stamp nothing is matched.
+func ownTagged(p proc, tag string, stamp uint64, uid int) bool {
+	if stamp == 0 || p.start < stamp {
+		return false
+	}
+	if u, ok := realUID(p.pid); !ok || u != uid {
+		return false
+	}
+	return hasTag(p.pid, tag)
+}
+
+// hasTag reports whether process pid was started with tag, whole, among
+// the entries of its environment. A tag that is not valid (see validTag:
+// empty, short, not rootpick's) matches nothing; processes of other users
+// cannot be read unless this one is root, and then do not match.
 func hasTag(pid int, tag string) bool {
-	if tag == "" {
+	if !validTag(tag) {
 		return false
 	}
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
 		return false
 	}
-	return bytes.HasPrefix(b, []byte(tag)) || bytes.Contains(b, []byte("\x00"+tag))
+	for entry := range bytes.SplitSeq(b, []byte{0}) {
+		if string(entry) == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// realUID returns the real user id of process pid, from /proc/PID/status.
+func realUID(pid int) (int, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, false
+	}
+	for line := range bytes.Lines(b) {
+		if rest, ok := bytes.CutPrefix(line, []byte("Uid:")); ok {
+			// Uid: real effective saved filesystem
+			f := strings.Fields(string(rest))
+			if len(f) == 0 {
+				return 0, false
+			}
+			u, err := strconv.Atoi(f[0])
+			return u, err == nil
+		}
+	}
+	return 0, false
 }
 
 // EndDescendants ends every process still running below this one — what
@@ -342,7 +398,11 @@ func hasTag(pid int, tag string) bool {
 // SIGTERM, then SIGKILL after grace, and reaps them. Call it last, after
 // Hub.Close: it would also end servers a live Hub still serves. It returns
 // how many processes it found.
-func EndDescendants(grace time.Duration) int {
+func EndDescendants(grace time.Duration) int { return endDescendants(grace, 0) }
+
+// endDescendants is EndDescendants, leaving the exit status of child skip
+// (if not 0) to be collected by its own waiter.
+func endDescendants(grace time.Duration, skip int) int {
 	self := os.Getpid()
 	t := target{}
 	t.add(treeOf(readProcs(), self))
@@ -360,11 +420,11 @@ func EndDescendants(grace time.Duration) int {
 			t.signal(syscall.SIGKILL)
 			t.waitGone(min(100*time.Millisecond, time.Until(deadline)))
 		}
-		t.reap(0)
+		t.reap(skip)
 	}
 	// Children that were already zombies when collected are not in t.
 	for _, p := range readProcs() {
-		if p.ppid == self && p.dead() {
+		if p.ppid == self && p.dead() && p.pid != skip {
 			var ws syscall.WaitStatus
 			_, _ = syscall.Wait4(p.pid, &ws, syscall.WNOHANG, nil)
 		}

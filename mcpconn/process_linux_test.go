@@ -69,6 +69,33 @@ func testCloseEndsSleeper(t *testing.T, mode string) {
 	}
 }
 
+// TestEndTreeFollowsDescendants: ending a running server ends a
+// grandchild that left the server's process group (setsid) and carries no
+// tag (its environment was cleared), while its parent still lives: only
+// the walk from the server down its children finds it. (In
+// TestCloseEndsSetsidGrandchild the tag finds the grandchild too, so that
+// test passes without the walk.)
+func TestEndTreeFollowsDescendants(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	tag := mustTag(t)
+	server := exec.Command(os.Args[0])
+	server.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=setsid-untagged", "ROOTPICK_TEST_PIDFILE="+pidfile, tag)
+	setProcAttr(server)
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = server.Wait() }()
+	grandchild := waitSleepers(t, pidfile, 1)[0]
+	t.Cleanup(func() { _ = syscall.Kill(grandchild, syscall.SIGKILL) })
+	if g, _ := readProc(grandchild); g.ppid != server.Process.Pid || g.pgid == server.Process.Pid || hasTag(grandchild, tag) {
+		t.Fatalf("grandchild %+v: want a child of the server %d, out of its group, untagged", g, server.Process.Pid)
+	}
+	endTree(server.Process.Pid, startStamp(server.Process.Pid), tag, 200*time.Millisecond, time.Second)
+	if faultserver.Running(grandchild) {
+		t.Fatalf("the server's untagged grandchild %d, out of its group, still runs after endTree", grandchild)
+	}
+}
+
 // TestSubreaperEndsOrphans runs rootpick's quit path in a child process (a
 // subreaper is a property of the whole process): a server's grandchild that
 // was orphaned at once (double fork + setsid, deaf to SIGTERM, environment
@@ -154,7 +181,7 @@ func TestEndTreeCatchesLateForks(t *testing.T) {
 		testskip.Skip(t, "setsid", "setsid not installed: apt-get install util-linux")
 	}
 	for range 5 {
-		tag := serverTag()
+		tag := mustTag(t)
 		cmd := exec.Command("sh", "-c", `trap "" TERM; while :; do setsid sh -c 'trap "" TERM; sleep 30' & sleep 0.002; done`)
 		cmd.Env = append(os.Environ(), tag)
 		setProcAttr(cmd)
@@ -197,4 +224,204 @@ func TestReapingPassesAreSpaced(t *testing.T) {
 		t.Fatalf("30 children in %v made %d reaping passes, want at most %d", took.Round(time.Millisecond), passes, max)
 	}
 	t.Logf("30 children in %v: %d reaping passes", took.Round(time.Millisecond), passes)
+}
+
+// mustTag returns a new server tag.
+func mustTag(t *testing.T) string {
+	t.Helper()
+	tag, err := serverTag()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tag
+}
+
+// TestServerTag: tags are long, random, and ours; a short or foreign one
+// is refused.
+func TestServerTag(t *testing.T) {
+	a, b := mustTag(t), mustTag(t)
+	if a == b {
+		t.Fatalf("two servers got the same tag %q", a)
+	}
+	name, _, _ := strings.Cut(a, "=")
+	if len(a) < minTagLen || !strings.HasPrefix(a, tagPrefix) || len(name)-len(tagPrefix) != 2*tagRandomBytes {
+		t.Fatalf("tag %q: want %s and %d hex digits", a, tagPrefix, 2*tagRandomBytes)
+	}
+	for _, tag := range []string{"", "A=1", tagPrefix + "1=1", a[:minTagLen-1], "PATH=" + strings.Repeat("/usr/bin:", 10)} {
+		if validTag(tag) {
+			t.Errorf("validTag(%q) = true", tag)
+		}
+	}
+}
+
+// sleeper starts sleep(1) with environment env (os.Environ() if nil),
+// as user cred if not nil, in a process group of its own when group is
+// set (a server, as setProcAttr makes it), and returns it; the test's end
+// kills it.
+func sleeper(t *testing.T, env []string, cred *syscall.Credential, group bool) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command("sleep", "60")
+	cmd.Env = env
+	if group {
+		setProcAttr(cmd)
+	}
+	if cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(done)
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-done
+	})
+	return cmd
+}
+
+// endServer ends server as processTransport.stop does, with tag, and
+// checks that it is gone.
+func endServer(t *testing.T, server *exec.Cmd, stamp uint64, tag string) {
+	t.Helper()
+	pid := server.Process.Pid
+	endTree(pid, stamp, tag, time.Second, time.Second)
+	if faultserver.Running(pid) {
+		t.Fatalf("the server %d still runs after endTree", pid)
+	}
+}
+
+// TestSweepSparesOthers: ending a server with an empty, short, foreign or
+// unrelated tag signals nothing outside the server's tree: not processes
+// of this user started after the server whose environment holds the tag
+// given, the server's own tag, or entries much like it. (endTree waits for
+// every process it signalled to be gone, so a bystander it reached is dead
+// when it returns.)
+func TestSweepSparesOthers(t *testing.T) {
+	pathEntry := "PATH=" + os.Getenv("PATH")
+	for _, tc := range []struct {
+		name string
+		// tag is the tag endTree is given and env the environment
+		// entries of the bystanders (one each), from the server's tag
+		// and another valid one.
+		tag func(server, other string) string
+		env func(server, other string) []string
+	}{
+		{"empty", func(_, _ string) string { return "" }, func(_, _ string) []string { return []string{"A=1"} }},
+		{"short", func(_, _ string) string { return "A=1" }, func(_, _ string) []string { return []string{"A=1"} }},
+		{"foreign", func(_, _ string) string { return pathEntry }, func(_, _ string) []string { return []string{pathEntry} }},
+		{"unrelated", func(_, other string) string { return other }, func(server, other string) []string {
+			return []string{server, other + "0", "X" + other}
+		}},
+		{"similar", func(server, _ string) string { return server }, func(server, _ string) []string {
+			digit := server[len(server)-3]
+			flipped := "0"
+			if digit == '0' {
+				flipped = "1"
+			}
+			return []string{
+				server + "0",                            // the tag starts the entry
+				"X" + server,                            // the tag ends the entry
+				server[:len(server)-3] + flipped + "=1", // one digit differs
+				strings.TrimSuffix(server, "=1") + "=2", // another value
+				"OTHER=" + server,                       // inside a value
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tag, other := mustTag(t), mustTag(t)
+			server := sleeper(t, append(os.Environ(), tag), nil, true)
+			stamp := startStamp(server.Process.Pid)
+			bystanders := map[string]*exec.Cmd{"(the test's)": sleeper(t, nil, nil, false)}
+			for _, entry := range tc.env(tag, other) {
+				bystanders[entry] = sleeper(t, append(os.Environ(), entry), nil, false)
+			}
+			endServer(t, server, stamp, tc.tag(tag, other))
+			for entry, b := range bystanders {
+				if !faultserver.Running(b.Process.Pid) {
+					t.Errorf("bystander %d with environment entry %q was ended", b.Process.Pid, entry)
+				}
+			}
+		})
+	}
+}
+
+// TestSweepSparesEarlierProcesses: a process of this user whose
+// environment holds the server's tag but that started before the server
+// did is not the server's; one that started after it is ended.
+func TestSweepSparesEarlierProcesses(t *testing.T) {
+	tag := mustTag(t)
+	env := append(os.Environ(), tag)
+	earlier := sleeper(t, env, nil, false)
+	// Start times count clock ticks: retry until the server's is later.
+	var server *exec.Cmd
+	var stamp uint64
+	waitFor(t, "a server started a clock tick after the earlier process", func() bool {
+		if server != nil {
+			_ = server.Process.Kill()
+		}
+		server = sleeper(t, env, nil, true)
+		stamp = startStamp(server.Process.Pid)
+		return stamp > startStamp(earlier.Process.Pid)
+	})
+	later := sleeper(t, env, nil, false)
+	endServer(t, server, stamp, tag)
+	if !faultserver.Running(earlier.Process.Pid) {
+		t.Errorf("the tagged process %d started before the server was ended", earlier.Process.Pid)
+	}
+	if faultserver.Running(later.Process.Pid) {
+		t.Errorf("the tagged process %d started after the server still runs: the tag matches nothing", later.Process.Pid)
+	}
+}
+
+// TestSweepSparesOtherUsers: a process of another user whose environment
+// holds the server's tag, started after the server, is not ended, even by
+// root, who can read its environment and signal it.
+func TestSweepSparesOtherUsers(t *testing.T) {
+	if os.Getuid() != 0 {
+		testskip.Skip(t, "not root", "starting a process as another user needs root (.ci/run runs as root)")
+	}
+	tag := mustTag(t)
+	env := append(os.Environ(), tag)
+	server := sleeper(t, env, nil, true)
+	stamp := startStamp(server.Process.Pid)
+	nobody := sleeper(t, env, &syscall.Credential{Uid: 65534, Gid: 65534}, false)
+	if !hasTag(nobody.Process.Pid, tag) {
+		t.Fatalf("the other user's process %d does not show the tag: the test proves nothing", nobody.Process.Pid)
+	}
+	mine := sleeper(t, env, nil, false)
+	endServer(t, server, stamp, tag)
+	if !faultserver.Running(nobody.Process.Pid) {
+		t.Errorf("the tagged process %d of user 65534 was ended", nobody.Process.Pid)
+	}
+	if faultserver.Running(mine.Process.Pid) {
+		t.Errorf("the tagged process %d of this user still runs: the tag matches nothing", mine.Process.Pid)
+	}
+}
+
+// TestSweepSparesAReusedPid: once a server is gone its pid may be given to
+// a new process, which may lead a process group of its own; ending the
+// server then (its stamp no longer matches the pid) leaves that process
+// and its group alone.
+func TestSweepSparesAReusedPid(t *testing.T) {
+	leader := sleeper(t, nil, nil, true) // a group leader holding the "server's" pid
+	member := exec.Command("sleep", "60")
+	member.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pgid: leader.Process.Pid}
+	if err := member.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = member.Process.Kill()
+		_ = member.Wait()
+	})
+	stamp := startStamp(leader.Process.Pid) + 1 // the server that had the pid before
+	endTree(leader.Process.Pid, stamp, "", 200*time.Millisecond, 200*time.Millisecond)
+	for _, p := range []*exec.Cmd{leader, member} {
+		if !faultserver.Running(p.Process.Pid) {
+			t.Errorf("process %d of the group that reuses the pid was ended", p.Process.Pid)
+		}
+	}
 }

@@ -2,15 +2,16 @@ package mcpconn
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -158,27 +159,58 @@ const (
 	stderrLogPerSecond = 20
 )
 
-// serverSeq numbers the servers started by this process, for serverTag.
-var serverSeq atomic.Int64
+// tagPrefix starts the name of every server tag (see serverTag).
+const tagPrefix = "ROOTPICK_SERVER_"
 
-// serverTag returns an environment entry unique to one server of this
-// process ("ROOTPICK_SERVER_<pid>_<n>=1"). Descendants inherit it, so that
-// ending the server finds them even after they were orphaned. Each server
-// has its own variable name, not its own value, so that a rootpick started
-// by a server (a nested one) keeps the outer tags: exec keeps only the last
-// value of a name.
-func serverTag() string {
-	return "ROOTPICK_SERVER_" + strconv.Itoa(os.Getpid()) + "_" + strconv.FormatInt(serverSeq.Add(1), 10) + "=1"
+// tagRandomBytes is how much randomness names one server's tag: 128 bits,
+// so that no process carries it by chance (an inherited or copied
+// environment, another rootpick) and none can have guessed it.
+const tagRandomBytes = 16
+
+// minTagLen is the least length of a tag: "ROOTPICK_SERVER_", 32 hex digits
+// (128 bits) and "=1". A shorter tag (an empty one, a slip) is refused
+// where it is made and where it is matched, because ending a server also
+// signals every process whose environment holds its tag: a tag that many
+// processes hold would end them all. It is written out rather than derived
+// from tagRandomBytes, so that lowering that makes serverTag fail.
+const minTagLen = len(tagPrefix) + 32 + len("=1")
+
+// serverTag returns an environment entry unique to one server
+// ("ROOTPICK_SERVER_<32 hex digits>=1", random). Descendants inherit it, so
+// that ending the server finds them even after they were orphaned. Each
+// server has its own variable name, not its own value, so that a rootpick
+// started by a server (a nested one) keeps the outer tags: exec keeps only
+// the last value of a name.
+func serverTag() (string, error) {
+	b := make([]byte, tagRandomBytes)
+	_, _ = rand.Read(b) // it does not fail: since Go 1.24 a broken source crashes the program
+	tag := tagPrefix + hex.EncodeToString(b) + "=1"
+	if !validTag(tag) {
+		return "", fmt.Errorf("mcpconn: server tag %q is shorter than %d bytes", tag, minTagLen)
+	}
+	return tag, nil
+}
+
+// validTag reports whether tag is long enough and has the prefix of the
+// tags serverTag makes; a process's environment is matched only against
+// such a tag. The prefix keeps a long but common entry (PATH=...) from
+// being taken for a tag.
+func validTag(tag string) bool {
+	return len(tag) >= minTagLen && strings.HasPrefix(tag, tagPrefix)
 }
 
 func newProcessTransport(command []string, logger *slog.Logger, onStderr func(string)) (*processTransport, error) {
+	tag, err := serverTag()
+	if err != nil {
+		return nil, err
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(command[0], command[1:]...)
 	setProcAttr(cmd)
-	tag := serverTag()
+	guard(cmd)
 	cmd.Env = append(os.Environ(), tag)
 	cmd.Stderr = w
 	go func() {

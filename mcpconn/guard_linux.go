@@ -1,0 +1,150 @@
+//go:build linux
+
+package mcpconn
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+// A server's guard makes the server's whole tree die with rootpick, even
+// when rootpick is killed with SIGKILL and cannot end anything itself.
+// PR_SET_PDEATHSIG reaches only the direct child, and a grandchild that
+// ignores the end of its input (npx's node, a helper that called setsid())
+// would outlive it. So each stdio server is started by a guard: this same
+// program, re-executed through /proc/self/exe with argv[0] guardName. The
+// guard
+//   - is a child subreaper, so every process of the server's tree stays
+//     below it, even one orphaned after setsid();
+//   - gets SIGTERM (a signal it can catch) when rootpick dies
+//     (PR_SET_PDEATHSIG, set by rootpick), and SIGKILLs its server should
+//     it die itself;
+//   - starts the server with its own stdin, stdout and stderr (the pipes
+//     rootpick made: nothing is relayed), then lets go of them, so that
+//     rootpick sees the server's output end when the server's does;
+//   - when the server exits, or on SIGTERM, SIGINT or SIGHUP, ends every
+//     process below it (EndDescendants: SIGTERM, then SIGKILL) and exits
+//     with the server's status.
+// rootpick still ends the tree itself when it stops a server (endTree on
+// the guard: its group, its descendants, the tag); the guard only matters
+// when rootpick can no longer do it.
+//
+// What is not covered: the guard itself killed with SIGKILL (its server
+// dies by PR_SET_PDEATHSIG; the server's descendants are left to
+// rootpick, or to init if rootpick is gone too); rootpick killed in the
+// instant between the guard's start and its handler for SIGTERM (the
+// guard then dies before it has started the server, so nothing is left).
+
+// GuardMain must be called first in main, before the command line is
+// parsed, by a program that launches stdio servers (and by the TestMain of
+// tests that launch them). When the program was started as a server's
+// guard, GuardMain acts as one and exits with the server's status.
+// Otherwise it returns, and from then on this process starts each stdio
+// server under a guard, so that the server's whole tree ends when this
+// process does, even by SIGKILL. Elsewhere than on Linux it only returns.
+func GuardMain() {
+	if len(os.Args) >= 3 && os.Args[0] == guardName {
+		os.Exit(runGuard(os.Args[1], os.Args[2:]))
+	}
+	guardEnabled.Store(true)
+}
+
+// guard makes cmd, a server command made by exec.Command and set up by
+// setProcAttr, start the server under a guard, if guards are enabled and
+// the program was found (else cmd fails to start as it would have).
+func guard(cmd *exec.Cmd) {
+	if !guardEnabled.Load() || cmd.Err != nil {
+		return
+	}
+	cmd.Args = append([]string{guardName, cmd.Path}, cmd.Args...)
+	cmd.Path = "/proc/self/exe" // this program, even if its file was replaced
+	// Catchable, so that the guard can end the tree before it exits.
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
+}
+
+// runGuard is the guard: it runs the program path with arguments argv
+// (argv[0] included) and returns the exit code to exit with.
+func runGuard(path string, argv []string) int {
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
+		fmt.Fprintln(os.Stderr, "rootpick guard:", os.NewSyscallError("prctl(PR_SET_CHILD_SUBREAPER)", errno))
+		return 126
+	}
+	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
+		Env:   os.Environ(),
+		Files: []uintptr{0, 1, 2},
+		// The server stays in the guard's process group (rootpick made
+		// it), which rootpick signals when it ends the server.
+		Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rootpick guard: starting %s: %v\n", path, err)
+		return 127
+	}
+	// Let go of rootpick's pipes: the server holds its own copies.
+	if null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0); err == nil {
+		for fd := range 3 {
+			_ = syscall.Dup3(int(null.Fd()), fd, 0)
+		}
+		_ = null.Close()
+	}
+	// One waiter collects every child: the server, whose status is kept,
+	// and the orphans the guard adopts, which are dropped. It ends when no
+	// child is left.
+	exited := make(chan syscall.WaitStatus, 1)
+	go func() {
+		for {
+			var ws syscall.WaitStatus
+			p, err := syscall.Wait4(-1, &ws, 0, nil)
+			if err == syscall.EINTR {
+				continue
+			}
+			if err != nil {
+				return
+			}
+			if p == pid {
+				exited <- ws
+			}
+		}
+	}()
+	var status syscall.WaitStatus
+	done := false
+	select {
+	case status = <-exited:
+		done = true
+	case <-stop:
+	}
+	endDescendants(termGrace, pid)
+	if !done {
+		select {
+		case status = <-exited:
+		case <-time.After(killGrace):
+			return 128 + int(syscall.SIGKILL) // unkillable (in D state): give up
+		}
+	}
+	return exitCode(status)
+}
+
+// exitCode returns the code to exit with for a server that ended with ws;
+// a server killed by SIGKILL, SIGTERM, SIGINT or SIGHUP is mirrored by
+// dying of the same signal, so that rootpick sees what it would have seen
+// without the guard. Other signals become 128+N: the Go runtime does not
+// die quietly of those.
+func exitCode(ws syscall.WaitStatus) int {
+	if !ws.Signaled() {
+		return ws.ExitStatus()
+	}
+	sig := ws.Signal()
+	switch sig {
+	case syscall.SIGKILL, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP:
+		signal.Reset(sig)
+		_ = syscall.Kill(os.Getpid(), sig)
+		time.Sleep(time.Second) // the signal is delivered meanwhile
+	}
+	return 128 + int(sig)
+}

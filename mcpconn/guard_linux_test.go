@@ -1,0 +1,242 @@
+package mcpconn
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
+)
+
+func init() {
+	// host runs a "setsid" server the way rootpick does, through a Hub
+	// (as the picker, a subreaper) or RunProxy (as rootpick proxy) named
+	// by ROOTPICK_TEST_HOST, under a guard unless ROOTPICK_TEST_NO_GUARD
+	// is set. Once the server's deaf grandchild runs it prints its tree
+	// ("pid:start ..."), the pid of its direct child and the server's
+	// tag, then waits to be killed.
+	faultModes["host"] = func() {
+		if os.Getenv("ROOTPICK_TEST_NO_GUARD") != "" {
+			guardEnabled.Store(false)
+		}
+		pidfile := os.Getenv("ROOTPICK_TEST_PIDFILE")
+		server := []string{"env", "ROOTPICK_TEST_SERVE=setsid", os.Args[0]}
+		switch os.Getenv("ROOTPICK_TEST_HOST") {
+		case "hub":
+			if err := BecomeSubreaper(); err != nil {
+				fmt.Println("subreaper:", err)
+				os.Exit(1)
+			}
+			if err := NewHub(Options{}).Connect(context.Background(), Spec{Command: server}); err != nil {
+				fmt.Println("connect:", err)
+				os.Exit(1)
+			}
+		case "proxy":
+			// The child starts before the host says anything.
+			_, st := mcp.NewInMemoryTransports()
+			go func() { _ = RunProxy(context.Background(), st, ProxyOptions{Command: server}) }()
+		}
+		for deadline := time.Now().Add(5 * time.Second); len(faultserver.ReadPids(pidfile)) == 0; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				fmt.Println("no grandchild")
+				os.Exit(1)
+			}
+		}
+		var tree []string
+		child, tag := 0, ""
+		for _, p := range treeOf(readProcs(), os.Getpid()) {
+			tree = append(tree, fmt.Sprintf("%d:%d", p.pid, p.start))
+			if p.ppid == os.Getpid() {
+				child = p.pid
+				env, _ := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/environ")
+				for e := range bytes.SplitSeq(env, []byte{0}) {
+					if strings.HasPrefix(string(e), tagPrefix) {
+						tag = string(e) // the last one: an outer rootpick's may come first
+					}
+				}
+			}
+		}
+		fmt.Println(strings.Join(tree, " "), child, tag)
+		select {}
+	}
+}
+
+// killedHost starts the "host" fault mode as host (hub or proxy), guarded
+// or not, kills it with SIGKILL once its server's tree is up, and returns
+// that tree (pid → start time), the pid of its direct child, the server's
+// tag and the pid of the deaf grandchild. The test's end kills what is
+// left.
+func killedHost(t *testing.T, host string, guarded bool) (tree map[int]uint64, child int, tag string, grandchild int) {
+	t.Helper()
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=host", "ROOTPICK_TEST_HOST="+host, "ROOTPICK_TEST_PIDFILE="+pidfile)
+	if !guarded {
+		cmd.Env = append(cmd.Env, "ROOTPICK_TEST_NO_GUARD=1")
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, p := range faultserver.ReadPids(pidfile) {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+		}
+	})
+	line := make(chan string, 1)
+	go func() {
+		s := bufio.NewScanner(out)
+		s.Scan()
+		line <- s.Text()
+	}()
+	var report string
+	select {
+	case report = <-line:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the host did not report its tree in 10 s")
+	}
+	f := strings.Fields(report)
+	if len(f) < 3 {
+		_ = cmd.Process.Kill()
+		t.Fatalf("the host reported %q", report)
+	}
+	tree = map[int]uint64{}
+	for _, ps := range f[:len(f)-2] {
+		var pid int
+		var start uint64
+		if _, err := fmt.Sscanf(ps, "%d:%d", &pid, &start); err != nil {
+			t.Fatalf("the host reported %q", report)
+		}
+		tree[pid] = start
+	}
+	child, _ = strconv.Atoi(f[len(f)-2])
+	tag = f[len(f)-1]
+	grandchild = faultserver.ReadPids(pidfile)[0]
+	if _, ok := tree[grandchild]; !ok || !validTag(tag) || len(tree) != map[bool]int{true: 3, false: 2}[guarded] {
+		_ = cmd.Process.Kill()
+		t.Fatalf("want the guard (if any), the server and its grandchild %d, and a tag; the host reported %q", grandchild, report)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	return tree, child, tag, grandchild
+}
+
+// TestServersDieWithTheirHost: when the program that started a server
+// (the picker through a Hub, or rootpick proxy) is killed with SIGKILL,
+// the server's whole tree ends within a few seconds, including a
+// grandchild that left the server's process group with setsid() and
+// ignores SIGTERM and the end of its input: the guard ends it. Without a
+// guard, PR_SET_PDEATHSIG ends the server, its direct child, but the
+// grandchild escapes (the second run shows it).
+func TestServersDieWithTheirHost(t *testing.T) {
+	for _, host := range []string{"hub", "proxy"} {
+		t.Run(host, func(t *testing.T) {
+			tree, _, tag, _ := killedHost(t, host, true)
+			start := time.Now()
+			waitFor(t, "the server's tree to end after its host was killed", func() bool {
+				for pid, st := range tree {
+					if p, ok := readProc(pid); ok && p.start == st && !p.dead() {
+						return false
+					}
+				}
+				return len(taggedRunning(tag)) == 0
+			})
+			t.Logf("%s killed: the tree of %d processes ended in %v", host, len(tree), time.Since(start).Round(time.Millisecond))
+		})
+		t.Run(host+" unguarded", func(t *testing.T) {
+			_, child, _, grandchild := killedHost(t, host, false)
+			waitFor(t, "the server to die with its host (PR_SET_PDEATHSIG)", func() bool { return !faultserver.Running(child) })
+			if !faultserver.Running(grandchild) {
+				t.Fatalf("without a guard the setsid grandchild %d was expected to escape", grandchild)
+			}
+		})
+	}
+}
+
+// guarded returns sh -c script started as rootpick starts a server: in its
+// own group, under a guard.
+func guarded(t *testing.T, script string) *exec.Cmd {
+	t.Helper()
+	if !guardEnabled.Load() {
+		t.Fatal("guards are not enabled (GuardMain in TestMain)")
+	}
+	cmd := exec.Command("sh", "-c", script)
+	setProcAttr(cmd)
+	guard(cmd)
+	return cmd
+}
+
+// TestGuardPassesThrough: a guarded server reads and writes rootpick's own
+// pipes (the guard relays nothing), and rootpick sees the server's exit
+// status, or the signal that killed it, as if there were no guard.
+func TestGuardPassesThrough(t *testing.T) {
+	cmd := guarded(t, `echo out; echo err >&2; read line; echo "got $line"; exit 3`)
+	stdin, _ := cmd.StdinPipe()
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The command line is empty for a moment after exec has begun.
+	var argv0 []byte
+	waitFor(t, "the command line of the process rootpick started", func() bool {
+		argv0, _ = os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/cmdline")
+		return len(argv0) > 0
+	})
+	if !strings.HasPrefix(string(argv0), guardName+"\x00") {
+		t.Errorf("the process rootpick started runs %q, not a guard", argv0)
+	}
+	_, _ = stdin.Write([]byte("hi\n"))
+	_ = stdin.Close()
+	err := cmd.Wait()
+	if stdout.String() != "out\ngot hi\n" || stderr.String() != "err\n" || cmd.ProcessState.ExitCode() != 3 {
+		t.Errorf("stdout %q, stderr %q, %v; want \"out\\ngot hi\\n\", \"err\\n\", exit status 3", stdout.String(), stderr.String(), err)
+	}
+
+	cmd = guarded(t, `kill -KILL $$`)
+	err = cmd.Run()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Errorf("a server killed by SIGKILL: %v, want signal: killed", err)
+	}
+}
+
+// TestGuardLetsGoOfThePipes: when a server closes its output, rootpick
+// reads the end of it though the server (and so its guard) still runs.
+func TestGuardLetsGoOfThePipes(t *testing.T) {
+	cmd := guarded(t, `exec >&- 2>&-; sleep 30`)
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		endTree(cmd.Process.Pid, startStamp(cmd.Process.Pid), "", time.Second, time.Second)
+		_ = cmd.Wait()
+	}()
+	eof := make(chan struct{})
+	go func() {
+		_, _ = out.Read(make([]byte, 1))
+		close(eof)
+	}()
+	select {
+	case <-eof:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no end of output 5 s after the server closed it: the guard holds the pipe")
+	}
+	if !faultserver.Running(cmd.Process.Pid) {
+		t.Fatal("the guard ended: the test proves nothing")
+	}
+}

@@ -1,0 +1,15 @@
+//go:build !linux
+
+package mcpconn
+
+import "os/exec"
+
+// GuardMain must be called first in main, before the command line is
+// parsed, by a program that launches stdio servers. On Linux it makes the
+// program able to act as a server's guard (see guard_linux.go); here it
+// only returns: Windows ends a server's tree through its job object, and
+// other systems have neither PR_SET_PDEATHSIG nor child subreapers.
+func GuardMain() {}
+
+// guard leaves cmd as it is: there are no guards here.
+func guard(*exec.Cmd) {}
