@@ -223,7 +223,7 @@ func TestProxyPrintConfig(t *testing.T) {
 			t.Fatalf("%s: %v", host, err)
 		}
 		text := out.String()
-		for _, want := range []string{`"proxy"`, `"--profile"`, `"work"`, `"--"`, `"@modelcontextprotocol/server-filesystem"`, "/custom/state"} {
+		for _, want := range []string{`"proxy"`, `"--profile"`, `"work"`, `"--"`, `"@modelcontextprotocol/server-filesystem"`, `"--state-dir"`, `"/custom/state/rootpick"`} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s snippet lacks %s:\n%s", host, want, text)
 			}
@@ -246,6 +246,13 @@ func TestProxyPrintConfig(t *testing.T) {
 		if srv == nil || srv["args"] == nil || srv["command"] == nil {
 			t.Errorf("%s snippet has no %s.server-filesystem with command and args:\n%s", host, key, text)
 		}
+	}
+	// With the state folder where HOME alone finds it, none is passed.
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "/home/someone")
+	var out bytes.Buffer
+	if err := printHostConfig(&out, io.Discard, proxyCmd{PrintConfig: "claude", Profile: "default", Protocol: "2025-11-25"}, []string{"x"}); err != nil || strings.Contains(out.String(), "--state-dir") {
+		t.Errorf("the default state folder is passed: %v\n%s", err, out.String())
 	}
 	var ee exitError
 	if err := run([]string{"proxy", "--print-config", "emacs", "--", "x"}, io.Discard, io.Discard); !errors.As(err, &ee) || ee.code != 2 {

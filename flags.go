@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
+	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/mcpconn"
 	"mvdan.cc/sh/v3/shell"
 )
@@ -140,4 +141,17 @@ func splitCommand(s string) (shellCommand, error) {
 		return nil, fmt.Errorf("needs a command, got %q", s)
 	}
 	return f, nil
+}
+
+// useStateDir applies --state-dir: rootpick's state folder (consent
+// records, the proxy registry, logs) for this run, where the environment
+// cannot be relied on to say it (hosts start servers with a minimal one).
+func useStateDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if err := consent.UseStateDir(dir); err != nil {
+		return usageError("--state-dir: %v", err)
+	}
+	return nil
 }

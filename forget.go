@@ -14,7 +14,8 @@ import (
 // forgetCmd clears the remembered consent of a profile and notes it in the
 // audit log.
 type forgetCmd struct {
-	Profile string `placeholder:"NAME" default:"${profile}" help:"Forget the consent of profile NAME (default: ${default})."`
+	Profile  string `placeholder:"NAME" default:"${profile}" help:"Forget the consent of profile NAME (default: ${default})."`
+	StateDir string `name:"state-dir" type:"path" placeholder:"DIR" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
 }
 
 func (o *forgetCmd) Help() string {
@@ -29,6 +30,9 @@ func (o *forgetCmd) Run(e *env) error {
 		return usageError("forget takes no arguments, got -- %q", e.command)
 	}
 	stdout := e.stdout
+	if err := useStateDir(o.StateDir); err != nil {
+		return err
+	}
 	store, err := consent.OpenStore(o.Profile)
 	if err != nil {
 		return usageError("--profile: %v", err)

@@ -54,8 +54,9 @@ type pickCmd struct {
 
 	scanFlags
 
-	Profile string `placeholder:"NAME" default:"${profile}" group:"consent" help:"Remember consent under profile NAME (default: ${default})."`
-	Resume  bool   `group:"consent" help:"Serve the remembered consent at start if every root still validates."`
+	Profile  string `placeholder:"NAME" default:"${profile}" group:"consent" help:"Remember consent under profile NAME (default: ${default})."`
+	StateDir string `name:"state-dir" type:"path" placeholder:"DIR" group:"consent" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
+	Resume   bool   `group:"consent" help:"Serve the remembered consent at start if every root still validates."`
 
 	NoMouse bool `name:"no-mouse" group:"screen" help:"Leave the mouse to the terminal (to select text): no wheel scrolling or clicking rows."`
 
@@ -92,6 +93,9 @@ func (c *pickCmd) Run(e *env, k *kong.Kong, kctx *kong.Context) error {
 	}
 	specs, err := c.serverSpecs(e.command, e.config)
 	if err != nil {
+		return err
+	}
+	if err := useStateDir(c.StateDir); err != nil {
 		return err
 	}
 	store, err := consent.OpenStore(c.Profile)

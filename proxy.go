@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -33,6 +34,7 @@ type proxyCmd struct {
 	Protocol    string   `placeholder:"VERSION" default:"${protocol}" help:"MCP protocol VERSION to ask the server for (default: ${default})."`
 	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, goose, inspector) and exit."`
 	Name        string   `placeholder:"NAME" help:"The server's NAME in a printed configuration (default: derived from the command)."`
+	StateDir    string   `name:"state-dir" type:"path" placeholder:"DIR" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
 	Log         string   `placeholder:"FILE" type:"path" group:"log" help:"Write the log to FILE (default: $XDG_STATE_HOME/rootpick/proxy-PROFILE-SERVER.log)."`
 	Debug       bool     `group:"log" help:"Log every relayed message's method."`
 }
@@ -81,6 +83,9 @@ func (o *proxyCmd) Run(e *env) error {
 	if err := consent.ValidateProfile(o.Profile); err != nil {
 		return usageError("proxy: %v", err)
 	}
+	if err := useStateDir(o.StateDir); err != nil {
+		return err
+	}
 	if o.PrintConfig != "" {
 		return printHostConfig(stdout, stderr, *o, command)
 	}
@@ -122,6 +127,17 @@ func (o *proxyCmd) Run(e *env) error {
 		Source:          source,
 		Logger:          logger,
 		Status:          reg.update,
+		NoConsent: func(problem string) string {
+			pick := "rootpick"
+			if o.Profile != consent.DefaultProfile {
+				pick += " --profile " + o.Profile
+			}
+			if o.StateDir != "" {
+				pick += " --state-dir " + strconv.Quote(o.StateDir)
+			}
+			return fmt.Sprintf("rootpick proxy: no folders are shared with this server: no consent of profile %q could be read (%s). "+
+				"Choose the folders with: %s DIR", o.Profile, mcpconn.RedactText(strings.TrimPrefix(problem, "consent: ")), pick)
+		},
 	})
 	logger.Info("proxy exit", "err", err)
 	if errors.Is(err, context.Canceled) {
@@ -199,6 +215,15 @@ func printHostConfig(w, hint io.Writer, o proxyCmd, command []string) error {
 	if o.Protocol != mcpconn.DefaultProtocolVersion {
 		args = append(args, "--protocol", o.Protocol)
 	}
+	// Hosts start servers with a minimal environment (HOME, PATH…): a
+	// state folder moved by XDG_STATE_HOME or --state-dir is passed as an
+	// argument, or the proxy would read another consent store than the
+	// picker writes.
+	if state, err := consent.StateDir(); err == nil {
+		if def, err := consent.DefaultStateDir(); err != nil || state != def {
+			args = append(args, "--state-dir", state)
+		}
+	}
 	args = append(append(args, "--"), command...)
 	name := o.Name
 	if name == "" {
@@ -211,14 +236,6 @@ func printHostConfig(w, hint io.Writer, o proxyCmd, command []string) error {
 		return enc.Encode(v)
 	}
 	stdio := map[string]any{"command": exe, "args": args}
-	// Hosts start servers with a minimal environment (HOME, PATH…): a
-	// state folder moved by XDG_STATE_HOME must be passed on, or the proxy
-	// would read another consent store than the picker writes.
-	env := map[string]string{}
-	if v := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(v) {
-		env["XDG_STATE_HOME"] = v
-		stdio["env"] = env
-	}
 	switch string(o.PrintConfig) {
 	case "claude":
 		// Claude Code: .mcp.json in the project, or `claude mcp add-json`.
@@ -233,9 +250,6 @@ func printHostConfig(w, hint io.Writer, o proxyCmd, command []string) error {
 	case "vscode":
 		fmt.Fprintln(hint, "# for .vscode/mcp.json")
 		vs := map[string]any{"type": "stdio", "command": exe, "args": args}
-		if len(env) > 0 {
-			vs["env"] = env
-		}
 		return writeJSON(map[string]any{"servers": map[string]any{name: vs}})
 	case "goose":
 		fmt.Fprintln(hint, "# for ~/.config/goose/config.yaml")
@@ -248,10 +262,6 @@ func printHostConfig(w, hint io.Writer, o proxyCmd, command []string) error {
 		nameQ, _ := json.Marshal(name)
 		fmt.Fprintf(w, "extensions:\n  %s:\n    name: %s\n    type: stdio\n    cmd: %s\n    args: [%s]\n    enabled: true\n    timeout: 300\n",
 			nameQ, nameQ, exeQ, strings.Join(quoted, ", "))
-		if v, ok := env["XDG_STATE_HOME"]; ok {
-			vq, _ := json.Marshal(v)
-			fmt.Fprintf(w, "    envs:\n      XDG_STATE_HOME: %s\n", vq)
-		}
 		return nil
 	}
 	return usageError("proxy: --print-config takes claude, vscode, cursor, goose or inspector, not %q", o.PrintConfig)

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -73,11 +74,39 @@ func ValidateProfile(name string) error {
 // StateDir is rootpick's state folder: $XDG_STATE_HOME/rootpick, or
 // ~/.local/state/rootpick when XDG_STATE_HOME is unset or not absolute.
 func StateDir() (string, error) {
+	if d := stateDirOverride.Load(); d != nil {
+		return *d, nil
+	}
 	state, err := EnvDir("XDG_STATE_HOME", ".local", "state")
 	if err != nil {
 		return "", fmt.Errorf("consent: finding the state folder: %w", err)
 	}
 	return filepath.Join(state, "rootpick"), nil
+}
+
+// stateDirOverride is the state folder named by UseStateDir.
+var stateDirOverride atomic.Pointer[string]
+
+// UseStateDir makes dir rootpick's state folder for this process, in place
+// of $XDG_STATE_HOME/rootpick (--state-dir: hosts that start servers with
+// a minimal environment lose XDG_STATE_HOME). dir must be absolute.
+func UseStateDir(dir string) error {
+	if !filepath.IsAbs(dir) {
+		return fmt.Errorf("consent: the state folder %q is not an absolute path", dir)
+	}
+	dir = filepath.Clean(dir)
+	stateDirOverride.Store(&dir)
+	return nil
+}
+
+// DefaultStateDir is the state folder rootpick uses when neither
+// --state-dir nor XDG_STATE_HOME names one: ~/.local/state/rootpick.
+func DefaultStateDir() (string, error) {
+	home, err := HomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".local", "state", "rootpick"), nil
 }
 
 // StatePath is the file holding profile's remembered consent:

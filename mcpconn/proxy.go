@@ -41,8 +41,12 @@ type ProxyOptions struct {
 	// Command is the real server, started as the proxy's child. A
 	// {roots} argument expands to the consented paths.
 	Command []string
-	// ProtocolVersion is what the child is asked for in initialize, whatever
-	// the host asked; "" means DefaultProtocolVersion.
+	// ProtocolVersion is what the child is asked for in initialize when
+	// the host asks for a version without roots (one after
+	// RootsVersions' last, or one unknown); "" means
+	// DefaultProtocolVersion. A host asking for a version that has roots
+	// keeps it, so that a host on an older SDK gets back a version it
+	// accepts.
 	ProtocolVersion string
 	// Source is the consented set.
 	Source RootSource
@@ -54,6 +58,11 @@ type ProxyOptions struct {
 	// Status, if set, is called with the proxy's state after every change
 	// that the picker shows (host and server names, fetches, restarts).
 	Status func(ProxyStatus)
+	// NoConsent, if set, turns why no consent is served (Source's error,
+	// such as a missing record) into the warning the host is sent once,
+	// as an MCP log message, after it has initialized: which profile,
+	// which file, and the command that creates it.
+	NoConsent func(problem string) string
 }
 
 // ProxyStatus is what a proxy tells the picker about itself.
@@ -69,6 +78,31 @@ type ProxyStatus struct {
 	Served    []string  `json:"served,omitempty"`  // URIs the proxy serves now
 	Dropped   []string  `json:"dropped,omitempty"` // consented roots not served: "path": why
 	Problem   string    `json:"problem,omitempty"` // why no consent is served at all (no record, an untrusted one)
+	Protocol  string    `json:"protocol,omitempty"` // the protocol version the server answered
+	// NotFetching says the server did not ask roots/list within
+	// Timing.NotFetchingAfter of connecting or of a change: it takes no
+	// roots, and needs its folders as arguments ({roots}).
+	NotFetching bool `json:"not_fetching,omitempty"`
+	// RetryIn is the wait before the next start of a server that ended
+	// (State restarting): it doubles from Timing.BackoffMin up to
+	// BackoffMax, and starts over after a run of HealthyAfter.
+	RetryIn time.Duration `json:"retry_in,omitempty"`
+}
+
+// RootsVersions are the MCP revisions in which a server may ask the client
+// roots/list and the client announces changes with
+// notifications/roots/list_changed: the proxy passes a host's request for
+// one of them on to the server unchanged. From 2026-07-28 roots only travel
+// inside a request's input requests (SEP-2577).
+var RootsVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+
+// childVersion is the protocol version the child is asked for when the
+// host asked for asked: the host's own when it has roots, else the pin.
+func childVersion(asked, pin string) string {
+	if slices.Contains(RootsVersions, asked) {
+		return asked
+	}
+	return pin
 }
 
 // restartedCode is the JSON-RPC error code of the answers to the host's
@@ -182,6 +216,9 @@ type proxy struct {
 	replays     int
 	backoff     time.Duration
 	status      ProxyStatus
+	fetchTimer  *time.Timer // NotFetching's check after a connect or change
+	hostReady   bool        // the host sent initialized: it may be sent notifications
+	told        string      // the no-consent problem the host was last told of
 }
 
 // load reads the consented set and keeps the folders that still validate.
@@ -216,6 +253,7 @@ func (p *proxy) load() []consent.Root {
 		// Said once per change, not on every re-read.
 		if problem != "" {
 			p.log.Warn("cannot read the consented set; serving none", "err", problem)
+			p.tellNoConsent()
 		}
 		for _, d := range dropped {
 			p.log.Warn("consented root not served", "root", d)
@@ -285,7 +323,7 @@ func (p *proxy) startChild() error {
 			p.log.Warn("replaying initialize", "err", err)
 		}
 	}
-	p.report(func(s *ProxyStatus) { s.State, s.Asked = "starting", false })
+	p.report(func(s *ProxyStatus) { s.State, s.Asked, s.RetryIn = "starting", false, 0 })
 	return nil
 }
 
@@ -340,6 +378,12 @@ func (p *proxy) fromHost(m *jsonrpc.Request) {
 		p.mu.Lock()
 		p.initialized = m
 		p.mu.Unlock()
+		defer func() {
+			p.mu.Lock()
+			p.hostReady = true
+			p.mu.Unlock()
+			p.tellNoConsent()
+		}()
 	}
 	p.mu.Lock()
 	c := p.cur
@@ -359,6 +403,47 @@ func (p *proxy) fromHost(m *jsonrpc.Request) {
 	p.toChild(c, m)
 }
 
+// tellNoConsent sends the host, once it has initialized, one warning per
+// distinct reason no consent is served (ProxyOptions.NoConsent).
+func (p *proxy) tellNoConsent() {
+	if p.opts.NoConsent == nil {
+		return
+	}
+	p.mu.Lock()
+	problem := p.status.Problem
+	if !p.hostReady || problem == "" || problem == p.told {
+		p.mu.Unlock()
+		return
+	}
+	p.told = problem
+	p.mu.Unlock()
+	params, _ := json.Marshal(map[string]any{"level": "warning", "logger": "rootpick", "data": p.opts.NoConsent(problem)})
+	p.toHost(&jsonrpc.Request{Method: "notifications/message", Params: params})
+}
+
+// expectFetch marks the server not fetching unless it asks roots/list
+// within NotFetchingAfter: called when it has connected and when it is
+// told of a change.
+func (p *proxy) expectFetch() {
+	armed := time.Now()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.fetchTimer != nil {
+		p.fetchTimer.Stop()
+	}
+	p.fetchTimer = time.AfterFunc(p.opts.Timing.NotFetchingAfter, func() {
+		if p.ctx.Err() != nil {
+			return
+		}
+		p.mu.Lock()
+		late := p.cur != nil && p.status.FetchedAt.Before(armed)
+		p.mu.Unlock()
+		if late {
+			p.report(func(s *ProxyStatus) { s.NotFetching = true })
+		}
+	})
+}
+
 // rewriteInitialize declares roots with listChanged and pins the protocol
 // version; it remembers the result for replays and the host's name.
 func (p *proxy) rewriteInitialize(m *jsonrpc.Request) *jsonrpc.Request {
@@ -372,7 +457,8 @@ func (p *proxy) rewriteInitialize(m *jsonrpc.Request) *jsonrpc.Request {
 	}
 	caps["roots"] = map[string]any{"listChanged": true}
 	params["capabilities"] = caps
-	params["protocolVersion"] = p.opts.ProtocolVersion
+	asked, _ := params["protocolVersion"].(string)
+	params["protocolVersion"] = childVersion(asked, p.opts.ProtocolVersion)
 	host := ""
 	if ci, ok := params["clientInfo"].(map[string]any); ok {
 		host, _ = ci["name"].(string)
@@ -385,6 +471,7 @@ func (p *proxy) rewriteInitialize(m *jsonrpc.Request) *jsonrpc.Request {
 	p.mu.Lock()
 	p.initReq = out
 	p.mu.Unlock()
+	p.log.Info("host initialize", "host", host, "asked", asked, "asking the server for", params["protocolVersion"])
 	p.report(func(s *ProxyStatus) { s.Host = safetext.EscapeMax(host, 60) })
 	return out
 }
@@ -454,7 +541,7 @@ func (p *proxy) answerRoots(c *child, m *jsonrpc.Request) {
 	p.toChild(c, &jsonrpc.Response{ID: m.ID, Result: res})
 	p.log.Debug("roots/list answered", "count", len(roots))
 	p.report(func(s *ProxyStatus) {
-		s.Fetched, s.FetchedAt, s.Asked = uriList(served), time.Now(), true
+		s.Fetched, s.FetchedAt, s.Asked, s.NotFetching = uriList(served), time.Now(), true, false
 	})
 }
 
@@ -499,7 +586,9 @@ func (p *proxy) noteServerName(m *jsonrpc.Response) {
 	}
 	p.report(func(s *ProxyStatus) {
 		s.Server, s.State, s.Error = safetext.EscapeMax(res.ServerInfo.Name, 60), "connected", ""
+		s.Protocol = safetext.EscapeMax(res.ProtocolVersion, 20)
 	})
+	p.expectFetch()
 }
 
 // apply serves roots from now on and tells the child.
@@ -527,6 +616,7 @@ func (p *proxy) apply(roots []consent.Root) {
 		p.mu.Unlock()
 		if ready { // a replay in progress will fetch the new set anyway
 			p.toChild(c, &jsonrpc.Request{Method: "notifications/roots/list_changed", Params: json.RawMessage(`{}`)})
+			p.expectFetch()
 		}
 	}
 }
@@ -605,6 +695,8 @@ func (p *proxy) scheduleRetry(c *child) {
 	d := p.backoff
 	p.backoff = min(p.backoff*2, t.BackoffMax)
 	p.mu.Unlock()
+	p.log.Info("restarting the server", "in", d)
+	p.report(func(s *ProxyStatus) { s.State, s.RetryIn = "restarting", d })
 	time.AfterFunc(d, func() {
 		if p.ctx.Err() != nil {
 			return

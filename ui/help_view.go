@@ -133,6 +133,7 @@ func (m *Model) helpSections() []helpSection {
 			{"verified", "asked, it says it holds exactly what is shared"},
 			{"mismatch", "it holds something else than what you shared: what it still allows or lacks follows"},
 			{"not fetching", "it never asked for roots after the last change: pass it folders with {roots}"},
+			{"no consent", "a proxy that reads no consent (no record for its profile, or one not believed): its server sees no folders"},
 			{"restarting", "it stopped and is started again after a pause (in Ns); R retries now"},
 			{"stuck", "it stopped reading its input for 2 s; it is stopped and restarted"},
 			{"failed", "it could not start or its connection failed; the reason follows"},

@@ -32,6 +32,7 @@ type serverState struct {
 	why         string    // why it is restarting at once
 	proxy       bool      // a rootpick proxy run by an agent host
 	withheld    []string  // a proxy's consented roots it does not serve, with why (escaped)
+	noConsent   bool      // a proxy that reads no consent (no record, or one not believed): it serves nothing
 	version     string    // its serverInfo.version
 	fetchedAt   time.Time // when it last asked roots/list
 	stderr      []string  // its last stderr lines and log messages, escaped
@@ -264,6 +265,8 @@ func (m *Model) stateText(s *serverState) string {
 	case "connected":
 		var out string
 		switch {
+		case s.noConsent:
+			out = m.st.warn.Render("no consent") + m.st.dim.Render(" (it serves nothing: tab for why)")
 		case s.mismatch != "" && !m.applying:
 			out = m.st.warn.Render("mismatch: " + s.mismatch)
 		case m.isVerified(s):
@@ -275,7 +278,9 @@ func (m *Model) stateText(s *serverState) string {
 		default:
 			out = m.st.pending.Render("pending")
 		}
-		if want := m.protocol(); s.protocol != "" && s.protocol != want {
+		// A proxy speaks the version its host asked for, which may well be
+		// older than the picker's pin.
+		if want := m.protocol(); s.protocol != "" && s.protocol != want && !s.proxy {
 			out += m.st.warn.Render(" protocol " + safetext.Escape(s.protocol) + "≠" + want)
 		}
 		return out
@@ -386,6 +391,8 @@ func (m *Model) shortState(s *serverState) string {
 	switch s.state {
 	case "connected":
 		switch {
+		case s.noConsent:
+			return "no consent"
 		case s.mismatch != "" && !m.applying:
 			return "mismatch"
 		case m.isVerified(s):
@@ -404,7 +411,7 @@ func (m *Model) shortState(s *serverState) string {
 
 // serverStateWords are the one-word states shortState returns, in the
 // summary's order; ? explains each (TestHelpExplainsEveryState).
-var serverStateWords = []string{"verified", "synced", "pending", "starting", "not fetching", "mismatch", "restarting", "stuck", "failed", "exited"}
+var serverStateWords = []string{"verified", "synced", "pending", "starting", "not fetching", "no consent", "mismatch", "restarting", "stuck", "failed", "exited"}
 
 // serverSummary counts the servers by state: "3 servers: 2 verified, 1
 // failed", and " — tab for details" with hint; worst puts the states

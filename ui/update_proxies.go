@@ -64,7 +64,9 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 		default:
 			s.state = "starting"
 		}
-		s.fetched, s.asked = e.Fetched, e.Asked
+		s.fetched, s.asked, s.notFetching = e.Fetched, e.Asked, e.NotFetching
+		s.protocol = safetext.Escape(e.Protocol)
+		s.noConsent = e.Problem != ""
 		s.err = safetext.Escape(e.Problem)
 		s.withheld = s.withheld[:0]
 		for _, d := range e.Dropped {
