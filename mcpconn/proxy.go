@@ -67,17 +67,17 @@ type ProxyOptions struct {
 
 // ProxyStatus is what a proxy tells the picker about itself.
 type ProxyStatus struct {
-	Host      string    `json:"host"`              // the host's clientInfo.name
-	Server    string    `json:"server"`            // the child's serverInfo.name
-	Command   string    `json:"command"`           // the child's program
-	State     string    `json:"state"`             // starting, connected, restarting
-	Fetched   []string  `json:"fetched"`           // URIs of the last roots/list answer
-	FetchedAt time.Time `json:"fetched_at"`        // when it was answered
-	Asked     bool      `json:"asked"`             // the child asked roots/list since it started
-	Error     string    `json:"error,omitempty"`   // why it last restarted
-	Served    []string  `json:"served,omitempty"`  // URIs the proxy serves now
-	Dropped   []string  `json:"dropped,omitempty"` // consented roots not served: "path": why
-	Problem   string    `json:"problem,omitempty"` // why no consent is served at all (no record, an untrusted one)
+	Host      string    `json:"host"`               // the host's clientInfo.name
+	Server    string    `json:"server"`             // the child's serverInfo.name
+	Command   string    `json:"command"`            // the child's program
+	State     string    `json:"state"`              // starting, connected, restarting
+	Fetched   []string  `json:"fetched"`            // URIs of the last roots/list answer
+	FetchedAt time.Time `json:"fetched_at"`         // when it was answered
+	Asked     bool      `json:"asked"`              // the child asked roots/list since it started
+	Error     string    `json:"error,omitempty"`    // why it last restarted
+	Served    []string  `json:"served,omitempty"`   // URIs the proxy serves now
+	Dropped   []string  `json:"dropped,omitempty"`  // consented roots not served: "path": why
+	Problem   string    `json:"problem,omitempty"`  // why no consent is served at all (no record, an untrusted one)
 	Protocol  string    `json:"protocol,omitempty"` // the protocol version the server answered
 	// NotFetching says the server did not ask roots/list within
 	// Timing.NotFetchingAfter of connecting or of a change: it takes no
