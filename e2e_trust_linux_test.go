@@ -205,26 +205,6 @@ func TestE2EProxyServesOnlyOwnConsent(t *testing.T) {
 	}
 }
 
-// waitLog waits until one of the files holds one of subs.
-func waitLog(t *testing.T, files []string, subs ...string) {
-	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		var b []byte
-		for _, f := range files {
-			text, _ := os.ReadFile(f)
-			b = append(b, text...)
-		}
-		for _, s := range subs {
-			if strings.Contains(string(b), s) {
-				return
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the log never said any of %q:\n%s", subs, b)
-		}
-	}
-}
-
 // readEntry reads proxy pid's registry entry, waiting a little for it.
 func readEntry(t *testing.T, state string, pid int) *mcpconn.ProxyEntry {
 	t.Helper()
