@@ -1,0 +1,39 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rootpick/rootpick/mcpconn"
+)
+
+// TestProxyStates: a proxy that reads no consent says so in the status
+// line and why in the server pane; one whose server never asks for roots
+// is "not fetching" with the {roots} hint; one speaking the older version
+// its host asked for is not flagged as a protocol mismatch.
+func TestProxyStates(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.cfg.Store = storeFor(t)
+	m.setSize(200, 30)
+	m.Update(proxiesMsg{entries: []mcpconn.ProxyEntry{
+		{PID: 11, ProxyStatus: mcpconn.ProxyStatus{Host: "Claude Code", Server: "fs", State: "connected", Asked: true,
+			Protocol: "2025-06-18", Problem: "not believed: \"/s/consent/work.json\" is a FIFO"}},
+		{PID: 12, ProxyStatus: mcpconn.ProxyStatus{Host: "gemini-cli", Server: "git", State: "connected", Protocol: "2025-06-18", NotFetching: true}},
+	}})
+	status := statusOf(m)
+	for _, want := range []string{"Claude Code → fs (proxy) no consent", "gemini-cli → git (proxy) not fetching"} {
+		if !strings.Contains(status, want) {
+			t.Errorf("status %q lacks %q", status, want)
+		}
+	}
+	m.Update(tab())
+	pane := screen(m)
+	for _, want := range []string{"no consent", "is a FIFO", "pass folders with {roots}", "protocol 2025-06-18"} {
+		if !strings.Contains(pane, want) {
+			t.Errorf("the server pane lacks %q:\n%s", want, pane)
+		}
+	}
+	if strings.Contains(pane, "≠") {
+		t.Errorf("an older version a host asked for is flagged:\n%s", pane)
+	}
+}
