@@ -89,6 +89,9 @@ func (s *server) setCurrent(c *conn) bool {
 // changed is called, under the hub's set lock, after the served set became
 // set. revokeAll says the set just became empty.
 func (s *server) changed(set *servedSet, revokeAll bool) {
+	if f := s.h.hooks.notifying; f != nil {
+		f(s, set)
+	}
 	switch {
 	case s.usesArgs:
 		s.requestRestart("the folders changed and this server takes them as arguments")
