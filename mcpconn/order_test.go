@@ -2,6 +2,8 @@ package mcpconn
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"os"
 	"slices"
 	"testing"
@@ -136,4 +138,34 @@ func TestWithdrawalHoldsTheSetLock(t *testing.T) {
 		t.Fatalf("after a withdrawal and a later consent of %v, the hub serves %v", want, got)
 	}
 	waitFor(t, "the demo to hold c", func() bool { return slices.Equal(uris(demo.Roots()), []string{c.URI}) })
+}
+
+// TestStopWhileStarting: Close can stop a server while its process is
+// being started (a restart after every root was revoked, then quit at
+// once). Stopping must not close the stderr pipe that exec is handing to
+// the child at that moment; the race detector saw it do so in about one
+// TestCloseWithAWedgedServer run in ten. Here both orders are tried many
+// times; with -race any unordered close of the pipe fails the test.
+func TestStopWhileStarting(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ROOTPICK_TEST_SERVE", "crash") // exits at once
+	for range 20 {
+		pt, err := newProcessTransport([]string{exe}, slog.New(slog.NewTextHandler(io.Discard, nil)), func(string) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			if conn, err := pt.Connect(context.Background()); err == nil {
+				_ = conn.Close()
+			}
+		}()
+		pt.stop()
+		<-done
+		pt.stop() // the process, if it started, is gone when this returns
+	}
 }
