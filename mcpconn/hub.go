@@ -128,7 +128,8 @@ type Hub struct {
 // any server is told of it, and a withdrawal decides and swaps under setMu
 // in one piece. A hook runs at the very point between the two steps, so a
 // test can look (and act) there every time, not only when the scheduler
-// happens to interleave.
+// happens to interleave. Another marks a decision that leaves no trace
+// when it goes right.
 type hooks struct {
 	// notifying runs as s is about to be told of set (its list_changed,
 	// or its restart), under setMu.
@@ -136,6 +137,10 @@ type hooks struct {
 	// withdrawing runs once a withdrawal has decided to serve keep, before
 	// it swaps keep in.
 	withdrawing func(keep []consent.Root)
+	// fetchChecked runs once the not-fetching check of version on c has
+	// decided, reported or not: a test that expects no report waits for
+	// it, not for a guess at when the check runs.
+	fetchChecked func(c *conn, version int, reported bool)
 }
 
 // NewHub returns a Hub that serves no roots until SetRoots is called.

@@ -463,8 +463,12 @@ func (c *conn) expectFetch(version int) {
 			return
 		default:
 		}
-		if c.fetched.Load() < int64(version) && c.s.h.served.Load().version == version {
+		reported := c.fetched.Load() < int64(version) && c.s.h.served.Load().version == version
+		if reported {
 			c.report(Event{Server: c.s.label, Kind: NotFetching})
+		}
+		if f := c.s.h.hooks.fetchChecked; f != nil {
+			f(c, version, reported)
 		}
 	})
 	stop := func() { t.Stop() }
