@@ -127,10 +127,14 @@ type queue struct {
 	done    chan struct{}
 	out     chan Event
 	closing sync.Once
+	// overflowed is closed when the first event is dropped: a test waits
+	// on it instead of guessing how long a flood takes to fill the queue.
+	overflowed chan struct{}
+	overflow   sync.Once
 }
 
 func newQueue() *queue {
-	q := &queue{wake: make(chan struct{}, 1), done: make(chan struct{}), out: make(chan Event)}
+	q := &queue{wake: make(chan struct{}, 1), done: make(chan struct{}), out: make(chan Event), overflowed: make(chan struct{})}
 	go func() {
 		defer panics.Guard()
 		q.pump()
@@ -149,6 +153,7 @@ func (q *queue) publish(e Event) {
 		q.chatter++
 		q.items = append(q.items, e)
 	default:
+		q.overflow.Do(func() { close(q.overflowed) })
 		if i, ok := q.drops[e.Server]; ok {
 			q.items[i].Count++
 			q.items[i].Text = droppedText(q.items[i].Count)

@@ -117,6 +117,30 @@ type Hub struct {
 	servers []*server
 	closed  bool
 	watch   *availability
+
+	// hooks are nil in production; a test sets them before the first
+	// SetRoots.
+	hooks hooks
+}
+
+// hooks are pause points for tests. Two orderings keep the served set
+// honest, and no amount of running proves them: the set is stored before
+// any server is told of it, and a withdrawal decides and swaps under setMu
+// in one piece. A hook runs at the very point between the two steps, so a
+// test can look (and act) there every time, not only when the scheduler
+// happens to interleave. Another marks a decision that leaves no trace
+// when it goes right.
+type hooks struct {
+	// notifying runs as s is about to be told of set (its list_changed,
+	// or its restart), under setMu.
+	notifying func(s *server, set *servedSet)
+	// withdrawing runs once a withdrawal has decided to serve keep, before
+	// it swaps keep in.
+	withdrawing func(keep []consent.Root)
+	// fetchChecked runs once the not-fetching check of version on c has
+	// decided, reported or not: a test that expects no report waits for
+	// it, not for a guess at when the check runs.
+	fetchChecked func(c *conn, version int, reported bool)
 }
 
 // NewHub returns a Hub that serves no roots until SetRoots is called.
@@ -168,6 +192,9 @@ func (h *Hub) SetRoots(roots []consent.Root) {
 func (h *Hub) swap(roots []consent.Root) consent.Change {
 	old := h.served.Load()
 	set := &servedSet{version: old.version + 1, roots: slices.Clone(roots), mcp: toMCP(roots)}
+	// Stored before any server is told: a notifier woken before the store
+	// would find no new version and send nothing, and the server would
+	// keep the old set (TestSetRootsServesBeforeNotifying).
 	h.served.Store(set)
 	change := consent.Review(old.roots, roots)
 	revokeAll := len(roots) == 0 && len(old.roots) > 0

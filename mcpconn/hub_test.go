@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -111,6 +112,32 @@ func collect(h *Hub) func() []Event {
 func TestDemoInMemoryGetsExactlyTheConsentedSet(t *testing.T) {
 	ctx := context.Background()
 	demo := NewDemo(nil, nil)
+	// One confirmed change is one list_changed, even when it both removes
+	// and adds. The demo fetches on goroutines of its own, whose order says
+	// nothing; this probe, in the server's receiving path, sees the
+	// notifications in the order they came and asks roots/list before the
+	// next one is handled.
+	var probeMu sync.Mutex
+	var announced [][]string // what a roots/list answered right after each list_changed
+	demo.Server().AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "notifications/roots/list_changed" {
+				got := []string{"roots/list failed"}
+				if res, err := req.GetSession().(*mcp.ServerSession).ListRoots(ctx, nil); err == nil {
+					got = uris(res.Roots)
+				}
+				probeMu.Lock()
+				announced = append(announced, got)
+				probeMu.Unlock()
+			}
+			return next(ctx, method, req)
+		}
+	})
+	probed := func() [][]string {
+		probeMu.Lock()
+		defer probeMu.Unlock()
+		return slices.Clone(announced)
+	}
 	hub := NewHub(Options{})
 	events := collect(hub)
 	defer hub.Close()
@@ -124,30 +151,32 @@ func TestDemoInMemoryGetsExactlyTheConsentedSet(t *testing.T) {
 		t.Fatalf("before consent the server holds %v, want nothing", uris(got))
 	}
 
-	a, b, c := root(t, "a"), root(t, "b b"), root(t, "c")
-	steps := [][]consent.Root{{a, b}, {b, c}, {}}
+	a, b, c, d := root(t, "a"), root(t, "b b"), root(t, "c"), root(t, "d")
+	// The last step is a barrier: its list_changed comes after every one
+	// of the steps before, so once the probe has seen d, it has seen them
+	// all (a second notification of {} included).
+	steps := [][]consent.Root{{a, b}, {b, c}, {}, {d}}
+	var want [][]string
 	for _, set := range steps {
 		before := demo.Fetches()
 		hub.SetRoots(set)
-		want := []string{}
-		for _, r := range set {
-			want = append(want, r.URI)
-		}
-		slices.Sort(want)
-		waitFor(t, fmt.Sprint("server to hold ", want), func() bool {
-			return slices.Equal(uris(demo.Roots()), want)
+		want = append(want, rootURIs(set))
+		waitFor(t, fmt.Sprint("server to hold ", want[len(want)-1]), func() bool {
+			return slices.Equal(uris(demo.Roots()), want[len(want)-1])
 		})
 		if n := demo.Fetches() - before; n < 1 {
-			t.Fatalf("changing to %v made the server fetch %d times", want, n)
+			t.Fatalf("changing to %v made the server fetch %d times", want[len(want)-1], n)
 		}
+		waitFor(t, "the probe to see the change", func() bool {
+			got := probed()
+			return len(got) > 0 && slices.Equal(got[len(got)-1], want[len(want)-1])
+		})
 	}
-	// One confirmed change is one list_changed, so one fetch, even when it
-	// both removes and adds: counted over the whole run, after a pause, so
-	// that a late second notification is counted too.
-	time.Sleep(time.Second)
-	if n := demo.Fetches(); n != 1+len(steps) {
-		t.Fatalf("%d changes made the server fetch %d times after the first, want one each", len(steps), n-1)
+	if got := probed(); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("%d changes were announced by %d list_changed, answered %v; want one each: %v", len(want), len(got), got, want)
 	}
+	hub.SetRoots(nil)
+	waitFor(t, "server to hold nothing", func() bool { return len(demo.Roots()) == 0 })
 
 	// Every Fetched event carries what the server was answered, and the last
 	// one is the empty set.

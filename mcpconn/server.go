@@ -89,6 +89,9 @@ func (s *server) setCurrent(c *conn) bool {
 // changed is called, under the hub's set lock, after the served set became
 // set. revokeAll says the set just became empty.
 func (s *server) changed(set *servedSet, revokeAll bool) {
+	if f := s.h.hooks.notifying; f != nil {
+		f(s, set)
+	}
 	switch {
 	case s.usesArgs:
 		s.requestRestart("the folders changed and this server takes them as arguments")
@@ -460,8 +463,12 @@ func (c *conn) expectFetch(version int) {
 			return
 		default:
 		}
-		if c.fetched.Load() < int64(version) && c.s.h.served.Load().version == version {
+		reported := c.fetched.Load() < int64(version) && c.s.h.served.Load().version == version
+		if reported {
 			c.report(Event{Server: c.s.label, Kind: NotFetching})
+		}
+		if f := c.s.h.hooks.fetchChecked; f != nil {
+			f(c, version, reported)
 		}
 	})
 	stop := func() { t.Stop() }

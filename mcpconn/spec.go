@@ -141,7 +141,12 @@ type processTransport struct {
 	pid     int
 	stamp   uint64 // tells pid apart from a later process reusing it
 	stopped bool
-	ended   sync.Once // the tree is ended once; every stop waits for it
+	// starting is set while Connect starts the process, which hands
+	// stderrW to it: stop leaves stderrW to Connect then, since closing a
+	// file while exec passes it on races (its descriptor could even be
+	// reused for another file before the child gets it).
+	starting bool
+	ended    sync.Once // the tree is ended once; every stop waits for it
 }
 
 // How long a server's processes get to exit after SIGTERM before SIGKILL,
@@ -235,9 +240,17 @@ func newProcessTransport(command []string, logger *slog.Logger, onStderr func(st
 
 // Connect starts the process; the SDK then speaks MCP over its stdin/stdout.
 func (t *processTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	t.mu.Lock()
+	if t.stopped {
+		t.mu.Unlock()
+		return nil, errors.New("mcpconn: stopped before starting")
+	}
+	t.starting = true
+	t.mu.Unlock()
 	conn, err := t.inner.Connect(ctx)
 	_ = t.stderrW.Close() // the child holds its own copy
 	t.mu.Lock()
+	t.starting = false
 	if err == nil {
 		t.pid = t.inner.Command.Process.Pid
 		t.stamp = startStamp(t.pid)
@@ -257,9 +270,11 @@ func (t *processTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 func (t *processTransport) stop() {
 	t.mu.Lock()
 	t.stopped = true
-	pid, stamp, tag := t.pid, t.stamp, t.tag
+	pid, stamp, tag, starting := t.pid, t.stamp, t.tag, t.starting
 	t.mu.Unlock()
-	_ = t.stderrW.Close() // if the process never started, the reader ends too
+	if !starting { // else Connect closes it, sees stopped and calls stop again
+		_ = t.stderrW.Close() // if the process never started, the reader ends too
+	}
 	if pid != 0 {
 		// Concurrent callers (the session's end and Hub.Close) all return
 		// only once the tree is gone, so rootpick cannot exit first.

@@ -199,7 +199,13 @@ func TestQueueBoundsChatter(t *testing.T) {
 
 // TestFloodingServerDoesNotCrowdOutOthers: a server flooding stderr while
 // nobody reads the events leaves a bounded queue, and a healthy server's
-// Fetched events all arrive.
+// Fetched events all arrive, with a Dropped event that says what was not.
+//
+// It waits for the queue to report itself full rather than for a fixed
+// time (one second did not always fill it under -race on a loaded
+// machine), and reads up to an event published after that: the queue is
+// FIFO, so by then the demo's Fetched and the Dropped event must both have
+// come, in whichever order the flood put them.
 func TestFloodingServerDoesNotCrowdOutOthers(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -218,17 +224,23 @@ func TestFloodingServerDoesNotCrowdOutOthers(t *testing.T) {
 	a := root(t, "a")
 	hub.SetRoots([]consent.Root{a})
 	waitFor(t, "the demo to hold a", func() bool { return slices.Equal(uris(demo.Roots()), []string{a.URI}) })
-	time.Sleep(time.Second) // the flood goes on, nobody reads
+	select {
+	case <-hub.events.overflowed: // the flood goes on, nobody reads
+	case <-time.After(30 * time.Second):
+		t.Fatal("30 s of flood with nobody reading never filled the event queue")
+	}
 	hub.events.mu.Lock()
 	pending, chatter := len(hub.events.items), hub.events.chatter
 	hub.events.mu.Unlock()
 	if chatter > maxPendingChatter || pending > maxPendingChatter+20 {
-		t.Fatalf("%d events pending (%d stderr) after 1 s of flood", pending, chatter)
+		t.Fatalf("%d events pending (%d stderr) once the queue is full", pending, chatter)
 	}
+	const barrier = "published after the queue was full"
+	hub.publish(Event{Server: "test", Kind: Failed, Text: barrier})
 	var fetched []string
 	var dropped int
-	timeout := time.After(10 * time.Second)
-	for !slices.Contains(fetched, a.URI) {
+	timeout := time.After(30 * time.Second)
+	for done := false; !done; {
 		select {
 		case e := <-hub.Events():
 			switch e.Kind {
@@ -238,10 +250,15 @@ func TestFloodingServerDoesNotCrowdOutOthers(t *testing.T) {
 				}
 			case Dropped:
 				dropped += e.Count
+			case Failed:
+				done = e.Text == barrier
 			}
 		case <-timeout:
-			t.Fatalf("the demo's fetch of %s never came through; fetched %q", a.URI, fetched)
+			t.Fatalf("the event published after the flood filled the queue never came through; fetched %q", fetched)
 		}
+	}
+	if !slices.Contains(fetched, a.URI) {
+		t.Errorf("the demo's fetch of %s was crowded out; fetched %q", a.URI, fetched)
 	}
 	if dropped == 0 {
 		t.Error("no Dropped event although nobody read a flood")

@@ -182,6 +182,11 @@ func (h *Hub) withdraw(gone []withdrawal) {
 	if len(out) == 0 {
 		return // a change made meanwhile no longer holds them
 	}
+	if f := h.hooks.withdrawing; f != nil {
+		f(keep)
+	}
+	// keep was decided from the set served now: only setMu, held since
+	// that read, makes sure no consent confirmed meanwhile is undone.
 	h.swap(keep)
 	for _, w := range out {
 		h.logger.Warn("root withdrawn", "path", w.root.Path, "why", w.why)

@@ -142,18 +142,24 @@ func Fetcher() {
 	_ = s.Run(context.Background(), &mcp.StdioTransport{})
 }
 
-// Slow has a tool "slow" that waits until the call is cancelled and then
-// appends "cancelled" to the file named by ROOTPICK_RECORD: it shows that a
-// cancellation reached the server.
+// Slow has a tool "slow" that appends "called" to the file named by
+// ROOTPICK_RECORD when a call arrives (a test waits for it, not for a
+// guess at how long the call takes to get there), waits until the call is
+// cancelled and then appends "cancelled": it shows that a cancellation
+// reached the server.
 func Slow() {
+	record := func(line string) {
+		if f, err := os.OpenFile(os.Getenv("ROOTPICK_RECORD"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
+			fmt.Fprintln(f, line)
+			f.Close()
+		}
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "slow"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		record("called")
 		select {
 		case <-ctx.Done():
-			if f, err := os.OpenFile(os.Getenv("ROOTPICK_RECORD"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
-				fmt.Fprintln(f, "cancelled")
-				f.Close()
-			}
+			record("cancelled")
 			return nil, nil, ctx.Err()
 		case <-time.After(time.Minute):
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
