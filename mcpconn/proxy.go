@@ -413,6 +413,9 @@ func (p *proxy) fromHost(m *jsonrpc.Request) {
 		p.answerHostError(m, "the server is restarting; retry")
 		return
 	}
+	if m.Method == "notifications/cancelled" {
+		m = p.rewriteCancelled(c, m)
+	}
 	p.toChild(c, m)
 }
 

@@ -29,6 +29,8 @@ package mcpconn
 //     then, so a change in between counts).
 //   - A roots answer the host sends of its own (any input response with a
 //     "roots" member) is replaced by the consent's.
+//   - A cancellation of a request the proxy retried is pointed at the
+//     retry, the request the child is working on.
 //   - A 2026-07-28 request declares its client's capabilities in _meta
 //     (SEP-2575); the proxy adds roots to them, as it does in initialize,
 //     so that a server which asks only clients with roots asks this one.
@@ -291,4 +293,44 @@ func (p *proxy) answerChildInputs(c *child, m *jsonrpc.Response) *jsonrpc.Respon
 	p.toChild(c, &jsonrpc.Request{ID: id, Method: call.method, Params: call.params})
 	p.noteFetch(served)
 	return nil
+}
+
+// retriedID is the id under which the child knows the host's request id,
+// for a cancellation: the proxy's own when it retried the request.
+func (p *proxy) retriedID(c *child, hostID jsonrpc.ID) (jsonrpc.ID, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, call := range c.calls {
+		if call.hostID == hostID {
+			return call.sent, call.sent != hostID
+		}
+	}
+	return jsonrpc.ID{}, false
+}
+
+// rewriteCancelled points the host's notifications/cancelled at the
+// request the child is working on, when the proxy retried it.
+func (p *proxy) rewriteCancelled(c *child, m *jsonrpc.Request) *jsonrpc.Request {
+	var params map[string]json.RawMessage
+	if c == nil || json.Unmarshal(m.Params, &params) != nil {
+		return m
+	}
+	var raw any
+	if json.Unmarshal(params["requestId"], &raw) != nil {
+		return m
+	}
+	hostID, err := jsonrpc.MakeID(raw)
+	if err != nil {
+		return m
+	}
+	id, ok := p.retriedID(c, hostID)
+	if !ok {
+		return m
+	}
+	params["requestId"], _ = json.Marshal(id.Raw())
+	b, err := json.Marshal(params)
+	if err != nil {
+		return m
+	}
+	return &jsonrpc.Request{Method: m.Method, Params: b}
 }

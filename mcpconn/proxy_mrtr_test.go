@@ -3,6 +3,7 @@ package mcpconn
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -81,6 +82,31 @@ func serveMRTR() {
 	// "greedy" asks for roots whatever it is given.
 	mcp.AddTool(s, &mcp.Tool{Name: "greedy"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}}, nil, nil
+	})
+	// "wait" asks for roots, then, given them, says so by progress and
+	// waits to be cancelled; "was_cancelled" says whether it was (waiting
+	// up to 5 s for it).
+	cancelled := make(chan struct{})
+	mcp.AddTool(s, &mcp.Tool{Name: "wait"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		if _, ok := rootsOf(req); !ok {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}}, nil, nil
+		}
+		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: req.Params.GetProgressToken(), Progress: 1})
+		select {
+		case <-ctx.Done():
+			close(cancelled)
+		case <-time.After(10 * time.Second):
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "not cancelled"}}}, nil, nil
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "was_cancelled"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		answer := "no"
+		select {
+		case <-cancelled:
+			answer = "yes"
+		case <-time.After(5 * time.Second):
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: answer}}}, nil, nil
 	})
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		os.Exit(1)
@@ -316,5 +342,28 @@ func TestProxyMRTRRawHost(t *testing.T) {
 		if strings.Contains(m, `"roots/list"`) {
 			t.Errorf("the host saw a roots request: %s", m)
 		}
+	}
+}
+
+// TestProxyMRTRCancel: the host cancels a request the proxy has retried
+// under its own id; the cancellation reaches the request the server is
+// working on.
+func TestProxyMRTRCancel(t *testing.T) {
+	src := newTestSource()
+	src.set([]consent.Root{root(t, "a")}, nil)
+	h := startMsgHost(t, selfServer(t, "mrtr", uniqueMarker("mrtr-cancel")), src, ProxyOptions{ProtocolVersion: "2026-07-28"})
+	meta := maps.Clone(modernMeta)
+	meta["progressToken"] = "w"
+	id := h.send("tools/call", map[string]any{"name": "wait", "arguments": map[string]any{}, "_meta": meta}, true)
+	// The progress says the retry, with the consent, is being worked on.
+	for {
+		if r, ok := h.next().(*jsonrpc.Request); ok && r.Method == "notifications/progress" {
+			break
+		}
+	}
+	h.send("notifications/cancelled", map[string]any{"requestId": id.Raw(), "reason": "test"}, false)
+	r := h.answer(h.send("tools/call", map[string]any{"name": "was_cancelled", "arguments": map[string]any{}, "_meta": modernMeta}, true), nil)
+	if !strings.Contains(string(r.Result), `"yes"`) {
+		t.Fatalf("the server's request was not cancelled: %s", r.Result)
 	}
 }
