@@ -117,8 +117,12 @@ const restartedCode = -32000
 // roots/list_changed is dropped, and a change of Source is announced to the
 // child with one list_changed — or, when every root is revoked (or the
 // command takes {roots}), by restarting the child with the host's
-// initialize replayed. RunProxy returns when the host goes away or ctx ends,
-// after ending the child and its descendants.
+// initialize replayed. In a 2026-07-28 session, where the child asks for
+// roots inside a request's input-required result instead, the proxy
+// answers those from Source too and retries the request itself; only the
+// other input requests reach the host (proxy_mrtr.go). RunProxy returns
+// when the host goes away or ctx ends, after ending the child and its
+// descendants.
 func RunProxy(ctx context.Context, hostTransport mcp.Transport, opts ProxyOptions) error {
 	if len(opts.Command) == 0 {
 		return errors.New("mcpconn: proxy needs a server command")
@@ -196,6 +200,10 @@ type child struct {
 	replayID any // the id of the replayed initialize, whose answer is swallowed
 
 	pending map[any]bool // ids of its requests the host has yet to answer
+
+	// calls are the host's requests it may answer input_required, by the
+	// id it knows them by (proxy_mrtr.go).
+	calls map[any]*inputCall
 }
 
 type proxy struct {
@@ -214,6 +222,7 @@ type proxy struct {
 	initialized *jsonrpc.Request      // the host's initialized notification
 	hostPending map[jsonrpc.ID]*child // host request id → the child it went to
 	replays     int
+	retries     int // the proxy's own retries of input-required requests
 	backoff     time.Duration
 	status      ProxyStatus
 	fetchTimer  *time.Timer // NotFetching's check after a connect or change
@@ -303,7 +312,7 @@ func (p *proxy) startChild() error {
 		stop()
 		return err
 	}
-	c := &child{conn: conn, stop: stop, done: make(chan struct{}), started: time.Now(), ready: true, pending: map[any]bool{}}
+	c := &child{conn: conn, stop: stop, done: make(chan struct{}), started: time.Now(), ready: true, pending: map[any]bool{}, calls: map[any]*inputCall{}}
 	p.mu.Lock()
 	p.cur = c
 	var replay *jsonrpc.Request
@@ -385,10 +394,14 @@ func (p *proxy) fromHost(m *jsonrpc.Request) {
 			p.tellNoConsent()
 		}()
 	}
+	m = p.rewriteInputs(m)
 	p.mu.Lock()
 	c := p.cur
 	if m.IsCall() {
 		p.hostPending[m.ID] = c
+		if c != nil && slices.Contains(inputMethods, m.Method) {
+			c.calls[m.ID.Raw()] = &inputCall{hostID: m.ID, sent: m.ID, method: m.Method, params: m.Params}
+		}
 	}
 	if c != nil && !c.ready {
 		c.queue = append(c.queue, m)
@@ -399,6 +412,9 @@ func (p *proxy) fromHost(m *jsonrpc.Request) {
 	if c == nil {
 		p.answerHostError(m, "the server is restarting; retry")
 		return
+	}
+	if m.Method == "notifications/cancelled" {
+		m = p.rewriteCancelled(c, m)
 	}
 	p.toChild(c, m)
 }
@@ -546,6 +562,9 @@ func (p *proxy) answerRoots(c *child, m *jsonrpc.Request) {
 }
 
 func (p *proxy) fromChildResponse(c *child, m *jsonrpc.Response) {
+	if m = p.answerChildInputs(c, m); m == nil {
+		return // the proxy gave the server its roots and asked again
+	}
 	p.mu.Lock()
 	replay := c.replayID != nil && m.ID.Raw() == c.replayID
 	if !replay {
