@@ -1,13 +1,16 @@
 package main
 
-// The real Claude Code and Gemini CLI (npm, pinned in .ci/package.json)
-// reading the configurations `rootpick hosts wrap` wrote: their own
-// `mcp list` needs no account and no network.
+// The real Claude Code, Gemini CLI and Codex (npm, pinned in
+// .ci/package.json) reading the configurations `rootpick hosts wrap`
+// wrote: their own `mcp list` needs no account and no network.
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,7 +26,7 @@ func hostCLI(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(p); err != nil {
-		testskip.Skip(t, "host CLIs", "Claude Code and Gemini CLI not installed: npm ci --prefix .ci, or bash .ci/run")
+		testskip.Skip(t, "host CLIs", "Claude Code, Gemini CLI and Codex not installed: npm ci --prefix .ci, or bash .ci/run")
 	}
 	if _, err := exec.LookPath("node"); err != nil {
 		testskip.Skip(t, "host CLIs", "node not installed: bash .ci/run installs it and the host CLIs")
@@ -137,6 +140,78 @@ func TestHostsE2EGeminiCLI(t *testing.T) {
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("gemini mcp list lacks %q", want)
+		}
+	}
+}
+
+// codexServer is a server as `codex mcp list --json` shows it.
+type codexServer struct {
+	Name      string
+	Transport struct {
+		Type, Command, URL string
+		Args               []string
+	}
+}
+
+// TestHostsE2ECodexCLI: Codex's own TOML reader (`codex mcp list --json`)
+// reads the fixture config.toml after `rootpick hosts wrap codex`: every
+// way of writing a server there (a table, an inline table, dotted keys,
+// literal strings, comments in an array, no args) comes out with exactly
+// the proxy's command line; the proxied and the remote server as they
+// were.
+func TestHostsE2ECodexCLI(t *testing.T) {
+	codex := hostCLI(t, "codex")
+	bin := rootpickBin(t)
+	home, project, environ := hostCLISandbox(t)
+	codexHome := filepath.Join(home, ".codex")
+	environ = append(environ, "CODEX_HOME="+codexHome)
+	fixture, err := os.ReadFile(filepath.Join(hostFixtures, "home", ".codex", "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(codexHome, "config.toml"), string(fixture))
+	f, _ := hostcfg.FileFor("codex", "user", "config.toml")
+	before, err := hostcfg.Parse(f, fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runIn(t, project, environ, bin, "hosts", "wrap", "codex", "--yes", "--profile", "hosts-e2e")
+
+	cmd := exec.Command(codex, "mcp", "list", "--json")
+	cmd.Dir, cmd.Env = project, environ
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("codex mcp list: %v\n%s", err, stderr.String())
+	}
+	var listed []codexServer
+	if err := json.Unmarshal(stdout.Bytes(), &listed); err != nil {
+		t.Fatalf("codex mcp list --json: %v\n%s", err, stdout.String())
+	}
+	if len(listed) != len(before.Servers) {
+		t.Errorf("codex lists %d servers, the fixture has %d:\n%s", len(listed), len(before.Servers), stdout.String())
+	}
+	for _, s := range before.Servers {
+		i := slices.IndexFunc(listed, func(l codexServer) bool { return l.Name == s.Name })
+		if i < 0 {
+			t.Errorf("codex does not list %s", s.Name)
+			continue
+		}
+		got := listed[i].Transport
+		switch s.Kind {
+		case hostcfg.Stdio:
+			want := append([]string{"proxy", "--profile", "hosts-e2e", "--", s.Command}, s.Args...)
+			if got.Command != bin || !slices.Equal(got.Args, want) {
+				t.Errorf("codex reads %s as %q %q, want %q %q", s.Name, got.Command, got.Args, bin, want)
+			}
+		case hostcfg.Proxied:
+			if got.Command != s.Command || !slices.Equal(got.Args, s.Args) {
+				t.Errorf("codex reads the proxied %s as %q %q", s.Name, got.Command, got.Args)
+			}
+		case hostcfg.Remote:
+			if got.URL != s.URL || got.Command != "" {
+				t.Errorf("codex reads the remote %s as %+v", s.Name, got)
+			}
 		}
 	}
 }
