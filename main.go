@@ -23,6 +23,7 @@ type cli struct {
 	Pick       pickCmd       `cmd:"" default:"withargs" help:"Pick repositories, ask for consent, serve them as roots (the default command)."`
 	List       listCmd       `cmd:"" help:"Print the repositories found under DIR, with no UI."`
 	Proxy      proxyCmd      `cmd:"" help:"Be an MCP stdio server for an agent host, serving a profile's consent to SERVER_COMMAND."`
+	Hosts      hostsCmd      `cmd:"" help:"List the MCP servers agent hosts configure; wrap or unwrap them in rootpick proxy."`
 	ServeDemo  serveDemoCmd  `cmd:"" name:"serve-demo" help:"Run the built-in roots-aware demo MCP server on stdio."`
 	Forget     forgetCmd     `cmd:"" help:"Clear the remembered consent of a profile."`
 	VersionCmd versionCmd    `cmd:"" name:"version" help:"Print the version, commit and commit date."`
@@ -49,7 +50,8 @@ Examples:
   rootpick --server 'uvx mcp-server-git' --url http://localhost:3000/mcp
   rootpick --print ~/src | jq -r '.[].path'          the chosen folders as JSON
   rootpick list --json ~/src                         no UI: JSON Lines
-  rootpick proxy --print-config claude -- npx -y @modelcontextprotocol/server-filesystem`
+  rootpick proxy --print-config claude -- npx -y @modelcontextprotocol/server-filesystem
+  rootpick hosts wrap claude --profile work          put Claude Code's servers behind the proxy`
 
 // env is what every Run gets: where to write.
 type env struct {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/hostcfg"
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
@@ -32,7 +33,7 @@ type proxyCmd struct {
 
 	Profile     string   `placeholder:"NAME" default:"${profile}" help:"Serve the consent of profile NAME (default: ${default})."`
 	Protocol    string   `placeholder:"VERSION" default:"${protocol}" help:"MCP protocol VERSION to ask the server for (default: ${default})."`
-	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, goose, inspector) and exit."`
+	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, gemini, codex, goose, inspector) and exit."`
 	Name        string   `placeholder:"NAME" help:"The server's NAME in a printed configuration (default: derived from the command)."`
 	StateDir    string   `name:"state-dir" type:"path" placeholder:"DIR" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
 	Log         string   `placeholder:"FILE" type:"path" group:"log" help:"Write the log to FILE (default: $XDG_STATE_HOME/rootpick/proxy-PROFILE-SERVER.log)."`
@@ -43,7 +44,7 @@ type proxyCmd struct {
 type hostName string
 
 // hostNames are the hosts --print-config knows.
-var hostNames = []string{"claude", "vscode", "cursor", "goose", "inspector"}
+var hostNames = []string{"claude", "vscode", "cursor", "gemini", "codex", "goose", "inspector"}
 
 func (h *hostName) Decode(ctx *kong.DecodeContext) error {
 	var s string
@@ -247,6 +248,26 @@ func printHostConfig(w, hint io.Writer, o proxyCmd, command []string) error {
 	case "inspector":
 		fmt.Fprintln(hint, "# for config.json, then: npx @modelcontextprotocol/inspector --config config.json --server "+name)
 		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
+	case "gemini":
+		fmt.Fprintln(hint, "# for ~/.gemini/settings.json (or .gemini/settings.json in the project)")
+		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
+	case "codex":
+		// Codex: a [mcp_servers.NAME] table, written as Codex's docs do
+		// (command, then args); hostcfg.Quote is valid TOML.
+		fmt.Fprintln(hint, "# for ~/.codex/config.toml (or .codex/config.toml in a trusted project)")
+		key := name
+		if strings.Contains(key, ".") {
+			key = hostcfg.Quote(key)
+		}
+		quoted := make([]string, len(args))
+		for i, a := range args {
+			quoted[i] = hostcfg.Quote(a)
+		}
+		fmt.Fprintf(w, "[mcp_servers.%s]\ncommand = %s\nargs = [%s]\n", key, hostcfg.Quote(exe), strings.Join(quoted, ", "))
+		if v, ok := env["XDG_STATE_HOME"]; ok {
+			fmt.Fprintf(w, "env = { XDG_STATE_HOME = %s }\n", hostcfg.Quote(v))
+		}
+		return nil
 	case "vscode":
 		fmt.Fprintln(hint, "# for .vscode/mcp.json")
 		vs := map[string]any{"type": "stdio", "command": exe, "args": args}
@@ -264,5 +285,5 @@ func printHostConfig(w, hint io.Writer, o proxyCmd, command []string) error {
 			nameQ, nameQ, exeQ, strings.Join(quoted, ", "))
 		return nil
 	}
-	return usageError("proxy: --print-config takes claude, vscode, cursor, goose or inspector, not %q", o.PrintConfig)
+	return usageError("proxy: --print-config takes %s, not %q", strings.Join(hostNames, ", "), o.PrintConfig)
 }

@@ -1,0 +1,470 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/hostcfg"
+	"github.com/rootpick/rootpick/internal/safetext"
+	"github.com/rootpick/rootpick/mcpconn"
+)
+
+// hostsCmd is "rootpick hosts [list|wrap|unwrap]": the MCP servers agent
+// hosts configure, and putting them behind rootpick proxy.
+type hostsCmd struct {
+	List   hostsListCmd   `cmd:"" default:"withargs" help:"List the MCP servers each host configures, marking those that run through rootpick proxy (the default)."`
+	Wrap   hostsWrapCmd   `cmd:"" help:"Make a host's stdio servers run through rootpick proxy (shows the diff, asks, keeps a backup)."`
+	Unwrap hostsUnwrapCmd `cmd:"" help:"Make servers that run through rootpick proxy run directly again."`
+}
+
+func (hostsCmd) Help() string {
+	return `Reads Claude Code (.mcp.json, ~/.claude.json), VS Code (.vscode/mcp.json),
+Cursor (.cursor/mcp.json, ~/.cursor/mcp.json), Gemini CLI
+(.gemini/settings.json, ~/.gemini/settings.json), Codex
+(~/.codex/config.toml, .codex/config.toml) and Goose
+(~/.config/goose/config.yaml). Project files are those of the current
+folder, or of --project DIR.
+
+Examples:
+  rootpick hosts                                 list every host's servers
+  rootpick hosts wrap claude --profile work      put Claude Code's stdio servers behind the proxy
+  rootpick hosts wrap vscode filesystem --yes    one server, without asking
+  rootpick hosts unwrap claude                   back as they were`
+}
+
+// hostsListCmd lists the servers.
+type hostsListCmd struct {
+	Host    string `arg:"" optional:"" help:"Only this host: claude, vscode, cursor, gemini, codex or goose."`
+	Project string `placeholder:"DIR" type:"path" help:"Read the project files of DIR (default: the current folder)."`
+}
+
+// hostsWrapCmd puts servers behind the proxy.
+type hostsWrapCmd struct {
+	Targets []string `arg:"" optional:"" name:"host-or-server" help:"A host (claude, vscode, cursor, gemini, codex, goose), then servers by name; with none, every stdio server."`
+	Profile string   `placeholder:"NAME" help:"The proxy serves the consent of profile NAME (default: the proxy's own default, as 'rootpick proxy' without --profile)."`
+	Yes     bool     `short:"y" help:"Write without asking (for scripts)."`
+	Project string   `placeholder:"DIR" type:"path" help:"Read the project files of DIR (default: the current folder)."`
+}
+
+// hostsUnwrapCmd restores servers that run through the proxy.
+type hostsUnwrapCmd struct {
+	Targets []string `arg:"" optional:"" name:"host-or-server" help:"A host, then servers by name; with none, every server that runs through rootpick proxy."`
+	Yes     bool     `short:"y" help:"Write without asking (for scripts)."`
+	Project string   `placeholder:"DIR" type:"path" help:"Read the project files of DIR (default: the current folder)."`
+}
+
+func (hostsWrapCmd) Help() string {
+	return `Each chosen stdio server's command becomes this rootpick executable and
+its arguments 'proxy [--profile NAME] -- COMMAND ARGS...', so that the host
+starts the proxy and the proxy starts the server. The diff of every file is
+shown first; the files are written only after a y on the terminal (or with
+--yes), each beside a backup FILE.rootpick-backup (an older backup holding
+something else is kept, and the new one is FILE.rootpick-backup.N). A server
+that already runs through rootpick proxy is left alone, so wrapping twice is
+wrapping once. Remote servers (url, httpUrl, type http or sse) are refused:
+the proxy speaks stdio only. A file that is a symbolic link stays one: the
+file it leads to is written. Comments, order and layout are kept.
+
+Examples:
+  rootpick hosts wrap                            every host's stdio servers
+  rootpick hosts wrap claude --profile work      Claude Code's
+  rootpick hosts wrap codex context7 docs --yes  two of Codex's, without asking`
+}
+
+func (hostsUnwrapCmd) Help() string {
+	return `The server command after the proxy's flags becomes the entry's command
+and arguments again; after 'hosts wrap' and 'hosts unwrap' a file is as it
+was, byte for byte (an entry that had no args keeps an empty one). The diff
+is shown and the files are written as for wrap.
+
+Examples:
+  rootpick hosts unwrap claude
+  rootpick hosts unwrap vscode filesystem --yes`
+}
+
+func (o *hostsListCmd) Run(e *env) error {
+	if e.dashdash {
+		return usageError("hosts takes no server command, got -- %q", e.command)
+	}
+	if o.Host != "" && !slices.Contains(hostcfg.Hosts, o.Host) {
+		return usageError("hosts: %q is no host: %s", o.Host, strings.Join(hostcfg.Hosts, ", "))
+	}
+	places, err := hostPlaces(o.Project)
+	if err != nil {
+		return err
+	}
+	configs, failed := loadHostConfigs(e.stderr, places, o.Host)
+	listHosts(e.stdout, configs, o.Host)
+	if failed {
+		return exitError{code: 1}
+	}
+	return nil
+}
+
+func (o *hostsWrapCmd) Run(e *env) error {
+	if o.Profile != "" {
+		if err := consent.ValidateProfile(o.Profile); err != nil {
+			return usageError("hosts wrap: --profile: %v", err)
+		}
+	}
+	ch := hostsChange{targets: o.Targets, project: o.Project, yes: o.Yes, wrap: true,
+		proxy: hostcfg.Proxy{Exe: proxyExecutable(), Profile: o.Profile}}
+	return ch.run(e, terminalAsk())
+}
+
+func (o *hostsUnwrapCmd) Run(e *env) error {
+	ch := hostsChange{targets: o.Targets, project: o.Project, yes: o.Yes}
+	return ch.run(e, terminalAsk())
+}
+
+// hostPlaces is where the host files are: the home folder (the user
+// database's when $HOME is not absolute) and the project folder.
+func hostPlaces(project string) (hostcfg.Places, error) {
+	home, err := consent.HomeDir()
+	if err != nil {
+		return hostcfg.Places{}, err
+	}
+	if project == "" {
+		if project, err = os.Getwd(); err != nil {
+			return hostcfg.Places{}, err
+		}
+	}
+	project, err = filepath.Abs(project)
+	if err != nil {
+		return hostcfg.Places{}, err
+	}
+	self := []string{proxyExecutable()}
+	if exe, err := os.Executable(); err == nil {
+		self = append(self, exe)
+	}
+	return hostcfg.Places{Home: home, Project: project, Getenv: os.Getenv, Windows: runtime.GOOS == "windows", Rootpick: self}, nil
+}
+
+// loadHostConfigs reads the files of host ("" for every host) that exist.
+// A file that cannot be read is named on w; failed says there was one.
+func loadHostConfigs(w io.Writer, places hostcfg.Places, host string) (configs []*hostcfg.Config, failed bool) {
+	for _, f := range hostcfg.Files(places) {
+		if host != "" && f.Host != host {
+			continue
+		}
+		c, err := hostcfg.Load(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			fmt.Fprintf(w, "rootpick: %s: %s\n", shown(f.Path), shown(err.Error()))
+			failed = true
+			continue
+		}
+		configs = append(configs, c)
+	}
+	return configs, failed
+}
+
+// listHosts prints each file's servers, grouped by host and file.
+func listHosts(w io.Writer, configs []*hostcfg.Config, host string) {
+	if len(configs) == 0 {
+		which := "any host"
+		if host != "" {
+			which = host
+		}
+		fmt.Fprintf(w, "No MCP server configuration of %s found.\n", which)
+		return
+	}
+	var total, proxied, stdio int
+	for _, c := range configs {
+		fmt.Fprintf(w, "%s  %s (%s)\n", c.File.Host, shown(c.File.Path), c.File.Scope)
+		if len(c.Servers) == 0 {
+			fmt.Fprintln(w, "  (no servers)")
+		}
+		width := 0
+		for _, s := range c.Servers {
+			width = max(width, len([]rune(shown(s.Name))))
+		}
+		scope := c.File.Scope
+		for _, s := range c.Servers {
+			if s.Scope != scope {
+				scope = s.Scope
+				fmt.Fprintf(w, "  %s:\n", shown(scope))
+			}
+			total++
+			var what string
+			switch s.Kind {
+			case hostcfg.Proxied:
+				proxied++
+				what = "proxied   " + commandLine(s.Command, s.Args)
+			case hostcfg.Stdio:
+				stdio++
+				what = "direct    " + commandLine(s.Command, s.Args)
+			case hostcfg.Remote:
+				what = "remote    " + shown(mcpconn.RedactText(s.URL)) + " (" + shown(s.Note) + "; the proxy speaks stdio only)"
+			default:
+				what = "other     " + shown(s.Note)
+			}
+			if s.Problem != "" {
+				what += "  [cannot be rewritten: " + shown(s.Problem) + "]"
+			}
+			name := shown(s.Name)
+			fmt.Fprintf(w, "  %s%s  %s\n", name, strings.Repeat(" ", width-len([]rune(name))), what)
+		}
+	}
+	fmt.Fprintf(w, "\n%d servers: %d through rootpick proxy, %d direct stdio", total, proxied, stdio)
+	if stdio > 0 {
+		fmt.Fprint(w, " ('rootpick hosts wrap' puts them behind the proxy)")
+	}
+	fmt.Fprintln(w)
+}
+
+// commandLine shows a command and its arguments, each quoted when it
+// holds a space or a quote, escaped for the terminal.
+func commandLine(command string, args []string) string {
+	words := append([]string{command}, args...)
+	for i, w := range words {
+		if w == "" || strings.ContainsAny(w, " \t'\"\\$`") {
+			w = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'" // as a shell reads it
+		}
+		words[i] = mcpconn.RedactText(w)
+	}
+	return shown(strings.Join(words, " "))
+}
+
+// shown escapes text from a file for the terminal.
+func shown(s string) string {
+	return safetext.Escape(s)
+}
+
+// hostsChange is one wrap or unwrap run.
+type hostsChange struct {
+	targets []string
+	project string
+	yes     bool
+	// wrap says wrap (with proxy), not unwrap.
+	wrap  bool
+	proxy hostcfg.Proxy
+}
+
+// askFunc asks the person a yes/no question; nil when there is no
+// terminal to ask on.
+type askFunc func(question string) (bool, error)
+
+// terminalAsk asks on the terminal when stdin is one.
+func terminalAsk() askFunc {
+	if !term.IsTerminal(os.Stdin.Fd()) {
+		return nil
+	}
+	return func(question string) (bool, error) {
+		fmt.Fprint(os.Stderr, question)
+		line, err := bufio.NewReader(os.Stdin).ReadString('\n')
+		if err != nil && line == "" {
+			return false, err
+		}
+		answer := strings.ToLower(strings.TrimSpace(line))
+		return answer == "y" || answer == "yes", nil
+	}
+}
+
+// planned is one file to rewrite.
+type planned struct {
+	c     *hostcfg.Config
+	which []int
+	out   []byte
+}
+
+func (ch hostsChange) run(e *env, ask askFunc) error {
+	verb, done := "unwrap", "unwrapped"
+	if ch.wrap {
+		verb, done = "wrap", "wrapped"
+	}
+	if e.dashdash {
+		return usageError("hosts %s takes no server command, got -- %q", verb, e.command)
+	}
+	host, names := "", ch.targets
+	if len(names) > 0 && slices.Contains(hostcfg.Hosts, names[0]) {
+		host, names = names[0], names[1:]
+	}
+	places, err := hostPlaces(ch.project)
+	if err != nil {
+		return err
+	}
+	configs, failed := loadHostConfigs(e.stderr, places, host)
+	if failed {
+		return exitError{code: 1, msg: "nothing written: a configuration file could not be read"}
+	}
+	found := map[string]bool{}
+	refused := false
+	var plans []planned
+	for _, c := range configs {
+		p := planned{c: c}
+		for i, s := range c.Servers {
+			if len(names) > 0 && !slices.Contains(names, s.Name) {
+				continue
+			}
+			found[s.Name] = true
+			ok, why := s.CanWrap()
+			if !ch.wrap {
+				ok, why = s.CanUnwrap()
+			}
+			if ok {
+				p.which = append(p.which, i)
+				continue
+			}
+			// Asked for by name and not possible: an error, unless it is
+			// already as asked.
+			already := (ch.wrap && s.Kind == hostcfg.Proxied) || (!ch.wrap && s.Kind != hostcfg.Proxied && s.Kind != hostcfg.Other)
+			switch {
+			case len(names) > 0 && !already:
+				refused = true
+				fmt.Fprintf(e.stderr, "rootpick: %s %s in %s: not %s: %s\n", c.File.Host, shown(s.Name), shown(c.File.Path), done, shown(why))
+			case ch.wrap || len(names) > 0 || s.Kind == hostcfg.Proxied:
+				fmt.Fprintf(e.stderr, "%s %s: left alone: %s\n", c.File.Host, shown(s.Name), shown(why))
+			}
+		}
+		if len(p.which) == 0 {
+			continue
+		}
+		if ch.wrap {
+			p.out, err = c.Wrap(p.which, ch.proxy)
+		} else {
+			p.out, err = c.Unwrap(p.which)
+		}
+		if err != nil {
+			return exitError{code: 1, msg: fmt.Sprintf("nothing written: %s: %v", shown(c.File.Path), shown(err.Error()))}
+		}
+		plans = append(plans, p)
+	}
+	var missing []string
+	for _, n := range names {
+		if !found[n] {
+			missing = append(missing, shown(n))
+		}
+	}
+	if len(missing) > 0 {
+		where := "any host"
+		if host != "" {
+			where = host
+		}
+		return usageError("hosts %s: no server %s in %s ('rootpick hosts' lists them)", verb, strings.Join(missing, ", "), where)
+	}
+	if len(plans) == 0 {
+		fmt.Fprintf(e.stderr, "Nothing to %s.\n", verb)
+		if refused {
+			return exitError{code: 1}
+		}
+		return nil
+	}
+
+	n := 0
+	for _, p := range plans {
+		fmt.Fprint(e.stdout, shownDiff(hostcfg.Diff(p.c.File.Path, p.c.File.Path+" ("+done+")", p.c.Data, p.out)))
+		var servers []string
+		for _, i := range p.which {
+			servers = append(servers, shown(p.c.Servers[i].Name))
+		}
+		how := "to run directly"
+		if ch.wrap {
+			how = "to run through rootpick proxy"
+		}
+		fmt.Fprintf(e.stderr, "%s %s: %s %s\n", p.c.File.Host, shown(p.c.File.Path), strings.Join(servers, ", "), how)
+		n += len(p.which)
+	}
+	files := fmt.Sprintf("%d file", len(plans))
+	if len(plans) > 1 {
+		files += "s"
+	}
+	if !ch.yes {
+		if ask == nil {
+			return exitError{code: 1, msg: fmt.Sprintf("nothing written: there is no terminal to ask on; run again with --yes to write %s", files)}
+		}
+		ok, err := ask(fmt.Sprintf("Write %s (each backed up beside it as FILE%s)? [y/N] ", files, hostcfg.BackupSuffix))
+		if err != nil || !ok {
+			fmt.Fprintln(e.stderr, "Nothing written.")
+			return nil
+		}
+	}
+	writeFailed := false
+	for _, p := range plans {
+		w, err := hostcfg.Write(p.c.File.Path, p.c.Data, p.out)
+		if err != nil {
+			writeFailed = true
+			fmt.Fprintf(e.stderr, "rootpick: %s: %s\n", shown(p.c.File.Path), shown(err.Error()))
+			continue
+		}
+		if w.Link {
+			fmt.Fprintf(e.stderr, "%s is a symbolic link: wrote the file it leads to, %s", shown(p.c.File.Path), shown(w.Target))
+		} else {
+			fmt.Fprintf(e.stderr, "Wrote %s", shown(w.Target))
+		}
+		fmt.Fprintf(e.stderr, " (backup: %s", shown(w.Backup))
+		if w.BackupExisted {
+			fmt.Fprint(e.stderr, ", already there")
+		}
+		if w.OlderBackup != "" {
+			fmt.Fprintf(e.stderr, "; the older backup %s is kept", shown(w.OlderBackup))
+		}
+		fmt.Fprintln(e.stderr, ")")
+	}
+	if ch.wrap && !writeFailed {
+		pick := "rootpick"
+		if ch.proxy.Profile != "" {
+			pick += " --profile " + ch.proxy.Profile
+		}
+		fmt.Fprintf(e.stderr, "%d servers now run through rootpick proxy: restart the host, then choose their folders with '%s'.\n", n, pick)
+		if v := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(v) {
+			fmt.Fprintf(e.stderr, "Note: XDG_STATE_HOME is set (%s); hosts that start servers with a reduced environment make the proxy read the consent from ~/.local/state/rootpick instead.\n", shown(v))
+		}
+	}
+	if writeFailed || refused {
+		return exitError{code: 1}
+	}
+	return nil
+}
+
+// shownDiff escapes each line of a diff for the terminal, tabs kept.
+func shownDiff(d string) string {
+	lines := strings.SplitAfter(d, "\n")
+	for i, l := range lines {
+		body, nl := strings.CutSuffix(l, "\n")
+		parts := strings.Split(body, "\t")
+		for j, p := range parts {
+			parts[j] = shown(p)
+		}
+		lines[i] = strings.Join(parts, "\t")
+		if nl {
+			lines[i] += "\n"
+		}
+	}
+	return strings.Join(lines, "")
+}
+
+// proxyExecutable is the command a host is to start for rootpick proxy:
+// this executable, by the name it has on $PATH when that is the same file
+// (so that a package manager's versioned folder behind the link is not
+// written into the host's configuration), or "rootpick" under go run,
+// whose executable is temporary.
+func proxyExecutable() string {
+	exe, err := os.Executable()
+	if err != nil || strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		return "rootpick"
+	}
+	if p, err := exec.LookPath("rootpick"); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			a, errA := os.Stat(abs)
+			b, errB := os.Stat(exe)
+			if errA == nil && errB == nil && os.SameFile(a, b) {
+				return abs
+			}
+		}
+	}
+	return exe
+}

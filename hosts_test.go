@@ -1,0 +1,296 @@
+package main
+
+// Tests of rootpick hosts: the command on copies of internal/hostcfg's
+// fixture configurations, and the built binary writing them
+// (hosts_cli_test.go has the real hosts reading what it wrote).
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rootpick/rootpick/internal/hostcfg"
+)
+
+// hostFixtures is internal/hostcfg's testdata: a home folder and a
+// project folder holding every host's files.
+var hostFixtures = filepath.Join("internal", "hostcfg", "testdata")
+
+// copyTree copies the folder src to dst.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// hostsSandbox copies the fixtures to a temporary folder and makes it the
+// home folder; it returns the home and project folders.
+func hostsSandbox(t *testing.T) (home, project string) {
+	t.Helper()
+	dir := t.TempDir()
+	copyTree(t, hostFixtures, dir)
+	home, project = filepath.Join(dir, "home"), filepath.Join(dir, "project")
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CODEX_HOME", "")
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	return home, project
+}
+
+// snapshot reads every file under dirs.
+func snapshot(t *testing.T, dirs ...string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, dir := range dirs {
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				b, _ := os.ReadFile(p)
+				out[p] = string(b)
+			}
+			return err
+		})
+	}
+	return out
+}
+
+// TestHostsList: every host's servers, with their kind; a remote URL's
+// secrets are not shown.
+func TestHostsList(t *testing.T) {
+	_, project := hostsSandbox(t)
+	var out, errb bytes.Buffer
+	if err := run([]string{"hosts", "--project", project}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	text := out.String()
+	for _, want := range []string{
+		"claude  " + filepath.Join(project, ".mcp.json") + " (project)",
+		"filesystem  direct    npx -y @modelcontextprotocol/server-filesystem '/home/someone/My Projects/ünïcode ☃'",
+		"git         proxied   /usr/local/bin/rootpick proxy --profile work -- uvx mcp-server-git",
+		"notion      remote    https://mcp.notion.com/mcp (type http; the proxy speaks stdio only)",
+		"local /home/someone/src/app:",
+		"developer     other     goose extension of type builtin, not a command",
+		"rp           proxied   rootpick proxy --profile work mcp-server-filesystem",
+		"36 servers: 5 through rootpick proxy, 21 direct stdio",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the list lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "secret") || strings.Contains(text, "SECRET") {
+		t.Errorf("the list shows a URL's secret:\n%s", text)
+	}
+	out.Reset()
+	if err := run([]string{"hosts", "codex", "--project", project}, &out, io.Discard); err != nil || strings.Contains(out.String(), "claude") || !strings.Contains(out.String(), "noargs-inline") {
+		t.Errorf("hosts codex: %v\n%s", err, out.String())
+	}
+	var ee exitError
+	if err := run([]string{"hosts", "emacs"}, io.Discard, io.Discard); !errors.As(err, &ee) || ee.code != 2 {
+		t.Errorf("an unknown host: %v, want exit 2", err)
+	}
+}
+
+// TestHostsWrapAsksFirst: without --yes nothing is written unless the
+// person says y on the terminal; with no terminal, the command refuses.
+func TestHostsWrapAsksFirst(t *testing.T) {
+	home, project := hostsSandbox(t)
+	before := snapshot(t, home, project)
+	ch := hostsChange{targets: []string{"claude"}, project: project, wrap: true, proxy: hostcfg.Proxy{Exe: "/bin/rootpick"}}
+	var out, errb bytes.Buffer
+	var ee exitError
+	if err := ch.run(&env{stdout: &out, stderr: &errb}, nil); !errors.As(err, &ee) || ee.code != 1 || !strings.Contains(ee.msg, "--yes") {
+		t.Errorf("no terminal, no --yes: %v, want exit 1 naming --yes", err)
+	}
+	if !strings.Contains(out.String(), `+      "command": "/bin/rootpick",`) {
+		t.Errorf("the diff was not shown:\n%s", out.String())
+	}
+	asked := ""
+	no := func(q string) (bool, error) { asked = q; return false, nil }
+	if err := ch.run(&env{stdout: io.Discard, stderr: io.Discard}, no); err != nil {
+		t.Errorf("answered n: %v", err)
+	}
+	if !strings.Contains(asked, "[y/N]") {
+		t.Errorf("asked %q", asked)
+	}
+	if after := snapshot(t, home, project); !maps2Equal(before, after) {
+		t.Fatal("files changed without a yes")
+	}
+	yes := func(string) (bool, error) { return true, nil }
+	if err := ch.run(&env{stdout: io.Discard, stderr: io.Discard}, yes); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(project, ".mcp.json"))
+	if !strings.Contains(string(b), `"command": "/bin/rootpick"`) {
+		t.Errorf("answered y, the file holds:\n%s", b)
+	}
+	if bk, _ := os.ReadFile(filepath.Join(project, ".mcp.json"+hostcfg.BackupSuffix)); string(bk) != before[filepath.Join(project, ".mcp.json")] {
+		t.Error("no backup of the original beside it")
+	}
+}
+
+func maps2Equal(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestHostsWrapByName: a remote server named is refused with the reason;
+// a name no host has is a usage error; one already wrapped is left alone.
+func TestHostsWrapByName(t *testing.T) {
+	home, project := hostsSandbox(t)
+	before := snapshot(t, home, project)
+	var errb bytes.Buffer
+	var ee exitError
+	err := run([]string{"hosts", "wrap", "claude", "notion", "git", "--yes", "--project", project}, io.Discard, &errb)
+	if !errors.As(err, &ee) || ee.code != 1 || !strings.Contains(errb.String(), "notion in "+filepath.Join(project, ".mcp.json")+": not wrapped: remote server (type http): rootpick proxy speaks stdio only") {
+		t.Errorf("wrapping a remote server: %v\n%s", err, errb.String())
+	}
+	if !strings.Contains(errb.String(), "claude git: left alone: already runs through rootpick proxy (profile work)") {
+		t.Errorf("the wrapped server is not said to be left alone:\n%s", errb.String())
+	}
+	if err := run([]string{"hosts", "wrap", "claude", "nope", "--project", project}, io.Discard, io.Discard); !errors.As(err, &ee) || ee.code != 2 {
+		t.Errorf("an unknown server: %v, want exit 2", err)
+	}
+	if err := run([]string{"hosts", "wrap", "--profile", "../x", "--project", project}, io.Discard, io.Discard); !errors.As(err, &ee) || ee.code != 2 {
+		t.Errorf("a bad profile: %v, want exit 2", err)
+	}
+	if !maps2Equal(before, snapshot(t, home, project)) {
+		t.Error("files changed")
+	}
+}
+
+// TestHostsE2EWrapUnwrap: the built binary wraps every host's fixtures
+// with --yes, wraps nothing the second time, and unwraps them back.
+func TestHostsE2EWrapUnwrap(t *testing.T) {
+	bin := rootpickBin(t)
+	home, project := hostsSandbox(t)
+	original := snapshot(t, home, project)
+	places := hostcfg.Places{Home: home, Project: project, Getenv: os.Getenv}
+	load := func() []*hostcfg.Config {
+		t.Helper()
+		var out []*hostcfg.Config
+		for _, f := range hostcfg.Files(places) {
+			f.Rootpick = []string{bin}
+			c, err := hostcfg.Load(f)
+			if err != nil {
+				t.Fatalf("%s: %v", f.Path, err)
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	rootpick := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = project
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("rootpick %q: %v\n%s\n%s", args, err, out.String(), errb.String())
+		}
+		return errb.String()
+	}
+	before := load()
+	rootpick("hosts", "wrap", "--yes", "--profile", "e2e")
+	wrapped := snapshot(t, home, project)
+	var names = map[string][]string{} // host: the servers wrapped
+	for i, c := range load() {
+		for j, s := range c.Servers {
+			b := before[i].Servers[j]
+			if b.Kind != hostcfg.Stdio {
+				if s.Kind != b.Kind || s.Command != b.Command || !slices.Equal(s.Args, b.Args) {
+					t.Errorf("%s %s changed: %v %q %q", c.File.Path, s.Name, s.Kind, s.Command, s.Args)
+				}
+				continue
+			}
+			names[c.File.Host] = append(names[c.File.Host], s.Name)
+			want := append([]string{"proxy", "--profile", "e2e", "--", b.Command}, b.Args...)
+			if s.Kind != hostcfg.Proxied || s.Command != bin || !slices.Equal(s.Args, want) {
+				t.Errorf("%s %s: %q %q, want %q %q", c.File.Path, s.Name, s.Command, s.Args, bin, want)
+			}
+		}
+		if bk, err := os.ReadFile(c.File.Path + hostcfg.BackupSuffix); err != nil || string(bk) != original[c.File.Path] {
+			t.Errorf("%s: no backup of the original: %v", c.File.Path, err)
+		}
+	}
+	if msg := rootpick("hosts", "wrap", "--yes", "--profile", "e2e"); !strings.Contains(msg, "Nothing to wrap.") {
+		t.Errorf("the second wrap said:\n%s", msg)
+	}
+	if again := snapshot(t, home, project); !maps2Equal(wrapped, again) {
+		t.Error("the second wrap changed files")
+	}
+	// Unwrap by host and name what was wrapped: each file as it was (the
+	// servers that had no args keep an empty one).
+	for host, servers := range names {
+		rootpick(append([]string{"hosts", "unwrap", "--yes", host}, servers...)...)
+	}
+	for i, c := range load() {
+		got, _ := os.ReadFile(c.File.Path)
+		if string(got) == original[c.File.Path] {
+			continue
+		}
+		for j, s := range c.Servers {
+			b := before[i].Servers[j]
+			if s.Kind != b.Kind || s.Command != b.Command || !slices.Equal(s.Args, b.Args) {
+				t.Errorf("%s %s after unwrap: %v %q %q, was %q %q", c.File.Path, s.Name, s.Kind, s.Command, s.Args, b.Command, b.Args)
+			}
+		}
+		if !strings.Contains(hostcfg.Diff("a", "b", []byte(original[c.File.Path]), got), "args") {
+			t.Errorf("%s differs from the original in more than an empty args", c.File.Path)
+		}
+	}
+}
+
+// TestHostsHelpGolden: the --help of hosts and its commands, at 80 columns
+// (go test -run TestHostsHelpGolden -update rewrites testdata/help).
+func TestHostsHelpGolden(t *testing.T) {
+	t.Setenv("COLUMNS", "80")
+	for _, args := range [][]string{{"hosts"}, {"hosts", "list"}, {"hosts", "wrap"}, {"hosts", "unwrap"}} {
+		var out bytes.Buffer
+		if err := run(append(args, "--help"), &out, io.Discard); err != nil && !errors.Is(err, exitError{code: 0}) {
+			t.Fatalf("%q: %v", args, err)
+		}
+		file := filepath.Join("testdata", "help", strings.Join(args, "-")+".golden")
+		if *update {
+			if err := os.WriteFile(file, out.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatalf("%v (go test -run TestHostsHelpGolden -update writes it)", err)
+		}
+		if out.String() != string(want) {
+			t.Errorf("%s --help differs from %s (-update rewrites it):\n%s", strings.Join(args, " "), file, out.String())
+		}
+	}
+}

@@ -1,0 +1,19 @@
+// Package hostcfg finds the MCP server entries that agent hosts (Claude
+// Code, VS Code, Cursor, Gemini CLI, Codex, Goose) keep in their own
+// configuration files, and rewrites chosen stdio entries to run through
+// `rootpick proxy` and back.
+//
+// It needs its own room because it edits files that belong to other
+// programs, in four formats (JSON, JSONC, TOML, YAML), and must leave every
+// byte it was not asked to change where it was: comments, key order,
+// indentation, quoting. Each format is read with a real parser that gives
+// the byte range of every value (hujson for JSON and JSONC, go-toml's
+// unstable parser for TOML, goccy/go-yaml for YAML); a rewrite is a few
+// splices at those ranges, read back with the same parser and checked
+// before anything is written. Wrap moves the original command's text into
+// the proxy's arguments and unwrap moves it back, so that wrap followed by
+// unwrap gives the original bytes.
+//
+// Nothing here talks to a terminal: the command in the root package shows
+// the diff and asks.
+package hostcfg

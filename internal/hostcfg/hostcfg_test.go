@@ -1,0 +1,471 @@
+package hostcfg
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// testProxy is how the tests wrap: a path with a space and a profile.
+var testProxy = Proxy{Exe: "/opt/root pick/bin/rootpick", Profile: "hosts-test"}
+
+// fixture is one configuration file under testdata, with what each of its
+// servers is.
+type fixture struct {
+	host, scope, path string
+	kinds             map[string]Kind
+	// noArgs are the stdio servers written without args: after wrap and
+	// unwrap they have "args: []", the one change a round trip makes.
+	noArgs []string
+}
+
+var fixtures = []fixture{
+	{Claude, "project", "project/.mcp.json", map[string]Kind{"filesystem": Stdio, "notion": Remote, "git": Proxied, "time": Stdio}, []string{"time"}},
+	{Claude, "user", "home/.claude.json", map[string]Kind{"everything": Stdio, "sentry": Remote, "memory": Stdio}, nil},
+	{VSCode, "project", "project/.vscode/mcp.json", map[string]Kind{"filesystem": Stdio, "github": Remote, "legacy": Remote, "fetch": Stdio, "git": Proxied}, nil},
+	{Cursor, "project", "project/.cursor/mcp.json", map[string]Kind{"sqlite": Stdio, "context7": Remote}, nil},
+	{Cursor, "user", "home/.cursor/mcp.json", map[string]Kind{"playwright": Stdio, "echo": Stdio}, []string{"echo"}},
+	{Gemini, "user", "home/.gemini/settings.json", map[string]Kind{"pythonTools": Stdio, "httpServer": Remote, "sseServer": Remote, "rp": Proxied}, nil},
+	{Gemini, "project", "project/.gemini/settings.json", map[string]Kind{"nodeServer": Stdio}, nil},
+	{Codex, "user", "home/.codex/config.toml", map[string]Kind{"context7": Stdio, "docs": Stdio, "figma": Remote, "git": Proxied, "time": Stdio, "inline": Stdio, "noargs-inline": Stdio, "dotted": Stdio}, []string{"time", "noargs-inline"}},
+	{Codex, "project", "project/.codex/config.toml", map[string]Kind{"my server": Stdio}, nil},
+	{Goose, "user", "home/.config/goose/config.yaml", map[string]Kind{"developer": Other, "github": Stdio, "filesystem": Stdio, "remote-tools": Remote, "memory": Stdio, "git": Proxied}, []string{"memory"}},
+}
+
+func (fx fixture) load(t *testing.T) *Config {
+	t.Helper()
+	f, ok := FileFor(fx.host, fx.scope, filepath.Join("testdata", fx.path))
+	if !ok {
+		t.Fatalf("no file for %s %s", fx.host, fx.scope)
+	}
+	c, err := Load(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// wrappable are the indexes of the servers CanWrap accepts, leaving out
+// those named in skip.
+func wrappable(c *Config, skip ...string) []int {
+	var out []int
+	for i, s := range c.Servers {
+		if ok, _ := s.CanWrap(); ok && !slices.Contains(skip, s.Name) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// indexesOf are the indexes of the servers named.
+func indexesOf(c *Config, names ...string) []int {
+	var out []int
+	for i, s := range c.Servers {
+		if slices.Contains(names, s.Name) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// decodedEntry is the entry of server s in data, decoded with the format's
+// own decoder (encoding/json, BurntSushi/toml, goccy/go-yaml), not by the
+// parser that located it.
+func decodedEntry(t *testing.T, c *Config, data []byte, s Server) map[string]any {
+	t.Helper()
+	tree, err := decode(c.File.format, data)
+	if err != nil {
+		t.Fatalf("%s does not decode: %v\n%s", c.File.Path, err, data)
+	}
+	e, ok := lookup(tree, s.loc.path).(map[string]any)
+	if !ok {
+		t.Fatalf("%s: no entry at %q", s.Name, s.loc.path)
+	}
+	return e
+}
+
+func strs(v any) []string {
+	l, _ := v.([]any)
+	out := []string{}
+	for _, e := range l {
+		s, _ := e.(string)
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestHostsFixtures: each fixture's servers are found with their kinds;
+// wrapping them gives a file the format's decoder reads with exactly the
+// proxy's command line in each, and everything else as it was; wrapping
+// again changes nothing; unwrapping gives back the original bytes.
+func TestHostsFixtures(t *testing.T) {
+	for _, fx := range fixtures {
+		t.Run(fx.path, func(t *testing.T) {
+			c := fx.load(t)
+			// The original as on disk, read apart from c: c.Data must
+			// never change, and a comparison with it would not see it.
+			orig, err := os.ReadFile(c.File.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				if !bytes.Equal(c.Data, orig) {
+					t.Errorf("Config.Data was changed in place")
+				}
+			}()
+			got := map[string]Kind{}
+			for _, s := range c.Servers {
+				got[s.Name] = s.Kind
+			}
+			if !reflect.DeepEqual(got, fx.kinds) {
+				t.Fatalf("servers %v, want %v", got, fx.kinds)
+			}
+
+			which := wrappable(c)
+			wrapped, err := c.Wrap(which, testProxy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, i := range which {
+				s := c.Servers[i]
+				e := decodedEntry(t, c, wrapped, s)
+				want := append([]string{"proxy", "--profile", "hosts-test", "--", s.Command}, s.Args...)
+				if e[s.loc.commandKey] != testProxy.Exe || !slices.Equal(strs(e["args"]), want) {
+					t.Errorf("%s wrapped: %v %q, want %v %q", s.Name, e[s.loc.commandKey], strs(e["args"]), testProxy.Exe, want)
+				}
+			}
+			t.Logf("wrapped:\n%s", Diff("a", "b", c.Data, wrapped))
+
+			// Wrapping twice is wrapping once: nothing is left to wrap.
+			c2, err := Parse(c.File, wrapped)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := wrappable(c2); len(w) != 0 {
+				t.Errorf("after wrapping, %d servers would be wrapped again", len(w))
+			}
+			for _, i := range which {
+				if s := c2.Servers[i]; s.Kind != Proxied || s.Profile != "hosts-test" || !slices.Equal(s.Behind, append([]string{c.Servers[i].Command}, c.Servers[i].Args...)) {
+					t.Errorf("%s after wrapping: %v profile %q behind %q", s.Name, s.Kind, s.Profile, s.Behind)
+				}
+				if _, err := c2.Wrap([]int{i}, testProxy); err == nil {
+					t.Errorf("%s: Wrap accepts a server already wrapped", c2.Servers[i].Name)
+				}
+			}
+
+			// Unwrap what was wrapped: the original bytes.
+			back, err := c2.Unwrap(which)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fx.noArgs == nil && !bytes.Equal(back, orig) {
+				t.Fatalf("wrap then unwrap is not the original:\n%s", Diff("original", "unwrapped", orig, back))
+			}
+			if fx.noArgs != nil {
+				// Without the servers that had no args: byte for byte.
+				w2, err := c.Wrap(wrappable(c, fx.noArgs...), testProxy)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c3, _ := Parse(c.File, w2)
+				b2, err := c3.Unwrap(wrappable(c, fx.noArgs...))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(b2, orig) {
+					t.Fatalf("wrap then unwrap is not the original:\n%s", Diff("original", "unwrapped", orig, b2))
+				}
+				// With them: the same file but for an empty args each.
+				for _, i := range indexesOf(c, fx.noArgs...) {
+					s := c.Servers[i]
+					if e := decodedEntry(t, c, back, s); e[s.loc.commandKey] != s.Command || len(strs(e["args"])) != 0 || e["args"] == nil {
+						t.Errorf("%s after wrap and unwrap: %v", s.Name, e)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestHostsUnwrapProxied: an entry that already ran through the proxy when
+// found is unwrapped to the command after the proxy's flags.
+func TestHostsUnwrapProxied(t *testing.T) {
+	for _, fx := range fixtures {
+		for name, kind := range fx.kinds {
+			if kind != Proxied {
+				continue
+			}
+			c := fx.load(t)
+			i := indexesOf(c, name)[0]
+			s := c.Servers[i]
+			out, err := c.Unwrap([]int{i})
+			if err != nil {
+				t.Fatalf("%s %s: %v", fx.path, name, err)
+			}
+			e := decodedEntry(t, c, out, s)
+			if e[s.loc.commandKey] != s.Behind[0] || !slices.Equal(strs(e["args"]), s.Behind[1:]) {
+				t.Errorf("%s %s unwrapped: %v %q, want %q", fx.path, name, e[s.loc.commandKey], strs(e["args"]), s.Behind)
+			}
+		}
+	}
+}
+
+// TestHostsRemoteRefused: a remote server is never wrapped, and says why.
+func TestHostsRemoteRefused(t *testing.T) {
+	for _, fx := range fixtures {
+		c := fx.load(t)
+		for i, s := range c.Servers {
+			if s.Kind != Remote {
+				continue
+			}
+			ok, why := s.CanWrap()
+			if ok || !strings.Contains(why, "stdio only") {
+				t.Errorf("%s %s: CanWrap %v %q", fx.path, s.Name, ok, why)
+			}
+			if _, err := c.Wrap([]int{i}, testProxy); err == nil {
+				t.Errorf("%s %s: Wrap accepted a remote server", fx.path, s.Name)
+			}
+		}
+	}
+}
+
+// TestHostsWrapWithoutProfile: no --profile, the proxy's own default.
+func TestHostsWrapWithoutProfile(t *testing.T) {
+	c := fixtures[0].load(t)
+	i := indexesOf(c, "filesystem")
+	out, err := c.Wrap(i, Proxy{Exe: "rootpick"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, _ := Parse(c.File, out)
+	s := c2.Servers[i[0]]
+	if s.Command != "rootpick" || !slices.Equal(s.Args[:2], []string{"proxy", "--"}) || s.Profile != "" {
+		t.Errorf("wrapped as %q %q", s.Command, s.Args)
+	}
+}
+
+func TestHostsParseProxy(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		profile string
+		at      int
+	}{
+		{[]string{"proxy", "--", "npx", "-y"}, "", 2},
+		{[]string{"proxy", "--profile", "work", "--", "npx"}, "work", 4},
+		{[]string{"proxy", "--profile=work", "--debug", "npx", "--", "x"}, "work", 3},
+		{[]string{"proxy", "--protocol", "2025-06-18", "--state-dir", "/s", "srv"}, "", 5},
+		{[]string{"proxy", "--weird", "srv"}, "", -1},
+		{[]string{"proxy", "--profile"}, "", -1},
+		{[]string{"proxy", "--"}, "", -1},
+		{[]string{"serve-demo"}, "", -1},
+	} {
+		profile, at := parseProxy(tc.args)
+		if profile != tc.profile || at != tc.at {
+			t.Errorf("%q: %q %d, want %q %d", tc.args, profile, at, tc.profile, tc.at)
+		}
+	}
+	for cmd, want := range map[string]bool{"rootpick": true, "/usr/bin/rootpick": true, `C:\bin\RootPick.exe`: true, "rootpick-dev": false, "npx": false} {
+		if IsRootpick(cmd) != want {
+			t.Errorf("IsRootpick(%q) = %v", cmd, !want)
+		}
+	}
+}
+
+// TestHostsQuote: quote's output reads back as the same string in all
+// three formats, whatever the string holds.
+func TestHostsQuote(t *testing.T) {
+	for _, s := range []string{"plain", `a "b" \c`, "tab\tnew\nline\r", "\x00\x1b[31m\x7f\u0085\u2028\ufeff", "ünï 日本 ☃", "'single'", "#hash: colon, [x] {y}", ""} {
+		q := Quote(s)
+		for f, doc := range map[format]string{
+			formatJSON: `{"k": ` + q + `}`,
+			formatTOML: `k = ` + q,
+			formatYAML: `k: ` + q,
+		} {
+			v, err := decode(f, []byte(doc))
+			if err != nil {
+				t.Errorf("%q as %d: %v\n%s", s, f, err, doc)
+				continue
+			}
+			if got := v.(map[string]any)["k"]; got != s {
+				t.Errorf("%q as %d reads back as %q", s, f, got)
+			}
+		}
+	}
+}
+
+// TestHostsFiles: where each host's files are looked for.
+func TestHostsFiles(t *testing.T) {
+	env := map[string]string{"CLAUDE_CONFIG_DIR": "/cc", "CODEX_HOME": "relative/codex", "XDG_CONFIG_HOME": "/xdg"}
+	files := Files(Places{Home: "/h", Project: "/p", Getenv: func(k string) string { return env[k] }})
+	var got []string
+	for _, f := range files {
+		got = append(got, f.Host+" "+f.Scope+" "+filepath.ToSlash(f.Path))
+	}
+	want := []string{
+		"claude project /p/.mcp.json",
+		"claude user /cc/.claude.json",
+		"vscode project /p/.vscode/mcp.json",
+		"cursor project /p/.cursor/mcp.json",
+		"cursor user /h/.cursor/mcp.json",
+		"gemini project /p/.gemini/settings.json",
+		"gemini user /h/.gemini/settings.json",
+		"codex project /p/.codex/config.toml",
+		"codex user /h/.codex/config.toml", // a relative CODEX_HOME is not believed
+		"goose user /xdg/goose/config.yaml",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("files:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The project folder is the home folder: each file once, as the user's.
+	files = Files(Places{Home: "/h", Project: "/h"})
+	n := 0
+	for _, f := range files {
+		if f.Path == filepath.Join("/h", ".cursor", "mcp.json") {
+			n++
+			if f.Scope != "user" {
+				t.Errorf("%s is %s", f.Path, f.Scope)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("~/.cursor/mcp.json listed %d times", n)
+	}
+}
+
+// TestHostsFixturesAreTracked guards against a fixture left out of the
+// table above.
+func TestHostsFixturesAreTracked(t *testing.T) {
+	var seen []string
+	err := filepath.WalkDir("testdata", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.Contains(p, "golden") {
+			seen = append(seen, filepath.ToSlash(strings.TrimPrefix(p, "testdata"+string(filepath.Separator))))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range seen {
+		if !slices.ContainsFunc(fixtures, func(f fixture) bool { return f.path == p }) {
+			t.Errorf("testdata/%s is in no fixture", p)
+		}
+	}
+}
+
+// TestHostsCRLF: a file with CRLF line ends gets CRLF in what is added,
+// and comes back byte for byte.
+func TestHostsCRLF(t *testing.T) {
+	for _, fx := range fixtures {
+		orig := fx.load(t)
+		data := bytes.ReplaceAll(orig.Data, []byte("\n"), []byte("\r\n"))
+		c, err := Parse(orig.File, data)
+		if err != nil {
+			t.Fatalf("%s with CRLF: %v", fx.path, err)
+		}
+		which := wrappable(c, fx.noArgs...)
+		wrapped, err := c.Wrap(which, testProxy)
+		if err != nil {
+			t.Fatalf("%s with CRLF: %v", fx.path, err)
+		}
+		if n := bytes.Count(wrapped, []byte("\n")); n != bytes.Count(wrapped, []byte("\r\n")) {
+			t.Errorf("%s with CRLF: a bare LF was added:\n%q", fx.path, wrapped)
+		}
+		c2, _ := Parse(c.File, wrapped)
+		back, err := c2.Unwrap(which)
+		if err != nil || !bytes.Equal(back, data) {
+			t.Errorf("%s with CRLF: wrap then unwrap: %v\n%s", fx.path, err, Diff("a", "b", data, back))
+		}
+	}
+}
+
+// TestHostsWrapTwiceUnderAnotherName: a rootpick executable not named
+// rootpick is recognised by its path, so it is not wrapped twice.
+func TestHostsWrapTwiceUnderAnotherName(t *testing.T) {
+	c := fixtures[0].load(t)
+	p := Proxy{Exe: "/tmp/rp-dev"}
+	wrapped, err := c.Wrap(wrappable(c), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := c.File
+	f.Rootpick = []string{p.Exe}
+	c2, err := Parse(f, wrapped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := wrappable(c2); len(w) != 0 {
+		t.Errorf("%d servers would be wrapped again", len(w))
+	}
+}
+
+// TestHostsEdgeCases: rewrites the fixtures do not show.
+func TestHostsEdgeCases(t *testing.T) {
+	for _, tc := range []struct {
+		name, host, scope, in string
+		// server is wrapped, then unwrapped; out is the wrapped file, back
+		// the unwrapped one when it is not in.
+		server, out, back string
+	}{
+		{"JSONC, a trailing comma after empty args", VSCode, "project",
+			"{\"servers\": {\"s\": {\"command\": \"x\", \"args\": [],}}}",
+			"s", "{\"servers\": {\"s\": {\"command\": \"/r\", \"args\": [\"proxy\", \"--\", \"x\"],}}}", ""},
+		{"YAML plain command with a comma, into a flow sequence", Goose, "user",
+			"extensions:\n  s:\n    type: stdio\n    cmd: a,b\n    args: [c]\n",
+			"s", "extensions:\n  s:\n    type: stdio\n    cmd: \"/r\"\n    args: [\"proxy\", \"--\", \"a,b\", c]\n",
+			// a,b had to be quoted to go into [ ]: it comes back quoted
+			"extensions:\n  s:\n    type: stdio\n    cmd: \"a,b\"\n    args: [c]\n"},
+		{"YAML flow mapping without args", Goose, "user",
+			"extensions:\n  s: {type: stdio, cmd: x}\n",
+			"s", "extensions:\n  s: {type: stdio, cmd: \"/r\", args: [\"proxy\", \"--\", x]}\n",
+			"extensions:\n  s: {type: stdio, cmd: x, args: []}\n"},
+		{"TOML without a final line end", Codex, "user",
+			"[mcp_servers.s]\n  command = 'x'",
+			"s", "[mcp_servers.s]\n  command = \"/r\"\n  args = [\"proxy\", \"--\", 'x']",
+			"[mcp_servers.s]\n  command = 'x'\n  args = []"},
+		{"TOML multi-line array, one element", Codex, "user",
+			"[mcp_servers.s]\ncommand = \"x\"\nargs = [\n    \"a\"\n]\n",
+			"s", "[mcp_servers.s]\ncommand = \"/r\"\nargs = [\n    \"proxy\",\n    \"--\",\n    \"x\",\n    \"a\"\n]\n", ""},
+	} {
+		f, _ := FileFor(tc.host, tc.scope, tc.name)
+		f.Rootpick = []string{"/r"}
+		c, err := Parse(f, []byte(tc.in))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		i := indexesOf(c, tc.server)
+		out, err := c.Wrap(i, Proxy{Exe: "/r"})
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if string(out) != tc.out {
+			t.Errorf("%s: wrapped\n%q\nwant\n%q", tc.name, out, tc.out)
+		}
+		c2, _ := Parse(f, out)
+		back, err := c2.Unwrap(i)
+		if tc.back == "" {
+			tc.back = tc.in
+		}
+		if err != nil || string(back) != tc.back {
+			t.Errorf("%s: unwrapped %q, %v", tc.name, back, err)
+		}
+	}
+}
+
+// TestHostsUnwrapTrailingComma: a hand-wrapped JSONC entry whose args end
+// with a comma unwraps to valid JSONC.
+func TestHostsUnwrapTrailingComma(t *testing.T) {
+	f, _ := FileFor(VSCode, "project", "mcp.json")
+	c, err := Parse(f, []byte(`{"servers": {"s": {"command": "rootpick", "args": ["proxy", "--", "x",]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Unwrap([]int{0})
+	if want := `{"servers": {"s": {"command": "x", "args": []}}}`; err != nil || string(out) != want {
+		t.Errorf("unwrapped %s, %v; want %s", out, err, want)
+	}
+}

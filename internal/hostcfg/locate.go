@@ -1,0 +1,161 @@
+package hostcfg
+
+import (
+	"path/filepath"
+)
+
+// The hosts whose configuration files hostcfg reads, by the name the
+// command line uses.
+const (
+	Claude = "claude"
+	VSCode = "vscode"
+	Cursor = "cursor"
+	Gemini = "gemini"
+	Codex  = "codex"
+	Goose  = "goose"
+)
+
+// Hosts lists the host names in the order they are shown.
+var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose}
+
+// format is the syntax of a configuration file.
+type format int
+
+const (
+	formatJSON format = iota // JSON; comments are kept if a host tolerates them
+	formatTOML
+	formatYAML
+)
+
+// layout says where the servers are in a file.
+type layout int
+
+const (
+	layoutMCPServers layout = iota // {"mcpServers": {NAME: {...}}}
+	layoutClaudeUser               // mcpServers, and projects.PATH.mcpServers
+	layoutVSCode                   // {"servers": {NAME: {...}}}
+	layoutCodex                    // [mcp_servers.NAME]
+	layoutGoose                    // extensions: NAME: {...}
+)
+
+// File is one configuration file a host may read.
+type File struct {
+	// Host is one of Hosts.
+	Host string
+	// Path is the file's absolute path.
+	Path string
+	// Scope says whom the file serves: "user" or "project".
+	Scope string
+	// Rootpick are paths of the rootpick executable that a command is
+	// recognised by, besides any file named rootpick (a build may be named
+	// otherwise, and must never be wrapped twice).
+	Rootpick []string
+
+	format format
+	layout layout
+}
+
+// Places says where to look: the home folder and the project folder whose
+// project files (.mcp.json, .vscode/mcp.json, …) are read.
+type Places struct {
+	// Home and Project are absolute paths.
+	Home, Project string
+	// Getenv reads the environment (CLAUDE_CONFIG_DIR, CODEX_HOME,
+	// XDG_CONFIG_HOME, APPDATA); nil reads nothing.
+	Getenv func(string) string
+	// Windows selects Goose's Windows location.
+	Windows bool
+	// Rootpick is given to each File (see File.Rootpick).
+	Rootpick []string
+}
+
+// envDir is the folder the variable name holds when it is absolute, else
+// "": a relative value would be resolved against whatever folder rootpick
+// runs in, which a cloned repository could choose.
+func (p Places) envDir(name string) string {
+	if p.Getenv == nil {
+		return ""
+	}
+	if v := p.Getenv(name); filepath.IsAbs(v) {
+		return filepath.Clean(v)
+	}
+	return ""
+}
+
+// Files lists the configuration files of every host, existing or not, in
+// the order they are shown: for each host its project files, then its user
+// files. A path reached twice (the project folder is the home folder) is
+// listed once.
+func Files(p Places) []File {
+	claudeDir := p.Home
+	if d := p.envDir("CLAUDE_CONFIG_DIR"); d != "" {
+		claudeDir = d // Claude Code keeps .claude.json there instead
+	}
+	codexDir := filepath.Join(p.Home, ".codex")
+	if d := p.envDir("CODEX_HOME"); d != "" {
+		codexDir = d
+	}
+	gooseDir := filepath.Join(p.Home, ".config", "goose")
+	if d := p.envDir("XDG_CONFIG_HOME"); d != "" {
+		gooseDir = filepath.Join(d, "goose")
+	}
+	if p.Windows {
+		gooseDir = ""
+		if d := p.envDir("APPDATA"); d != "" {
+			gooseDir = filepath.Join(d, "Block", "goose", "config")
+		}
+	}
+	all := []File{
+		{Host: Claude, Path: filepath.Join(p.Project, ".mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
+		{Host: Claude, Path: filepath.Join(claudeDir, ".claude.json"), Scope: "user", format: formatJSON, layout: layoutClaudeUser},
+		{Host: VSCode, Path: filepath.Join(p.Project, ".vscode", "mcp.json"), Scope: "project", format: formatJSON, layout: layoutVSCode},
+		{Host: Cursor, Path: filepath.Join(p.Project, ".cursor", "mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
+		{Host: Cursor, Path: filepath.Join(p.Home, ".cursor", "mcp.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
+		{Host: Gemini, Path: filepath.Join(p.Project, ".gemini", "settings.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
+		{Host: Gemini, Path: filepath.Join(p.Home, ".gemini", "settings.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
+		{Host: Codex, Path: filepath.Join(p.Project, ".codex", "config.toml"), Scope: "project", format: formatTOML, layout: layoutCodex},
+		{Host: Codex, Path: filepath.Join(codexDir, "config.toml"), Scope: "user", format: formatTOML, layout: layoutCodex},
+	}
+	if gooseDir != "" {
+		all = append(all, File{Host: Goose, Path: filepath.Join(gooseDir, "config.yaml"), Scope: "user", format: formatYAML, layout: layoutGoose})
+	}
+	var out []File
+	seen := map[string]int{}
+	for _, f := range all {
+		if i, ok := seen[f.Path]; ok {
+			// The project folder is the home folder: the file is the
+			// user's, as the host reads it.
+			out[i].Scope = "user"
+			continue
+		}
+		seen[f.Path] = len(out)
+		f.Rootpick = p.Rootpick
+		out = append(out, f)
+	}
+	return out
+}
+
+// FileFor is the File for a configuration file at path, read as host reads
+// it at scope ("user" or "project"); ok is false for a host or scope that
+// has no such file. It lets tests and scripts read a file that is not where
+// Files looks.
+func FileFor(host, scope, path string) (File, bool) {
+	f := File{Host: host, Path: path, Scope: scope}
+	switch {
+	case host == Claude && scope == "project":
+		f.format, f.layout = formatJSON, layoutMCPServers
+	case host == Claude && scope == "user":
+		f.format, f.layout = formatJSON, layoutClaudeUser
+	case host == VSCode:
+		f.format, f.layout = formatJSON, layoutVSCode
+	case host == Cursor, host == Gemini:
+		f.format, f.layout = formatJSON, layoutMCPServers
+	case host == Codex:
+		f.format, f.layout = formatTOML, layoutCodex
+	case host == Goose:
+		f.format, f.layout = formatYAML, layoutGoose
+	default:
+		return File{}, false
+	}
+	return f, true
+}

@@ -1,0 +1,378 @@
+package hostcfg
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Config is one configuration file as read: its bytes and its servers, in
+// the file's order.
+type Config struct {
+	File    File
+	Data    []byte
+	Servers []Server
+}
+
+// Load reads and parses f. A missing file is an error that wraps
+// fs.ErrNotExist.
+func Load(f File) (*Config, error) {
+	data, err := os.ReadFile(f.Path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(f, data)
+}
+
+// Parse reads data as f's host reads it.
+func Parse(f File, data []byte) (*Config, error) {
+	c := &Config{File: f, Data: data}
+	var err error
+	switch f.format {
+	case formatJSON:
+		err = c.parseJSON()
+	case formatTOML:
+		err = c.parseTOML()
+	case formatYAML:
+		err = c.parseYAML()
+	}
+	if err != nil {
+		return nil, err
+	}
+	// A name given twice: the host keeps one of them, and which one is
+	// its business; rewriting either could change nothing or the wrong one.
+	count := map[string]int{}
+	for _, s := range c.Servers {
+		count[s.Scope+"\x00"+s.Name]++
+	}
+	for i := range c.Servers {
+		s := &c.Servers[i]
+		if count[s.Scope+"\x00"+s.Name] > 1 && s.Problem == "" {
+			s.Problem = "the name " + s.Name + " is given twice"
+		}
+	}
+	return c, nil
+}
+
+// span is a range of bytes of a file: [start, end).
+type span struct{ start, end int }
+
+// item is one element of an args array.
+type item struct {
+	// raw is the element's text (with its quotes).
+	raw span
+	// lead is where the element begins: raw.start, or for an item of a
+	// YAML block sequence its dash.
+	lead int
+}
+
+// seqLoc is where an args array's parts are.
+type seqLoc struct {
+	// block is a YAML block sequence ("- a" lines); otherwise the array is
+	// written [a, b].
+	block bool
+	// open is just after the '[' of a flow array.
+	open int
+	// indent is what precedes each dash of a block sequence on its line.
+	indent string
+	items  []item
+}
+
+// entryLoc is where the parts of a rewritable entry are.
+type entryLoc struct {
+	// path is the keys from the file's root to the entry, for checking a
+	// rewrite with the format's decoder; commandKey names its command
+	// ("command", or "cmd" for Goose).
+	path       []string
+	commandKey string
+	// command is the command value's text; commandFlow says it sits in a
+	// YAML flow mapping, where fewer plain scalars are allowed.
+	command     span
+	commandFlow bool
+	// args is the args array, nil when the entry has none.
+	args *seqLoc
+	// An entry with no args gets addBefore + ARRAY + addAfter inserted at
+	// addAt; addBefore ends with the key ("args": , args = , args: ).
+	addAt               int
+	addBefore, addAfter string
+}
+
+// Proxy says how Wrap runs the proxy.
+type Proxy struct {
+	// Exe is the rootpick executable the host is to start.
+	Exe string
+	// Profile, when not "", is passed as --profile.
+	Profile string
+}
+
+// proxyArgs are the arguments Wrap puts before the server command.
+func (p Proxy) proxyArgs() []string {
+	args := []string{"proxy"}
+	if p.Profile != "" {
+		args = append(args, "--profile", p.Profile)
+	}
+	return append(args, "--")
+}
+
+// edit replaces data[start:end] with text.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// Wrap returns the file with the servers at the indexes which (into
+// c.Servers) running through the proxy: the command becomes p.Exe and the
+// arguments `proxy [--profile P] -- COMMAND ARGS...`. Every server must be
+// one CanWrap accepts. The result is read back and checked before it is
+// returned.
+func (c *Config) Wrap(which []int, p Proxy) ([]byte, error) {
+	if p.Exe == "" || !utf8.ValidString(p.Exe) || !utf8.ValidString(p.Profile) {
+		return nil, errors.New("hostcfg: the rootpick executable's path and the profile must be valid UTF-8")
+	}
+	var edits []edit
+	want := map[int][]string{}
+	for _, i := range which {
+		s := c.Servers[i]
+		if ok, why := s.CanWrap(); !ok {
+			return nil, fmt.Errorf("%s: %s", s.Name, why)
+		}
+		l := s.loc
+		// The command's own text moves into the arguments, so that Unwrap
+		// can move it back byte for byte.
+		moved := string(c.Data[l.command.start:l.command.end])
+		if !c.movable(moved, l.args == nil || !l.args.block) {
+			moved = Quote(s.Command)
+		}
+		var elems []string
+		for _, a := range p.proxyArgs() {
+			elems = append(elems, Quote(a))
+		}
+		elems = append(elems, moved)
+		edits = append(edits, edit{l.command.start, l.command.end, Quote(p.Exe)})
+		edits = append(edits, c.prepend(l, elems))
+		want[i] = append(append(p.proxyArgs(), s.Command), s.Args...)
+		want[i] = append([]string{p.Exe}, want[i]...)
+	}
+	return c.rewrite(edits, want)
+}
+
+// Unwrap returns the file with the servers at the indexes which no longer
+// running through the proxy: the command and arguments become the server
+// command that followed the proxy's flags. Every server must be one
+// CanUnwrap accepts.
+func (c *Config) Unwrap(which []int) ([]byte, error) {
+	var edits []edit
+	want := map[int][]string{}
+	for _, i := range which {
+		s := c.Servers[i]
+		if ok, why := s.CanUnwrap(); !ok {
+			return nil, fmt.Errorf("%s: %s", s.Name, why)
+		}
+		l := s.loc
+		items := l.args.items
+		k := len(s.Args) - len(s.Behind) // the server command's element
+		moved := string(c.Data[items[k].raw.start:items[k].raw.end])
+		if !c.movable(moved, l.commandFlow) {
+			moved = Quote(s.Behind[0])
+		}
+		edits = append(edits, edit{l.command.start, l.command.end, moved})
+		switch {
+		case k+1 < len(items):
+			edits = append(edits, edit{items[0].lead, items[k+1].lead, ""})
+		case l.args.block:
+			// Nothing is left: an empty block sequence cannot be written.
+			edits = append(edits, edit{items[0].lead, items[k].raw.end, "[]"})
+		default:
+			end := items[k].raw.end
+			j := end
+			for j < len(c.Data) && (c.Data[j] == ' ' || c.Data[j] == '\t') {
+				j++
+			}
+			if j < len(c.Data) && c.Data[j] == ',' { // a trailing comma (JSONC, TOML)
+				end = j + 1
+			}
+			edits = append(edits, edit{items[0].lead, end, ""})
+		}
+		want[i] = slices.Clone(s.Behind)
+	}
+	return c.rewrite(edits, want)
+}
+
+// prepend is the edit that puts elems (already quoted) first in l's args,
+// or adds an args member holding them.
+func (c *Config) prepend(l *entryLoc, elems []string) edit {
+	a := l.args
+	switch {
+	case a == nil:
+		return edit{l.addAt, l.addAt, l.addBefore + "[" + strings.Join(elems, ", ") + "]" + l.addAfter}
+	case a.block:
+		sep := c.newline() + a.indent
+		for i, e := range elems {
+			elems[i] = "- " + e
+		}
+		return edit{a.items[0].lead, a.items[0].lead, strings.Join(elems, sep) + sep}
+	case len(a.items) == 0:
+		return edit{a.open, a.open, strings.Join(elems, ", ")}
+	}
+	sep := c.flowSep(a)
+	return edit{a.items[0].lead, a.items[0].lead, strings.Join(elems, sep) + sep}
+}
+
+// flowSep is what goes between two elements put first in a [a, b] array:
+// a comma and a new line indented as the first element when the array has
+// one element a line, else a comma and the space the file uses.
+func (c *Config) flowSep(a *seqLoc) string {
+	first := a.items[0].lead
+	if before := c.Data[a.open:first]; bytes.IndexByte(before, '\n') >= 0 {
+		line := c.Data[bytes.LastIndexByte(c.Data[:first], '\n')+1 : first]
+		if len(bytes.Trim(line, " \t")) == 0 {
+			return "," + c.newline() + string(line)
+		}
+		return "," + c.newline()
+	}
+	if len(a.items) > 1 {
+		gap := c.Data[a.items[0].raw.end:a.items[1].lead]
+		if i := bytes.IndexByte(gap, ','); i >= 0 && len(bytes.Trim(gap, " \t,")) == 0 && bytes.Count(gap, []byte(",")) == 1 {
+			return "," + string(gap[i+1:])
+		}
+	}
+	return ", "
+}
+
+// newline is the file's line end: CRLF when it has one, else LF.
+func (c *Config) newline() string {
+	if bytes.Contains(c.Data, []byte("\r\n")) {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// movable reports whether the text of a string value can be moved as it
+// is to where a value goes: in JSON and TOML always, in YAML when it is a
+// one-line scalar that is valid where it lands (flow: inside [..] or {..}).
+func (c *Config) movable(raw string, toFlow bool) bool {
+	if c.File.format != formatYAML {
+		return true
+	}
+	if raw == "" || strings.ContainsAny(raw, "\r\n") {
+		return false
+	}
+	switch raw[0] {
+	case '"', '\'':
+		return true
+	}
+	return !toFlow || !strings.ContainsAny(raw, ",[]{}")
+}
+
+// rewrite applies edits to c.Data, then reads the result back and checks
+// that it holds exactly what was meant: the servers in want (by index)
+// have that command line, every other server is as it was, and, decoded
+// with the format's own decoder, everything else in the file is the same.
+func (c *Config) rewrite(edits []edit, want map[int][]string) ([]byte, error) {
+	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
+	out := slices.Clone(c.Data)
+	last := len(out) + 1
+	for _, e := range edits {
+		if e.end > last || e.start > e.end {
+			return nil, errors.New("hostcfg: overlapping edits") // a bug, never a file's fault
+		}
+		out = slices.Concat(out[:e.start], []byte(e.text), out[e.end:])
+		last = e.start
+	}
+	back, err := Parse(c.File, out)
+	if err != nil {
+		return nil, fmt.Errorf("hostcfg: the rewritten file does not read back (%v); nothing written", err)
+	}
+	if err := c.check(back, want); err != nil {
+		return nil, fmt.Errorf("hostcfg: the rewritten file does not hold what was meant (%v); nothing written", err)
+	}
+	return out, nil
+}
+
+// check compares the file read back after a rewrite with c.
+func (c *Config) check(back *Config, want map[int][]string) error {
+	if len(back.Servers) != len(c.Servers) {
+		return fmt.Errorf("%d servers instead of %d", len(back.Servers), len(c.Servers))
+	}
+	for i, a := range c.Servers {
+		b := back.Servers[i]
+		if a.Name != b.Name || a.Scope != b.Scope {
+			return fmt.Errorf("server %d is %s, was %s", i, b.Name, a.Name)
+		}
+		line, ok := want[i]
+		if !ok {
+			if a.Kind != b.Kind || a.Command != b.Command || !slices.Equal(a.Args, b.Args) || a.URL != b.URL {
+				return fmt.Errorf("%s changed", a.Name)
+			}
+			continue
+		}
+		if b.Command != line[0] || !slices.Equal(b.Args, line[1:]) {
+			return fmt.Errorf("%s runs %q %q", a.Name, b.Command, b.Args)
+		}
+	}
+	before, err := decode(c.File.format, c.Data)
+	if err != nil {
+		return err
+	}
+	after, err := decode(c.File.format, back.Data)
+	if err != nil {
+		return err
+	}
+	for i, line := range want {
+		l := c.Servers[i].loc
+		entry, ok := lookup(before, l.path).(map[string]any)
+		if !ok {
+			return fmt.Errorf("%s not found by the decoder", c.Servers[i].Name)
+		}
+		entry[l.commandKey] = line[0]
+		args := make([]any, 0, len(line)-1)
+		for _, a := range line[1:] {
+			args = append(args, a)
+		}
+		entry["args"] = args
+	}
+	if !reflect.DeepEqual(before, after) {
+		return errors.New("other values changed")
+	}
+	return nil
+}
+
+// lookup follows path from v through maps.
+func lookup(v any, path []string) any {
+	for _, k := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+
+// Quote writes s as a double-quoted string that JSON, TOML (a basic
+// string) and YAML all read back as s: quotes and backslashes escaped, and
+// every control character, DEL, C1 control and line separator written as
+// \uXXXX (TOML and YAML forbid some of them raw).
+func Quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x2028 || r == 0x2029 || r == 0xfeff:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

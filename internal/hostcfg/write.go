@@ -1,0 +1,161 @@
+package hostcfg
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// ErrChanged is returned by Write when the file no longer holds what was
+// read: its host (Claude Code rewrites ~/.claude.json as it runs) or a
+// person changed it in between.
+var ErrChanged = errors.New("the file changed since it was read; nothing written to it: run the command again")
+
+// Written says what Write did.
+type Written struct {
+	// Target is the file written: the path given, or the file its symbolic
+	// link leads to.
+	Target string
+	// Link says the path given is a symbolic link to Target.
+	Link bool
+	// Backup is the copy of the previous content, beside Target;
+	// BackupExisted says an identical copy was already there.
+	Backup        string
+	BackupExisted bool
+	// OlderBackup, when not "", is a backup of other content that was
+	// already at Target+".rootpick-backup" and is kept.
+	OlderBackup string
+}
+
+// BackupSuffix ends the name of the copy Write keeps of a file's previous
+// content.
+const BackupSuffix = ".rootpick-backup"
+
+// Write replaces the file at path, which must still hold old, with new.
+//
+// A symbolic link is followed: the file it leads to is written, so that a
+// configuration kept in a dotfiles repository and linked into place stays a
+// link (replacing the link by a file would silently fork the two); the
+// temporary file is made in the target's folder, so the final rename stays
+// within one folder and one file system. The previous content is first
+// copied beside the target as TARGET.rootpick-backup, never over an older
+// backup that holds something else (that one is kept, and the copy gets
+// the next free TARGET.rootpick-backup.N). The new content is written to a
+// temporary file in the same folder with the target's permissions, synced,
+// and renamed over the target, so that the host never reads half a file.
+func Write(path string, old, new []byte) (Written, error) {
+	w := Written{Target: path}
+	if fi, err := os.Lstat(path); err != nil {
+		return w, err
+	} else if fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return w, err
+		}
+		w.Target, w.Link = target, true
+	}
+	fi, err := os.Stat(w.Target)
+	if err != nil {
+		return w, err
+	}
+	if !fi.Mode().IsRegular() {
+		return w, fmt.Errorf("%s is not a regular file", w.Target)
+	}
+	mode := fi.Mode().Perm()
+	current, err := os.ReadFile(w.Target)
+	if err != nil {
+		return w, err
+	}
+	if !bytes.Equal(current, old) {
+		return w, ErrChanged
+	}
+	if err := w.backup(old, mode); err != nil {
+		return w, fmt.Errorf("writing the backup: %w", err)
+	}
+	dir := filepath.Dir(w.Target)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(w.Target)+".rootpick-*")
+	if err != nil {
+		return w, err
+	}
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err := tmp.Chmod(mode); err != nil {
+		return w, err
+	}
+	keepOwner(tmp, fi)
+	if _, err := tmp.Write(new); err != nil {
+		return w, err
+	}
+	if err := tmp.Sync(); err != nil {
+		return w, err
+	}
+	if err := tmp.Close(); err != nil {
+		return w, err
+	}
+	// Last look before the rename: the host may have written meanwhile.
+	if current, err := os.ReadFile(w.Target); err != nil || !bytes.Equal(current, old) {
+		os.Remove(tmp.Name())
+		done = true
+		if err != nil {
+			return w, err
+		}
+		return w, ErrChanged
+	}
+	if err := os.Rename(tmp.Name(), w.Target); err != nil {
+		return w, err
+	}
+	done = true
+	return w, nil
+}
+
+// backup copies old beside the target, created new (never through a link,
+// never over another file), with the target's permissions: a configuration
+// may hold tokens in its env blocks.
+func (w *Written) backup(old []byte, mode fs.FileMode) error {
+	base := w.Target + BackupSuffix
+	for n := 0; n < 1000; n++ {
+		name := base
+		if n > 0 {
+			name = base + "." + strconv.Itoa(n)
+		}
+		if b, err := os.ReadFile(name); err == nil && bytes.Equal(b, old) {
+			if fi, err := os.Lstat(name); err == nil && fi.Mode().IsRegular() {
+				w.Backup, w.BackupExisted = name, true
+				return nil
+			}
+		}
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+		if errors.Is(err, fs.ErrExist) {
+			if n == 0 {
+				w.OlderBackup = name
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(old)
+		if serr := f.Sync(); err == nil {
+			err = serr
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(name)
+			return err
+		}
+		w.Backup = name
+		return nil
+	}
+	return errors.New("too many backups beside " + w.Target)
+}
