@@ -155,3 +155,18 @@ func useStateDir(dir string) error {
 	}
 	return nil
 }
+
+// nonDefaultStateDir is rootpick's state folder when it is not the one
+// HOME alone finds (XDG_STATE_HOME or --state-dir moved it), else "": what
+// a host's configuration must pass to the proxy as --state-dir, since hosts
+// start servers with a minimal environment.
+func nonDefaultStateDir() string {
+	state, err := consent.StateDir()
+	if err != nil {
+		return ""
+	}
+	if def, err := consent.DefaultStateDir(); err == nil && state == def {
+		return ""
+	}
+	return state
+}

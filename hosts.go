@@ -119,7 +119,7 @@ func (o *hostsWrapCmd) Run(e *env) error {
 		}
 	}
 	ch := hostsChange{targets: o.Targets, project: o.Project, yes: o.Yes, wrap: true,
-		proxy: hostcfg.Proxy{Exe: proxyExecutable(), Profile: o.Profile}}
+		proxy: hostcfg.Proxy{Exe: proxyExecutable(), Profile: o.Profile, StateDir: nonDefaultStateDir()}}
 	return ch.run(e, terminalAsk())
 }
 
@@ -420,9 +420,6 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 			pick += " --profile " + ch.proxy.Profile
 		}
 		fmt.Fprintf(e.stderr, "%d servers now run through rootpick proxy: restart the host, then choose their folders with '%s'.\n", n, pick)
-		if v := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(v) {
-			fmt.Fprintf(e.stderr, "Note: XDG_STATE_HOME is set (%s); hosts that start servers with a reduced environment make the proxy read the consent from ~/.local/state/rootpick instead.\n", shown(v))
-		}
 	}
 	if writeFailed || refused {
 		return exitError{code: 1}

@@ -220,10 +220,8 @@ func printHostConfig(w, hint io.Writer, o proxyCmd, command []string) error {
 	// state folder moved by XDG_STATE_HOME or --state-dir is passed as an
 	// argument, or the proxy would read another consent store than the
 	// picker writes.
-	if state, err := consent.StateDir(); err == nil {
-		if def, err := consent.DefaultStateDir(); err != nil || state != def {
-			args = append(args, "--state-dir", state)
-		}
+	if state := nonDefaultStateDir(); state != "" {
+		args = append(args, "--state-dir", state)
 	}
 	args = append(append(args, "--"), command...)
 	name := o.Name
@@ -264,9 +262,6 @@ func printHostConfig(w, hint io.Writer, o proxyCmd, command []string) error {
 			quoted[i] = hostcfg.Quote(a)
 		}
 		fmt.Fprintf(w, "[mcp_servers.%s]\ncommand = %s\nargs = [%s]\n", key, hostcfg.Quote(exe), strings.Join(quoted, ", "))
-		if v, ok := env["XDG_STATE_HOME"]; ok {
-			fmt.Fprintf(w, "env = { XDG_STATE_HOME = %s }\n", hostcfg.Quote(v))
-		}
 		return nil
 	case "vscode":
 		fmt.Fprintln(hint, "# for .vscode/mcp.json")

@@ -469,3 +469,13 @@ func TestHostsUnwrapTrailingComma(t *testing.T) {
 		t.Errorf("unwrapped %s, %v; want %s", out, err, want)
 	}
 }
+
+// TestProxyArgsPassTheStateDir: a state folder the environment moved is
+// passed as --state-dir, before the server command.
+func TestProxyArgsPassTheStateDir(t *testing.T) {
+	got := Proxy{Exe: "rootpick", Profile: "work", StateDir: "/s/rootpick"}.proxyArgs()
+	want := []string{"proxy", "--profile", "work", "--state-dir", "/s/rootpick", "--"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("proxyArgs = %q, want %q", got, want)
+	}
+}

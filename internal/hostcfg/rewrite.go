@@ -109,6 +109,9 @@ type Proxy struct {
 	Exe string
 	// Profile, when not "", is passed as --profile.
 	Profile string
+	// StateDir, when not "", is passed as --state-dir: hosts start servers
+	// with a minimal environment, which may lack XDG_STATE_HOME.
+	StateDir string
 }
 
 // proxyArgs are the arguments Wrap puts before the server command.
@@ -116,6 +119,9 @@ func (p Proxy) proxyArgs() []string {
 	args := []string{"proxy"}
 	if p.Profile != "" {
 		args = append(args, "--profile", p.Profile)
+	}
+	if p.StateDir != "" {
+		args = append(args, "--state-dir", p.StateDir)
 	}
 	return append(args, "--")
 }
@@ -132,7 +138,7 @@ type edit struct {
 // one CanWrap accepts. The result is read back and checked before it is
 // returned.
 func (c *Config) Wrap(which []int, p Proxy) ([]byte, error) {
-	if p.Exe == "" || !utf8.ValidString(p.Exe) || !utf8.ValidString(p.Profile) {
+	if p.Exe == "" || !utf8.ValidString(p.Exe) || !utf8.ValidString(p.Profile) || !utf8.ValidString(p.StateDir) {
 		return nil, errors.New("hostcfg: the rootpick executable's path and the profile must be valid UTF-8")
 	}
 	var edits []edit
