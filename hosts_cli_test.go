@@ -92,8 +92,8 @@ func TestHostsE2EClaudeCLI(t *testing.T) {
 	out := runIn(t, project, environ, claude, "mcp", "list")
 	t.Logf("claude mcp list:\n%s", out)
 	for _, want := range []string{
-		"demo-user: " + bin + " proxy --profile hosts-e2e -- " + bin + " serve-demo --record /dev/null - ✔ Connected",
-		"demo: " + bin + " proxy --profile hosts-e2e -- " + bin + " serve-demo - ✔ Connected",
+		"demo-user: " + bin + " proxy --profile hosts-e2e --state-dir " + stateDirOf(environ) + " -- " + bin + " serve-demo --record /dev/null - ✔ Connected",
+		"demo: " + bin + " proxy --profile hosts-e2e --state-dir " + stateDirOf(environ) + " -- " + bin + " serve-demo - ✔ Connected",
 		"remote: http://127.0.0.1:9/mcp (HTTP)",
 	} {
 		if !strings.Contains(out, want) {
@@ -101,7 +101,7 @@ func TestHostsE2EClaudeCLI(t *testing.T) {
 		}
 	}
 	out = runIn(t, project, environ, claude, "mcp", "get", "demo")
-	if !strings.Contains(out, "Command: "+bin+"\n") || !strings.Contains(out, "Args: proxy --profile hosts-e2e -- "+bin+" serve-demo\n") {
+	if !strings.Contains(out, "Command: "+bin+"\n") || !strings.Contains(out, "Args: proxy --profile hosts-e2e --state-dir "+stateDirOf(environ)+" -- "+bin+" serve-demo\n") {
 		t.Errorf("claude mcp get demo:\n%s", out)
 	}
 }
@@ -134,8 +134,8 @@ func TestHostsE2EGeminiCLI(t *testing.T) {
 	out := runIn(t, project, environ, gemini, "mcp", "list")
 	t.Logf("gemini mcp list:\n%s", out)
 	for _, want := range []string{
-		"demo-user: " + bin + " proxy --profile hosts-e2e -- " + bin + " serve-demo (stdio)",
-		"demo: " + bin + " proxy --profile hosts-e2e -- " + bin + " serve-demo a b ünï (stdio)",
+		"demo-user: " + bin + " proxy --profile hosts-e2e --state-dir " + stateDirOf(environ) + " -- " + bin + " serve-demo (stdio)",
+		"demo: " + bin + " proxy --profile hosts-e2e --state-dir " + stateDirOf(environ) + " -- " + bin + " serve-demo a b ünï (stdio)",
 		"remote: http://127.0.0.1:9/mcp (http)",
 	} {
 		if !strings.Contains(out, want) {
@@ -200,7 +200,7 @@ func TestHostsE2ECodexCLI(t *testing.T) {
 		got := listed[i].Transport
 		switch s.Kind {
 		case hostcfg.Stdio:
-			want := append([]string{"proxy", "--profile", "hosts-e2e", "--", s.Command}, s.Args...)
+			want := append([]string{"proxy", "--profile", "hosts-e2e", "--state-dir", stateDirOf(environ), "--", s.Command}, s.Args...)
 			if got.Command != bin || !slices.Equal(got.Args, want) {
 				t.Errorf("codex reads %s as %q %q, want %q %q", s.Name, got.Command, got.Args, bin, want)
 			}
@@ -214,4 +214,16 @@ func TestHostsE2ECodexCLI(t *testing.T) {
 			}
 		}
 	}
+}
+
+// stateDirOf is rootpick's state folder in environ: the sandbox moves it
+// with XDG_STATE_HOME, so hosts wrap passes it to the proxy as --state-dir.
+func stateDirOf(environ []string) string {
+	state := ""
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, "XDG_STATE_HOME="); ok {
+			state = v
+		}
+	}
+	return filepath.Join(state, "rootpick")
 }

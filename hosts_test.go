@@ -232,7 +232,7 @@ func TestHostsE2EWrapUnwrap(t *testing.T) {
 				continue
 			}
 			names[c.File.Host] = append(names[c.File.Host], s.Name)
-			want := append([]string{"proxy", "--profile", "e2e", "--", b.Command}, b.Args...)
+			want := append([]string{"proxy", "--profile", "e2e", "--state-dir", filepath.Join(os.Getenv("XDG_STATE_HOME"), "rootpick"), "--", b.Command}, b.Args...)
 			if s.Kind != hostcfg.Proxied || s.Command != bin || !slices.Equal(s.Args, want) {
 				t.Errorf("%s %s: %q %q, want %q %q", c.File.Path, s.Name, s.Command, s.Args, bin, want)
 			}

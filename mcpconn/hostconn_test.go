@@ -184,10 +184,18 @@ func TestProxyRefusesBadHostLines(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			after := fmt.Sprintf(`"after-%d"`, i)
 			h.send(t, c.send)
+			// The server answers requests concurrently: an expected answer
+			// is waited for before the barrier ping, which could otherwise
+			// overtake it.
+			var msgs []hostMsg
+			var answered []string
+			for _, id := range c.answered {
+				msgs = append(msgs, h.until(t, id)...)
+				answered = append(answered, id)
+			}
 			h.send(t, `{"jsonrpc":"2.0","id":`+after+`,"method":"ping"}`+"\n")
 			var got []wantErr
-			var answered []string
-			for _, m := range h.until(t, after) {
+			for _, m := range append(msgs, h.until(t, after)...) {
 				if m.Error == nil {
 					answered = append(answered, string(m.ID))
 					continue

@@ -1,0 +1,99 @@
+package main
+
+// Real agent hosts (npm, pinned in .ci/package.json) adding rootpick proxy
+// in front of server-filesystem with their own `mcp add`, then connecting
+// to it with their own `mcp list`: the host must report the server
+// connected, and server-filesystem must say it took exactly the consented
+// folders.
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rootpick/rootpick/consent"
+)
+
+// TestE2ERealHostsThroughProxy: Claude Code 2.1.328 (which opens with
+// server/discover, 2026-07-28, and falls back to initialize) and Gemini
+// CLI 0.61.0 (whose SDK speaks at most 2025-06-18) each connect through
+// the proxy, and the server behind it takes the one consented folder of
+// two; with no consent, the host still connects and the server takes
+// none.
+func TestE2ERealHostsThroughProxy(t *testing.T) {
+	fs := npmPath(t, filepath.Join("@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
+	bin := rootpickBin(t)
+	for _, host := range []string{"claude", "gemini"} {
+		for _, consented := range []bool{true, false} {
+			name := host + "/consent"
+			if !consented {
+				name = host + "/no-consent"
+			}
+			t.Run(name, func(t *testing.T) {
+				cli := hostCLI(t, host)
+				home, project, environ := hostCLISandbox(t)
+				state := stateDirOf(environ)
+				tree := makeRepos(t, mkdirAll(t, filepath.Join(filepath.Dir(home), "tree")), "alpha", "beta")
+				if consented {
+					alpha, err := consent.NewRoot(filepath.Join(tree, "alpha"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					store, _ := consent.OpenStoreIn(state, "real")
+					if err := store.Save(consent.Record{Dir: tree, Roots: []consent.Root{alpha}, Time: time.Now()}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				args := []string{"proxy", "--profile", "real", "--state-dir", state, "--", "node", fs}
+				switch host {
+				case "claude":
+					spec, _ := json.Marshal(map[string]any{"command": bin, "args": args})
+					runIn(t, project, environ, cli, "mcp", "add-json", "-s", "user", "rp", string(spec))
+				case "gemini":
+					// Gemini trusts no folder by default, and starts no
+					// server in an untrusted one.
+					writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+jsonQuote(project)+`: "TRUST_FOLDER"}`)
+					runIn(t, project, environ, cli, append([]string{"mcp", "add", "-s", "user", "rp", bin}, args...)...)
+				}
+				start := time.Now()
+				out := runIn(t, project, environ, cli, "mcp", "list")
+				took := time.Since(start)
+				t.Logf("%s mcp list (%v):\n%s", host, took, out)
+				line := ""
+				for _, l := range strings.Split(out, "\n") {
+					if strings.Contains(l, "rp") && strings.Contains(l, "proxy") {
+						line = l
+					}
+				}
+				if !strings.Contains(line, "Connected") || strings.Contains(line, "Disconnected") {
+					t.Fatalf("%s does not report the proxied server connected: %q", host, line)
+				}
+				// server-filesystem's own words, in the proxy's log.
+				logs, _ := filepath.Glob(filepath.Join(state, "proxy-real-*.log"))
+				var text string
+				for _, l := range logs {
+					b, _ := os.ReadFile(l)
+					text += string(b)
+				}
+				want := "Updated allowed directories from MCP roots: 1 valid directories"
+				if !consented {
+					want = "No valid root directories provided by client"
+				}
+				if !strings.Contains(text, want) {
+					t.Fatalf("server-filesystem did not say %q; the proxy's log:\n%s", want, text)
+				}
+				if consented && strings.Contains(text, "2 valid directories") {
+					t.Errorf("server-filesystem took more than the consent:\n%s", text)
+				}
+			})
+		}
+	}
+}
+
+func jsonQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
