@@ -25,18 +25,26 @@ import (
 	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
 
-// npmPath returns a file installed by npm ci --prefix .ci, or skips.
+// npmPath returns a file of the npm servers installed by npm ci --prefix
+// .ci, or skips.
 func npmPath(t *testing.T, rel string) string {
+	t.Helper()
+	return ciNodeModule(t, rel, "npm servers", "the servers")
+}
+
+// ciNodeModule returns the file rel under .ci/node_modules, or skips as
+// part of group (whose packages what names) when it or node is missing.
+func ciNodeModule(t *testing.T, rel, group, what string) string {
 	t.Helper()
 	p, err := filepath.Abs(filepath.Join(".ci", "node_modules", rel))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(p); err != nil {
-		testskip.Skip(t, "npm servers", "not installed: npm ci --prefix .ci, or bash .ci/run")
+		testskip.Skip(t, group, what+" not installed: npm ci --prefix .ci, or bash .ci/run")
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		testskip.Skip(t, "npm servers", "node not installed: bash .ci/run installs it and the servers")
+		testskip.Skip(t, group, "node not installed: bash .ci/run installs it and "+what)
 	}
 	return p
 }

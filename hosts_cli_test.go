@@ -15,23 +15,12 @@ import (
 	"testing"
 
 	"github.com/rootpick/rootpick/internal/hostcfg"
-	"github.com/rootpick/rootpick/internal/testskip"
 )
 
 // hostCLI is a host's CLI installed by npm ci --prefix .ci, or skips.
 func hostCLI(t *testing.T, name string) string {
 	t.Helper()
-	p, err := filepath.Abs(filepath.Join(".ci", "node_modules", ".bin", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(p); err != nil {
-		testskip.Skip(t, "host CLIs", "Claude Code, Gemini CLI and Codex not installed: npm ci --prefix .ci, or bash .ci/run")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		testskip.Skip(t, "host CLIs", "node not installed: bash .ci/run installs it and the host CLIs")
-	}
-	return p
+	return ciNodeModule(t, filepath.Join(".bin", name), "host CLIs", "Claude Code, Gemini CLI and Codex")
 }
 
 // hostCLISandbox is a home and a project folder for a host CLI, and the

@@ -2,6 +2,7 @@ package consent
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 )
 
@@ -47,3 +48,16 @@ func (d *OwnDir) Path() string { return d.path }
 
 // Close releases the folder.
 func (d *OwnDir) Close() error { return d.impl.close() }
+
+// writeSynced writes b to f, syncs it to the disk and closes it: the step
+// of an atomic replace that must be done before the rename.
+func writeSynced(f *os.File, b []byte) error {
+	_, err := f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -211,15 +211,7 @@ func (d *OwnDir) WriteFile(name string, b []byte, before func(tmp string) error)
 		}
 	}()
 	f := os.NewFile(uintptr(fd), filepath.Join(d.path, tmp))
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := writeSynced(f, b); err != nil {
 		return err
 	}
 	if before != nil {

@@ -519,14 +519,8 @@ func TestBackoffResetsAfterHealth(t *testing.T) {
 	}
 	kill := func() {
 		t.Helper()
-		pids := pidsWith(marker)
-		if len(pids) != 1 {
-			t.Fatalf("want one server process, have %v", pids)
-		}
-		var pid int
-		fmt.Sscan(pids[0], &pid)
-		must(t, testproc.Kill(pid, syscall.SIGKILL))
-		waitFor(t, "the process gone", func() bool { return !slices.Contains(pidsWith(marker), pids[0]) })
+		pid := killServer(t, marker)
+		waitFor(t, "the process gone", func() bool { return !slices.Contains(pidsWith(marker), pid) })
 	}
 	kill() // up briefly: attempt 1
 	waitFor(t, "second connection", connectedAfter(2))
@@ -550,4 +544,18 @@ func TestBackoffResetsAfterHealth(t *testing.T) {
 // on the machine holds, even one left by an earlier run.
 func uniqueMarker(kind string) string {
 	return fmt.Sprintf("%s-%d-%d", kind, os.Getpid(), time.Now().UnixNano())
+}
+
+// killServer SIGKILLs the one server process whose command line holds
+// marker and returns its pid, as pidsWith shows it.
+func killServer(t *testing.T, marker string) string {
+	t.Helper()
+	pids := pidsWith(marker)
+	if len(pids) != 1 {
+		t.Fatalf("want one server process, have %v", pids)
+	}
+	var pid int
+	fmt.Sscan(pids[0], &pid)
+	must(t, testproc.Kill(pid, syscall.SIGKILL))
+	return pids[0]
 }

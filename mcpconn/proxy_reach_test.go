@@ -4,18 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
-	"github.com/rootpick/rootpick/internal/testproc"
 )
 
 // msgHost is a host that speaks JSON-RPC messages to a proxy by hand, so that it
@@ -41,15 +38,7 @@ func startMsgHost(t *testing.T, command []string, src RootSource, opts ProxyOpti
 		t.Fatal(err)
 	}
 	h.conn = conn
-	t.Cleanup(func() {
-		_ = conn.Close()
-		cancel()
-		select {
-		case <-h.done:
-		case <-time.After(5 * time.Second):
-			t.Error("the proxy did not end after the host went away")
-		}
-	})
+	t.Cleanup(func() { endProxy(t, conn, cancel, h.done) })
 	return h
 }
 
@@ -276,13 +265,7 @@ func TestProxyBackoffResetsAfterHealth(t *testing.T) {
 	// it (connected again), noting the delay it chose.
 	restarted := func() {
 		t.Helper()
-		pids := pidsWith(marker)
-		if len(pids) != 1 {
-			t.Fatalf("want one server process, have %v", pids)
-		}
-		var pid int
-		fmt.Sscan(pids[0], &pid)
-		must(t, testproc.Kill(pid, syscall.SIGKILL))
+		killServer(t, marker)
 		n := len(delays)
 		for deadline := time.After(10 * time.Second); ; {
 			select {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -103,16 +104,21 @@ func startTestHostWith(t *testing.T, command []string, src RootSource, hostRoots
 		t.Fatal(err)
 	}
 	h.session = cs
-	t.Cleanup(func() {
-		_ = cs.Close()
-		cancel()
-		select {
-		case <-h.done:
-		case <-time.After(5 * time.Second):
-			t.Error("the proxy did not end after the host went away")
-		}
-	})
+	t.Cleanup(func() { endProxy(t, cs, cancel, h.done) })
 	return h
+}
+
+// endProxy closes a test host's side, as a host going away does, and
+// checks that the proxy then ends.
+func endProxy(t *testing.T, host io.Closer, cancel context.CancelFunc, done <-chan error) {
+	t.Helper()
+	_ = host.Close()
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Error("the proxy did not end after the host went away")
+	}
 }
 
 func (h *testHost) clientOpts() *mcp.ClientOptions {
