@@ -136,7 +136,10 @@ func newTUI(t *testing.T) *tui {
 	}
 	// The pane stays after the program exits, so that what it left on the
 	// terminal (a panic, say) can still be read.
-	conf := "set -g remain-on-exit on\nset -g status off\nset -s escape-time 0\n"
+	// default-shell is pinned: without SHELL in the environment tmux runs
+	// the pane through the user's login shell, which for nobody (.ci/run's
+	// permission rerun) is nologin — the pane died at once with status 1.
+	conf := "set -g remain-on-exit on\nset -g status off\nset -s escape-time 0\nset -g default-shell /bin/sh\n"
 	if err := os.WriteFile(tt.conf, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
