@@ -119,15 +119,25 @@ func (q Query) Run() Result {
 // Apply shows a result and reports whether it did. A result is stale, and
 // dropped, when a candidate's haystack changed after its Prepare; the
 // caller then prepares the query again. Candidates added after Prepare are
-// matched here (they are few: one scan batch). The cursor stays on the
-// same repository when it is still shown, else on the best match.
+// matched here (they are few: one scan batch). As in fzf, a new query
+// puts the cursor on its best match (the top row), so that tab or enter
+// right after typing takes the row the query ranks first; the same query
+// applied again (more candidates arrived) keeps the cursor on the same
+// repository when it is still shown.
 func (s *State) Apply(r Result) bool {
 	if r.version != s.version || r.stopped {
 		return false
 	}
 	keep, had := s.currentID()
+	if strings.TrimSpace(r.Text) != strings.TrimSpace(s.filter) {
+		had = false // a new query: the best match, not the old row
+		s.want = ""
+	}
 	if strings.TrimSpace(r.Text) == "" {
 		s.filter, s.matches = "", nil
+		if !had {
+			s.cursor = 0
+		}
 		s.placeCursor(keep, had)
 		return true
 	}

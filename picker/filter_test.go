@@ -497,3 +497,32 @@ func TestResortAgreesWithLess(t *testing.T) {
 		}
 	}
 }
+
+// TestNewQueryHighlightsBestMatch: as in fzf, every query change puts the
+// cursor on the best match, even when the highlighted row still matches
+// further down (issue 17: "/ pay ⇥" checked the second-ranked row); the
+// same query applied again (a scan batch arrived) keeps the row.
+func TestNewQueryHighlightsBestMatch(t *testing.T) {
+	var s State
+	s.SetBase("/w")
+	s.AddAll([]vcsdetect.Repo{
+		repoAt("/w/archive/2021/old-payments", "old-payments", "main"),
+		repoAt("/w/services/payouts", "payouts", "main"),
+		repoAt("/w/web-frontend", "web-frontend", "main"),
+	})
+	s.MoveTo(0) // archive/2021/old-payments, which "pay" ranks second
+	s.SetFilter("pay")
+	if c, _ := s.Current(); c.Path != "/w/services/payouts" {
+		t.Fatalf("after a new query the cursor is on %s, want the best match /w/services/payouts (shown %v)", c.Path, paths(s.Shown()))
+	}
+	s.Move(1)
+	s.AddAll([]vcsdetect.Repo{repoAt("/w/zz/pay", "pay", "main")})
+	s.SetFilter("pay")
+	if c, _ := s.Current(); c.Path != "/w/archive/2021/old-payments" {
+		t.Fatalf("the same query applied again moved the cursor to %s", c.Path)
+	}
+	s.SetFilter("")
+	if s.Cursor() != 0 {
+		t.Fatalf("erasing the query left the cursor at %d, want the top", s.Cursor())
+	}
+}

@@ -68,15 +68,16 @@ type dline struct {
 // decision; confirming is refused until every added line has been on
 // screen, and a warned root is only granted by its own key.
 type consentDialog struct {
-	id       int    // which opening this is; guard ticks carry it
-	dir      string // paths are shown relative to it
-	exposed  []consent.Root
-	change   consent.Change
-	added    []*addedRoot
-	problems []string // selected folders that cannot be shared, with why
-	servers  string   // who will receive the roots
-	scanning bool     // the scan is not done: "brings in" counts may grow
-	keptOpen bool
+	id        int    // which opening this is; guard ticks carry it
+	dir       string // paths are shown relative to it
+	exposed   []consent.Root
+	change    consent.Change
+	added     []*addedRoot
+	problems  []string // selected folders that cannot be shared, with why
+	servers   string   // who will receive the roots
+	scanning  bool     // the scan is not done: "brings in" counts may grow
+	revokeAll bool     // ctrl+d's review: every folder, whatever the filter shows
+	keptOpen  bool
 
 	// The type-ahead guard: keys are ignored until delay has passed since
 	// the dialog opened or since the last ignored key.
@@ -153,18 +154,21 @@ func (d *consentDialog) SetSize(w, h int) {
 
 // Update handles one key at time now and returns the decision.
 func (d *consentDialog) Update(msg tea.KeyPressMsg, now time.Time) (dialogAction, tea.Cmd) {
-	if now.Sub(d.guardFrom) < d.delay {
-		// Type-ahead guard: an early key is ignored and restarts the wait,
-		// so a held or repeated key can never answer the dialog.
+	k := d.keys
+	if now.Sub(d.guardFrom) < d.delay && key.Matches(msg, k.Confirm, k.Grant) {
+		// Type-ahead guard: an early y or space (the keys that share) is
+		// ignored and restarts the wait, so a held or repeated key can
+		// never share. Reading, scrolling and cancelling work at once.
 		d.guardFrom = now
 		d.guardSeq++
 		d.armed = false
 		d.rebuild()
 		return dialogNone, d.guardTick()
 	}
-	d.armed = true
+	if now.Sub(d.guardFrom) >= d.delay {
+		d.armed = true
+	}
 	d.flash = ""
-	k := d.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
 		return dialogCancel, nil
@@ -199,6 +203,18 @@ func (d *consentDialog) Update(msg tea.KeyPressMsg, now time.Time) (dialogAction
 	}
 	d.rebuild()
 	return dialogNone, nil
+}
+
+// Wheel scrolls the body, as the page keys do, a few lines a notch.
+func (d *consentDialog) Wheel(up bool) {
+	if up {
+		d.vp.ScrollUp(3)
+		d.cursorIntoView(true)
+	} else {
+		d.vp.ScrollDown(3)
+		d.cursorIntoView(false)
+	}
+	d.rebuild()
 }
 
 // confirm decides on y: refused while added lines are unseen or when y
@@ -241,6 +257,17 @@ func (d *consentDialog) Withheld() []consent.Root {
 		}
 	}
 	return out
+}
+
+// requested is the path r was checked as in the list (before symlinks
+// were resolved), or its path.
+func (d *consentDialog) requested(r consent.Root) string {
+	for _, a := range d.added {
+		if a.URI == r.URI && a.Requested != "" {
+			return a.Requested
+		}
+	}
+	return r.Path
 }
 
 // Acknowledged lists "path: reason" for every warned root granted.
@@ -372,23 +399,40 @@ func (d *consentDialog) markSeen() {
 // head and tail are the fixed lines around the body; they are dropped
 // from the least to the most important when the box is short.
 func (d *consentDialog) head(inner int) []string {
-	var title string
-	switch {
-	case d.change.Empty():
-		title = "Nothing to change"
-	case len(d.change.Added) == 0:
-		title = "Stop sharing with " + d.servers + "?"
-	default:
-		title = "Share with " + d.servers + "?"
-	}
 	second := accessLine
 	if len(d.change.Added) == 0 && len(d.change.Kept) == 0 && len(d.change.Removed) > 0 {
 		second = revokeLine
 	}
-	return []string{
-		d.st.title.Render(ansi.Truncate(title, inner, "…")),
-		d.st.dim.Render(ansi.Truncate(second, inner, "…")),
+	if d.revokeAll {
+		second = "ctrl+d: every root, whatever the filter shows. " + second
 	}
+	// Both wrap: the title and what sharing means are never cut.
+	return []string{
+		d.st.title.Render(wrapText(d.title(), inner)),
+		d.st.dim.Render(wrapText(second, inner)),
+	}
+}
+
+// title says what y does: "Share 2 roots, stop sharing 1, with NAME?".
+func (d *consentDialog) title() string {
+	add, rm := len(d.added), len(d.change.Removed)
+	with := " with " + d.servers + "?"
+	switch {
+	case d.change.Empty():
+		return "Nothing to change"
+	case d.revokeAll || add == 0 && len(d.change.Kept) == 0:
+		return "Stop sharing all " + itoa(rm) + " " + noun(rm, "root", "roots") + with
+	case add == 0:
+		return "Stop sharing " + itoa(rm) + " of " + itoa(rm+len(d.change.Kept)) + " roots" + with
+	case rm == 0:
+		return "Share " + itoa(add) + " " + noun(add, "root", "roots") + with
+	}
+	return "Share " + itoa(add) + " " + noun(add, "root", "roots") + ", stop sharing " + itoa(rm) + "," + with
+}
+
+// wrapText wraps s at spaces to width w (a word longer than w is broken).
+func wrapText(s string, w int) string {
+	return ansi.Wrap(s, max(w, 1), "")
 }
 
 func (d *consentDialog) tail(inner int) []string {
@@ -424,14 +468,19 @@ func (d *consentDialog) footer(inner int) []string {
 	case withheld > 0:
 		news = fmt.Sprintf("%d warned %s unshared unless you grant each with space", withheld, noun(withheld, "root stays", "roots stay"))
 	}
-	added := len(d.added) - withheld
+	// The counts are those of the sections above: "+ added (2)" with one
+	// warned root not granted reads "1 of 2 added".
+	added := fmt.Sprintf("%d added", len(d.added))
+	if withheld > 0 {
+		added = fmt.Sprintf("%d of %d added", len(d.added)-withheld, len(d.added))
+	}
 	var out []string
 	if news != "" {
 		out = append(out, d.st.warn.Render(ansi.Truncate(news, inner, "…")))
 	}
 	return append(out, ansi.Truncate(fmt.Sprintf("%s confirm  %s cancel   %s",
 		d.st.title.Render("y"), d.st.title.Render("n/esc"),
-		d.st.dim.Render(fmt.Sprintf("(%d added, %d removed)", added, len(d.change.Removed)))), inner, "…"))
+		d.st.dim.Render(fmt.Sprintf("(%s, %d removed)", added, len(d.change.Removed)))), inner, "…"))
 }
 
 // layout fits the fixed lines and the body into the box: a box too short
@@ -445,8 +494,16 @@ func (d *consentDialog) layout() (head, tail []string, bodyH int) {
 	if avail <= 0 {
 		return nil, nil, 0
 	}
+	// The title and the access sentence may wrap onto several lines.
+	fixed := func() int {
+		n := len(tail)
+		for _, h := range head {
+			n += lipgloss.Height(h)
+		}
+		return n
+	}
 	// First make room for the whole body, then for at least one line of it.
-	for len(head)+len(tail)+len(d.lines) > avail {
+	for fixed()+len(d.lines) > avail {
 		if len(head) == 2 {
 			head = head[:1] // the access line
 		} else if len(tail) >= 3 {
@@ -455,16 +512,16 @@ func (d *consentDialog) layout() (head, tail []string, bodyH int) {
 			break
 		}
 	}
-	for len(head)+len(tail)+min(len(d.lines), 1) > avail {
+	for fixed()+min(len(d.lines), 1) > avail {
 		if len(head) == 1 {
 			head = nil // the title
 		} else if len(tail) == 2 {
 			tail = tail[1:] // the news line
 		} else {
-			return head, tail, max(avail-len(head)-len(tail), 0)
+			return head, tail, max(avail-fixed(), 0)
 		}
 	}
-	return head, tail, min(len(d.lines), avail-len(head)-len(tail))
+	return head, tail, min(len(d.lines), avail-fixed())
 }
 
 // bodyLines are the scrolling lines: the sections and their entries.
@@ -473,6 +530,9 @@ func (d *consentDialog) bodyLines(inner int) []dline {
 	text := func(s string) { out = append(out, dline{text: s, added: -1}) }
 	entry := func(sign string, st lipgloss.Style, r consent.Root, suffix string, added int) {
 		name := d.label(r.Path)
+		if added >= 0 && d.added[added].Requested != "" {
+			name = d.label(d.added[added].Requested) // as the list shows it, before symlinks
+		}
 		// The suffix may take what the name leaves, but the name keeps at
 		// least 24 cells (or all it needs) and is cut in its middle.
 		suffix = ansi.Truncate(suffix, max(inner-5-min(lipgloss.Width(name), 24), inner/2, 1), "…")

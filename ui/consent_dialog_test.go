@@ -142,6 +142,63 @@ func TestGuardRestartsOnHeldKey(t *testing.T) {
 	}
 }
 
+// TestGuardIgnoresOnlyTheKeysThatShare: while the guard holds, moving,
+// scrolling and cancelling work at once and do not restart it (issue 17:
+// j every 250 ms left the dialog deaf, "enter n" could not cancel); only
+// y and space are ignored, and restart the wait.
+func TestGuardIgnoresOnlyTheKeysThatShare(t *testing.T) {
+	repos, items := manyRoots(5)
+	m := fixture(t, repos...)
+	clk := openRaw(t, m, items...)
+	for range 4 { // j every 100 ms: each one moves, none restarts the guard
+		clk.Advance(100 * time.Millisecond)
+		send(m, "j")
+	}
+	if m.dialog.cursor <= 1 {
+		t.Fatalf("j during the guard did not move the cursor (line %d)", m.dialog.cursor)
+	}
+	if _, ok := press(m, "y"); !ok {
+		t.Fatalf("y 400 ms after opening, after moving with j, was refused: j restarted the guard")
+	}
+
+	repos, items = manyRoots(30)
+	m = fixture(t, repos...)
+	clk = openRaw(t, m, items...)
+	top := m.dialog.vp.YOffset()
+	clk.Advance(10 * time.Millisecond)
+	send(m, "space")
+	clk.Advance(250 * time.Millisecond)
+	if _, ok := press(m, "y"); ok {
+		t.Fatal("y 250 ms after an ignored space was accepted: space did not restart the guard")
+	}
+	send(m, "pgdown")
+	if m.dialog.vp.YOffset() == top {
+		t.Fatal("pgdown during the guard did not scroll")
+	}
+	send(m, "n")
+	if m.dialog != nil {
+		t.Fatal("n during the guard did not cancel")
+	}
+}
+
+// TestWheelScrollsTheDialog: the wheel scrolls the dialog's body, and
+// lines it brings into view count as seen for y.
+func TestWheelScrollsTheDialog(t *testing.T) {
+	repos, items := manyRoots(61)
+	m := fixture(t, repos...)
+	openDialogWith(t, m, items...)
+	before := m.dialog.Unseen()
+	for range 40 {
+		m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 10, Y: 10})
+	}
+	if m.dialog.Unseen() != 0 || before == 0 {
+		t.Fatalf("unseen %d before the wheel, %d after 40 notches; want all seen", before, m.dialog.Unseen())
+	}
+	if _, ok := press(m, "y"); !ok {
+		t.Fatal("y refused after every line was wheeled into view")
+	}
+}
+
 func manyRoots(n int) ([]vcsdetect.Repo, []proposedRoot) {
 	var repos []vcsdetect.Repo
 	var items []proposedRoot
@@ -205,10 +262,10 @@ func TestDownKeyReachesEveryLine(t *testing.T) {
 // root is granted by space on its own line, then y.
 func TestWarnedRootNeedsItsOwnKey(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	send(m, "a")
+	send(m, "ctrl+a")
 	openDialogWith(t, m, warnedItem("/work/demo", consent.WarnDir), proposedRoot{Root: mkRoot("/work/demo/api"), Requested: "/work/demo/api"})
 	out := screen(m)
-	for _, want := range []string{"! .", "[ ] not granted", "⚠ reason dir", "1 warned root stays", "(1 added, 0 removed)"} {
+	for _, want := range []string{"! .", "[ ] not granted", "⚠ reason dir", "1 warned root stays", "+ added (2)", "(1 of 2 added, 0 removed)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("dialog lacks %q:\n%s", want, out)
 		}
@@ -219,6 +276,14 @@ func TestWarnedRootNeedsItsOwnKey(t *testing.T) {
 	}
 	if m.picker.IsChecked("/work/demo") {
 		t.Error("the warned root that was not granted stays checked")
+	}
+	// The root left out is named in the result line, then and once served.
+	if !strings.Contains(m.note, "not shared: . (needs its own yes") {
+		t.Errorf("the result line does not name the root left out: %q", m.note)
+	}
+	m.Update(rootsServedMsg{roots: m.Consented()})
+	if !strings.Contains(m.note, "Consent applied: 1 folder; not shared: . (needs its own yes") {
+		t.Errorf("once served, the result line does not name the root left out: %q", m.note)
 	}
 	if got := m.Consented(); len(got) != 1 {
 		t.Errorf("Consented() = %v right after y", got)

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/safetext"
+	"github.com/rootpick/rootpick/vcsdetect"
 )
 
 // proposalMsg is a proposal built from the checked folders: each becomes a
@@ -146,6 +147,70 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 	}
 }
 
+// nothingNote says why a review changes nothing, kept roots being shared.
+func nothingNote(kept int) string {
+	switch kept {
+	case 0:
+		return "nothing is checked and nothing is shared."
+	case 1:
+		return "the checked folder is exactly what is shared."
+	}
+	return "the " + itoa(kept) + " checked folders are exactly what is shared."
+}
+
+// reviewKey is enter: review the checked folders. With nothing to review
+// (the checks are what is shared) it takes the highlighted row, as fzf's
+// enter does, and puts it back if the review is cancelled.
+func (m *Model) reviewKey() tea.Cmd {
+	// One change at a time: a proposal is computed against what is
+	// exposed, so it waits until the last confirmed change is served.
+	if m.preparing {
+		return nil
+	}
+	if !m.applying && m.unconfirmed() == 0 && !m.anyRemembered() {
+		if c, ok := m.picker.Current(); ok && !m.picker.IsChecked(c.Path) {
+			m.undoOnCancel = m.picker.Checked()
+			m.toggle()
+		}
+	}
+	if m.applying { // reviewed as soon as the change is served
+		m.reviewNext = true
+		return nil
+	}
+	return m.review()
+}
+
+// revokeAll is ctrl+d: review stopping sharing every folder, shown by the
+// filter or not; cancelling puts the checks back.
+func (m *Model) revokeAll() tea.Cmd {
+	if m.preparing {
+		return nil
+	}
+	if len(m.exposed) == 0 && len(m.consented) == 0 {
+		m.setNote("Nothing is shared: nothing to stop sharing.", false)
+		return nil
+	}
+	m.undoOnCancel = m.picker.Checked()
+	m.picker.SetChecked(nil)
+	m.revoking = true
+	if m.applying {
+		m.reviewNext = true
+		return nil
+	}
+	return m.review()
+}
+
+// anyRemembered reports whether a row is checked from the remembered
+// consent (enter then reviews those).
+func (m *Model) anyRemembered() bool {
+	for p := range m.remembered {
+		if m.picker.IsChecked(p) {
+			return true
+		}
+	}
+	return false
+}
+
 func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 	m.preparing = false
 	m.dialogSeq++
@@ -158,6 +223,15 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 	}
 	m.dialog = newConsentDialog(m.dialogSeq, m.cfg.Dir, m.exposed, msg.proposed, msg.problems,
 		m.serverNames(), inside, m.cfg.ArmDelay, m.clock(), m.st, m.dkeys)
+	m.dialog.revokeAll = m.revoking
+	if m.dialog.change.Empty() && len(msg.problems) == 0 {
+		// Nothing for y to do: say so on the status line, with no dialog
+		// whose keys would offer a confirmation.
+		kept := len(m.dialog.change.Kept)
+		m.dialog, m.undoOnCancel, m.revoking = nil, nil, false
+		m.setNote("Nothing to change: "+nothingNote(kept), false)
+		return nil
+	}
 	m.open(modeDialog)
 	if m.scanning {
 		m.dialog.scanning = true
@@ -175,6 +249,10 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !m.dialog.change.Empty() {
 			m.setNote("Cancelled: nothing changed.", false)
 		}
+		if m.undoOnCancel != nil {
+			m.picker.SetChecked(m.undoOnCancel)
+		}
+		m.undoOnCancel, m.revoking = nil, false
 		m.dialog = nil
 		m.close()
 	case dialogConfirm:
@@ -200,6 +278,7 @@ func (m *Model) confirmConsent() tea.Cmd {
 		grants[uri] = codes
 	}
 	m.dialog = nil
+	m.undoOnCancel, m.revoking = nil, false
 	m.close()
 	m.consented, m.grants = final, grants
 	for _, r := range final {
@@ -207,11 +286,17 @@ func (m *Model) confirmConsent() tea.Cmd {
 	}
 	m.remembered = nil
 	m.applying = true
-	note := "Sharing…"
-	if n := len(d.Withheld()); n > 0 {
-		note = "Sharing… " + itoa(n) + " warned " + noun(n, "root", "roots") + " left out and unchecked."
+	// The warned roots left out at y are named in the result line, so no
+	// check silently disappears.
+	m.leftOut = ""
+	if w := d.Withheld(); len(w) > 0 {
+		names := make([]string, len(w))
+		for i, r := range w {
+			names[i] = m.list.label(vcsdetect.Repo{Path: d.requested(r)})
+		}
+		m.leftOut = "not shared: " + strings.Join(names, ", ") + " (" + noun(len(w), "needs its", "each needs its") + " own yes: space in the dialog)"
 	}
-	m.setNote(note, false)
+	m.setNote(joinNote("Sharing…", m.leftOut), false)
 	cmds := []tea.Cmd{serveRoots(m.cfg.Hub, final)}
 	if m.cfg.Store != nil {
 		m.saving++
@@ -268,13 +353,22 @@ func (m *Model) onResume(msg resumeMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// joinNote joins a result and what was left out of it: "Consent applied:
+// 1 folder; not shared: infra (needs its own yes…)".
+func joinNote(result, leftOut string) string {
+	if leftOut == "" {
+		return result
+	}
+	return strings.TrimSuffix(result, ".") + "; " + leftOut
+}
+
 // served is the note once a change has reached the hub; a resumed set
 // keeps saying it was resumed.
 func (m *Model) servedNote(n int) string {
 	if strings.HasPrefix(m.note, "Resumed ") {
 		return m.note
 	}
-	return sharedNote(n)
+	return joinNote(sharedNote(n), m.leftOut)
 }
 
 // isRemembered reports whether path was pre-checked from the store and is

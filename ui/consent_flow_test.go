@@ -19,7 +19,7 @@ import (
 func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	send(m, "space", "down", "space")
-	if cmd := send(m, "q"); cmd != nil {
+	if cmd := send(m, "ctrl+q"); cmd != nil {
 		t.Fatal("q with unconfirmed changes quit at once")
 	}
 	if out := screen(m); !strings.Contains(out, "Discard 2 unconfirmed changes?") {
@@ -31,26 +31,26 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 	if !m.picker.IsChecked("/work/demo/api") {
 		t.Fatal("going back lost the checks")
 	}
-	send(m, "q")
+	send(m, "ctrl+q")
 	if msg := send(m, "y")(); msg != tea.Quit() {
 		t.Fatalf("y after the question returned %#v", msg)
 	}
 	// Served and unchecked also counts; nothing pending quits at once.
 	m = fixture(t, demoRepos()...)
 	m.exposed = []consent.Root{mkRoot("/work/demo/web")}
-	send(m, "q")
-	if out := screen(m); m.mode != modeQuitAsk || !strings.Contains(out, "Discard 1 unconfirmed change?") {
+	send(m, "ctrl+q")
+	if out := screen(m); m.mode != modeAsk || !strings.Contains(out, "Discard 1 unconfirmed change?") {
 		t.Fatalf("an unchecked shared row is not counted (mode %d):\n%s", m.mode, out)
 	}
 	m = fixture(t, demoRepos()...)
-	if msg := send(m, "q")(); msg != tea.Quit() {
+	if msg := send(m, "ctrl+q")(); msg != tea.Quit() {
 		t.Fatal("q with nothing pending did not quit")
 	}
 	// A checked root the hub withdrew is not the person's change.
 	m = fixture(t, demoRepos()...)
 	m.picker.SetChecked([]string{"/work/demo/api"})
 	m.withdrawn = map[string]string{"/work/demo/api": "deleted or renamed"}
-	if msg := send(m, "q")(); msg != tea.Quit() {
+	if msg := send(m, "ctrl+q")(); msg != tea.Quit() {
 		t.Fatal("q asked about a withdrawn root")
 	}
 }
@@ -146,7 +146,7 @@ func TestConfirmRemembersAndQuitWaits(t *testing.T) {
 	if got := m.Consented(); len(got) != 1 || got[0].Path != "/work/demo/api" {
 		t.Fatalf("Consented() right after y = %v", got)
 	}
-	if q := send(m, "q"); q != nil {
+	if q := send(m, "ctrl+q"); q != nil {
 		t.Fatal("q quit while the consent was still being written")
 	}
 	// Run the confirmation's commands: the save ends with the quit.

@@ -49,8 +49,25 @@ func (m *Model) detailsView(w, h int) string {
 		return ansi.Truncate(m.st.dim.Render(label)+value, w, "…")
 	}
 	mid := func(s string) string { return midCut(s, max(w-9, 8)) }
+	// A path or URI is wrapped, never cut: where it leaves DIR is what
+	// tells the folder is outside it.
+	wrapped := func(label, value string) []string {
+		var out []string
+		for i, l := range strings.Split(ansi.Hardwrap(value, max(w-9, 8), false), "\n") {
+			if i > 0 {
+				label = "         "
+			}
+			out = append(out, line(label, l))
+		}
+		return out
+	}
 	rows := []string{ansi.Truncate(m.st.title.Render(safetext.Escape(r.Name)), w, "…")}
-	rows = append(rows, line("path     ", mid(safetext.Escape(r.Path))))
+	f, known := m.facts[r.Path]
+	// The warnings come first, so that a short pane never cuts them.
+	for _, w := range f.warnings {
+		rows = append(rows, line("warning  ", m.st.warn.Render("⚠ "+safetext.Escape(w))))
+	}
+	rows = append(rows, wrapped("path     ", safetext.Escape(r.Path))...)
 	kind := string(r.Kind)
 	if r.Reason != "" {
 		kind += " (" + safetext.Escape(r.Reason) + ")"
@@ -59,13 +76,12 @@ func (m *Model) detailsView(w, h int) string {
 		kind += " (" + safetext.Escape(r.Marker) + ")"
 	}
 	rows = append(rows, line("kind     ", kind))
-	f, known := m.facts[r.Path]
 	if !known {
 		rows = append(rows, m.st.dim.Render("reading…"))
 		return strings.Join(rows, "\n")
 	}
 	if f.uri != "" {
-		rows = append(rows, line("uri      ", mid(f.uri)))
+		rows = append(rows, wrapped("uri      ", f.uri)...)
 	}
 	d := f.det
 	if d.Head != "" {
@@ -102,9 +118,6 @@ func (m *Model) detailsView(w, h int) string {
 	}
 	if f.err != "" {
 		rows = append(rows, line("share    ", m.st.err.Render("cannot be shared: "+safetext.Escape(f.err))))
-	}
-	for _, w := range f.warnings {
-		rows = append(rows, line("warning  ", m.st.warn.Render(safetext.Escape(w))))
 	}
 	return strings.Join(rows, "\n")
 }

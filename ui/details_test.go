@@ -21,7 +21,7 @@ func TestDetailsPane(t *testing.T) {
 		det: vcsdetect.Details{Head: "main", Upstream: "origin/main", Ahead: 2, Behind: 1, Counted: true,
 			Remote: "https://github.com/acme/api", LastCommit: time.Date(2026, 11, 30, 9, 15, 0, 0, time.Local),
 			Subject: "Fix the \x1b[2Jpayment retry", State: vcsdetect.StateDirty},
-		warnings: []string{"holds .ssh at its top"},
+		warnings: []string{"holds .ssh at its top"}, risks: []string{"secrets"},
 	}}}})
 	got := screen(m)
 	for _, want := range []string{
@@ -30,7 +30,7 @@ func TestDetailsPane(t *testing.T) {
 		"remote   https://github.com/acme/api",
 		`commit   2026-11-30 09:15 Fix the \x1b[2J`,
 		"state    dirty (uncommitted changes)",
-		"warning  holds .ssh at its top",
+		"warning  ⚠ holds .ssh at its top",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the pane lacks %q:\n%s", want, got)
@@ -39,6 +39,10 @@ func TestDetailsPane(t *testing.T) {
 	// The row shows the dirty marker and ahead/behind next to its branch.
 	if !strings.Contains(got, "main * ↑2 ↓1") {
 		t.Errorf("the api row lacks its marks:\n%s", got)
+	}
+	// The row carries the risk itself, with its word.
+	if !strings.Contains(got, "api ") || !strings.Contains(strings.Split(got, "\n")[2], "⚠ secrets") {
+		t.Errorf("the api row lacks its ⚠ mark:\n%s", got)
 	}
 	// Facts from the pool of an earlier scan are dropped.
 	m.Update(factsMsg{pool: vcsdetect.NewPool[repoFacts](1, nil), results: []vcsdetect.Result[repoFacts]{{Repo: repo("web", "x")}}})
@@ -51,7 +55,7 @@ func TestDetailsPane(t *testing.T) {
 		t.Error("the pane shows on a 79×24 terminal")
 	}
 	m.Update(tea.WindowSizeMsg{Width: 90, Height: 24})
-	if got := screen(m); !strings.Contains(got, "────") || !strings.Contains(got, "branch   main") {
+	if got := screen(m); !strings.Contains(got, "────") || !strings.Contains(got, "warning  ⚠ holds .ssh") {
 		t.Errorf("at 90×24 the pane is not below the list:\n%s", got)
 	}
 }

@@ -13,7 +13,7 @@ type dialogKeys struct {
 func defaultDialogKeys() dialogKeys {
 	return dialogKeys{
 		Confirm:  key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
-		Cancel:   key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "cancel")),
+		Cancel:   key.NewBinding(key.WithKeys("n", "N", "esc", "q"), key.WithHelp("n/esc", "cancel")),
 		Grant:    key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "grant a warned root")),
 		Expand:   key.NewBinding(key.WithKeys("e", "right"), key.WithHelp("e/→", "what a root brings in")),
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),

@@ -123,12 +123,12 @@ func TestEndToEndInProcess(t *testing.T) {
 	holds("after swap", consent.PathToURI(filepath.Join(dir, "alpha")), consent.PathToURI(filepath.Join(dir, "beta gamma")))
 
 	// Revoke everything.
-	keys("A", "enter")
+	keys("ctrl+d")
 	wait("dialog", armed)
 	keys("y")
 	holds("after revoking all")
 
-	keys("q")
+	keys("ctrl+q")
 	select {
 	case err := <-done:
 		if err != nil {

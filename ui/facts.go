@@ -34,7 +34,8 @@ type repoFacts struct {
 	det      vcsdetect.Details
 	uri      string
 	warnings []string
-	err      string // why the folder cannot be shared
+	risks    []string // the warnings' codes (consent.Warn*), for the row's ⚠ mark
+	err      string   // why the folder cannot be shared
 }
 
 // factsPool is the pool the model reads facts with.
@@ -62,6 +63,7 @@ func readFacts(ctx context.Context, describe DescribeFunc, dir string, r vcsdete
 		f.uri = root.URI
 		for _, w := range consent.Risks(r.Path, root, consent.DefaultEnv(dir)) {
 			f.warnings = append(f.warnings, w.Text)
+			f.risks = append(f.risks, w.Code)
 		}
 	}
 	return f

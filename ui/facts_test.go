@@ -129,7 +129,7 @@ func TestRescanAndQuitClosePool(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	pumpFacts(t, m, func() bool { return len(m.facts) == 5 })
 	old := m.pool
-	send(m, "r")
+	send(m, "ctrl+r")
 	if m.pool == old || len(m.facts) != 0 {
 		t.Fatalf("rescan kept the pool or %d facts", len(m.facts))
 	}
@@ -141,7 +141,7 @@ func TestRescanAndQuitClosePool(t *testing.T) {
 		t.Fatal("a result of the old pool was kept")
 	}
 	cur := m.pool
-	send(m, "q")
+	send(m, "ctrl+q")
 	if _, ok := cur.Wait(); ok {
 		t.Fatal("the pool still reads after quit")
 	}

@@ -3,11 +3,10 @@ package ui
 import (
 	"slices"
 	"strings"
+	"unicode"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/picker"
 )
 
@@ -63,7 +62,6 @@ func (m *Model) applyFilter(res picker.Result) bool {
 	if before != m.picker.Filter() {
 		m.list.offset = 0
 	}
-	m.keys.ClearFilter.SetEnabled(m.picker.Filter() != "" && !m.in(modeFilter))
 	m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
 	return true
 }
@@ -76,65 +74,56 @@ func (m *Model) filterPending() bool {
 	return m.filterWant != m.picker.Filter()
 }
 
-// filterKey handles a key while the query is open. As in fzf, the list
-// keeps answering: ↑/↓ (ctrl+k/ctrl+j) move, tab toggles and moves down;
-// every other key edits the query.
-func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.fkeys
-	switch {
-	case key.Matches(msg, k.Keep):
-		m.close()
-		m.filter.Blur()
-	case key.Matches(msg, k.Drop):
-		m.close()
-		m.filter.Blur()
-		m.filterWant = ""
-		m.picker.SetFilter("")
-	case key.Matches(msg, k.Up):
-		m.picker.Move(-1)
-		m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
-		return nil
-	case key.Matches(msg, k.Down):
-		m.picker.Move(1)
-		m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
-		return nil
-	case key.Matches(msg, k.Toggle), key.Matches(msg, k.ToggleUp):
-		m.toggle()
-		if key.Matches(msg, k.Toggle) {
-			m.picker.Move(1)
-		} else {
-			m.picker.Move(-1)
-		}
-		m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
-		return nil
-	default:
-		var cmd tea.Cmd
-		m.filter, cmd = m.filter.Update(msg)
-		return tea.Batch(cmd, m.requestFilter(m.filter.Value()))
+// editQuery hands a message the list does not take (a key, a paste, the
+// cursor's blink) to the query line, and asks for the new query's result
+// when the text changed. Characters that could change how the line is
+// drawn (controls, bidi overrides, zero-width ones) never enter the query.
+func (m *Model) editQuery(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	m.filter, cmd = m.filter.Update(msg)
+	v := m.filter.Value()
+	if clean := strings.Map(queryRune, v); clean != v {
+		m.filter.SetValue(clean)
+		v = clean
 	}
-	m.keys.ClearFilter.SetEnabled(m.picker.Filter() != "" || m.filterWant != "")
-	m.layout()
-	return nil
+	if v == m.filterWant {
+		return cmd
+	}
+	cmd = tea.Batch(cmd, m.requestFilter(v))
+	m.keys.ClearQuery.SetEnabled(m.filterWant != "")
+	return cmd
 }
 
-// filterLine is the line above the list: the query being typed, or the
-// filter kept; "…" while a typed query is still being matched. The help,
-// the server pane and the dialog, which do not show the list, leave it out.
+// queryRune drops the runes a query may not hold (strings.Map).
+func queryRune(r rune) rune {
+	if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+		return -1
+	}
+	return r
+}
+
+// clearQuery erases the query: every row is shown again.
+func (m *Model) clearQuery() {
+	m.filter.SetValue("")
+	m.filterWant = ""
+	m.picker.SetFilter("")
+	m.keys.ClearQuery.SetEnabled(false)
+	m.list.offset = 0
+}
+
+// filterLine is the line above the list: the query line, always there as
+// in fzf (typing filters), with "…" while a typed query is still being
+// matched. The help, the server pane and the dialog, which do not show the
+// list, leave it out.
 func (m *Model) filterLine() (string, bool) {
-	if md := m.bodyMode(); md != modeList && md != modeFilter {
+	if m.bodyMode() != modeList {
 		return "", false
 	}
 	pending := ""
 	if m.filterPending() {
 		pending = m.st.dim.Render(" …")
 	}
-	switch {
-	case m.in(modeFilter):
-		return m.filter.View() + pending, true
-	case m.picker.Filter() != "" || m.filterWant != "":
-		return m.st.filter.Render("/ ") + safetext.Escape(m.filterWant) + pending + m.st.dim.Render("  (esc clears)"), true
-	}
-	return "", false
+	return m.filter.View() + pending, true
 }
 
 // highlight draws s with the bytes at offsets pos (ascending, relative to

@@ -22,12 +22,12 @@ func shownLabels(m *Model) []string {
 	return out
 }
 
-// TestFilterLikeFzf: while the query is open, typing filters, ↓/ctrl+j/
-// ctrl+k move and tab toggles (then moves down); enter keeps the filter,
-// esc drops it.
+// TestFilterLikeFzf: typing in the list filters, as in fzf; ↓/ctrl+j/
+// ctrl+k move and tab toggles (then moves down) without touching the
+// query; esc clears the query, and only then quits.
 func TestFilterLikeFzf(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	send(m, "/", "t", "c") // fuzzy: tools/cli and its vendor/lib
+	send(m, "t", "c") // fuzzy: tools/cli and its vendor/lib
 	if got, want := shownLabels(m), []string{"tools/cli", "tools/cli/vendor/lib"}; !slices.Equal(got, want) {
 		t.Fatalf("tc shows %v, want %v", got, want)
 	}
@@ -35,8 +35,8 @@ func TestFilterLikeFzf(t *testing.T) {
 	if got := m.picker.Checked(); !slices.Equal(got, []string{"/work/demo/tools/cli"}) {
 		t.Fatalf("tab while typing checked %v", got)
 	}
-	if m.picker.Cursor() != 1 || m.mode != modeFilter {
-		t.Fatalf("tab: cursor %d, filtering %v; want the next row, still typing", m.picker.Cursor(), m.mode == modeFilter)
+	if m.picker.Cursor() != 1 || m.filter.Value() != "tc" {
+		t.Fatalf("tab: cursor %d, query %q; want the next row, the query kept", m.picker.Cursor(), m.filter.Value())
 	}
 	m.Update(ctrl('k'))
 	if m.picker.Cursor() != 0 || m.filter.Value() != "tc" {
@@ -54,20 +54,45 @@ func TestFilterLikeFzf(t *testing.T) {
 	if got := m.picker.Checked(); !slices.Equal(got, []string{"/work/demo/tools/cli", "/work/demo/web"}) {
 		t.Fatalf("after web, tab: checked %v", got)
 	}
-	send(m, "enter")
-	if m.mode == modeFilter || m.picker.Filter() != "web" || m.picker.ShownLen() != 1 {
-		t.Fatalf("enter: filtering %v, filter %q, %d shown; want the filter kept", m.mode == modeFilter, m.picker.Filter(), m.picker.ShownLen())
-	}
 	if out := screen(m); !strings.Contains(out, "/ web") {
-		t.Fatalf("the kept filter is not shown:\n%s", out)
+		t.Fatalf("the query is not shown:\n%s", out)
 	}
-	send(m, "/", "x", "esc")
-	if m.mode == modeFilter || m.picker.Filter() != "" || m.picker.ShownLen() != 5 {
-		t.Fatalf("esc: filtering %v, filter %q, %d shown; want it dropped", m.mode == modeFilter, m.picker.Filter(), m.picker.ShownLen())
+	if cmd := send(m, "esc"); m.picker.Filter() != "" || m.picker.ShownLen() != 5 || cmd != nil && isQuit(cmd) {
+		t.Fatalf("esc: filter %q, %d shown; want it cleared, not quit", m.picker.Filter(), m.picker.ShownLen())
 	}
-	send(m, "/", "space")
+	send(m, "space") // an empty query: space checks the row
+	if got := len(m.picker.Checked()); got != 3 {
+		t.Fatalf("space on an empty query checked %d rows in all, want 3", got)
+	}
+	send(m, "w", "space", "x") // in a query, space separates terms
+	if m.filter.Value() != "w x" || len(m.picker.Checked()) != 3 {
+		t.Fatalf("space in a query: query %q, %d checked", m.filter.Value(), len(m.picker.Checked()))
+	}
+	send(m, "ctrl+u", "x", "backspace", "space")
 	if m.filterPending() || strings.Contains(strings.Split(screen(m), "\n")[1], "…") {
-		t.Fatalf("a query of spaces is shown as pending:\n%s", screen(m))
+		t.Fatalf("an empty query is shown as pending:\n%s", screen(m))
+	}
+}
+
+// TestTypingAWordOnlyFilters: every letter typed in the list goes into the
+// query; a whole word never checks, sorts, rescans or quits (issue 17:
+// "payments" checked all 44 repositories and re-sorted, "terraform"
+// rescanned twice).
+func TestTypingAWordOnlyFilters(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	sortBefore := m.picker.Sort()
+	for _, word := range []string{"payments", "terraform", "quit", "abcdefghijklmnopqrstuvwxyz", "ASRGQ", "jkgG"} {
+		send(m, "ctrl+u")
+		cmd := typeText(m, word)
+		if m.filter.Value() != word {
+			t.Fatalf("typing %q: query %q", word, m.filter.Value())
+		}
+		if n := len(m.picker.Checked()); n != 0 {
+			t.Fatalf("typing %q checked %d rows", word, n)
+		}
+		if m.picker.Sort() != sortBefore || m.scanGen != 1 || m.mode != modeList || cmd != nil && isQuit(cmd) {
+			t.Fatalf("typing %q: sort %v, scan generation %d, mode %d, quit %v", word, m.picker.Sort(), m.scanGen, m.mode, cmd != nil && isQuit(cmd))
+		}
 	}
 }
 
@@ -75,11 +100,11 @@ func TestFilterLikeFzf(t *testing.T) {
 // and "." finds it; the words of DIR's own path find nothing.
 func TestFilterMatchesTheTextShown(t *testing.T) {
 	m := fixture(t, append(demoRepos(), vcsdetect.Repo{Path: "/work/demo", Name: "demo", Kind: vcsdetect.KindGit})...)
-	send(m, "/", ".")
+	send(m, ".")
 	if got := shownLabels(m); !slices.Equal(got, []string{"."}) {
 		t.Fatalf(". shows %v, want the row drawn as .", got)
 	}
-	send(m, "esc", "/", "w", "o", "r", "k")
+	send(m, "esc", "w", "o", "r", "k")
 	if got := shownLabels(m); len(got) != 0 {
 		t.Fatalf("a word of DIR's path matched %v", got)
 	}
@@ -89,7 +114,7 @@ func TestFilterMatchesTheTextShown(t *testing.T) {
 // and bold, on the cursor row too.
 func TestFilterHighlightsMatches(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	send(m, "/", "p", "i") // api (the cursor row, ranked first) and api-wt
+	send(m, "p", "i") // api (the cursor row, ranked first) and api-wt
 	out := m.View().Content
 	hit := matchStyle(lipgloss.NewStyle())
 	if !strings.Contains(out, " a"+hit.Render("pi")+"-wt ") {
@@ -130,6 +155,27 @@ func filterResults(cmd tea.Cmd) []filterResultMsg {
 	return out
 }
 
+// TestStaleQueryResultNeverShown: a query matched to the end (not
+// superseded while it ran) whose message arrives after a newer query was
+// typed is never shown, not even for a frame: only the text typed last is.
+func TestStaleQueryResultNeverShown(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.filterSyncMax = 0               // every list counts as large
+	r1 := filterResults(send(m, "w")) // matched before e is typed
+	if len(r1) != 1 || r1[0].res.Superseded() {
+		t.Fatalf("w: %d results (superseded %v)", len(r1), len(r1) == 1 && r1[0].res.Superseded())
+	}
+	second := send(m, "e")
+	m.Update(r1[0])
+	if m.picker.Filter() != "" || m.picker.ShownLen() != 5 {
+		t.Fatalf("the result of w was shown after we was typed: filter %q, shows %v", m.picker.Filter(), shownLabels(m))
+	}
+	m.Update(filterResults(second)[0])
+	if m.picker.Filter() != "we" || !slices.Equal(shownLabels(m), []string{"web"}) {
+		t.Fatalf("we: filter %q, shows %v", m.picker.Filter(), shownLabels(m))
+	}
+}
+
 // TestFilterOffTheUpdateLoop: on a large list a keystroke returns at once
 // with a command that matches; a result for an old query never replaces a
 // newer one, and one matched against candidates that changed since is
@@ -137,7 +183,7 @@ func filterResults(cmd tea.Cmd) []filterResultMsg {
 func TestFilterOffTheUpdateLoop(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	m.filterSyncMax = 0 // every list counts as large
-	send(m, "/")
+
 	first := send(m, "w")
 	if m.picker.Filter() != "" || m.picker.ShownLen() != 5 {
 		t.Fatalf("the keystroke matched inside Update: filter %q", m.picker.Filter())
@@ -182,7 +228,7 @@ func TestFilterOffTheUpdateLoop(t *testing.T) {
 func TestErasingIsImmediate(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	m.filterSyncMax = 0 // every list counts as large
-	send(m, "/")
+
 	for _, k := range []string{"w", "e"} {
 		for _, r := range filterResults(send(m, k)) {
 			m.Update(r)
@@ -207,7 +253,7 @@ func TestSortAndRescanKeepTheCursor(t *testing.T) {
 	send(m, "down", "down", "down") // tools/cli/vendor/lib
 	want, _ := m.picker.Current()
 	for _, sortName := range []string{"last commit", "name", "path"} {
-		send(m, "s")
+		send(m, "ctrl+s")
 		if c, _ := m.picker.Current(); c.Path != want.Path {
 			t.Fatalf("sort by %s moved the cursor to %s", sortName, c.Path)
 		}
@@ -216,17 +262,17 @@ func TestSortAndRescanKeepTheCursor(t *testing.T) {
 		}
 	}
 	m.Update(scanBatchMsg{gen: m.scanGen, repos: []vcsdetect.Repo{repo("zz/aardvark", "main")}})
-	send(m, "s", "s") // by name: aardvark first
+	send(m, "ctrl+s", "ctrl+s") // by name: aardvark first
 	if got := shownLabels(m); got[0] != "zz/aardvark" || !strings.Contains(firstLine(screen(m)), "by name") {
 		t.Fatalf("by name shows %v; header %q", got, firstLine(screen(m)))
 	}
 	if c, _ := m.picker.Current(); c.Path != want.Path {
 		t.Fatalf("sort by name moved the cursor to %s", c.Path)
 	}
-	send(m, "s") // back to path
+	send(m, "ctrl+s") // back to path
 	m.scanGen = 1
 	m.cfg.Scan = nil // r's command is not run: its results are fed by hand
-	send(m, "r")
+	send(m, "ctrl+r")
 	gen := m.scanGen
 	repos := append(demoRepos(), repo("zz/aardvark", "main"))
 	m.Update(scanBatchMsg{gen: gen, repos: repos[:2]})
@@ -245,7 +291,7 @@ func TestSortAndRescanKeepTheCursor(t *testing.T) {
 func TestSupersededQueryIsNotAskedAgain(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	m.filterSyncMax = 0
-	send(m, "/")
+
 	first := send(m, "w")
 	send(m, "e")
 	_, last := m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
@@ -271,10 +317,10 @@ func TestGoldenFilter(t *testing.T) {
 		suffix := "_" + itoa(w) + "x" + itoa(h)
 		m := fixture(t, append(demoRepos(), vcsdetect.Repo{Path: "/work/demo", Name: "demo", Kind: vcsdetect.KindGit, Branch: "main"})...)
 		m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-		send(m, "/", "t", "c")
+		send(m, "t", "c")
 		m.Update(tab())
 		golden(t, "filter_open"+suffix, screen(m))
-		send(m, "enter", "s", "s")
+		send(m, "ctrl+s", "ctrl+s")
 		golden(t, "filter_kept_by_name"+suffix, screen(m))
 	}
 }
@@ -283,12 +329,12 @@ func TestGoldenFilter(t *testing.T) {
 // list; the server pane and the help, which hide the list, leave it out.
 func TestFilterLineOnlyOverTheList(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	send(m, "/", "a", "p", "i", "enter")
+	send(m, "a", "p", "i")
 	line2 := func() string { return strings.Split(screen(m), "\n")[1] }
 	if !strings.HasPrefix(line2(), "/ api") {
 		t.Fatalf("no filter line over the list: %q", line2())
 	}
-	for _, k := range []string{"tab", "?"} {
+	for _, k := range []string{"ctrl+o", "?"} {
 		send(m, k)
 		if strings.HasPrefix(line2(), "/ ") {
 			t.Errorf("the filter line shows over %s's pane: %q", k, line2())

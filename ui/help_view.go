@@ -21,8 +21,6 @@ func (m *Model) shortHelp() string {
 		keys, mode = dialogWaitHelp, 5 // y is not taken yet: do not offer it
 	case m.in(modeDialog):
 		keys, mode = m.dkeys.ShortHelp(), 1
-	case m.in(modeFilter):
-		keys, mode = m.fkeys.ShortHelp(), 2
 	case m.in(modeServers):
 		keys, mode = serverPaneHelp, 3
 	case m.in(modeHelp):
@@ -112,9 +110,12 @@ func (m *Model) helpSections() []helpSection {
 	d := m.dkeys
 	return []helpSection{
 		{"Keys", bindingEntries(list...)},
-		{"While filtering (/)", append(bindingEntries(m.fkeys.FullHelp()[0]...),
-			helpEntry{"ctrl+u", "clear the query"},
-			helpEntry{"other keys", "edit the query; fuzzy: paysvc finds payments-service"})},
+		{"The query line (always there, as in fzf)", []helpEntry{
+			{"letters, digits, - _ . /", "type into the query: fuzzy, paysvc finds payments-service; the highlight goes to the best match"},
+			{"space", "between terms, each must match (web svc); on an empty query it checks the row"},
+			{"backspace, ctrl+u, ctrl+w", "erase a character, the query, a word"},
+		}},
+		{"Help and server pane", bindingEntries(backKeys)},
 		{"Consent dialog (enter)", bindingEntries(d.Confirm, d.Cancel, d.Grant, d.Expand,
 			d.Up, d.Down, d.PageUp, d.PageDown, d.Top, d.Bottom)},
 		{"Rows", []helpEntry{
@@ -126,7 +127,7 @@ func (m *Model) helpSections() []helpSection {
 			{glyphWithdrawn + " withdrawn", "it was deleted, renamed, made unreadable or swapped for a symlink while shared, and taken back from every server; only a new y shares it again"},
 			{glyphRemembered + " remembered", "checked from your last consent, not shared until you confirm it (or start with --resume)"},
 		}},
-		{"Server states (status line; tab shows each server)", []helpEntry{
+		{"Server states (status line; ctrl+o shows each server)", []helpEntry{
 			{"starting…", "connecting to the server"},
 			{"pending", "connected; it has not yet asked for the roots shared now"},
 			{"synced", "the last roots/list answer it received is exactly what is shared"},
@@ -134,7 +135,7 @@ func (m *Model) helpSections() []helpSection {
 			{"mismatch", "it holds something else than what you shared: what it still allows or lacks follows"},
 			{"not fetching", "it never asked for roots after the last change: pass it folders with {roots}"},
 			{"no consent", "a proxy that reads no consent (no record for its profile, or one not believed): its server sees no folders"},
-			{"restarting", "it stopped and is started again after a pause (in Ns); R retries now"},
+			{"restarting", "it stopped and is started again after a pause (in Ns); ctrl+t retries now"},
 			{"stuck", "it stopped reading its input for 2 s; it is stopped and restarted"},
 			{"failed", "it could not start or its connection failed; the reason follows"},
 			{"exited", "it ended by itself"},
@@ -204,18 +205,19 @@ func (m *Model) sizeHelp() {
 	m.helpVP.SetContent(text)
 }
 
-// helpKey scrolls the help, quits on q, and closes it on any other key.
+// helpKey scrolls the help; q, esc and any other key close it, as q
+// closes man and less; ctrl+q quits.
 func (m *Model) helpKey(msg tea.KeyPressMsg) tea.Cmd {
 	vk := m.helpVP.KeyMap
 	switch {
-	case key.Matches(msg, m.keys.Quit):
+	case msg.String() == "ctrl+q":
 		m.close()
 		return m.quit()
 	case key.Matches(msg, vk.Up, vk.Down, vk.PageUp, vk.PageDown, vk.HalfPageUp, vk.HalfPageDown):
 		m.helpVP, _ = m.helpVP.Update(msg)
-	case key.Matches(msg, m.keys.Top):
+	case key.Matches(msg, m.keys.Top), msg.String() == "g":
 		m.helpVP.GotoTop()
-	case key.Matches(msg, m.keys.Bottom):
+	case key.Matches(msg, m.keys.Bottom), msg.String() == "G":
 		m.helpVP.GotoBottom()
 	default:
 		m.close()
@@ -239,9 +241,9 @@ func (m *Model) helpView() string {
 var (
 	serverPaneHelp = []key.Binding{
 		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll")),
-		key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "retry now")),
-		key.NewBinding(key.WithKeys("tab", "esc"), key.WithHelp("tab/esc", "back")),
-		key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "retry now")),
+		backKeys,
+		key.NewBinding(key.WithKeys("ctrl+q"), key.WithHelp("ctrl+q", "quit")),
 	}
 	// dialogWaitHelp is the key line while the dialog's type-ahead guard
 	// holds: a key pressed then is ignored, so none is offered.
@@ -250,7 +252,7 @@ var (
 	}
 	helpPaneHelp = []key.Binding{
 		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll")),
-		key.NewBinding(key.WithKeys("esc"), key.WithHelp("any key", "closes")),
-		key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc/any key", "back")),
+		key.NewBinding(key.WithKeys("ctrl+q"), key.WithHelp("ctrl+q", "quit")),
 	}
 )

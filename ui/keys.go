@@ -2,82 +2,79 @@ package ui
 
 import "charm.land/bubbles/v2/key"
 
-// keyMap is every key rootpick answers to. The help line, the full help and
+// keyMap is every key the list answers to. The help line, the full help and
 // the README's key table all come from these bindings.
+//
+// The scheme, as in fzf: the list always has a query line, and whatever can
+// be typed in a repository's name goes into it (letters, digits, - _ . /,
+// and space between terms). Every command is a key that cannot be typed in
+// a name: arrows, enter, esc, tab, ctrl chords, and ? for help. So a word
+// typed in the list only ever filters: it never checks, sorts or rescans.
 type keyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	Toggle, CheckAll, UncheckAll            key.Binding
-	Filter, ClearFilter                     key.Binding
+	Toggle, MarkDown, MarkUp                key.Binding
+	CheckAll, UncheckAll, RevokeAll         key.Binding
+	ClearQuery                              key.Binding
 	Review, Sort, Rescan, Servers, Retry    key.Binding
 	Help, Quit                              key.Binding
 	Interrupt                               key.Binding
 }
 
-// filterKeys are the keys while typing a filter. As in fzf, the list
-// answers while the query is open: other keys edit the query.
-type filterKeys struct {
-	Up, Down, Toggle, ToggleUp, Keep, Drop key.Binding
-}
-
 func defaultKeys() keyMap {
 	return keyMap{
-		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Up:         key.NewBinding(key.WithKeys("up", "ctrl+k", "ctrl+p"), key.WithHelp("↑/ctrl+k", "up")),
+		Down:       key.NewBinding(key.WithKeys("down", "ctrl+j", "ctrl+n"), key.WithHelp("↓/ctrl+j", "down")),
 		PageUp:     key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
 		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Top:        key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
-		Bottom:     key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		Toggle:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "toggle")),
-		CheckAll:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "check all")),
-		UncheckAll: key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "uncheck all")),
-		Filter:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"),
-			key.WithDisabled()),
-		Review:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "review & share")),
-		Sort:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: path, last commit, name")),
-		Rescan:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rescan")),
-		Retry:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "retry servers now")),
-		Servers:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "servers")),
-		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
-		Interrupt: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "abort (exit 130)")),
+		Top:        key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top")),
+		Bottom:     key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom")),
+		Toggle:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "check / uncheck (in a query, space separates terms)")),
+		MarkDown:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "check / uncheck, then down")),
+		MarkUp:     key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "check / uncheck, then up")),
+		CheckAll:   key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "check every row shown (asks if some are off screen)")),
+		UncheckAll: key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "uncheck every row shown (asks if some are off screen)")),
+		RevokeAll:  key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "stop sharing everything (ignores the filter; asks first)")),
+		ClearQuery: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the query"), key.WithDisabled()),
+		Review:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "review & share (nothing checked: the highlighted row)")),
+		Sort:       key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sort: path, last commit, name")),
+		Rescan:     key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "rescan")),
+		Retry:      key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "retry servers now")),
+		Servers:    key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "servers")),
+		Help:       key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?", "help")),
+		Quit:       key.NewBinding(key.WithKeys("esc", "ctrl+q"), key.WithHelp("esc/ctrl+q", "quit (esc clears a query first)")),
+		Interrupt:  key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "abort (exit 130)")),
 	}
 }
 
-func defaultFilterKeys() filterKeys {
-	return filterKeys{
-		Up:       key.NewBinding(key.WithKeys("up", "ctrl+k", "ctrl+p"), key.WithHelp("↑/ctrl+k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "ctrl+j", "ctrl+n"), key.WithHelp("↓/ctrl+j", "down")),
-		Toggle:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "toggle, then down")),
-		ToggleUp: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "toggle, then up")),
-		Keep:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-		Drop:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "drop filter")),
-	}
-}
-
-// ShortHelp is the one-line help under the list.
+// ShortHelp is the one-line help under the list: short words, the details
+// are in ?.
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Toggle, k.CheckAll, k.Filter, k.ClearFilter, k.Review, k.Help, k.Quit}
+	short := func(b key.Binding, keys, desc string) key.Binding {
+		c := b
+		c.SetHelp(keys, desc)
+		return c
+	}
+	quit := short(k.Quit, "esc", "quit")
+	quit.SetEnabled(!k.ClearQuery.Enabled())
+	return []key.Binding{
+		short(k.Toggle, "space/tab", "check"), short(k.Review, "enter", "review & share"),
+		short(k.ClearQuery, "esc", "clear query"), short(k.Servers, "ctrl+o", "servers"), k.Help, quit,
+	}
 }
 
 // FullHelp is the help shown with ?.
 func (k keyMap) FullHelp() [][]key.Binding {
+	clear := k.ClearQuery
+	clear.SetEnabled(true)
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Toggle, k.CheckAll, k.UncheckAll, k.Filter, k.ClearFilter},
-		{k.Review, k.Sort, k.Rescan, k.Servers, k.Retry, k.Help, k.Quit, k.Interrupt},
+		{k.Toggle, k.MarkDown, k.MarkUp, k.CheckAll, k.UncheckAll, k.RevokeAll},
+		{k.Review, clear, k.Sort, k.Rescan, k.Servers, k.Retry, k.Help, k.Quit, k.Interrupt},
 	}
 }
 
-// ShortHelp lists the filter's keys for the help line.
-func (k filterKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Toggle, k.Keep, k.Drop}
-}
-
-// FullHelp lists every filter key.
-func (k filterKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Toggle, k.ToggleUp, k.Keep, k.Drop}}
-}
+// backKeys close the help and the server pane, as q closes man and less.
+var backKeys = key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc", "back"))
 
 // KeyTable returns the key bindings as rows of (keys, action), in the order
 // of the full help, for documentation (the README's key table is checked
@@ -93,9 +90,6 @@ func KeyTable() [][2]string {
 	for _, b := range d.all() {
 		rows = append(rows, [2]string{b.Help().Key, "consent dialog: " + b.Help().Desc})
 	}
-	f := defaultFilterKeys()
-	for _, b := range f.FullHelp()[0] {
-		rows = append(rows, [2]string{b.Help().Key, "while filtering: " + b.Help().Desc})
-	}
+	rows = append(rows, [2]string{backKeys.Help().Key, "help and server pane: back to the list"})
 	return rows
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -49,7 +50,7 @@ func (l *listView) label(r vcsdetect.Repo) string {
 // person sees what the servers see and what a confirmation would change,
 // not only what is checked. facts gives a row's details once read: the
 // branch is followed by its dirty marker and ahead/behind (branchMarks).
-func (l *listView) View(p *picker.State, scanning bool, state func(path string) string, facts func(path string) (vcsdetect.Details, bool)) string {
+func (l *listView) View(p *picker.State, scanning bool, state func(path string) rowState, facts func(path string) (vcsdetect.Details, bool)) string {
 	if l.width <= 0 || l.height <= 0 {
 		return ""
 	}
@@ -67,22 +68,24 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 	// Columns after the name, each as wide as its widest visible cell and
 	// left-aligned, so the branch sits next to the name, not at the far
 	// edge: the branch with its marks, the kind (when not plain git), and
-	// the row's state (what a confirmation would change; see rows.go),
-	// last because it is the longest and the edge may cut it. Only the
-	// visible rows are read.
+	// the row's state (its risk, what a confirmation would change; see
+	// rows.go), whose short form is never dropped. Only the visible rows
+	// are read.
 	end := min(n, l.offset+l.height)
 	rows := end - l.offset
 	raws, labels := make([]string, rows), make([]string, rows) // the label and its escaped text
-	states := make([]string, rows)
+	states := make([]rowState, rows)
 	marks := make([]branchMarks, rows)
-	nw, bw, kw, sw := 0, 0, 0, 0
+	nw, bw, kw, sw, swMid, swMin := 0, 0, 0, 0, 0, 0
 	for j := range rows {
 		r := p.ShownAt(l.offset + j)
 		raws[j] = picker.Label(l.dir, r.Path)
 		labels[j] = safetext.Escape(raws[j])
 		nw = max(nw, ansi.StringWidth(labels[j]))
 		states[j] = state(r.Path)
-		sw = max(sw, lipgloss.Width(states[j]))
+		sw = max(sw, lipgloss.Width(states[j].full))
+		swMid = max(swMid, lipgloss.Width(states[j].mid))
+		swMin = max(swMin, lipgloss.Width(states[j].short))
 		if r.Kind != vcsdetect.KindGit {
 			kw = max(kw, len(r.Kind))
 		}
@@ -91,7 +94,7 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 		}
 		bw = max(bw, lipgloss.Width(safetext.Escape(r.Branch))+l.cell(marks[j], r.Branch != "", true).width)
 	}
-	nw, bw, kw, sw = fitColumns(l.width-6, nw, bw, kw, sw)
+	nw, bw, kw, sw = fitColumns(l.width-6, nw, typicalWidth(labels), bw, kw, sw, swMid, swMin)
 
 	out := make([]string, 0, rows)
 	for j := range rows {
@@ -137,8 +140,15 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 			}
 			row += "  " + padRight(kind, kw)
 		}
-		if sw > 0 && states[j] != "" {
-			row += "  " + ansi.Truncate(states[j], sw, "…")
+		if st := states[j]; sw > 0 && st.short != "" {
+			text := st.full
+			if lipgloss.Width(text) > sw {
+				text = st.mid
+			}
+			if lipgloss.Width(text) > sw {
+				text = st.short
+			}
+			row += "  " + ansi.Truncate(text, sw, "…")
 		}
 		out = append(out, ansi.Truncate(strings.TrimRight(row, " "), l.width, ""))
 	}
@@ -147,12 +157,17 @@ func (l *listView) View(p *picker.State, scanning bool, state func(path string) 
 
 // fitColumns shares avail cells between the name column and the branch,
 // kind and state columns (each after two spaces), given the widest cell of
-// each. When they do not all fit, the branch gives way first (to 8 cells;
-// the details pane shows it whole), then the state column (to 12), then
-// the name (to half the row), then
-// the state and the kind entirely, and last the name again.
-func fitColumns(avail, nw, bw, kw, sw int) (int, int, int, int) {
-	bw = min(bw, max(avail/3, 8))
+// each; the state column has three forms (rowState): full, mid (without
+// the "by …" and reasons) and short (the risk and the glyphs), whose
+// widest cells are sw, swMid and swMin. Nothing gives way while all fit.
+// Then the state drops its details, a name much longer than the others
+// (nwTypical is the widest of the others) is cut, the name gives way (to
+// a third of the row), then the branch (to 8 cells; the details pane shows it whole),
+// then the kind, then the state down to its short form, then the branch
+// entirely, and last the name again: the short state is never dropped, so
+// a long outlier name is cut instead. What is left over then goes back to
+// the branch, then to the name.
+func fitColumns(avail, nw, nwTypical, bw, kw, sw, swMid, swMin int) (int, int, int, int) {
 	need := func() int {
 		n := nw
 		for _, w := range []int{bw, kw, sw} {
@@ -167,16 +182,50 @@ func fitColumns(avail, nw, bw, kw, sw int) (int, int, int, int) {
 			*w -= min(over, *w-floor)
 		}
 	}
+	wantN, wantB := nw, bw
+	shrink(&sw, min(sw, swMid))
+	shrink(&nw, min(nw, nwTypical)) // the outlier is cut first
 	shrink(&bw, min(bw, 8))
-	shrink(&sw, min(sw, 12))
-	shrink(&nw, min(nw, max(avail/2, 12)))
-	for _, w := range []*int{&sw, &kw} {
-		if need() > avail {
-			*w = 0
-		}
+	shrink(&nw, min(nw, max(avail/3, 12)))
+	if need() > avail {
+		kw = 0
+	}
+	shrink(&sw, min(sw, swMin))
+	if need() > avail {
+		bw = 0
 	}
 	shrink(&nw, 1)
+	grow := func(w *int, want int) {
+		if slack := avail - need(); slack > 0 && *w < want {
+			*w += min(slack, want-*w)
+		}
+	}
+	if bw > 0 {
+		grow(&bw, wantB) // a branch cut beside empty space says nothing
+	}
+	grow(&nw, wantN)
 	return nw, bw, kw, sw
+}
+
+// typicalWidth is the widest of the labels that are not outliers: at most
+// twice the median width (and any up to 24 cells), so one very long name
+// does not set the name column's width for every row.
+func typicalWidth(labels []string) int {
+	ws := make([]int, len(labels))
+	for i, l := range labels {
+		ws[i] = ansi.StringWidth(l)
+	}
+	slices.Sort(ws)
+	if len(ws) == 0 {
+		return 0
+	}
+	limit, out := max(2*ws[len(ws)/2], 24), 0
+	for _, w := range ws {
+		if w <= limit {
+			out = w
+		}
+	}
+	return out
 }
 
 // matchStyle marks the characters the filter matched: underlined and bold

@@ -202,13 +202,13 @@ func lookScreens(t *testing.T) []string {
 	m.setNote("a note", true)
 	out = append(out, m.View().Content)
 	m.scanning = false
-	send(m, "/", "a")
+	send(m, "a")
 	out = append(out, m.View().Content)
 	send(m, "esc", "?")
 	out = append(out, m.View().Content)
-	send(m, "x", "tab")
+	send(m, "x", "ctrl+o")
 	out = append(out, m.View().Content)
-	send(m, "tab")
+	send(m, "ctrl+o")
 	openDialog(t, m, mkRoot("/work/demo/api-wt"), mkRoot("/work/demo/tools/cli"))
 	out = append(out, m.View().Content)
 	e := fixture(t)
@@ -388,9 +388,7 @@ func TestHelpExplainsEveryState(t *testing.T) {
 			words = append(words, k.Help().Key+" ")
 		}
 	}
-	for _, k := range m.fkeys.FullHelp()[0] {
-		words = append(words, k.Help().Key+" ", k.Help().Desc)
-	}
+	words = append(words, backKeys.Help().Key+" ", "between terms", "ctrl+u")
 	for _, w := range words {
 		if !strings.Contains(text, w) {
 			t.Errorf("help lacks %q", w)
@@ -421,8 +419,8 @@ func TestHelpExplainsEveryState(t *testing.T) {
 		t.Error("another key closes the help")
 	}
 	send(m, "?")
-	if cmd := send(m, "q"); cmd == nil {
-		t.Error("q in the help quits")
+	if send(m, "q"); m.mode != modeList {
+		t.Error("q in the help goes back to the list")
 	}
 }
 
@@ -491,6 +489,82 @@ func TestConfiguredTheme(t *testing.T) {
 		m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color(tc.background)})
 		if v := m.View().Content; !strings.Contains(v, tc.want) || strings.Contains(v, tc.not) {
 			t.Errorf("theme %q on %s: want %s, not %s", tc.theme, tc.background, tc.want, tc.not)
+		}
+	}
+}
+
+// outlierModel is a workspace like the one issue 17 was found on: one very
+// long name, a risky row (.env at its top), a symlinked one, shared,
+// checked and covered rows.
+func outlierModel(t *testing.T, w, h int) *Model {
+	t.Helper()
+	repos := []vcsdetect.Repo{
+		repo("archive/2021/old-payments", "main"),
+		repo("infra/terraform", "release/2026-q4-hardening"),
+		repo("libs/a-library-with-an-exceptionally-long-name-that-nobody-would-type-twice-v2-final", "main"),
+		repo("services/payouts", "main"),
+		repo("services/payouts/plugins/fx", "main"),
+		repo("services/secrets-api", "feature/rotate-keys"),
+		repo("tools/linked-repo", "main"),
+		repo("web/web-frontend", "main"),
+	}
+	m := fixture(t, repos...)
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	m.Update(factsMsg{pool: m.pool, results: []vcsdetect.Result[repoFacts]{
+		{Repo: repos[5], Value: repoFacts{warnings: []string{"holds .env at its top"}, risks: []string{consent.WarnSecrets}}},
+		{Repo: repos[6], Value: repoFacts{warnings: []string{"is a symbolic link"}, risks: []string{consent.WarnSymlink}}},
+	}})
+	m.picker.SetChecked([]string{repos[1].Path, repos[3].Path, repos[5].Path})
+	m.exposed = []consent.Root{mkRoot(repos[3].Path)}
+	return m
+}
+
+// TestRowsNeverLoseTheirState: at every size, with one very long name
+// among the rows, each checked row shows + add or ✓ (its state), the
+// nested row ⊂, and each risky row ⚠ with its word (issue 17: the state
+// column vanished at 120 columns beside 20 blank ones); a branch is not
+// cut while the row has room for it.
+func TestRowsNeverLoseTheirState(t *testing.T) {
+	for _, size := range [][2]int{{60, 15}, {80, 24}, {120, 35}} {
+		w, h := size[0], size[1]
+		m := outlierModel(t, w, h)
+		out := screen(m)
+		rows := map[string]string{}
+		for _, l := range strings.Split(out, "\n") {
+			for _, name := range []string{"infra/terraform", "services/payouts ", "plugins/fx", "secrets-api", "linked-repo"} {
+				if strings.Contains(l, name) {
+					rows[name] = l
+				}
+			}
+		}
+		for name, want := range map[string]string{
+			"infra/terraform": "+", "services/payouts ": "✓", "plugins/fx": "⊂",
+			"secrets-api": "⚠ secrets", "linked-repo": "⚠ symlink",
+		} {
+			if !strings.Contains(rows[name], want) {
+				t.Errorf("%d×%d: row %s lacks %q: %q\n%s", w, h, name, want, rows[name], out)
+			}
+		}
+		if !strings.Contains(rows["secrets-api"], "+") {
+			t.Errorf("%d×%d: the checked risky row lacks +: %q", w, h, rows["secrets-api"])
+		}
+		if w == 80 && !strings.Contains(rows["infra/terraform"], "release/2026-q4-hardening") {
+			t.Errorf("%d×%d: the branch is cut with room to spare: %q", w, h, rows["infra/terraform"])
+		}
+		golden(t, "outlier_"+itoa(w)+"x"+itoa(h), out)
+	}
+}
+
+// TestFitColumnsGivesWayInOrder: nothing is cut while all fits; the short
+// state is never given up, whatever the name needs.
+func TestFitColumnsGivesWayInOrder(t *testing.T) {
+	if nw, bw, kw, sw := fitColumns(100, 30, 30, 25, 8, 20, 10, 3); nw != 30 || bw != 25 || kw != 8 || sw != 20 {
+		t.Errorf("all fits: %d %d %d %d, want every column whole", nw, bw, kw, sw)
+	}
+	for _, avail := range []int{10, 20, 40, 60} {
+		_, _, _, sw := fitColumns(avail, 200, 30, 25, 8, 30, 15, 9)
+		if sw < 9 {
+			t.Errorf("avail %d: state column %d, below its short form 9", avail, sw)
 		}
 	}
 }

@@ -6,19 +6,16 @@ package ui
 type mode int
 
 const (
-	modeList    mode = iota // the list and the details pane: model.go, list.go, details.go
-	modeFilter              // a filter query being typed: filter.go
+	modeList    mode = iota // the list, its query line and the details pane: model.go, list.go, filter.go, details.go
 	modeHelp                // the full help: help_view.go
 	modeServers             // the server pane: servers_pane.go
 	modeDialog              // the consent dialog: consent_dialog.go, consent_flow.go
-	modeQuitAsk             // q asked about unconfirmed changes: quit.go
+	modeAsk                 // a yes/no question on the status line (quit, check all): quit.go
 )
 
 // overlay says whether md opens over another mode and gives the screen
-// back to it when it closes: the dialog may open while a query is typed
-// (enter pressed while a change was on its way), and q may ask from the
-// help or the server pane.
-func (md mode) overlay() bool { return md == modeDialog || md == modeQuitAsk }
+// back to it when it closes.
+func (md mode) overlay() bool { return md == modeDialog || md == modeAsk }
 
 // open enters mode md, remembering the mode under an overlay.
 func (m *Model) open(md mode) {
@@ -39,7 +36,7 @@ func (m *Model) close() {
 }
 
 // in says whether mode md is showing, as the current mode or under an
-// overlay (a filter being typed stays on screen under the dialog).
+// overlay.
 func (m *Model) in(md mode) bool {
 	return m.mode == md || m.mode.overlay() && m.under == md
 }
@@ -47,7 +44,7 @@ func (m *Model) in(md mode) bool {
 // bodyMode is the mode whose view fills the body: the quit question is a
 // note on the status line, drawn over the mode it was asked from.
 func (m *Model) bodyMode() mode {
-	if m.mode == modeQuitAsk {
+	if m.mode == modeAsk {
 		return m.under
 	}
 	return m.mode

@@ -13,11 +13,10 @@ func TestModeKeys(t *testing.T) {
 	// enter opens each mode from the list.
 	enter := map[mode]func(t *testing.T, m *Model){
 		modeList:    func(*testing.T, *Model) {},
-		modeFilter:  func(_ *testing.T, m *Model) { send(m, "/") },
 		modeHelp:    func(_ *testing.T, m *Model) { send(m, "?") },
-		modeServers: func(_ *testing.T, m *Model) { send(m, "tab") },
+		modeServers: func(_ *testing.T, m *Model) { send(m, "ctrl+o") },
 		modeDialog:  func(t *testing.T, m *Model) { openDialog(t, m, mkRoot("/work/demo/api")) },
-		modeQuitAsk: func(_ *testing.T, m *Model) { send(m, "space", "q") },
+		modeAsk:     func(_ *testing.T, m *Model) { send(m, "space", "esc") },
 	}
 	for _, tc := range []struct {
 		from mode
@@ -25,34 +24,33 @@ func TestModeKeys(t *testing.T) {
 		want mode
 		quit bool // the key's command ends the program
 	}{
-		{modeList, "/", modeFilter, false},
 		{modeList, "?", modeHelp, false},
-		{modeList, "tab", modeServers, false},
-		{modeList, "j", modeList, false},
-		{modeList, "q", modeList, true},
-
-		{modeFilter, "q", modeFilter, false}, // typed into the query
-		{modeFilter, "?", modeFilter, false},
-		{modeFilter, "tab", modeFilter, false}, // toggles, as in fzf
-		{modeFilter, "enter", modeList, false},
-		{modeFilter, "esc", modeList, false},
+		{modeList, "ctrl+o", modeServers, false},
+		{modeList, "tab", modeList, false}, // checks, as in fzf
+		{modeList, "j", modeList, false},   // typed into the query
+		{modeList, "q", modeList, false},   // typed into the query
+		{modeList, "esc", modeList, true},  // the query is empty
+		{modeList, "ctrl+q", modeList, true},
 
 		{modeHelp, "j", modeHelp, false}, // scrolls
 		{modeHelp, "x", modeList, false},
-		{modeHelp, "q", modeList, true},
+		{modeHelp, "q", modeList, false}, // closes, as in man and less
+		{modeHelp, "esc", modeList, false},
+		{modeHelp, "ctrl+q", modeList, true},
 
 		{modeServers, "j", modeServers, false},
-		{modeServers, "tab", modeList, false},
+		{modeServers, "ctrl+o", modeList, false},
 		{modeServers, "esc", modeList, false},
-		{modeServers, "q", modeServers, true},
+		{modeServers, "q", modeList, false},
+		{modeServers, "ctrl+q", modeServers, true},
 
 		{modeDialog, "j", modeDialog, false},
-		{modeDialog, "q", modeDialog, false}, // the dialog answers only y, n, esc
+		{modeDialog, "q", modeList, false}, // cancels, as n and esc do
 		{modeDialog, "esc", modeList, false},
 		{modeDialog, "y", modeList, false},
 
-		{modeQuitAsk, "j", modeList, false},
-		{modeQuitAsk, "y", modeList, true},
+		{modeAsk, "j", modeList, false},
+		{modeAsk, "y", modeList, true},
 	} {
 		m := fixture(t, demoRepos()...)
 		enter[tc.from](t, m)
@@ -81,19 +79,18 @@ func isQuit(cmd tea.Cmd) bool {
 	return false
 }
 
-// TestOverlayGivesBack: the dialog opening while a query is typed (enter
-// was pressed while a change was on its way) covers the query, which is
-// still there, focused, when the dialog closes; q asked from the server
-// pane goes back to the server pane.
+// TestOverlayGivesBack: the dialog opening while a query is typed covers
+// the query, which is still there when the dialog closes; the quit
+// question asked from the server pane goes back to the server pane.
 func TestOverlayGivesBack(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	send(m, "/", "w", "e")
+	send(m, "w", "e")
 	openDialog(t, m, mkRoot("/work/demo/api"))
-	if m.mode != modeDialog || !strings.Contains(screen(m), "/work/demo/api") {
+	if m.mode != modeDialog || !strings.Contains(screen(m), "api") {
 		t.Fatalf("dialog over the query: mode %d\n%s", m.mode, screen(m))
 	}
 	send(m, "esc")
-	if m.mode != modeFilter || m.filter.Value() != "we" {
+	if m.mode != modeList || m.filter.Value() != "we" {
 		t.Fatalf("after the dialog: mode %d, query %q; want the query back", m.mode, m.filter.Value())
 	}
 	send(m, "b")
@@ -102,9 +99,9 @@ func TestOverlayGivesBack(t *testing.T) {
 	}
 
 	m = fixture(t, demoRepos()...)
-	send(m, "space", "tab", "q")
-	if m.mode != modeQuitAsk || !strings.Contains(screen(m), "Discard 1 unconfirmed change?") {
-		t.Fatalf("q in the server pane: mode %d\n%s", m.mode, screen(m))
+	send(m, "space", "ctrl+o", "ctrl+q")
+	if m.mode != modeAsk || !strings.Contains(screen(m), "Discard 1 unconfirmed change?") {
+		t.Fatalf("ctrl+q in the server pane: mode %d\n%s", m.mode, screen(m))
 	}
 	if !strings.Contains(screen(m), "Servers") && !strings.Contains(screen(m), "server") {
 		t.Fatalf("the question hid the server pane:\n%s", screen(m))

@@ -90,7 +90,6 @@ type Model struct {
 	cfg    Config
 	keys   keyMap
 	dkeys  dialogKeys
-	fkeys  filterKeys
 	st     styles
 	width  int
 	height int
@@ -112,10 +111,9 @@ type Model struct {
 	scanStart   time.Time
 	spinner     spinner.Model
 
-	filtering     bool
-	filter        textinput.Model
-	filterWant    string // the query typed last; the picker shows it once matched
-	filterSyncMax int    // lists up to this size are matched inside Update (filter.go)
+	filter        textinput.Model // the query line, always focused: typing filters
+	filterWant    string          // the query typed last; the picker shows it once matched
+	filterSyncMax int             // lists up to this size are matched inside Update (filter.go)
 
 	// Derived per change, not per frame (rows.go).
 	sharedCache map[string]bool
@@ -129,6 +127,9 @@ type Model struct {
 	exposed         []consent.Root // what the servers are being served
 	applying        bool           // a confirmed change is on its way to the hub
 	reviewNext      bool           // enter came while applying: review once served
+	undoOnCancel    []string       // the checks to put back if the dialog is cancelled (enter took a row, ctrl+d unchecked all)
+	revoking        bool           // the review is ctrl+d's: stop sharing everything
+	leftOut         string         // the warned roots left out at the last y, for the result line
 	servers         []*serverState
 	now             time.Time         // the clock, as of the last event or tick
 	ticking         bool              // a tick is scheduled
@@ -143,6 +144,7 @@ type Model struct {
 	quitAfterSave bool                // q waits for them
 
 	mode       mode           // where keys go and what the body draws (mode.go)
+	asking     question       // what modeAsk asks (quit.go)
 	under      mode           // the mode an overlay (dialog, quit question) opened over
 	helpVP     viewport.Model // the full help (help_view.go)
 	serversTop int            // the server pane's first line shown (servers_pane.go)
@@ -186,11 +188,11 @@ func New(cfg Config) *Model {
 	ti.Prompt = "/ "
 	ti.Placeholder = "type to filter"
 	ti.SetStyles(st.inputStyles())
+	ti.Focus()
 	m := &Model{
 		cfg:    cfg,
 		keys:   defaultKeys(),
 		dkeys:  defaultDialogKeys(),
-		fkeys:  defaultFilterKeys(),
 		st:     st,
 		filter: ti,
 		list:   listView{dir: cfg.Dir, st: st},
@@ -308,10 +310,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if m.in(modeFilter) {
-		var cmd tea.Cmd
-		m.filter, cmd = m.filter.Update(msg)
-		return m, cmd
+	if m.mode == modeList { // a paste, the query line's cursor blink
+		return m, m.editQuery(msg)
 	}
 	return m, nil
 }
@@ -382,12 +382,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Interrupt
 	}
 	switch m.mode {
-	case modeQuitAsk:
-		return m.quitAnswer(msg)
+	case modeAsk:
+		return m.answer(msg)
 	case modeDialog:
 		return m.dialogKey(msg)
-	case modeFilter:
-		return m.filterKey(msg)
 	case modeHelp:
 		return m.helpKey(msg)
 	case modeServers:
@@ -396,10 +394,13 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return m.listKey(msg)
 }
 
-// listKey handles a key in the list.
+// listKey handles a key in the list. Commands are keys that cannot be
+// typed in a name (keys.go); every other key edits the query.
 func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	switch {
+	case key.Matches(msg, k.ClearQuery) && m.filterWant != "":
+		m.clearQuery()
 	case key.Matches(msg, k.Quit):
 		return m.quit()
 	case key.Matches(msg, k.Up):
@@ -414,37 +415,24 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.picker.MoveTo(0)
 	case key.Matches(msg, k.Bottom):
 		m.picker.MoveTo(m.picker.ShownLen() - 1)
-	case key.Matches(msg, k.Toggle):
+	case key.Matches(msg, k.Toggle) && strings.TrimSpace(m.filter.Value()) == "":
+		m.toggle() // in a query, space separates terms (default below)
+	case key.Matches(msg, k.MarkDown):
 		m.toggle()
+		m.picker.Move(1)
+	case key.Matches(msg, k.MarkUp):
+		m.toggle()
+		m.picker.Move(-1)
 	case key.Matches(msg, k.CheckAll):
-		m.picker.CheckShown(true)
+		return m.checkShown(true)
 	case key.Matches(msg, k.UncheckAll):
-		m.picker.CheckShown(false)
-	case key.Matches(msg, k.Filter):
-		m.open(modeFilter)
-		m.filter.SetValue(m.filterWant)
-		m.filter.CursorEnd()
-		m.keys.ClearFilter.SetEnabled(false)
-		m.layout()
-		return m.filter.Focus()
-	case key.Matches(msg, k.ClearFilter) && (m.picker.Filter() != "" || m.filterWant != ""):
-		m.filterWant = ""
-		m.picker.SetFilter("")
-		m.keys.ClearFilter.SetEnabled(false)
-		m.layout()
+		return m.checkShown(false)
+	case key.Matches(msg, k.RevokeAll):
+		return m.revokeAll()
 	case key.Matches(msg, k.Sort):
 		m.setNote("Sorted by "+m.picker.CycleSort().String()+".", false)
 	case key.Matches(msg, k.Review):
-		// One change at a time: a proposal is computed against what is
-		// exposed, so it waits until the last confirmed change is served.
-		if m.preparing {
-			return nil
-		}
-		if m.applying { // reviewed as soon as the change is served
-			m.reviewNext = true
-			return nil
-		}
-		return m.review()
+		return m.reviewKey()
 	case key.Matches(msg, k.Rescan):
 		return m.scan()
 	case key.Matches(msg, k.Retry):
@@ -454,6 +442,8 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.serversTop = 0
 	case key.Matches(msg, k.Help):
 		m.openHelp()
+	default:
+		return m.editQuery(msg)
 	}
 	m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
 	return nil

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,11 +31,39 @@ func keyPress(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown}
 	case "up":
 		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	}
+	if c, ok := strings.CutPrefix(s, "ctrl+"); ok {
+		return tea.KeyPressMsg{Code: []rune(c)[0], Mod: tea.ModCtrl}
 	}
 	r := []rune(s)[0]
 	return tea.KeyPressMsg{Code: r, Text: s}
+}
+
+// typeText types s into the list, one key a character.
+func typeText(m *Model, s string) tea.Cmd {
+	var cmd tea.Cmd
+	for _, r := range s {
+		if r == ' ' {
+			cmd = send(m, "space")
+			continue
+		}
+		cmd = send(m, string(r))
+	}
+	return cmd
 }
 
 // fixture is a model over a fake tree of repositories under /work/demo, with
@@ -88,29 +117,54 @@ func TestToggleAndCheckAll(t *testing.T) {
 	if got := m.picker.Checked(); !slices.Equal(got, []string{"/work/demo/api"}) {
 		t.Fatalf("after second space: %v", got)
 	}
-	send(m, "a")
+	send(m, "ctrl+a")
 	if n := len(m.picker.Checked()); n != 5 {
-		t.Fatalf("a checked %d, want 5", n)
+		t.Fatalf("ctrl+a checked %d, want 5", n)
 	}
-	send(m, "A")
+	send(m, "ctrl+x")
 	if n := len(m.picker.Checked()); n != 0 {
-		t.Fatalf("A left %d checked", n)
+		t.Fatalf("ctrl+x left %d checked", n)
+	}
+}
+
+// TestCheckAllAsksWhenRowsAreOffScreen: ctrl+a and ctrl+x change every row
+// the filter shows; when some of those are off screen they ask first, and
+// any key but y changes nothing.
+func TestCheckAllAsksWhenRowsAreOffScreen(t *testing.T) {
+	var repos []vcsdetect.Repo
+	for i := range 40 {
+		repos = append(repos, repo(fmt.Sprintf("svc-%02d", i), "main"))
+	}
+	m := fixture(t, repos...) // 80×24: not 40 rows
+	send(m, "ctrl+a")
+	if m.mode != modeAsk || m.picker.CheckedCount() != 0 || !strings.Contains(screen(m), "Check 40 rows?") {
+		t.Fatalf("ctrl+a with rows off screen: mode %d, %d checked\n%s", m.mode, m.picker.CheckedCount(), screen(m))
+	}
+	send(m, "n")
+	if m.mode != modeList || m.picker.CheckedCount() != 0 {
+		t.Fatalf("n: mode %d, %d checked", m.mode, m.picker.CheckedCount())
+	}
+	send(m, "ctrl+a", "y")
+	if m.picker.CheckedCount() != 40 {
+		t.Fatalf("ctrl+a y checked %d, want 40", m.picker.CheckedCount())
+	}
+	typeText(m, "svc-3") // 13 rows: all on screen, no question
+	shown := m.picker.ShownLen()
+	send(m, "ctrl+x")
+	if m.mode != modeList || m.picker.CheckedCount() != 40-shown {
+		t.Fatalf("ctrl+x on %d rows shown: mode %d, %d checked, want %d and no question\n%s", shown, m.mode, m.picker.CheckedCount(), 40-shown, screen(m))
 	}
 }
 
 func TestCheckAllOnlyShown(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	send(m, "/", "t", "o", "o", "l", "enter", "a")
+	send(m, "t", "o", "o", "l", "ctrl+a")
 	if got, want := m.picker.Checked(), []string{"/work/demo/tools/cli", "/work/demo/tools/cli/vendor/lib"}; !slices.Equal(got, want) {
-		t.Fatalf("a under filter checked %v, want %v", got, want)
+		t.Fatalf("ctrl+a under filter checked %v, want %v", got, want)
 	}
-	send(m, "esc") // clears the kept filter
+	send(m, "esc") // clears the filter
 	if m.picker.Filter() != "" || len(m.picker.Shown()) != 5 {
 		t.Fatalf("esc did not clear the filter: %q, %d shown", m.picker.Filter(), len(m.picker.Shown()))
-	}
-	send(m, "/", "x", "esc") // dropping while typing
-	if m.picker.Filter() != "" || m.mode == modeFilter {
-		t.Fatalf("esc while typing kept %q (filtering=%v)", m.picker.Filter(), m.mode == modeFilter)
 	}
 }
 
@@ -198,7 +252,7 @@ func TestConfirmServesExactlyTheProposal(t *testing.T) {
 	if got := m.dialog.change; len(got.Removed) != 1 || got.Removed[0].Path != "/work/demo/web" || len(got.Kept) != 1 {
 		t.Fatalf("second change %+v", got)
 	}
-	if !strings.Contains(screen(m), "Stop sharing with no connected server?") {
+	if !strings.Contains(screen(m), "Stop sharing 1 of 2 roots with no connected server?") {
 		t.Fatalf("a removal-only dialog must say it stops sharing:\n%s", screen(m))
 	}
 	if !strings.Contains(screen(m), "− web") {
@@ -219,18 +273,88 @@ func TestCancelChangesNothing(t *testing.T) {
 	}
 }
 
+// TestNothingToChange: a review that would change nothing opens no dialog
+// (whose keys would offer y) and says so on the status line.
 func TestNothingToChange(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	openDialog(t, m)
-	if out := screen(m); !strings.Contains(out, "Nothing to change") || !strings.Contains(out, "Nothing is checked and nothing is shared.") {
-		t.Fatalf("empty proposal:\n%s", out)
+	m.Update(proposalMsg{})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 24})
+	if m.dialog != nil || m.mode != modeList || !strings.Contains(screen(m), "Nothing to change: nothing is checked and nothing is shared.") {
+		t.Fatalf("empty proposal: dialog %v\n%s", m.dialog != nil, screen(m))
 	}
-	if cmd := send(m, "y"); cmd != nil || m.dialog == nil {
-		t.Fatal("y confirmed an empty change")
+}
+
+// TestEnterTakesTheHighlightedRow: with nothing to review, enter reviews
+// the highlighted row, as fzf's enter takes it; cancelling puts it back.
+// Straight after a query (one enter, no second to leave the filter) the
+// row reviewed is the query's best match.
+func TestEnterTakesTheHighlightedRow(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	typeText(m, "cli")
+	cmd := send(m, "enter")
+	if !m.preparing || cmd == nil || !slices.Equal(m.picker.Checked(), []string{"/work/demo/tools/cli"}) {
+		t.Fatalf("enter with nothing checked: preparing %v, checked %v", m.preparing, m.picker.Checked())
+	}
+	m.Update(proposalMsg{proposed: plainItems("/work/demo/tools/cli")}) // the fixture's folders do not exist
+	if m.dialog == nil || !strings.Contains(screen(m), "+ tools/cli") {
+		t.Fatalf("enter did not review tools/cli:\n%s", screen(m))
 	}
 	send(m, "esc")
-	if m.dialog != nil {
-		t.Fatal("esc did not close the empty dialog")
+	if m.picker.CheckedCount() != 0 {
+		t.Fatalf("cancelling kept %v checked", m.picker.Checked())
+	}
+	// With a row checked, enter reviews the checks only.
+	send(m, "ctrl+u", "space", "down")
+	send(m, "enter")
+	if !slices.Equal(m.picker.Checked(), []string{"/work/demo/api"}) {
+		t.Fatalf("enter with a check took the highlighted row too: %v", m.picker.Checked())
+	}
+}
+
+// TestRevokeAllIgnoresTheFilter: ctrl+d reviews stopping sharing every
+// root, those the kept filter hides too (issue 17: "A enter y" under the
+// filter authsvc removed one root and kept two), and says so; cancelling
+// puts the checks back.
+func TestRevokeAllIgnoresTheFilter(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	shared := []consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/tools/cli"), mkRoot("/work/demo/web")}
+	for _, r := range shared {
+		m.picker.SetChecked(append(m.picker.Checked(), r.Path))
+	}
+	m.exposed, m.consented = shared, shared
+	typeText(m, "web")
+	cmd := send(m, "ctrl+d")
+	if cmd == nil || m.picker.CheckedCount() != 0 {
+		t.Fatalf("ctrl+d: %v still checked", m.picker.Checked())
+	}
+	m.Update(proposalMsg{})
+	out := screen(m)
+	if !strings.Contains(out, "− removed (3)") || !strings.Contains(out, "Stop sharing all 3 roots") || !strings.Contains(out, "whatever the filter shows") {
+		t.Fatalf("ctrl+d under a filter:\n%s", out)
+	}
+	send(m, "esc")
+	if m.picker.CheckedCount() != 3 {
+		t.Fatalf("cancelling ctrl+d left %v checked, want the 3 back", m.picker.Checked())
+	}
+}
+
+// TestRememberedIsNotUnsaved: rows checked from the remembered consent
+// are not changes: quitting at once asks nothing (issue 17: "Discard 1
+// unconfirmed change?" right after a relaunch).
+func TestRememberedIsNotUnsaved(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.applyRemembered(&consent.Record{Dir: "/work/demo", Roots: []consent.Root{mkRoot("/work/demo/api")}})
+	if !m.picker.IsChecked("/work/demo/api") {
+		t.Fatal("the remembered root is not checked")
+	}
+	if cmd := send(m, "ctrl+q"); cmd == nil || !isQuit(cmd) || m.mode == modeAsk {
+		t.Fatalf("ctrl+q with only remembered checks asked (mode %d)\n%s", m.mode, screen(m))
+	}
+	m = fixture(t, demoRepos()...)
+	m.applyRemembered(&consent.Record{Dir: "/work/demo", Roots: []consent.Root{mkRoot("/work/demo/api")}})
+	send(m, "down", "space") // a change of the person's own
+	if send(m, "ctrl+q"); m.mode != modeAsk || !strings.Contains(screen(m), "Discard 1 unconfirmed change?") {
+		t.Fatalf("a real change was not asked about:\n%s", screen(m))
 	}
 }
 
@@ -247,7 +371,7 @@ func TestStaleScanResultsDropped(t *testing.T) {
 
 func TestQuitAndInterrupt(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	if msg := send(m, "q")(); msg != tea.Quit() {
+	if msg := send(m, "ctrl+q")(); msg != tea.Quit() {
 		t.Fatalf("q returned %#v", msg)
 	}
 	if msg := send(m, "ctrl+c")(); msg != tea.Interrupt() {
@@ -324,7 +448,7 @@ func TestGoldenViews(t *testing.T) {
 		m.onHubEvent(fetchedEvent("demo", "file:///work/demo/api-wt", "file:///work/demo/tools/cli"))
 		golden(t, "shared_synced"+suffix, screen(m))
 
-		send(m, "/", "c", "l", "i")
+		send(m, "c", "l", "i")
 		golden(t, "filtering"+suffix, screen(m))
 	}
 }

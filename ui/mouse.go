@@ -4,8 +4,8 @@ import tea "charm.land/bubbletea/v2"
 
 // Mouse, unless Config.NoMouse: in the list (and while a query is typed,
 // as in fzf) the wheel moves the cursor, a click on a row moves the
-// cursor to it and a click on its box toggles it; in the help and the
-// server pane the wheel scrolls. Other modes take no mouse input.
+// cursor to it and a click on its box toggles it; in the help, the server
+// pane and the consent dialog the wheel scrolls. Other input is ignored.
 
 // wheelStep is how many rows a wheel notch moves the cursor.
 const wheelStep = 1
@@ -18,6 +18,16 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 		return nil
 	}
 	switch m.mode {
+	case modeDialog: // the wheel scrolls it; clicks answer nothing
+		if w, ok := msg.(tea.MouseWheelMsg); ok && m.dialog != nil {
+			switch w.Button {
+			case tea.MouseWheelUp:
+				m.dialog.Wheel(true)
+			case tea.MouseWheelDown:
+				m.dialog.Wheel(false)
+			}
+		}
+		return nil
 	case modeHelp:
 		if _, ok := msg.(tea.MouseWheelMsg); ok {
 			m.helpVP, _ = m.helpVP.Update(msg) // the viewport scrolls itself
@@ -33,7 +43,7 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 			}
 		}
 		return nil
-	case modeList, modeFilter:
+	case modeList:
 	default:
 		return nil
 	}

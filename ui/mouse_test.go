@@ -65,9 +65,9 @@ func TestMouse(t *testing.T) {
 	}
 
 	// While a query is typed the filter line pushes the rows down.
-	send(m, "/", "t", "o")
+	send(m, "t", "o")
 	click(m, 3, rowY(t, m, "tools/cli"))
-	if !m.picker.IsChecked("/work/demo/tools/cli") || m.mode != modeFilter {
+	if !m.picker.IsChecked("/work/demo/tools/cli") || m.filter.Value() != "to" {
 		t.Fatalf("click on a box while filtering: checked %v, mode %d", m.picker.IsChecked("/work/demo/tools/cli"), m.mode)
 	}
 
@@ -101,7 +101,7 @@ func TestMouseScrolledList(t *testing.T) {
 		repos = append(repos, repo("many/r"+itoa(100+i), "main"))
 	}
 	m := fixture(t, repos...)
-	send(m, "G")
+	send(m, "end")
 	y := rowY(t, m, "many/r150")
 	click(m, 3, y)
 	if !m.picker.IsChecked("/work/demo/many/r150") || m.picker.CheckedCount() != 1 {

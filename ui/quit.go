@@ -1,19 +1,22 @@
 package ui
 
 import (
+	"strconv"
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
 // unconfirmed counts the checks that differ from what is served: folders
-// checked but not shared (unless the hub withdrew them), and shared
-// folders unchecked.
+// checked but not shared (unless the hub withdrew them, or they were
+// checked from the remembered consent), and shared folders unchecked.
 func (m *Model) unconfirmed() int {
 	shared := m.sharedPaths()
 	n := 0
 	for _, p := range m.picker.Checked() {
-		if _, gone := m.withdrawn[p]; !shared[p] && !gone {
-			n++ // a root the hub withdrew is not a change the person made
+		if _, gone := m.withdrawn[p]; !shared[p] && !gone && !m.isRemembered(p) {
+			n++ // a withdrawn or remembered root is not a change the person made
 		}
 	}
 	for p := range shared {
@@ -24,25 +27,87 @@ func (m *Model) unconfirmed() int {
 	return n
 }
 
+// question is what a modeAsk question asks: y does it, any other key goes
+// back.
+type question int
+
+const (
+	askQuit       question = iota // discard unconfirmed changes and quit
+	askCheckAll                   // check every row shown, some off screen
+	askUncheckAll                 // uncheck every row shown, some off screen
+)
+
+// checkShown checks (on) or unchecks every row the filter shows; when some
+// of the rows it would change are off screen, it asks first, so that one
+// key cannot change what the person cannot see.
+func (m *Model) checkShown(on bool) tea.Cmd {
+	n, off := 0, 0
+	top, h := m.list.offset, m.list.height
+	for i := range m.picker.ShownLen() {
+		if m.picker.IsChecked(m.picker.ShownAt(i).Path) != on {
+			n++
+			if i < top || i >= top+h {
+				off++
+			}
+		}
+	}
+	verb, q := "Check", askCheckAll
+	if !on {
+		verb, q = "Uncheck", askUncheckAll
+	}
+	switch {
+	case n == 0:
+		m.setNote("Nothing to "+strings.ToLower(verb)+": every row shown already is.", false)
+		return nil
+	case off > 0:
+		m.asking = q
+		m.open(modeAsk)
+		what := itoa(n) + " " + noun(n, "row", "rows")
+		if m.picker.Filter() != "" {
+			what += " matching " + strconv.Quote(m.picker.Filter())
+		}
+		m.setNote(verb+" "+what+"? "+itoa(off)+" "+noun(off, "is", "are")+" off screen. y does it, any other key goes back.", true)
+		return nil
+	}
+	m.doCheckShown(on)
+	return nil
+}
+
+func (m *Model) doCheckShown(on bool) {
+	m.picker.CheckShown(on)
+	m.setNote("", false)
+}
+
 // quit ends the program, first asking when checks are unconfirmed, and
 // waiting for consent still being written (the next launch must remember a
 // y pressed just before q).
 func (m *Model) quit() tea.Cmd {
 	if n := m.unconfirmed(); n > 0 && !m.applying {
-		m.open(modeQuitAsk)
+		m.asking = askQuit
+		m.open(modeAsk)
 		m.setNote("Discard "+itoa(n)+" unconfirmed "+noun(n, "change", "changes")+"? y or q quits, any other key goes back.", true)
 		return nil
 	}
 	return m.finish()
 }
 
-// quitAnswer takes the answer to "discard N unconfirmed changes?".
-func (m *Model) quitAnswer(msg tea.KeyPressMsg) tea.Cmd {
+// answer takes the answer to the question asked.
+func (m *Model) answer(msg tea.KeyPressMsg) tea.Cmd {
 	m.close()
-	if key.Matches(msg, m.dkeys.Confirm) || key.Matches(msg, m.keys.Quit) {
-		return m.finish()
+	yes := key.Matches(msg, m.dkeys.Confirm)
+	switch m.asking {
+	case askQuit:
+		if yes || key.Matches(msg, m.keys.Quit) && msg.String() != "esc" {
+			return m.finish()
+		}
+		m.setNote("Not quitting: the unconfirmed changes are still checked (enter reviews them).", false)
+	case askCheckAll, askUncheckAll:
+		if yes {
+			m.doCheckShown(m.asking == askCheckAll)
+		} else {
+			m.setNote("Nothing checked or unchecked.", false)
+		}
 	}
-	m.setNote("Not quitting: the unconfirmed changes are still checked (enter reviews them).", false)
 	return nil
 }
 

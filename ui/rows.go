@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"charm.land/lipgloss/v2"
 	"hash/maphash"
 	"path/filepath"
 	"reflect"
@@ -20,42 +21,65 @@ const (
 	glyphCovered    = "⊂"
 	glyphWithdrawn  = "✗"
 	glyphRemembered = "↺"
+	glyphRisk       = "⚠"
 )
 
-// rowTagger returns the state column of a repository row: what a
-// confirmation would change for it, whether it is shared, covered by a
-// checked or shared folder, withdrawn by a server, or remembered. It is
-// built once per frame and costs nothing per candidate: only the rows
-// drawn are asked about.
-func (m *Model) rowTagger() func(path string) string {
+// rowState is a row's state column, in full ("⚠ secrets ✓ shared ⊂
+// covered by web"), without details ("⚠ secrets ✓ shared ⊂ covered") and
+// short ("⚠ secrets ✓ ⊂": the risk with its word, the glyphs alone
+// otherwise). The short form is never dropped from a row, at any size: a
+// long name is cut instead.
+type rowState struct{ full, mid, short string }
+
+// rowTagger returns the state column of a repository row: its risk (once
+// its facts are read), what a confirmation would change for it, whether
+// it is shared, covered by a checked or shared folder, withdrawn by a
+// server, or remembered. It is built once per frame and costs nothing per
+// candidate: only the rows drawn are asked about.
+func (m *Model) rowTagger() func(path string) rowState {
 	shared := m.sharedSet()
-	return func(path string) string { return m.rowTags(path, shared) }
+	return func(path string) rowState { return m.rowTags(path, shared) }
 }
 
-func (m *Model) rowTags(path string, shared map[string]bool) string {
+func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 	checked := m.picker.IsChecked(path)
-	var t []string
+	var full, mid, short []string
+	tag := func(st lipgloss.Style, glyph, word, more string) {
+		full = append(full, st.Render(glyph+" "+word+more))
+		mid = append(mid, st.Render(glyph+" "+word))
+		short = append(short, st.Render(glyph))
+	}
+	if f, ok := m.facts[path]; ok && len(f.risks) > 0 {
+		// The risk keeps its word in the short form too: ⚠ alone would not
+		// say which.
+		word := f.risks[0]
+		if n := len(f.risks); n > 1 {
+			word += "+" + itoa(n-1)
+		}
+		t := m.st.warn.Render(glyphRisk + " " + word)
+		full, mid, short = append(full, t), append(mid, t), append(short, t)
+	}
 	reason, withdrawn := m.withdrawn[path]
 	if withdrawn {
-		t = append(t, m.st.err.Render(glyphWithdrawn+" withdrawn: "+safetext.Escape(reason)))
+		tag(m.st.err, glyphWithdrawn, "withdrawn", ": "+safetext.Escape(reason))
 	}
 	switch {
 	case checked && withdrawn && !shared[path]:
 		// Withdrawn by the hub, still checked: not a change the person
 		// made, and only a new consent shares it again.
 	case checked && shared[path]:
-		t = append(t, m.st.ok.Render(glyphShared+" shared"))
+		tag(m.st.ok, glyphShared, "shared", "")
 	case checked && m.isRemembered(path):
-		t = append(t, m.st.pending.Render(glyphRemembered+" remembered"))
+		tag(m.st.pending, glyphRemembered, "remembered", "")
 	case checked:
-		t = append(t, m.st.added.Render(glyphAdd+" add"))
+		tag(m.st.added, glyphAdd, "add", "")
 	case shared[path]:
-		t = append(t, m.st.removed.Render(glyphRemove+" remove"))
+		tag(m.st.removed, glyphRemove, "remove", "")
 	}
 	if outer, ok := m.coveringRoot(path, shared); ok {
-		t = append(t, m.st.dim.Render(glyphCovered+" covered by "+m.rel(outer)))
+		tag(m.st.dim, glyphCovered, "covered", " by "+m.rel(outer))
 	}
-	return strings.Join(t, " ")
+	return rowState{full: strings.Join(full, " "), mid: strings.Join(mid, " "), short: strings.Join(short, " ")}
 }
 
 // sharedSet is the exposed paths as a set, rebuilt only when the exposed

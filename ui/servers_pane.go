@@ -10,27 +10,28 @@ import (
 	"github.com/rootpick/rootpick/internal/safetext"
 )
 
-// serversKey handles a key in the server pane: q quits, R retries the
-// servers waiting to restart, tab or esc goes back to the list.
+// serversKey handles a key in the server pane: q, esc or the pane's own
+// key go back to the list, r (or the list's retry key) retries the
+// servers waiting to restart, ctrl+q quits.
 func (m *Model) serversKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case key.Matches(msg, m.keys.Quit):
+	case msg.String() == "ctrl+q":
 		return m.quit()
-	case key.Matches(msg, m.keys.Retry):
+	case key.Matches(msg, m.keys.Retry), msg.String() == "r":
 		return m.retry()
-	case key.Matches(msg, m.keys.Servers), msg.String() == "esc":
+	case key.Matches(msg, m.keys.Servers, backKeys):
 		m.close()
-	case key.Matches(msg, m.keys.Up):
+	case key.Matches(msg, m.keys.Up), msg.String() == "k":
 		m.scrollServers(-1)
-	case key.Matches(msg, m.keys.Down):
+	case key.Matches(msg, m.keys.Down), msg.String() == "j":
 		m.scrollServers(1)
 	case key.Matches(msg, m.keys.PageUp):
 		m.scrollServers(-max(m.bodyHeight()-1, 1))
 	case key.Matches(msg, m.keys.PageDown):
 		m.scrollServers(max(m.bodyHeight()-1, 1))
-	case key.Matches(msg, m.keys.Top):
+	case key.Matches(msg, m.keys.Top), msg.String() == "g":
 		m.serversTop = 0
-	case key.Matches(msg, m.keys.Bottom):
+	case key.Matches(msg, m.keys.Bottom), msg.String() == "G":
 		m.scrollServers(1 << 30)
 	}
 	return nil
@@ -145,7 +146,7 @@ func (m *Model) serverLines() []string {
 	if m.cfg.LogPath != "" {
 		out = append(out, "", line(m.st.dim.Render("log: "+safetext.Escape(m.cfg.LogPath))))
 	}
-	out = append(out, line(m.st.dim.Render("R retries servers that are down now · tab or esc goes back to the list")))
+	out = append(out, line(m.st.dim.Render("r retries servers that are down now · q or esc goes back to the list")))
 	return out
 }
 

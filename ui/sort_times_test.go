@@ -30,8 +30,8 @@ func TestSortByLastCommitReadsEveryTime(t *testing.T) {
 	when["/work/demo/zz-newest"] = day(28) // last by path: far off screen
 	m := fixture(t, repos...)
 	m.cfg.CommitTime = func(r vcsdetect.Repo) (time.Time, bool) { w, ok := when[r.Path]; return w, ok }
-	send(m, "j") // the cursor on api-wt
-	send(m, "s")
+	send(m, "down") // the cursor on api-wt
+	send(m, "ctrl+s")
 	if m.picker.Sort() != picker.ByLastCommit || m.times == nil {
 		t.Fatalf("s: sort %v, times pool %v", m.picker.Sort(), m.times)
 	}

@@ -316,7 +316,7 @@ func (m *Model) protocol() string {
 // state; a note from the last action follows. A root counts as exposed only
 // while a server is connected to be served it.
 func (m *Model) statusView() string {
-	if m.mode == modeQuitAsk { // the question takes the whole line
+	if m.mode == modeAsk { // the question takes the whole line
 		return ansi.Truncate(m.st.err.Render(m.note), m.width, "…")
 	}
 	n := len(m.exposed)

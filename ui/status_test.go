@@ -105,18 +105,18 @@ func TestCountdownTicks(t *testing.T) {
 
 func TestRetryKey(t *testing.T) {
 	m := wide(t)
-	if cmd := send(m, "R"); cmd != nil {
+	if cmd := send(m, "ctrl+t"); cmd != nil {
 		t.Fatal("R with no hub returned a command")
 	}
 	hub := mcpconn.NewHub(mcpconn.Options{})
 	defer hub.Close()
 	m.cfg.Hub = hub
 	m.onHubEvent(connectedEvent("ok", "ok"))
-	if cmd := send(m, "R"); cmd != nil {
+	if cmd := send(m, "ctrl+t"); cmd != nil {
 		t.Fatal("R with every server connected returned a command")
 	}
 	m.onHubEvent(mcpconn.Event{Server: "bad", Kind: mcpconn.Restarting, Attempt: 1, Delay: time.Hour})
-	if cmd := send(m, "R"); cmd == nil {
+	if cmd := send(m, "ctrl+t"); cmd == nil {
 		t.Fatal("R with a server waiting to restart returned no command")
 	}
 	if !strings.Contains(statusOf(m), "Retrying now") {
@@ -190,7 +190,7 @@ func TestServerPane(t *testing.T) {
 	if strings.Contains(screen(m), "state ") {
 		t.Fatal("the pane shows before tab")
 	}
-	send(m, "tab")
+	send(m, "ctrl+o")
 	got := screen(m)
 	for _, want := range []string{
 		"● secure-filesystem-server 0.2.0  (fs)",
@@ -213,14 +213,14 @@ func TestServerPane(t *testing.T) {
 	hub := mcpconn.NewHub(mcpconn.Options{})
 	defer hub.Close()
 	m.cfg.Hub = hub
-	if cmd := send(m, "R"); cmd == nil {
+	if cmd := send(m, "ctrl+t"); cmd == nil {
 		t.Error("R in the server pane does not retry")
 	}
 	send(m, "esc")
 	if strings.Contains(screen(m), "state     ") {
 		t.Error("esc does not go back to the list")
 	}
-	send(m, "tab", "tab")
+	send(m, "ctrl+o", "ctrl+o")
 	if strings.Contains(screen(m), "state     ") {
 		t.Error("tab does not go back to the list")
 	}
@@ -284,7 +284,7 @@ func TestGoldenServerPane(t *testing.T) {
 		m.onHubEvent(mcpconn.Event{Server: "git", Kind: mcpconn.Restarting, Attempt: 3, Delay: 4 * time.Second})
 		m.onHubEvent(mcpconn.Event{Server: "slow", Kind: mcpconn.Connected, ServerName: "slow"})
 		m.onHubEvent(mcpconn.Event{Server: "slow", Kind: mcpconn.Stuck, Err: errors.New("a write blocked for 2s")})
-		send(m, "tab")
+		send(m, "ctrl+o")
 		golden(t, "servers_"+itoa(size[0])+"x"+itoa(size[1]), screen(m))
 	}
 }
@@ -297,7 +297,7 @@ func TestServerPaneScrolls(t *testing.T) {
 	for _, s := range []string{"one", "two", "three"} {
 		m.onHubEvent(mcpconn.Event{Server: s, Kind: mcpconn.Failed, Err: errors.New(s + " failed")})
 	}
-	send(m, "tab")
+	send(m, "ctrl+o")
 	if s := screen(m); strings.Contains(s, "● three") || !strings.Contains(s, "↑/↓ scroll") {
 		t.Fatalf("at 40×10 the pane should not fit, and say it scrolls:\n%s", s)
 	}
@@ -329,7 +329,7 @@ func TestServerPaneShowsTheWholeError(t *testing.T) {
 	m.setSize(60, 30)
 	reason := `Post "http://127.0.0.1:9/mcp": dial tcp 127.0.0.1:9: connect: connection refused (after 3 attempts, next in 8s)`
 	m.onHubEvent(mcpconn.Event{Server: "b", Kind: mcpconn.Failed, Err: errors.New(reason)})
-	send(m, "tab")
+	send(m, "ctrl+o")
 	got := strings.Join(strings.Fields(strings.Join(m.serverLines(), " ")), " ")
 	if !strings.Contains(got, strings.Join(strings.Fields(reason), " ")) {
 		t.Fatalf("the pane at 60 columns does not hold the whole error:\n%s", strings.Join(m.serverLines(), "\n"))

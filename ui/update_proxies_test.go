@@ -26,7 +26,7 @@ func TestProxyStates(t *testing.T) {
 			t.Errorf("status %q lacks %q", status, want)
 		}
 	}
-	m.Update(tab())
+	send(m, "ctrl+o")
 	pane := screen(m)
 	for _, want := range []string{"no consent", "is a FIFO", "pass folders with {roots}", "protocol 2025-06-18"} {
 		if !strings.Contains(pane, want) {

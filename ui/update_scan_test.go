@@ -72,7 +72,7 @@ func stallingScan() (ScanFunc, <-chan error) {
 
 func TestQuitAndRescanCancelTheWalk(t *testing.T) {
 	dir := manyRepos(t, 20)
-	for _, key := range []string{"q", "ctrl+c", "r"} {
+	for _, key := range []string{"ctrl+q", "ctrl+c", "ctrl+r"} {
 		t.Run(key, func(t *testing.T) {
 			scan, ended := stallingScan()
 			m := New(Config{Dir: dir, Scan: scan})
