@@ -55,7 +55,7 @@ func TestE2ENestedRepositoryNamed(t *testing.T) {
 	tt.send("e")
 	tt.waitText("· work/secrets")
 	tt.send("n")
-	tt.send("q")
+	tt.send("C-q")
 	tt.waitText("Discard 1 unconfirmed change?")
 	tt.quit()
 }
@@ -70,8 +70,8 @@ func TestE2EDirRepoNeedsItsOwnYes(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out.json")
 	tt := startTUI(t, tuiOptions{width: 100, height: 24, args: []string{"--print", tree}, stdout: out})
 	tt.waitRows(2)
-	tt.send("a", "Enter")
-	screen := tt.waitArmed(1, 0) // of the two added, only app is granted by y
+	tt.send("C-a", "Enter")
+	screen := tt.waitText("(1 of 2 added, 0 removed)") // of the two added, only app is granted by y
 	for _, want := range []string{"! .", "[ ] not granted", "the scanned folder itself", "1 warned root stays"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("dialog lacks %q:\n%s", want, screen)
@@ -84,8 +84,8 @@ func TestE2EDirRepoNeedsItsOwnYes(t *testing.T) {
 		t.Errorf("DIR should be unchecked after a plain y:\n%s", describeRows(rows))
 	}
 	// Now grant it deliberately: check it, review, space on its line, y.
-	tt.send("g", "Space", "Enter")
-	tt.waitArmed(0, 0)
+	tt.send("Home", "Space", "Enter")
+	tt.waitText("(0 of 1 added, 0 removed)")
 	tt.send("Space")
 	tt.waitArmed(1, 0)
 	tt.waitText("[x] granted")
@@ -107,9 +107,9 @@ func TestE2EPrintIsWhatYConfirmed(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out.json")
 	tt := startTUI(t, tuiOptions{width: 100, height: 24, args: []string{"--print", tree}, stdout: out})
 	tt.waitRows(3)
-	tt.send("Space", "j", "j", "Space", "Enter")
+	tt.send("Space", "Down", "Down", "Space", "Enter")
 	tt.waitArmed(2, 0)
-	tt.send("y", "q") // one write: q arrives right behind y
+	tt.send("y", "C-q") // one write: q arrives right behind y
 	if code := tt.waitExit(); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -162,9 +162,7 @@ func TestE2ERememberResumeForget(t *testing.T) {
 		t.Errorf("remembered row:\n%s", describeRows(rows))
 	}
 	tt.waitStatus("0 roots exposed", "verified")
-	tt.send("q")
-	tt.waitText("Discard 1 unconfirmed change?")
-	tt.quit()
+	tt.quit() // remembered checks are not unconfirmed changes: no question
 
 	// --resume serves it at start, and says so.
 	tt.restart(tuiOptions{width: 100, height: 24, args: []string{"--profile", "work", "--resume", tree}})
@@ -179,7 +177,7 @@ func TestE2ERememberResumeForget(t *testing.T) {
 	tt.restart(tuiOptions{width: 100, height: 24, args: []string{"--profile", "work", "--resume", tree}})
 	tt.waitRows(1)
 	tt.waitStatus("0 roots exposed", "Not resumed")
-	tt.send("q", "y")
+	tt.send("C-q", "y")
 	tt.waitExit()
 
 	// forget clears it.

@@ -13,8 +13,8 @@ import (
 )
 
 // TestE2EFilterPicking picks two repositories as in fzf — type a fuzzy
-// query, tab, type another, tab — then keeps the filter (enter), reviews
-// (enter) and confirms (y); the demo server must report exactly those two
+// query, tab, type another, tab — then reviews (one enter) and confirms
+// (y); the demo server must report exactly those two
 // roots (verified) and --print must write them.
 func TestE2EFilterPicking(t *testing.T) {
 	t.Parallel()
@@ -25,8 +25,7 @@ func TestE2EFilterPicking(t *testing.T) {
 	tt.waitRows(5)
 
 	// paysvc is not a substring of anything: only a fuzzy match finds it.
-	tt.send("/")
-	tt.send("-l", "paysvc")
+	tt.send("-l", "paysvc") // typing in the list filters
 	tt.waitFor("paysvc showing payments-service alone", func(s string) bool {
 		r := listRows(s)
 		return len(r) == 1 && r[0].label() == "payments-service" && r[0].cursor
@@ -52,9 +51,7 @@ func TestE2EFilterPicking(t *testing.T) {
 		t.Errorf("the query is not shown while typing:\n%s", screen)
 	}
 
-	tt.send("Enter") // keeps the filter, back to the list
-	tt.waitText("(esc clears)")
-	tt.send("Enter") // review
+	tt.send("Enter") // one enter from the query reviews
 	screen = tt.waitArmed(2, 0)
 	for _, want := range []string{"+ payments-service", "+ web-frontend"} {
 		if !strings.Contains(screen, want) {
@@ -109,7 +106,6 @@ func TestE2EFilterLargeList(t *testing.T) {
 	tt.waitFor("3000 repos, scan done", func(s string) bool {
 		return strings.Contains(firstLine(s), "3000 repos") && !strings.Contains(s, "scanning") // the scan line goes when it is done
 	})
-	tt.send("/")
 	tt.send("-l", "proj-1234")
 	tt.waitFor("team4/proj-1234 first", func(s string) bool {
 		r := listRows(s)
@@ -122,7 +118,7 @@ func TestE2EFilterLargeList(t *testing.T) {
 		r := listRows(s)
 		return len(r) > 0 && r[0].label() == "team7/proj-2227" && strings.Contains(firstLine(s), "1 checked")
 	})
-	tt.send("Tab", "Enter", "Enter")
+	tt.send("Tab", "Enter")
 	tt.waitArmed(2, 0)
 	tt.send("y")
 	tt.waitStatus("2 roots exposed", "verified")

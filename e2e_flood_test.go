@@ -67,9 +67,9 @@ func TestE2EStderrFloodBoundedMemory(t *testing.T) {
 			if rows[0].cursor {
 				want = 1
 			}
-			tt.send("j")
+			tt.send("Down")
 			if want == 0 {
-				tt.send("k")
+				tt.send("Up")
 			}
 			tt.waitFor("the cursor to move during the flood", func(s string) bool {
 				r := listRows(s)

@@ -60,7 +60,7 @@ func TestE2EMouse(t *testing.T) {
 	tt = startTUI(t, tuiOptions{width: 100, height: 24, args: []string{"--no-mouse", tree}})
 	tt.waitRows(3)
 	tt.send("-l", sgrClick(3, y))
-	tt.send("j") // a key after the click, so the click was read before it
+	tt.send("Down") // a key after the click, so the click was read before it
 	tt.waitFor("the key moved the cursor", func(s string) bool {
 		r := listRows(s)
 		return len(r) == 3 && r[1].cursor

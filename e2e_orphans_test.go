@@ -65,7 +65,7 @@ func TestE2ENoOrphans(t *testing.T) {
 		quit func(tt *tui)
 		code int
 	}{
-		{"q", func(tt *tui) { tt.send("q") }, 0},
+		{"q", func(tt *tui) { tt.send("C-q") }, 0},
 		{"ctrl+c", func(tt *tui) { tt.send("C-c") }, 130},
 		{"SIGTERM", func(tt *tui) { _ = testproc.Kill(tt.rootpickPid(), syscall.SIGTERM) }, 128 + 15},
 		{"SIGHUP", func(tt *tui) { _ = testproc.Kill(tt.rootpickPid(), syscall.SIGHUP) }, 128 + 1},

@@ -181,7 +181,7 @@ func TestE2EPickerAndProxy(t *testing.T) {
 
 	// Revoke all: the proxy restarts the server with none; the host's
 	// session goes on.
-	tt.send("A", "Enter")
+	tt.send("C-d")
 	tt.waitArmed(0, 1)
 	tt.send("y")
 	deadline = time.Now().Add(5 * time.Second)

@@ -80,7 +80,7 @@ func TestE2EWedgedServer(t *testing.T) {
 	})
 
 	// Swap the first for the second: the demo must get it at once.
-	tt.send("Space", "j", "Space", "Enter")
+	tt.send("Space", "Down", "Space", "Enter")
 	tt.waitArmed(1, 1)
 	start := time.Now()
 	tt.send("y")
@@ -90,7 +90,7 @@ func TestE2EWedgedServer(t *testing.T) {
 	// Restarted after being stopped; it ignores SIGTERM and end of input.
 	tt.waitFor("the wedge running again", func(string) bool { return len(procsWith(marker)) == 1 })
 	start = time.Now()
-	tt.send("q")
+	tt.send("C-q")
 	if code := tt.waitExit(); code != 0 {
 		t.Fatalf("exit code %d after q", code)
 	}
@@ -140,7 +140,7 @@ func TestE2EWithdrawnFolder(t *testing.T) {
 			rows := tt.waitRows(2)
 			first, second := filepath.Join(tree, rows[0].label()), filepath.Join(tree, rows[1].label())
 			t.Cleanup(func() { _ = os.Chmod(first, 0o755) })
-			tt.send("a", "Enter")
+			tt.send("C-a", "Enter")
 			tt.waitArmed(2, 0)
 			tt.send("y")
 			tt.waitStatus("2 roots exposed", "verified")
@@ -202,7 +202,7 @@ func TestE2EKilledServerComesBack(t *testing.T) {
 				return strings.Contains(statusLine(s), attempt) || len(readRec(t, rec)) > before
 			})
 		}
-		tt.send("R")
+		tt.send("C-t")
 		start := time.Now()
 		deadline := start.Add(2 * time.Second)
 		for {
@@ -251,7 +251,7 @@ func TestE2ENotFetchingAndInitTimeout(t *testing.T) {
 		return err == nil && secs >= 3
 	})
 	start := time.Now()
-	tt.send("R")
+	tt.send("C-t")
 	tt.waitStatus(fmt.Sprintf("attempt %d,", attempt+1))
 	if d := time.Since(start); d > 2500*time.Millisecond {
 		t.Errorf("after R the next attempt came %v later", d)
@@ -280,7 +280,7 @@ func TestE2ERevokeAllOnServerFilesystem(t *testing.T) {
 	tt.waitArmed(1, 0)
 	tt.send("y")
 	tt.waitStatus("1 root exposed", "secure-filesystem-server verified")
-	tt.send("A", "Enter")
+	tt.send("C-d")
 	tt.waitArmed(0, 1)
 	tt.send("y")
 	// verified means: asked, list_allowed_directories lists nothing.

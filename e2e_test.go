@@ -92,7 +92,7 @@ func TestE2EPrintTwoRoots(t *testing.T) {
 	if !rows[0].cursor {
 		t.Fatalf("cursor not on the first row:\n%s", describeRows(rows))
 	}
-	tt.send("Space", "j", "j", "Space")
+	tt.send("Space", "Down", "Down", "Space")
 	var screen string
 	screen = tt.waitFor("rows 1 and 3 checked", func(s string) bool {
 		r := listRows(s)
@@ -263,7 +263,7 @@ func TestE2EServeDemoChild(t *testing.T) {
 	settled := len(lines)
 
 	// Swap it for the second. Toggling alone changes nothing on the wire.
-	tt.send("Space", "j", "Space")
+	tt.send("Space", "Down", "Space")
 	tt.waitFor("second row checked alone", func(s string) bool {
 		r := listRows(s)
 		return len(r) == 3 && !r[0].checked && r[1].checked && !r[2].checked
@@ -289,7 +289,7 @@ func TestE2EServeDemoChild(t *testing.T) {
 	// Uncheck all and confirm: revoking is real, so the server is
 	// restarted with none (some servers ignore an empty list).
 	pidsBefore := serveDemoPids(bin, rec)
-	tt.send("A")
+	tt.send("C-x")
 	tt.waitFor("no row checked", func(s string) bool {
 		r := listRows(s)
 		return len(r) == 3 && !r[0].checked && !r[1].checked && !r[2].checked
@@ -368,7 +368,7 @@ func TestE2ECancel(t *testing.T) {
 		t.Errorf("cancelling the dialog should keep the checkbox:\n%s", describeRows(r))
 	}
 	// The kept checkbox is an unconfirmed change: q asks before dropping it.
-	tt.send("q")
+	tt.send("C-q")
 	tt.waitText("Discard 1 unconfirmed change?")
 	tt.quit() // q again answers yes
 	if roots := readPrinted(t, out); len(roots) != 0 {
@@ -464,7 +464,7 @@ func TestE2EOddNames(t *testing.T) {
 		}
 	}
 	for range i {
-		tt.send("j")
+		tt.send("Down")
 	}
 	tt.send("Space")
 	tt.waitFor("the odd row checked", func(s string) bool {
@@ -523,7 +523,7 @@ func TestE2ETinyTerminal(t *testing.T) {
 		checkNoPanic(t, tt.capture())
 	}
 	// Keys still work at 10x3: move down (nothing to see), then grow back.
-	tt.send("j")
+	tt.send("Down")
 	if _, err := tt.tmux("resize-window", "-t", tt.session, "-x", "80", "-y", "12"); err != nil {
 		t.Fatal(err)
 	}
@@ -559,7 +559,7 @@ func TestE2ECrashingServer(t *testing.T) {
 			strings.Count(l, " restarting") == 2 || strings.Contains(l, "2 servers: 2 restarting")
 	})
 	// The UI is still up and answers keys.
-	tt.send("j")
+	tt.send("Down")
 	screen := tt.waitFor("the cursor on row 2", func(s string) bool {
 		r := listRows(s)
 		return len(r) == 2 && r[1].cursor

@@ -327,7 +327,7 @@ func (tt *tui) waitExit() int {
 // quit presses q and requires a clean exit (code 0).
 func (tt *tui) quit() {
 	tt.t.Helper()
-	tt.send("q")
+	tt.send("C-q")
 	if code := tt.waitExit(); code != 0 {
 		tt.t.Fatalf("exit code %d after q, want 0", code)
 	}

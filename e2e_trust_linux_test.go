@@ -271,7 +271,7 @@ func TestE2EResumeServesOnlyGranted(t *testing.T) {
 					t.Errorf("the status line does not say why nothing was resumed: %q", s)
 				}
 			}
-			tt.send("q")
+			tt.send("C-q")
 			tt.waitFor("the quit or its question", func(s string) bool { return tt.exited() || strings.Contains(s, "Discard") })
 			if !tt.exited() {
 				tt.send("y")

@@ -181,6 +181,22 @@ func TestGuardIgnoresOnlyTheKeysThatShare(t *testing.T) {
 	}
 }
 
+// TestKeysWhileTheReviewIsBuiltGoToTheDialog: "enter n" cancels even when
+// n arrives before the proposal (built off the Update loop) opens the
+// dialog; it is not typed into the query.
+func TestKeysWhileTheReviewIsBuiltGoToTheDialog(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	typeText(m, "web")
+	send(m, "enter", "n")
+	if m.filter.Value() != "web" {
+		t.Fatalf("n pressed while the review was built went into the query: %q", m.filter.Value())
+	}
+	m.Update(proposalMsg{proposed: plainItems("/work/demo/web")})
+	if m.dialog != nil || m.mode != modeList {
+		t.Fatalf("the early n did not cancel the dialog (mode %d)", m.mode)
+	}
+}
+
 // TestWheelScrollsTheDialog: the wheel scrolls the dialog's body, and
 // lines it brings into view count as seen for y.
 func TestWheelScrollsTheDialog(t *testing.T) {

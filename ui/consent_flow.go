@@ -147,6 +147,18 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 	}
 }
 
+// replayTypeAhead hands the keys pressed while a review was built, which
+// opened no dialog, to the list.
+func (m *Model) replayTypeAhead() tea.Cmd {
+	ahead := m.typeAhead
+	m.typeAhead = nil
+	var cmds []tea.Cmd
+	for _, k := range ahead {
+		cmds = append(cmds, m.handleKey(k))
+	}
+	return tea.Batch(cmds...)
+}
+
 // nothingNote says why a review changes nothing, kept roots being shared.
 func nothingNote(kept int) string {
 	switch kept {
@@ -230,7 +242,7 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 		kept := len(m.dialog.change.Kept)
 		m.dialog, m.undoOnCancel, m.revoking = nil, nil, false
 		m.setNote("Nothing to change: "+nothingNote(kept), false)
-		return nil
+		return m.replayTypeAhead()
 	}
 	m.open(modeDialog)
 	if m.scanning {
@@ -238,7 +250,10 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 		m.dialog.rebuild()
 	}
 	m.layout()
-	return m.dialog.guardTick()
+	cmds := []tea.Cmd{m.dialog.guardTick()}
+	// The keys pressed while the review was built go to the dialog, whose
+	// guard ignores an early y or space.
+	return tea.Batch(append(cmds, m.replayTypeAhead())...)
 }
 
 // dialogKey hands the key to the dialog and acts on its decision.

@@ -56,8 +56,12 @@ func (k keyMap) ShortHelp() []key.Binding {
 	}
 	quit := short(k.Quit, "esc", "quit")
 	quit.SetEnabled(!k.ClearQuery.Enabled())
+	check := short(k.Toggle, "space/tab", "check")
+	if k.ClearQuery.Enabled() { // in a query, space separates terms
+		check = short(k.MarkDown, "tab", "check")
+	}
 	return []key.Binding{
-		short(k.Toggle, "space/tab", "check"), short(k.Review, "enter", "review & share"),
+		check, short(k.Review, "enter", "review & share"),
 		short(k.ClearQuery, "esc", "clear query"), short(k.Servers, "ctrl+o", "servers"), k.Help, quit,
 	}
 }

@@ -123,6 +123,7 @@ type Model struct {
 	dialog    *consentDialog
 	dialogSeq int
 	preparing bool // a consent proposal is being built
+	typeAhead []tea.KeyPressMsg // keys pressed while preparing, for the dialog
 
 	exposed         []consent.Root // what the servers are being served
 	applying        bool           // a confirmed change is on its way to the hub
@@ -381,6 +382,13 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.closePool()
 		return tea.Interrupt
 	}
+	if m.preparing && m.mode == modeList && len(m.typeAhead) < typeAheadMax {
+		// enter was pressed and the review is being built: the keys that
+		// follow are for the dialog (an "enter n" cancels it), so they
+		// wait for it rather than edit the list.
+		m.typeAhead = append(m.typeAhead, msg)
+		return nil
+	}
 	switch m.mode {
 	case modeAsk:
 		return m.answer(msg)
@@ -393,6 +401,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	return m.listKey(msg)
 }
+
+// typeAheadMax bounds the keys kept while a review is being built.
+const typeAheadMax = 32
 
 // listKey handles a key in the list. Commands are keys that cannot be
 // typed in a name (keys.go); every other key edits the query.
