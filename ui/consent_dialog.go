@@ -484,8 +484,9 @@ func (d *consentDialog) footer(inner int) []string {
 }
 
 // layout fits the fixed lines and the body into the box: a box too short
-// for the whole body drops the access line, then the full path; one too
-// short for a line of body drops the title, then the news line. The line
+// for the whole body drops the full path (the body scrolls); one too
+// short for a line of body drops the access line, the title, then the
+// news line. The line
 // saying how to answer stays while anything fits.
 func (d *consentDialog) layout() (head, tail []string, bodyH int) {
 	inner := max(d.width-4, 1)
@@ -502,18 +503,15 @@ func (d *consentDialog) layout() (head, tail []string, bodyH int) {
 		}
 		return n
 	}
-	// First make room for the whole body, then for at least one line of it.
-	for fixed()+len(d.lines) > avail {
-		if len(head) == 2 {
-			head = head[:1] // the access line
-		} else if len(tail) >= 3 {
-			tail = tail[2:] // the full path and URI
-		} else {
-			break
-		}
+	// First make room for the whole body, then for at least one line of
+	// it: what sharing means stays while any of the body fits.
+	if fixed()+len(d.lines) > avail && len(tail) >= 3 {
+		tail = tail[2:] // the full path and URI
 	}
 	for fixed()+min(len(d.lines), 1) > avail {
-		if len(head) == 1 {
+		if len(head) == 2 {
+			head = head[:1] // the access line
+		} else if len(head) == 1 {
 			head = nil // the title
 		} else if len(tail) == 2 {
 			tail = tail[1:] // the news line

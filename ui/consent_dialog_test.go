@@ -451,3 +451,17 @@ func TestDialogGoldens(t *testing.T) {
 		golden(t, "dialog_many_end"+suffix, screen(m))
 	}
 }
+
+// TestAccessSentenceStays: with 44 roots at 60 columns the sentence on
+// what sharing means is on screen whole, wrapped, not dropped or cut
+// (issue 17: dropped with 44 roots, "every f…" at 60 columns).
+func TestAccessSentenceStays(t *testing.T) {
+	repos, items := manyRoots(44)
+	m := fixture(t, repos...)
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 24})
+	openDialogWith(t, m, items...)
+	out := strings.Join(strings.Fields(strings.ReplaceAll(screen(m), "│", " ")), " ")
+	if !strings.Contains(out, accessLine) {
+		t.Fatalf("the access sentence is not whole on screen:\n%s", screen(m))
+	}
+}
