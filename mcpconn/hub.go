@@ -1,15 +1,3 @@
-// Package mcpconn connects rootpick to MCP servers and serves them roots.
-//
-// It owns the client sessions (a stdio command, a Streamable HTTP URL or the
-// built-in demo server in the same process), the roots capability, the
-// consented set that is served, and the record of what each server has
-// fetched. Each server is served by its own supervisor: it is restarted when
-// it crashes, stopped when it wedges, restarted with no roots when every
-// root is revoked, and asked what it really holds where rootpick knows how.
-// The served folders are watched, and one that vanishes or changes is
-// withdrawn from every server. Background events reach the caller through
-// one channel (Events), so a UI can turn them into messages without this
-// package knowing about it.
 package mcpconn
 
 import (

@@ -1,6 +1,31 @@
 // Package ui is rootpick's terminal interface: Bubble Tea models, views, key
 // maps and styles. It turns scan results and server events into messages and
 // key presses into intents on the domain packages; it does no I/O in Update.
+//
+// The flow, as fzf's core.go tells its own:
+//
+//	Init ─ scan (update_scan.go)  ─ scanStartedMsg, scanBatchMsg ─▶ picker.State (rows)
+//	     ─ hub events (update_server.go) ─ hubEventMsg, tickMsg ──▶ serverState (status.go)
+//	     ─ proxies (update_proxies.go) ─ proxiesMsg ──────────────▶ the proxies beside the servers
+//	     ─ --resume (consent_flow.go) ─ resumeMsg ────────────────▶ serveRoots
+//
+//	key ─▶ handleKey (model.go): the mode decides (mode.go)
+//	  list (model.go listKey): move, check, ctrl chords; any other key edits
+//	    the query (filter.go) ─ filterResultMsg (large lists, off the loop)
+//	  enter / ctrl+d ─▶ proposeConsent (off the loop: it reads the disk)
+//	    ─ proposalMsg ─▶ consentDialog (consent_dialog.go), modeDialog
+//	    ─ y ─▶ confirmConsent: serveRoots ─ rootsServedMsg (the hub has
+//	      notified every server); saveConsent ─ consentSavedMsg
+//	  help (help_view.go), server pane (servers_pane.go), a question on the
+//	    status line (quit.go: quit, check all) ─ back to the list
+//
+//	the rows' facts (facts.go) ─ factsMsg; commit times for the sort
+//	(sort_times.go) ─ timesMsg, timesResortMsg: read by pools for the rows
+//	on screen first, applied when they arrive.
+//
+// The consented set changes in one place: confirmConsent (and onResume),
+// which hands it to the hub through serveRoots; the hub's own withdrawals
+// come back as hub events (status.go onHubEvent).
 package ui
 
 import (
@@ -122,7 +147,7 @@ type Model struct {
 
 	dialog    *consentDialog
 	dialogSeq int
-	preparing bool // a consent proposal is being built
+	preparing bool              // a consent proposal is being built
 	typeAhead []tea.KeyPressMsg // keys pressed while preparing, for the dialog
 
 	exposed         []consent.Root // what the servers are being served
