@@ -25,9 +25,10 @@ func newParser(c *cli, stdout, stderr io.Writer) (*kong.Kong, error) {
 		kong.ExplicitGroups(flagGroups),
 		kong.Help(printHelp),
 		kong.Vars{
-			"protocol":    mcpconn.DefaultProtocolVersion,
-			"initTimeout": mcpconn.DefaultInitTimeout.String(),
-			"profile":     consent.DefaultProfile,
+			"protocol":     mcpconn.DefaultProtocolVersion,
+			"initTimeout":  mcpconn.DefaultInitTimeout.String(),
+			"firstRunInit": strings.Replace(mcpconn.FirstRunInitTimeout.String(), "m0s", "m", 1), // "2m", not "2m0s"
+			"profile":      consent.DefaultProfile,
 		},
 	)
 }

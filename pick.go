@@ -50,7 +50,7 @@ type pickCmd struct {
 	Server      []shellCommand   `placeholder:"'CMD ARGS'" sep:"none" group:"servers" help:"Serve roots to the stdio server started by CMD ARGS, split with shell quoting (repeatable)."`
 	Use         []string         `placeholder:"NAME" sep:"none" group:"servers" help:"Serve roots to the server NAME of the config file (repeatable)."`
 	Protocol    string           `placeholder:"VERSION" default:"${protocol}" group:"servers" help:"MCP protocol VERSION to ask servers for (default: ${default}; from 2026-07-28 servers may no longer ask roots/list on their own)."`
-	InitTimeout positiveDuration `name:"init-timeout" placeholder:"D" default:"${initTimeout}" group:"servers" help:"Give each server D to start and answer initialize (default: ${default})."`
+	InitTimeout positiveDuration `name:"init-timeout" placeholder:"D" default:"${initTimeout}" group:"servers" help:"Give each server D to start and answer initialize (default: ${default}, and ${firstRunInit} for a first start through npx, uvx, bunx, pnpm dlx or npm exec)."`
 
 	scanFlags
 
@@ -71,6 +71,16 @@ func (c *pickCmd) Help() string {
   rootpick --url https://example.com/mcp --resume --profile work
   rootpick --print ~/src | jq -r '.[].path'
   rootpick --print --print-format null ~/src | xargs -0 du -sh`
+}
+
+// initTimeout is --init-timeout when it was given, else 0: the hub then
+// chooses, and gives a first start through npx and the like (which may
+// download the server) longer than the others.
+func (c *pickCmd) initTimeout(kctx *kong.Context) time.Duration {
+	if !flagSet(kctx, "init-timeout") {
+		return 0
+	}
+	return time.Duration(c.InitTimeout)
 }
 
 func (c *pickCmd) Run(e *env, k *kong.Kong, kctx *kong.Context) error {
@@ -122,7 +132,7 @@ func (c *pickCmd) Run(e *env, k *kong.Kong, kctx *kong.Context) error {
 		logger.Info("orphans of servers cannot be adopted", "err", err)
 	}
 
-	hub := mcpconn.NewHub(mcpconn.Options{Logger: logger, ProtocolVersion: c.Protocol, InitTimeout: time.Duration(c.InitTimeout)})
+	hub := mcpconn.NewHub(mcpconn.Options{Logger: logger, ProtocolVersion: c.Protocol, InitTimeout: c.initTimeout(kctx)})
 	defer stopServers(hub, logger)
 	defer endOnPanic(hub, logger)
 

@@ -13,7 +13,10 @@ type EventKind int
 
 // The kinds of Event.
 const (
-	// Connecting: the server is being started or dialled.
+	// Connecting: the server is being started or dialled. Attempt numbers
+	// the start: 1 for the first, n+1 after a Restarting with Attempt n
+	// (or after a final failure that was the n-th); Timeout is how long it
+	// has to answer initialize this time.
 	Connecting EventKind = iota
 	// Connected: the handshake finished; ServerName is what the server calls itself.
 	Connected
@@ -23,9 +26,13 @@ const (
 	Stderr
 	// ServerLog: a notifications/message the server sent (Text).
 	ServerLog
-	// Failed: starting, connecting or answering failed (Err).
+	// Failed: starting, connecting or answering failed (Err, whole;
+	// Reason, short). Final says that starting again cannot help until
+	// something outside changes (the program is not found, not
+	// executable): no restart is scheduled, and only Hub.Retry starts it
+	// again.
 	Failed
-	// Disconnected: the session ended (Err says why).
+	// Disconnected: the session ended (Err says why, Reason in short).
 	Disconnected
 	// Restarting: the server will be started again after Delay (Attempt
 	// counts the failures in a row), or at once (Delay 0, Text says why:
@@ -48,6 +55,13 @@ const (
 	// because events were being published faster than they were read; it
 	// takes the place of the first one dropped. Text says it in words.
 	Dropped
+	// Progress: the server is starting (it has not answered initialize
+	// yet) and Text is the last line it wrote on stderr, which says what a
+	// slow start is busy with (npx downloading a package). A Progress event
+	// waiting to be read is replaced by a newer one of the same server, so
+	// it is never dropped and a flood costs nothing: the last line arrives
+	// even when Stderr events are dropped.
+	Progress
 )
 
 // String returns the kind's name.
@@ -81,6 +95,8 @@ func (k EventKind) String() string {
 		return "withdrawn"
 	case Dropped:
 		return "dropped"
+	case Progress:
+		return "progress"
 	}
 	return "unknown"
 }
@@ -98,9 +114,19 @@ type Event struct {
 	// version for Connected, or a reason.
 	Text string
 	Err  error
-	// Attempt and Delay describe a Restarting event.
+	// Reason says in a few words why a server failed, ended or is stuck
+	// ("exited with status 1", "not found on PATH", "no answer to
+	// initialize within 15s"), for a status line; Err has the whole story.
+	Reason string
+	// Final marks a Failed event after which the server is not restarted
+	// until Hub.Retry.
+	Final bool
+	// Attempt and Delay describe a Restarting event; Attempt also numbers
+	// a Connecting event.
 	Attempt int
 	Delay   time.Duration
+	// Timeout is the initialize budget of a start (Connecting).
+	Timeout time.Duration
 	// Path is the withdrawn root (Withdrawn).
 	Path string
 	// Count is the number of events dropped (Dropped).
@@ -127,6 +153,10 @@ type queue struct {
 	done    chan struct{}
 	out     chan Event
 	closing sync.Once
+	// progress maps a server to the index in items of its Progress event,
+	// while nothing else about the server came after it: a newer one
+	// takes its place there.
+	progress map[string]int
 	// overflowed is closed when the first event is dropped: a test waits
 	// on it instead of guessing how long a flood takes to fill the queue.
 	overflowed chan struct{}
@@ -147,7 +177,20 @@ func chatty(k EventKind) bool { return k == Stderr || k == ServerLog }
 func (q *queue) publish(e Event) {
 	q.mu.Lock()
 	switch {
+	case e.Kind == Progress:
+		if i, ok := q.progress[e.Server]; ok {
+			q.items[i] = e
+			break
+		}
+		if q.progress == nil {
+			q.progress = map[string]int{}
+		}
+		q.progress[e.Server] = len(q.items)
+		q.items = append(q.items, e)
 	case !chatty(e.Kind):
+		// What follows (Connected, Failed) must not be overtaken by a
+		// later line put in the place of an earlier one.
+		delete(q.progress, e.Server)
 		q.items = append(q.items, e)
 	case q.chatter < maxPendingChatter:
 		q.chatter++
@@ -181,7 +224,7 @@ func (q *queue) pump() {
 	for {
 		q.mu.Lock()
 		items := q.items
-		q.items, q.chatter, q.drops = nil, 0, nil
+		q.items, q.chatter, q.drops, q.progress = nil, 0, nil, nil
 		q.mu.Unlock()
 		for _, e := range items {
 			select {

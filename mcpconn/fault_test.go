@@ -218,12 +218,14 @@ func TestKilledServerIsRestartedAndReserved(t *testing.T) {
 }
 
 // TestBackoffDoublesAndIsCapped: a server that fails at start is retried
-// with a growing delay, and Retry skips the wait.
+// with a growing delay, and Retry skips the wait. (It exits at once: a
+// program that does not exist is not retried at all, see
+// TestFinalFailureWaitsForRetry.)
 func TestBackoffDoublesAndIsCapped(t *testing.T) {
 	hub := NewHub(Options{Timing: Timing{BackoffMin: 10 * time.Millisecond, BackoffMax: 40 * time.Millisecond}})
 	defer hub.Close()
 	events := collect(hub)
-	hub.Add(Spec{Name: "missing", Command: []string{"/nonexistent/rootpick-no-such-server"}})
+	hub.Add(Spec{Name: "missing", Command: []string{"sh", "-c", "exit 1"}})
 	waitFor(t, "six restarts", func() bool { return count(events(), Restarting, "") >= 6 })
 	var delays []time.Duration
 	var attempts []int
@@ -243,7 +245,7 @@ func TestBackoffDoublesAndIsCapped(t *testing.T) {
 	slow := NewHub(Options{Timing: Timing{BackoffMin: time.Hour}})
 	defer slow.Close()
 	sev := collect(slow)
-	slow.Add(Spec{Name: "missing", Command: []string{"/nonexistent/rootpick-no-such-server"}})
+	slow.Add(Spec{Name: "missing", Command: []string{"sh", "-c", "exit 1"}})
 	waitFor(t, "a restart an hour away", func() bool { return has(sev(), Restarting, "missing") })
 	slow.Retry("missing")
 	waitFor(t, "the retry to start it at once", func() bool { return count(sev(), Failed, "") >= 2 })

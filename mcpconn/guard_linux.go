@@ -55,15 +55,23 @@ func GuardMain() {
 
 // guard makes cmd, a server command made by exec.Command and set up by
 // setProcAttr, start the server under a guard, if guards are enabled and
-// the program was found (else cmd fails to start as it would have).
-func guard(cmd *exec.Cmd) {
+// the program was found (else cmd fails to start as it would have). It
+// returns the guard's report (nil without a guard): whether the program
+// started, and how it ended (see guardReport).
+func guard(cmd *exec.Cmd) (*guardReport, error) {
 	if !guardEnabled.Load() || cmd.Err != nil {
-		return
+		return nil, nil
+	}
+	report, err := newGuardReport()
+	if err != nil {
+		return nil, err
 	}
 	cmd.Args = append([]string{guardName, cmd.Path}, cmd.Args...)
-	cmd.Path = "/proc/self/exe" // this program, even if its file was replaced
+	cmd.Path = "/proc/self/exe"           // this program, even if its file was replaced
+	cmd.ExtraFiles = []*os.File{report.w} // the guard's fd 3 (guardReportFD)
 	// Catchable, so that the guard can end the tree before it exits.
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
+	return report, nil
 }
 
 // runGuard is the guard: it runs the program path with arguments argv
@@ -71,6 +79,7 @@ func guard(cmd *exec.Cmd) {
 func runGuard(path string, argv []string) int {
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	report := openGuardReporter()
 	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
 		fmt.Fprintln(os.Stderr, "rootpick guard:", os.NewSyscallError("prctl(PR_SET_CHILD_SUBREAPER)", errno))
 		return 126
@@ -83,9 +92,15 @@ func runGuard(path string, argv []string) int {
 		Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
 	})
 	if err != nil {
+		// rootpick reads why on the report and says it in its own words;
+		// the line on stderr is for the log.
+		if errno, ok := err.(syscall.Errno); ok {
+			report.say("start-error %d", uintptr(errno))
+		}
 		fmt.Fprintf(os.Stderr, "rootpick guard: starting %s: %v\n", path, err)
 		return 127
 	}
+	report.say("started")
 	// Let go of rootpick's pipes: the server holds its own copies.
 	if null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0); err == nil {
 		for fd := range 3 {
@@ -117,6 +132,9 @@ func runGuard(path string, argv []string) int {
 	select {
 	case status = <-exited:
 		done = true
+		// Its own end, which the guard's exit status cannot always
+		// mirror (a SIGSEGV becomes 139).
+		report.say("exit %d", uint32(status))
 	case <-stop:
 	}
 	endDescendants(termGrace, pid)

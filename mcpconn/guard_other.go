@@ -2,7 +2,10 @@
 
 package mcpconn
 
-import "os/exec"
+import (
+	"os/exec"
+	"time"
+)
 
 // GuardMain must be called first in main, before the command line is
 // parsed, by a program that launches stdio servers. On Linux it makes the
@@ -12,4 +15,12 @@ import "os/exec"
 func GuardMain() {}
 
 // guard leaves cmd as it is: there are no guards here.
-func guard(*exec.Cmd) {}
+func guard(*exec.Cmd) (*guardReport, error) { return nil, nil }
+
+// guardReport is the report of a guard, which does not exist here: every
+// method of a nil one says nothing.
+type guardReport struct{}
+
+func (*guardReport) afterStart(bool)                {}
+func (*guardReport) startError(time.Duration) error { return nil }
+func (*guardReport) serverEnd(time.Duration) string { return "" }

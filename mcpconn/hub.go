@@ -25,6 +25,11 @@ const DefaultProtocolVersion = "2025-11-25"
 // DefaultInitTimeout bounds a server's start and initialize handshake.
 const DefaultInitTimeout = 15 * time.Second
 
+// FirstRunInitTimeout bounds the start and handshake of a server run
+// through a package runner (npx, uvx, bunx, pnpm dlx, npm exec) until it
+// has connected once: its first start may download the package.
+const FirstRunInitTimeout = 2 * time.Minute
+
 // Version is rootpick's version, reported to servers as clientInfo.
 var Version = "0.1.0-dev"
 
@@ -32,7 +37,10 @@ var Version = "0.1.0-dev"
 type Options struct {
 	// ProtocolVersion is sent in initialize; "" means DefaultProtocolVersion.
 	ProtocolVersion string
-	// InitTimeout bounds each start and handshake; 0 means DefaultInitTimeout.
+	// InitTimeout bounds each start and handshake. 0 means
+	// DefaultInitTimeout, and FirstRunInitTimeout for a server run through
+	// a package runner (npx, uvx, …) until it has connected once; a value
+	// set here applies to every start.
 	InitTimeout time.Duration
 	// Logger receives connection logs and servers' stderr. Nil discards.
 	Logger *slog.Logger
@@ -56,6 +64,9 @@ type Timing struct {
 	// Revalidate is the period of the availability re-check that backs up
 	// file-system events (500 ms).
 	Revalidate time.Duration
+	// DefaultInit and FirstRunInit are the initialize budgets used when
+	// Options.InitTimeout is 0 (DefaultInitTimeout, FirstRunInitTimeout).
+	DefaultInit, FirstRunInit time.Duration
 }
 
 func (t Timing) withDefaults() Timing {
@@ -70,6 +81,8 @@ func (t Timing) withDefaults() Timing {
 	def(&t.StuckAfter, 2*time.Second)
 	def(&t.NotFetchingAfter, 3*time.Second)
 	def(&t.Revalidate, 500*time.Millisecond)
+	def(&t.DefaultInit, DefaultInitTimeout)
+	def(&t.FirstRunInit, FirstRunInitTimeout)
 	return t
 }
 
@@ -136,8 +149,8 @@ func NewHub(opts Options) *Hub {
 	if opts.ProtocolVersion == "" {
 		opts.ProtocolVersion = DefaultProtocolVersion
 	}
-	if opts.InitTimeout <= 0 {
-		opts.InitTimeout = DefaultInitTimeout
+	if opts.InitTimeout < 0 {
+		opts.InitTimeout = 0
 	}
 	logger := opts.Logger
 	if logger == nil {
@@ -232,7 +245,8 @@ func (h *Hub) add(spec Spec) *server {
 
 // Connect adds the server and waits for the outcome of its first start: nil
 // once it is initialized, or why it failed (it is then retried in the
-// background, as after Add). ctx bounds only the wait.
+// background, as after Add, unless the failure is final: see Failed).
+// ctx bounds only the wait.
 func (h *Hub) Connect(ctx context.Context, spec Spec) error {
 	s := h.add(spec)
 	if s == nil {
@@ -247,7 +261,9 @@ func (h *Hub) Connect(ctx context.Context, spec Spec) error {
 }
 
 // Retry restarts at once every server that is waiting to be restarted, has
-// failed or is stuck, skipping its backoff. label "" means every server.
+// failed or is stuck, skipping its backoff; it is the only way a server
+// whose failure was final (a program not found) is started again. label
+// "" means every server. A server that is up is not affected.
 func (h *Hub) Retry(label string) {
 	h.mu.Lock()
 	servers := slices.Clone(h.servers)

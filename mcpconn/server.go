@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -35,6 +36,11 @@ type server struct {
 	first     chan struct{} // closed when the first start has an outcome
 	firstErr  error
 	firstOnce sync.Once
+
+	// connectedOnce is set once a start has completed the handshake: a
+	// package runner (npx) has then fetched the package, and later starts
+	// get the usual initialize budget (see initBudget).
+	connectedOnce atomic.Bool
 
 	mu       sync.Mutex
 	cur      *conn // the live connection, nil while down
@@ -130,7 +136,7 @@ func (s *server) run() {
 		default:
 		}
 		started := time.Now()
-		c, err := s.start()
+		c, err := s.start(attempt + 1)
 		s.signalFirst(err)
 		if err == nil {
 			restartNow := s.serve(c)
@@ -144,7 +150,25 @@ func (s *server) run() {
 		if s.h.ctx.Err() != nil {
 			return
 		}
+		// A retry asked while the server was up was meant for others
+		// that were down: it must not cut this server's wait short.
+		select {
+		case <-s.retry:
+		default:
+		}
 		attempt++
+		if isFinal(err) {
+			// Starting again cannot help until something outside changes
+			// (the program is installed, made executable): only a retry
+			// the person asks for starts it.
+			s.h.logger.Info("not restarting until a retry is asked", "server", s.label)
+			select {
+			case <-s.retry:
+				continue
+			case <-s.h.ctx.Done():
+				return
+			}
+		}
 		s.h.publish(Event{Server: s.label, Kind: Restarting, Attempt: attempt, Delay: backoff})
 		s.h.logger.Info("restarting", "server", s.label, "in", backoff, "attempt", attempt)
 		timer := time.NewTimer(backoff)
@@ -160,11 +184,71 @@ func (s *server) run() {
 	}
 }
 
+// initBudget is how long a start of spec may take to answer initialize.
+// An explicit budget (Options.InitTimeout) is always used. Otherwise a
+// server run through a package runner (npx, uvx, …) gets the longer
+// FirstRunInit until it has connected once, since its first start may
+// download the package (a cold npx -y @modelcontextprotocol/server-
+// filesystem takes longer than 15 s); every other start gets DefaultInit.
+func initBudget(spec Spec, explicit time.Duration, t Timing, connectedBefore bool) time.Duration {
+	if explicit > 0 {
+		return explicit
+	}
+	if !connectedBefore && len(spec.Command) > 0 && packageRunner(spec.Command) {
+		return t.FirstRunInit
+	}
+	return t.DefaultInit
+}
+
+// packageRunner reports whether command runs a program through a runner
+// that fetches it on first use: npx, pnpx, bunx, uvx, pnpm dlx, npm exec
+// (or npm x), yarn dlx, bun x, uv tool run; also behind env(1).
+func packageRunner(command []string) bool {
+	if len(command) == 0 {
+		return false
+	}
+	name := strings.ToLower(filepath.Base(command[0]))
+	for _, ext := range []string{".cmd", ".exe", ".ps1"} { // npx.cmd on Windows
+		name = strings.TrimSuffix(name, ext)
+	}
+	var words []string // the first words of the command that are no options
+	for _, a := range command[1:] {
+		if !strings.HasPrefix(a, "-") {
+			words = append(words, a)
+			if len(words) == 2 {
+				break
+			}
+		}
+	}
+	word := func(i int) string {
+		if i < len(words) {
+			return words[i]
+		}
+		return ""
+	}
+	switch name {
+	case "env":
+		return packageRunner(envCommand(command[1:]))
+	case "npx", "pnpx", "bunx", "uvx":
+		return true
+	case "pnpm", "yarn":
+		return word(0) == "dlx"
+	case "npm":
+		return word(0) == "exec" || word(0) == "x"
+	case "bun":
+		return word(0) == "x"
+	case "uv":
+		return word(0) == "tool" && word(1) == "run"
+	}
+	return false
+}
+
 // start starts (or dials) the server and completes the handshake within
-// the init timeout.
-func (s *server) start() (*conn, error) {
+// its initialize budget. attempt numbers the start (see Connecting).
+func (s *server) start(attempt int) (*conn, error) {
 	h := s.h
-	ctx, cancel := context.WithTimeout(h.ctx, h.opts.InitTimeout)
+	budget := initBudget(s.spec, h.opts.InitTimeout, h.timing, s.connectedOnce.Load())
+	ctx, cancel := context.WithTimeout(h.ctx, budget)
 	defer cancel()
 	set := h.served.Load()
 	spec := s.spec
@@ -172,14 +256,18 @@ func (s *server) start() (*conn, error) {
 		spec.Command = expandRoots(spec.Command, set.roots)
 	}
 	c := newConn(s, set.version)
-	h.publish(Event{Server: s.label, Kind: Connecting})
+	h.publish(Event{Server: s.label, Kind: Connecting, Attempt: attempt, Timeout: budget})
 	logger := h.logger.With("server", s.label)
 	transport, stop, err := spec.transport(ctx, logger, func(line string) {
 		c.tail.Add(line)
 		h.publish(Event{Server: s.label, Kind: Stderr, Text: line})
+		c.progress(line)
 	})
 	if err != nil {
-		return nil, s.fail(c, spec.redactError(err))
+		return nil, s.fail(c, spec.redactError(err), "")
+	}
+	if pt, ok := transport.(*processTransport); ok {
+		c.exited, c.startFailure = pt.exited, pt.guardStartFailure
 	}
 	c.stop = stop
 	if !s.setCurrent(c) {
@@ -194,12 +282,31 @@ func (s *server) start() (*conn, error) {
 		if h.ctx.Err() != nil {
 			return nil, errors.New("mcpconn: hub is closed")
 		}
-		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
-			err = fmt.Errorf("no answer to initialize within %s", h.opts.InitTimeout)
+		var fe *finalError
+		var reason string
+		if errors.As(err, &fe) || errors.As(c.startFailure(), &fe) {
+			// The program could not be started at all.
+			return nil, s.fail(c, fe, fe.reason)
+		}
+		switch {
+		case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+			reason = fmt.Sprintf("no answer to initialize within %s", budget)
+			err = errors.New(reason)
+		default:
+			if end, ok := c.exited(); ok {
+				// The process ended on its own: that is why, not the
+				// EOF the handshake met.
+				h.logger.Info("the server's process ended while it started", "server", s.label, "end", end, "transport", err)
+				err, reason = &exitedError{reason: end, while: "before it answered initialize", cause: err}, end
+				return nil, s.fail(c, err, reason)
+			}
+			reason = spec.redactError(err).Error()
 		}
 		err = fmt.Errorf("connecting to %s: %w", s.label, spec.redactError(err))
-		return nil, s.fail(c, err)
+		return nil, s.fail(c, err, reason)
 	}
+	s.connectedOnce.Store(true)
+	c.endStarting()
 	s.mu.Lock()
 	c.session = session
 	s.mu.Unlock()
@@ -237,13 +344,21 @@ func (s *server) start() (*conn, error) {
 }
 
 // fail publishes why a start failed, with the last lines the server wrote
-// on stderr in this attempt, which usually say why.
-func (s *server) fail(c *conn, err error) error {
-	if tail := c.tail.Tail(0); len(tail) > 0 {
+// on stderr in this attempt, which usually say why. reason is the short
+// form ("" for the error's own text).
+func (s *server) fail(c *conn, err error, reason string) error {
+	c.endStarting()
+	if reason == "" {
+		reason = err.Error()
+	}
+	final := isFinal(err)
+	// A program that never started wrote nothing; a line its guard wrote
+	// (on Linux) says what err says already.
+	if tail := c.tail.Tail(0); len(tail) > 0 && !final {
 		err = fmt.Errorf("%w (stderr: %s)", err, strings.Join(tail, " | "))
 	}
-	s.h.logger.Warn("server failed", "server", s.label, "err", err)
-	s.h.publish(Event{Server: s.label, Kind: Failed, Err: err})
+	s.h.logger.Warn("server failed", "server", s.label, "err", err, "final", final)
+	s.h.publish(Event{Server: s.label, Kind: Failed, Err: err, Reason: reason, Final: final})
 	return err
 }
 
@@ -261,11 +376,18 @@ func (s *server) serve(c *conn) (restartNow bool) {
 		if err == nil {
 			err = errors.New("the server closed the connection")
 		}
+		reason := err.Error()
+		if end, ok := c.exited(); ok {
+			// Its process ended on its own: the status (or the signal)
+			// says more than the session's end.
+			s.h.logger.Info("the server's process ended", "server", s.label, "end", end, "session", err)
+			err, reason = &exitedError{reason: end, cause: err}, end
+		}
 		if why := c.stuck.Load(); why != nil {
-			err = *why
+			err, reason = *why, stuckReason
 		}
 		s.h.logger.Info("disconnected", "server", s.label, "err", err)
-		s.h.publish(Event{Server: s.label, Kind: Disconnected, Err: err})
+		s.h.publish(Event{Server: s.label, Kind: Disconnected, Err: err, Reason: reason})
 		return false
 	case why := <-s.restart:
 		s.h.logger.Info("restarting at once", "server", s.label, "why", why)
@@ -310,6 +432,9 @@ func (s *server) shutdown() {
 	}
 }
 
+// stuckReason is the short reason of a server stopped by the watchdog.
+const stuckReason = "it stopped reading its input"
+
 // politeClose is how long a closing server gets to exit on its own (its
 // stdin closed, an HTTP session deleted) before its processes are ended.
 const politeClose = 300 * time.Millisecond
@@ -330,6 +455,19 @@ type conn struct {
 	done       chan struct{} // closed when the session has ended
 	endErr     error         // why, once done is closed
 
+	// exited says how the server's process ended, once its connection is
+	// closed, if it ended on its own (stdio servers only).
+	exited func() (string, bool)
+	// startFailure says why the program could not be started at all,
+	// when a guard started it and the handshake failed (stdio servers
+	// only).
+	startFailure func() error
+	// starting is true until the handshake has an outcome; while it is,
+	// each stderr line is also published as Progress. startMu makes the
+	// last Progress come before the outcome's event.
+	startMu  sync.Mutex
+	starting bool
+
 	wake       chan struct{} // the served set changed: notify it
 	verifyWake chan struct{} // the server fetched: ask what it holds
 
@@ -344,13 +482,16 @@ type conn struct {
 
 func newConn(s *server, version int) *conn {
 	c := &conn{
-		s:          s,
-		stop:       func() {},
-		done:       make(chan struct{}),
-		tail:       newStderrRing(3, 200),
-		wake:       make(chan struct{}, 1),
-		verifyWake: make(chan struct{}, 1),
-		notified:   version,
+		s:            s,
+		stop:         func() {},
+		exited:       func() (string, bool) { return "", false },
+		startFailure: func() error { return nil },
+		starting:     true,
+		done:         make(chan struct{}),
+		tail:         newStderrRing(3, 200),
+		wake:         make(chan struct{}, 1),
+		verifyWake:   make(chan struct{}, 1),
+		notified:     version,
 	}
 	c.fetched.Store(-1)
 	h := s.h
@@ -404,6 +545,23 @@ func (c *conn) answerRoots(next mcp.MethodHandler) mcp.MethodHandler {
 		c.poke(c.verifyWake)
 		return &mcp.ListRootsResult{Roots: set.mcp}, nil
 	}
+}
+
+// progress publishes line as the server's Progress while it starts.
+func (c *conn) progress(line string) {
+	c.startMu.Lock()
+	defer c.startMu.Unlock()
+	if c.starting {
+		c.s.h.publish(Event{Server: c.s.label, Kind: Progress, Text: line})
+	}
+}
+
+// endStarting stops the Progress events: the start has an outcome, which
+// is published next.
+func (c *conn) endStarting() {
+	c.startMu.Lock()
+	defer c.startMu.Unlock()
+	c.starting = false
 }
 
 // report publishes an event about the state of this connection, unless it
@@ -497,7 +655,7 @@ func (c *conn) watchdog() {
 			err := fmt.Errorf("stuck: a write was blocked for %s (the server is not reading its input); stopped", d.Round(100*time.Millisecond))
 			c.stuck.Store(&err)
 			c.s.h.logger.Warn("server stuck", "server", c.s.label, "blocked", d)
-			c.report(Event{Server: c.s.label, Kind: Stuck, Err: err})
+			c.report(Event{Server: c.s.label, Kind: Stuck, Err: err, Reason: stuckReason})
 			c.kill()
 			return
 		}

@@ -135,6 +135,10 @@ func (s Spec) transport(ctx context.Context, logger *slog.Logger, onStderr func(
 type processTransport struct {
 	inner   *mcp.CommandTransport
 	stderrW *os.File
+	// program is the command's program as written, path where it was
+	// found: a failure to start it names them, not the guard.
+	program, path string
+	report        *guardReport // nil without a guard
 
 	mu      sync.Mutex
 	tag     string // in the environment of the server and its descendants
@@ -147,6 +151,7 @@ type processTransport struct {
 	// reused for another file before the child gets it).
 	starting bool
 	ended    sync.Once // the tree is ended once; every stop waits for it
+	exit     processExit
 }
 
 // How long a server's processes get to exit after SIGTERM before SIGKILL,
@@ -215,7 +220,12 @@ func newProcessTransport(command []string, logger *slog.Logger, onStderr func(st
 	}
 	cmd := exec.Command(command[0], command[1:]...)
 	setProcAttr(cmd)
-	guard(cmd)
+	path := cmd.Path
+	report, err := guard(cmd)
+	if err != nil {
+		_, _ = r.Close(), w.Close()
+		return nil, err
+	}
 	cmd.Env = append(os.Environ(), tag)
 	cmd.Stderr = w
 	go func() {
@@ -235,7 +245,8 @@ func newProcessTransport(command []string, logger *slog.Logger, onStderr func(st
 			logger.Warn("stderr lines not logged: the server writes too fast", "lines", budget.skipped)
 		}
 	}()
-	return &processTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, stderrW: w, tag: tag}, nil
+	return &processTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, stderrW: w, tag: tag,
+		program: command[0], path: path, report: report}, nil
 }
 
 // Connect starts the process; the SDK then speaks MCP over its stdin/stdout.
@@ -249,6 +260,7 @@ func (t *processTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	t.mu.Unlock()
 	conn, err := t.inner.Connect(ctx)
 	_ = t.stderrW.Close() // the child holds its own copy
+	t.report.afterStart(err == nil)
 	t.mu.Lock()
 	t.starting = false
 	if err == nil {
@@ -257,12 +269,54 @@ func (t *processTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	}
 	stopped := t.stopped
 	t.mu.Unlock()
-	if err == nil && stopped {
+	if err != nil {
+		if t.inner.Command.Process == nil { // it did not start
+			return nil, startFailure(t.program, t.path, err)
+		}
+		return nil, err
+	}
+	if stopped {
 		_ = conn.Close()
 		t.stop()
 		return nil, errors.New("mcpconn: stopped while starting")
 	}
-	return conn, err
+	return &closeWatch{Connection: conn, record: t.recordExit}, nil
+}
+
+// guardStartFailure says why the guard could not start the program, once
+// the handshake has failed (the guard then exits with status 127): a
+// finalError, or nil when it did start it or there is no guard. Nothing
+// waits for the guard's word while all goes well.
+func (t *processTransport) guardStartFailure() error {
+	serr := t.report.startError(500 * time.Millisecond)
+	if serr == nil {
+		return nil
+	}
+	return startFailure(t.program, t.path, &os.PathError{Op: "fork/exec", Path: t.path, Err: serr})
+}
+
+// recordExit keeps how the process ended, from the result of closing its
+// connection (the SDK's close waits for the process, and returns what
+// Wait returned). A close that took stdioTerminate or longer had to
+// signal the process: its end is then not the server's own.
+func (t *processTransport) recordExit(err error, took time.Duration) {
+	reason := exitReason(err)
+	if reason != "" { // the guard (if any) has exited: its report is whole
+		if end := t.report.serverEnd(500 * time.Millisecond); end != "" {
+			reason = end // the server's own, which the guard's cannot always mirror
+		}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.exit = processExit{reason: reason, self: reason != "" && took < stdioTerminate}
+}
+
+// exited says how the process ended, once its connection is closed, if it
+// ended on its own.
+func (t *processTransport) exited() (string, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.exit.reason, t.exit.self
 }
 
 // stop ends the server and all its descendants, if the process was started;

@@ -59,7 +59,10 @@ func (m *Model) scrollServers(delta int) {
 	m.serversTop = max(0, min(m.serversTop+delta, maxTop))
 }
 
-// serverLines are the server pane's lines, unscrolled.
+// serverLines are the server pane's lines, unscrolled: for each server its
+// state, the roots it fetched, the whole error (wrapped, never cut), what
+// happened to it lately with the time (the last historyKept events: a
+// crash it recovered from stays in view) and its last stderr lines.
 func (m *Model) serverLines() []string {
 	w := max(m.width, 1)
 	line := func(s string) string { return ansi.Truncate(s, w, "…") }
@@ -96,11 +99,11 @@ func (m *Model) serverLines() []string {
 			head += m.st.dim.Render("  (" + safetext.Escape(s.label) + ")")
 		}
 		out = append(out, line(m.st.title.Render(head)))
-		state := "  state     " + m.stateText(s)
+		state := m.paneState(s)
 		if s.protocol != "" {
 			state += m.st.dim.Render("  · protocol " + safetext.Escape(s.protocol))
 		}
-		out = append(out, line(state))
+		wrapped("  state     ", state)
 		switch {
 		case !s.asked:
 			out = append(out, line(m.st.dim.Render("  roots     not asked yet")))
@@ -125,12 +128,23 @@ func (m *Model) serverLines() []string {
 		if s.err != "" {
 			wrapped("  error     ", m.st.err.Render(s.err))
 		}
+		if s.final {
+			wrapped("            ", m.st.dim.Render("It is not restarted until you press "+m.retryKeyName()+
+				": starting it again cannot help until the program is installed, made executable or the command corrected."))
+		}
 		for j, d := range s.withheld {
 			label := "  withheld  "
 			if j > 0 {
 				label = "            "
 			}
 			wrapped(label, m.st.err.Render(d))
+		}
+		for j, e := range s.history {
+			label := "  history   "
+			if j > 0 {
+				label = "            "
+			}
+			wrapped(label, m.st.dim.Render(e.at.Format("15:04:05")+" ")+e.text)
 		}
 		if s.dropped > 0 {
 			out = append(out, line(m.st.dim.Render("  stderr    "+itoa(s.dropped)+" lines came faster than they could be read (the log has them)")))
@@ -146,8 +160,31 @@ func (m *Model) serverLines() []string {
 	if m.cfg.LogPath != "" {
 		out = append(out, "", line(m.st.dim.Render("log: "+safetext.Escape(m.cfg.LogPath))))
 	}
-	out = append(out, line(m.st.dim.Render("r retries servers that are down now · q or esc goes back to the list")))
+	wrapped("", m.st.dim.Render(m.retryKeyName()+" retries servers that are down now · q, esc or "+m.paneKeyName()+" goes back to the list"))
 	return out
+}
+
+// paneState is a server's state in the pane: as on the status line, but a
+// failure's reason in short, since its whole error follows.
+func (m *Model) paneState(s *serverState) string {
+	switch s.state {
+	case "restarting":
+		if s.why == "" {
+			out := m.st.pending.Render(m.restartIn(s))
+			out += m.st.dim.Render(" (attempt " + itoa(s.attempt) + ", " + m.retryKeyName() + " retries now)")
+			if s.reason != "" {
+				out += m.st.dim.Render(": " + s.reason)
+			}
+			return out
+		}
+	case "stuck", "failed", "exited":
+		out := m.st.err.Render(s.state)
+		if s.reason != "" {
+			out += m.st.dim.Render(": " + s.reason)
+		}
+		return out
+	}
+	return m.stateText(s)
 }
 
 // pathOfURI shows a file URI as its path.

@@ -37,6 +37,47 @@ type serverState struct {
 	fetchedAt   time.Time // when it last asked roots/list
 	stderr      []string  // its last stderr lines and log messages, escaped
 	dropped     int       // lines it wrote faster than they could be read
+
+	reason    string         // why it failed, ended or is stuck, in short (escaped)
+	final     bool           // it failed in a way only a retry (R) can get past
+	startedAt time.Time      // when its current start began (state starting)
+	startLine string         // the last stderr line of the current start, escaped
+	history   []historyEntry // what happened to it lately, oldest first
+}
+
+// historyEntry is one thing that happened to a server, with when.
+type historyEntry struct {
+	at   time.Time
+	text string // escaped
+}
+
+// historyKept is how many entries of a server's history the pane shows.
+const historyKept = 8
+
+func (s *serverState) addHistory(at time.Time, text string) {
+	s.history = append(s.history, historyEntry{at: at, text: text})
+	if len(s.history) > historyKept {
+		s.history = append(s.history[:0:0], s.history[len(s.history)-historyKept:]...)
+	}
+}
+
+// endWords is a history entry for a server that failed, ended or was
+// stopped: an exit or a signal speaks for itself ("exited with status 1"),
+// other reasons follow what happened.
+func endWords(what, reason string, final bool) string {
+	text := what + ": " + reason
+	for _, p := range []string{"exited with ", "killed by ", "terminated by "} {
+		if strings.HasPrefix(reason, p) {
+			text = reason
+		}
+	}
+	if reason == "" {
+		text = what
+	}
+	if final {
+		text += " (final)"
+	}
+	return text
 }
 
 // stderrKept is how many of a server's last stderr lines the UI keeps for
@@ -71,7 +112,23 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 		if s.state != "restarting" || s.why == "" {
 			s.state = "starting"
 		}
+		s.startedAt, s.startLine, s.final = m.now, "", false
+		switch {
+		case ev.Attempt > 1:
+			s.addHistory(m.now, "restarted (attempt "+itoa(ev.Attempt)+")")
+		case len(s.history) > 0:
+			s.addHistory(m.now, "restarted")
+		default:
+			s.addHistory(m.now, "starting")
+		}
+		return m.startTicking()
+	case mcpconn.Progress:
+		if s.state == "starting" || s.state == "restarting" && s.why != "" {
+			s.startLine = safetext.EscapeMax(ev.Text, stderrLineCut)
+		}
 	case mcpconn.Connected:
+		s.addHistory(m.now, "connected")
+		s.startedAt, s.startLine, s.reason, s.final = time.Time{}, "", "", false
 		s.state, s.err, s.why, s.attempt = "connected", "", "", 0
 		s.asked, s.fetched, s.verified, s.mismatch, s.notFetching = false, nil, nil, "", false
 		s.protocol = ev.Text
@@ -92,19 +149,35 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 		s.state, s.attempt = "restarting", ev.Attempt
 		s.restartAt = m.now.Add(ev.Delay)
 		s.why = safetext.Escape(ev.Text)
+		if s.why != "" {
+			s.addHistory(m.now, "restarting: "+s.why)
+		}
 		if ev.Delay > 0 {
 			return m.startTicking()
 		}
 	case mcpconn.Stuck:
 		s.state = "stuck"
-		s.err = errText(ev.Err)
+		s.err, s.reason = errText(ev.Err), reasonText(ev)
+		s.addHistory(m.now, endWords("stuck", s.reason, false))
 	case mcpconn.Failed, mcpconn.Disconnected:
+		what := map[mcpconn.EventKind]string{mcpconn.Failed: "failed", mcpconn.Disconnected: "exited"}[ev.Kind]
 		if s.state != "stuck" { // keep saying why it was stopped
-			s.state = map[mcpconn.EventKind]string{mcpconn.Failed: "failed", mcpconn.Disconnected: "exited"}[ev.Kind]
-			s.err = errText(ev.Err)
+			s.state = what
+			s.err, s.reason, s.final = errText(ev.Err), reasonText(ev), ev.Final
+			s.addHistory(m.now, endWords(what, s.reason, ev.Final))
 		}
+		s.startedAt, s.startLine = time.Time{}, ""
 	}
 	return nil
+}
+
+// reasonText is an event's short reason, escaped; the whole error when
+// the event has none.
+func reasonText(ev mcpconn.Event) string {
+	if ev.Reason != "" {
+		return safetext.Escape(ev.Reason)
+	}
+	return errText(ev.Err)
 }
 
 func errText(err error) string {
@@ -125,12 +198,13 @@ func (m *Model) onWithdrawn(ev mcpconn.Event) {
 	m.setNote("Withdrawn "+safetext.Escape(relPath(m.cfg.Dir, ev.Path))+": "+safetext.Escape(ev.Text), true)
 }
 
-// onTick moves countdowns; ticking stops when nothing counts down.
+// onTick moves countdowns and the seconds a start has taken; ticking
+// stops when nothing counts.
 func (m *Model) onTick(now time.Time) tea.Cmd {
 	m.now = now
 	m.ticking = false
 	for _, s := range m.servers {
-		if s.state == "restarting" && !s.restartAt.IsZero() {
+		if s.state == "restarting" && !s.restartAt.IsZero() || !s.startedAt.IsZero() {
 			return m.startTicking()
 		}
 	}
@@ -266,7 +340,7 @@ func (m *Model) stateText(s *serverState) string {
 		var out string
 		switch {
 		case s.noConsent:
-			out = m.st.warn.Render("no consent") + m.st.dim.Render(" (it serves nothing: tab for why)")
+			out = m.st.warn.Render("no consent") + m.st.dim.Render(" (it serves nothing: "+m.paneKeyName()+" for why)")
 		case s.mismatch != "" && !m.applying:
 			out = m.st.warn.Render("mismatch: " + s.mismatch)
 		case m.isVerified(s):
@@ -288,9 +362,8 @@ func (m *Model) stateText(s *serverState) string {
 		if s.why != "" {
 			return m.st.pending.Render("restarting") + m.st.dim.Render(": "+s.why)
 		}
-		secs := int(s.restartAt.Sub(m.now).Round(time.Second) / time.Second)
-		out := m.st.pending.Render("restarting in " + itoa(max(secs, 0)) + "s")
-		out += m.st.dim.Render(" (attempt " + itoa(s.attempt) + ", R retries now)")
+		out := m.st.pending.Render(m.restartIn(s))
+		out += m.st.dim.Render(" (attempt " + itoa(s.attempt) + ", " + m.retryKeyName() + " retries now)")
 		if s.err != "" {
 			out += m.st.dim.Render(": " + s.err)
 		}
@@ -300,9 +373,83 @@ func (m *Model) stateText(s *serverState) string {
 		if s.err != "" {
 			out += m.st.dim.Render(": " + s.err)
 		}
+		if s.final {
+			out += m.st.dim.Render(" (not restarted until you press " + m.retryKeyName() + ")")
+		}
+		return out
+	case "starting":
+		if s.startedAt.IsZero() {
+			break
+		}
+		out := m.st.pending.Render(m.startingFor(s))
+		if s.startLine != "" {
+			out += m.st.dim.Render(" — " + s.startLine)
+		}
 		return out
 	}
 	return m.st.pending.Render(s.state + "…")
+}
+
+// mediumState is one server's state word with its short reason: what the
+// status line shows when the whole story does not fit.
+func (m *Model) mediumState(s *serverState) string {
+	switch s.state {
+	case "restarting":
+		if s.why != "" {
+			return m.st.pending.Render("restarting")
+		}
+		out := m.st.pending.Render(m.restartIn(s))
+		if s.reason != "" {
+			out += m.st.dim.Render(": " + s.reason)
+		}
+		return out
+	case "stuck", "failed", "exited":
+		out := m.st.err.Render(s.state)
+		if s.reason != "" {
+			out += m.st.dim.Render(": " + s.reason)
+		}
+		if s.final {
+			out += m.st.dim.Render(" (" + m.retryKeyName() + " retries)")
+		}
+		return out
+	case "starting":
+		if !s.startedAt.IsZero() {
+			return m.st.pending.Render(m.startingFor(s))
+		}
+	}
+	return m.shortState(s)
+}
+
+// restartIn counts down to a restart: "restarting in 4s".
+func (m *Model) restartIn(s *serverState) string {
+	secs := int(s.restartAt.Sub(m.now).Round(time.Second) / time.Second)
+	return "restarting in " + itoa(max(secs, 0)) + "s"
+}
+
+// startingFor counts the seconds a start has taken: "starting (12s)".
+func (m *Model) startingFor(s *serverState) string {
+	return "starting (" + itoa(max(int(m.now.Sub(s.startedAt)/time.Second), 0)) + "s)"
+}
+
+// retryKeyName and paneKeyName name the keys that retry the servers and open
+// the server pane, as the key map binds them.
+func (m *Model) retryKeyName() string { return m.keys.Retry.Help().Key }
+func (m *Model) paneKeyName() string  { return m.keys.Servers.Help().Key }
+
+// needsDetails reports whether a server is down with a reason the server
+// pane tells in full.
+func (m *Model) needsDetails() bool {
+	for _, s := range m.servers {
+		switch s.state {
+		case "failed", "exited", "stuck":
+			return true
+		case "restarting":
+			if s.err != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (m *Model) protocol() string {
@@ -331,40 +478,67 @@ func (m *Model) statusView() string {
 	default:
 		exposed = itoa(n) + " roots exposed"
 	}
-	// The count comes first so that no server error can push it off.
-	parts := []string{exposed}
-	for _, s := range m.servers {
-		parts = append(parts, "● "+m.displayName(s)+" "+m.stateText(s))
-	}
+	// The count comes first so that no server error can push it off. The
+	// line is the first of these that fits, from the whole story to the
+	// fewest words: every server's state in full, then each one's state
+	// word with its short reason ("exited: exited with status 1"), then
+	// one word each, then (several servers) counted by state. Where a
+	// server is down, " — tab for details" follows while there is room.
+	var line string
 	if len(m.servers) == 0 {
-		parts = append(parts, m.st.dim.Render("no server"))
-	}
-	line := strings.Join(parts, "  ")
-	if len(m.servers) > 1 && ansi.StringWidth(line) > m.width {
-		// Never hide a server: when they do not fit, drop the details
-		// (one word a server), then count them.
-		short := []string{exposed}
-		for _, s := range m.servers {
-			short = append(short, "● "+m.displayName(s)+" "+m.shortState(s))
+		line = exposed + "  " + m.st.dim.Render("no server")
+	} else {
+		hint := ""
+		if m.needsDetails() {
+			hint = m.st.dim.Render(" — " + m.paneKeyName() + " for details")
 		}
-		line = strings.Join(short, "  ")
-		// Then count them: with the hint while it fits, then without; at
-		// the narrowest, the count of roots in short and the worst states
-		// first, so what is cut at the edge is good news.
-		for _, try := range []string{exposed + "  " + m.serverSummary(true, false), exposed + "  " + m.serverSummary(false, false), shortExposed + "  " + m.serverSummary(false, true)} {
+		each := func(head string, state func(*serverState) string) string {
+			parts := []string{head}
+			for _, s := range m.servers {
+				parts = append(parts, "● "+m.displayName(s)+" "+state(s))
+			}
+			return strings.Join(parts, "  ")
+		}
+		tries := []string{
+			each(exposed, m.stateText) + hint,
+			each(exposed, m.stateText),
+		}
+		tries = append(tries, m.startingCut(exposed)...)
+		tries = append(tries,
+			each(exposed, m.mediumState)+hint,
+			each(exposed, m.mediumState))
+		if len(m.servers) == 1 {
+			// One server: the short count, then its name is what gets
+			// cut, down to a few letters while its reason fits, and to
+			// one letter before its state word is.
+			s := m.servers[0]
+			tries = append(tries, each(shortExposed, m.mediumState)+hint, each(shortExposed, m.mediumState))
+			for _, state := range []string{m.mediumState(s), m.shortState(s)} {
+				head, tail := shortExposed+"  ● ", " "+state
+				room := m.width - ansi.StringWidth(head+tail)
+				if state == m.shortState(s) || room >= min(ansi.StringWidth(m.displayName(s)), nameKept) {
+					tries = append(tries, head+ansi.Truncate(m.displayName(s), max(room, 1), "…")+tail)
+				}
+			}
+		} else {
+			// Never hide a server: when they do not fit, one word each,
+			// then count them: with the hint while it fits, then
+			// without; at the narrowest, the count of roots in short and
+			// the worst states first, so what is cut at the edge is good
+			// news.
+			tries = append(tries,
+				each(exposed, m.shortState)+hint,
+				each(exposed, m.shortState),
+				exposed+"  "+m.serverSummary(true, false),
+				exposed+"  "+m.serverSummary(false, false),
+				shortExposed+"  "+m.serverSummary(false, true))
+		}
+		for _, try := range tries {
+			line = try
 			if ansi.StringWidth(line) <= m.width {
 				break
 			}
-			line = try
 		}
-	}
-	if len(m.servers) == 1 && ansi.StringWidth(line) > m.width {
-		// One server: the short count and its state in one word; the
-		// server's name is what gets cut.
-		s := m.servers[0]
-		head, state := shortExposed+"  ● ", " "+m.shortState(s)
-		name := ansi.Truncate(m.displayName(s), max(m.width-ansi.StringWidth(head+state), 1), "…")
-		line = head + name + state
 	}
 	if m.note != "" {
 		if m.noteErr {
@@ -384,6 +558,29 @@ func relPath(dir, p string) string {
 		return rel
 	}
 	return p
+}
+
+// nameKept is the fewest cells of a server's name the status line keeps
+// to show its short reason; below it the reason goes, not the name.
+const nameKept = 6
+
+// startingCut is, when the one server is starting and has written on
+// stderr, its line with that last stderr line cut to fit: what a slow
+// start is busy with is worth more than the rest of the line.
+func (m *Model) startingCut(exposed string) []string {
+	if len(m.servers) != 1 {
+		return nil
+	}
+	s := m.servers[0]
+	if s.state != "starting" || s.startedAt.IsZero() || s.startLine == "" {
+		return nil
+	}
+	head := exposed + "  ● " + m.displayName(s) + " " + m.st.pending.Render(m.startingFor(s)) + m.st.dim.Render(" — ")
+	room := m.width - ansi.StringWidth(head)
+	if room < 10 {
+		return nil
+	}
+	return []string{head + m.st.dim.Render(ansi.Truncate(s.startLine, room, "…"))}
 }
 
 // shortState is one server's state in one word, for the summary.
@@ -414,8 +611,8 @@ func (m *Model) shortState(s *serverState) string {
 var serverStateWords = []string{"verified", "synced", "pending", "starting", "not fetching", "no consent", "mismatch", "restarting", "stuck", "failed", "exited"}
 
 // serverSummary counts the servers by state: "3 servers: 2 verified, 1
-// failed", and " — tab for details" with hint; worst puts the states
-// that need attention first.
+// failed", and " — tab for details" (the server pane's key) with hint;
+// worst puts the states that need attention first.
 func (m *Model) serverSummary(hint, worst bool) string {
 	order := serverStateWords
 	if worst {
@@ -434,7 +631,7 @@ func (m *Model) serverSummary(hint, worst bool) string {
 	}
 	line := itoa(len(m.servers)) + " servers: " + strings.Join(parts, ", ")
 	if hint {
-		line += m.st.dim.Render(" — tab for details")
+		line += m.st.dim.Render(" — " + m.paneKeyName() + " for details")
 	}
 	return line
 }

@@ -50,7 +50,7 @@ func TestServerStatesInTheStatusLine(t *testing.T) {
 			{Server: "w", Kind: mcpconn.Disconnected, Err: errors.New("EOF")}}, []string{"● w stuck: stuck: a write was blocked for 2s"}, []string{"EOF"}},
 		{"restarting counts down", []mcpconn.Event{{Server: "x", Kind: mcpconn.Failed, Err: errors.New("boom")},
 			{Server: "x", Kind: mcpconn.Restarting, Attempt: 3, Delay: 4 * time.Second}},
-			[]string{"● x restarting in 4s (attempt 3, R retries now): boom", "consented, served when a server connects"}, nil},
+			[]string{"● x restarting in 4s (attempt 3, ctrl+t retries now): boom", "consented, served when a server connects"}, nil},
 		{"restarting at once says why", []mcpconn.Event{connectedEvent("fs", "fs"),
 			{Server: "fs", Kind: mcpconn.Restarting, Text: "every root was revoked; restarting it with none"}},
 			[]string{"● fs restarting: every root was revoked"}, nil},

@@ -1,0 +1,182 @@
+package mcpconn
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Why a stdio server failed is best said by the process, not by the
+// transport: a server that exits at once makes the handshake fail with
+// `calling "initialize": EOF`, which says nothing of the exit status 1 (or
+// the SIGKILL) behind it. And a program that cannot be started at all (not
+// on PATH, not executable) will not start on the next attempt either.
+
+// finalError is a failure to start a program that trying again cannot fix
+// until something outside rootpick changes: the program is installed, made
+// executable, or the command is corrected. The supervisor does not
+// restart such a server until it is asked to (Hub.Retry).
+type finalError struct {
+	msg    string // whole: "nosuch: not found on PATH"
+	reason string // short: "not found on PATH"
+	err    error
+}
+
+func (e *finalError) Error() string { return e.msg }
+func (e *finalError) Unwrap() error { return e.err }
+
+// isFinal reports whether err says that restarting cannot help.
+func isFinal(err error) bool {
+	var fe *finalError
+	return errors.As(err, &fe)
+}
+
+// startFailure classifies err, returned by starting program (as written in
+// the command; path is where it was looked for): a program that is missing
+// or not executable is a finalError in plain words; any other error is
+// returned as is.
+func startFailure(program, path string, err error) error {
+	final := func(reason string) error {
+		return &finalError{msg: program + ": " + reason, reason: reason, err: err}
+	}
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
+		return final("not found on PATH")
+	case errors.Is(err, exec.ErrDot):
+		return final("found only in the current folder through PATH, which is not run (give its path, ./" + program + ")")
+	case errors.Is(err, fs.ErrNotExist):
+		if _, serr := os.Stat(path); serr == nil {
+			// The file is there: what is missing is the interpreter its
+			// first line (#!) names.
+			return final("its interpreter (the #! line) was not found")
+		}
+		return final("no such file")
+	case errors.Is(err, fs.ErrPermission):
+		if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
+			return final("is a folder, not a program")
+		}
+		return final("not executable (permission denied)")
+	case errors.Is(err, syscall.ENOEXEC):
+		return final("not a program this system can run (exec format error)")
+	}
+	return err
+}
+
+// exitedError is why a server failed or ended when its process exited on
+// its own: the exit status or the signal says more than the transport's
+// error, which is kept for the log.
+type exitedError struct {
+	reason string // "exited with status 1", "killed by signal 9 (SIGKILL)"
+	while  string // "before it answered initialize", or ""
+	cause  error  // what the transport said
+}
+
+func (e *exitedError) Error() string {
+	if e.while == "" {
+		return e.reason
+	}
+	return e.reason + " " + e.while
+}
+
+func (e *exitedError) Unwrap() error { return e.cause }
+
+// exitReason says how a process ended, from the error of its Wait: nil is
+// exit status 0, an *exec.ExitError carries the status or signal. It
+// returns "" when err says nothing of the process's end.
+func exitReason(err error) string {
+	if err == nil {
+		return "exited with status 0"
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return ""
+	}
+	return processEnd(ee.ProcessState)
+}
+
+// processEnd says how the process ps describes ended, in words.
+func processEnd(ps *os.ProcessState) string {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
+		return waitStatusEnd(ws)
+	}
+	return exitStatus(ps.ExitCode())
+}
+
+// waitStatusEnd says how a process that ended with ws ended, in words.
+func waitStatusEnd(ws syscall.WaitStatus) string {
+	if ws.Signaled() {
+		return signalEnd(ws.Signal(), ws.CoreDump())
+	}
+	return exitStatus(ws.ExitStatus())
+}
+
+// exitStatus says an exit status, with the meaning the shell and env(1)
+// give 126 and 127.
+func exitStatus(code int) string {
+	s := "exited with status " + strconv.Itoa(code)
+	switch code {
+	case 126:
+		s += " (a command it ran is not executable)"
+	case 127:
+		s += " (a command it ran was not found)"
+	}
+	return s
+}
+
+// signalEnd says which signal ended a process: "terminated by SIGTERM
+// (signal 15)", "killed by signal 9 (SIGKILL)".
+func signalEnd(sig syscall.Signal, core bool) string {
+	n := strconv.Itoa(int(sig))
+	name := signalName(sig)
+	var s string
+	switch {
+	case sig == syscall.SIGTERM:
+		s = "terminated by SIGTERM (signal " + n + ")"
+	case name != "":
+		s = "killed by signal " + n + " (" + name + ")"
+	default:
+		s = "killed by signal " + n
+	}
+	if core {
+		s += ", core dumped"
+	}
+	return s
+}
+
+// processExit records how a stdio server's process ended, as the SDK's
+// close of its connection learns it (that close is what waits for the
+// process). It is filled in once.
+type processExit struct {
+	reason string // "" until known, or when the end says nothing
+	// self is false when the close had to signal the process: its end
+	// was then rootpick's doing, not the server's.
+	self bool
+}
+
+// closeWatch wraps a stdio connection so that its Close, which closes the
+// server's input and waits for the process (signalling it after
+// stdioTerminate), records how the process ended.
+type closeWatch struct {
+	mcp.Connection
+	record func(err error, took time.Duration)
+	once   sync.Once
+	err    error
+}
+
+// Close closes the connection once; every caller gets the first result,
+// once it is known.
+func (c *closeWatch) Close() error {
+	c.once.Do(func() {
+		start := time.Now()
+		c.err = c.Connection.Close()
+		c.record(c.err, time.Since(start))
+	})
+	return c.err
+}
