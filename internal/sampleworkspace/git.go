@@ -703,6 +703,8 @@ func (h *history) pack(gitdir string) error {
 	for hash := range h.objects {
 		hashes = append(hashes, hash)
 	}
+	// In a fixed order, so that the same objects make the same pack.
+	slices.SortFunc(hashes, func(a, b plumbing.Hash) int { return bytes.Compare(a[:], b[:]) })
 	var pack bytes.Buffer
 	sum, err := packfile.NewEncoder(&pack, h.mem, false).Encode(hashes, 0)
 	if err != nil {

@@ -115,7 +115,7 @@ var gitRepos = []gitSpec{
 		commits: 3, last: 11 * month, span: 2 * week, author: 2,
 		branches: []branchSpec{{name: "spike/progressive-profiling", from: 0, commits: 2, last: 10 * month}},
 		head:     "spike/progressive-profiling"},
-	{rel: "experiments/日本語-tokenizer", lang: langPython, commits: 5, last: 6 * week, span: 1 * month, author: 5},
+	{rel: "experiments/ελληνικά-tokenizer", lang: langPython, commits: 5, last: 6 * week, span: 1 * month, author: 5},
 	{rel: "experiments/llm-eval", lang: langPython, commits: 3, last: 4 * hour, span: 2 * day, author: 1,
 		untracked: map[string]string{"results/run-17.jsonl": `{"case": 1, "score": 0.82}` + "\n"}},
 }

@@ -245,3 +245,29 @@ func BenchmarkCreate(b *testing.B) {
 		}
 	}
 }
+
+// TestCreateAtSameCommits: the same now gives the same commits, so that
+// pictures of the picker come out the same (.ci/screenshots).
+func TestCreateAtSameCommits(t *testing.T) {
+	now := time.Date(2025, 6, 6, 12, 0, 0, 0, time.UTC)
+	var packs [2][]string
+	for i := range packs {
+		info, err := CreateAt(filepath.Join(t.TempDir(), "src"), now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = filepath.WalkDir(info.Dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && strings.HasSuffix(p, ".pack") {
+				rel, _ := filepath.Rel(info.Dir, p)
+				packs[i] = append(packs[i], rel)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(packs[0]) < 25 || !slices.Equal(packs[0], packs[1]) {
+		t.Errorf("two workspaces at the same time have different packs:\n%q\n%q", packs[0], packs[1])
+	}
+}
