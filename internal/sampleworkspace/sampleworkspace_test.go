@@ -6,7 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,14 +22,35 @@ var allKinds = []vcsdetect.Kind{
 	vcsdetect.KindProject, vcsdetect.KindBroken,
 }
 
-// created is the workspace made once for the tests that only read it.
+// shared is the workspace made once for the tests that only read it
+// (removed by TestMain).
+var shared struct {
+	once sync.Once
+	dir  string
+	info Info
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.dir != "" {
+		_ = os.RemoveAll(shared.dir)
+	}
+	os.Exit(code)
+}
+
+// created returns the shared workspace, made on first use.
 func created(t *testing.T) Info {
 	t.Helper()
-	info, err := Create(filepath.Join(t.TempDir(), "src"))
-	if err != nil {
-		t.Fatal(err)
+	shared.once.Do(func() {
+		if shared.dir, shared.err = os.MkdirTemp("", "sampleworkspace-test-"); shared.err == nil {
+			shared.info, shared.err = Create(filepath.Join(shared.dir, "src"))
+		}
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
 	}
-	return info
+	return shared.info
 }
 
 func scan(t *testing.T, dir string) []vcsdetect.Repo {
@@ -240,7 +263,7 @@ func BenchmarkCreate(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		n++
-		if _, err := Create(filepath.Join(dir, "ws", string(rune('a'+n%26))+time.Now().Format("150405.000000000"))); err != nil {
+		if _, err := Create(filepath.Join(dir, strconv.Itoa(n))); err != nil {
 			b.Fatal(err)
 		}
 	}
