@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"os"
 	"path"
@@ -259,7 +260,7 @@ func dirty(dir string, s *gitSpec) error {
 		if err != nil {
 			return fmt.Errorf("modifying a tracked file: %w", err)
 		}
-		_, err = fmt.Fprintf(f, "%s TODO: handle the partial refund case\n", comment(name))
+		_, err = fmt.Fprintf(f, "%s work in progress, not committed yet\n", comment(name))
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -379,7 +380,7 @@ func newHistory(st storage.Storer, s *gitSpec, now time.Time) *history {
 }
 
 // gitlink is a submodule's commit, recorded in the superproject from
-// main's commit at on.
+// main's commit number at on.
 type gitlink struct {
 	at   int
 	path string
@@ -391,12 +392,9 @@ type gitlink struct {
 // tag HEAD may be detached at and origin's branches.
 func (h *history) write(files map[string]string, add map[int]map[string]string) error {
 	s := h.spec
-	for _, c := range s.rel {
-		h.seed = h.seed*31 + int(c)
-	}
-	if h.seed < 0 {
-		h.seed = -h.seed
-	}
+	f := fnv.New32a()
+	f.Write([]byte(s.rel))
+	h.seed = int(f.Sum32() % (1 << 20)) // picks subjects, files and minutes
 	n := max(s.commits, 1)
 	step := time.Duration(0)
 	if n > 1 {
