@@ -260,7 +260,7 @@ func dirty(dir string, s *gitSpec) error {
 		if err != nil {
 			return fmt.Errorf("modifying a tracked file: %w", err)
 		}
-		_, err = fmt.Fprintf(f, "%s work in progress, not committed yet\n", comment(name))
+		_, err = f.WriteString(commentLine(name, "work in progress, not committed yet"))
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -578,7 +578,7 @@ func (h *history) edit(files map[string]string, k int, msg string) {
 	}
 	slices.Sort(names)
 	name := names[(h.seed+k)%len(names)]
-	files[name] += comment(name) + " " + msg + "\n"
+	files[name] += commentLine(name, msg)
 }
 
 // commit writes the tree of files (and gitlinks) and a commit of it.

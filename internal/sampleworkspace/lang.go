@@ -158,15 +158,15 @@ func pythonName(name string) string {
 	return "app"
 }
 
-// comment is how a line comment starts in the file name.
-func comment(name string) string {
+// commentLine is text as a comment line of the file name, newline ended.
+func commentLine(name, text string) string {
 	switch path.Ext(name) {
 	case ".go", ".ts", ".tsx", ".rs", ".proto":
-		return "//"
+		return "// " + text + "\n"
 	case ".md", ".html":
-		return "<!--"
+		return "<!-- " + text + " -->\n"
 	}
-	return "#"
+	return "# " + text + "\n"
 }
 
 // subjects are the commit messages of each lang.
