@@ -577,7 +577,9 @@ func (h *history) edit(files map[string]string, k int, msg string) {
 		}
 	}
 	slices.Sort(names)
-	name := names[(h.seed+k)%len(names)]
+	// Scrambled, not in step with subject's choice: a file does not get
+	// the same message each time.
+	name := names[(uint32(h.seed)+uint32(k)*2654435761)>>8%uint32(len(names))]
 	files[name] += commentLine(name, msg)
 }
 
