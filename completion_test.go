@@ -85,7 +85,8 @@ func TestCompletionBash(t *testing.T) {
 		not  []string
 	}{
 		{"rootpick li", []string{"list"}, nil},
-		{"rootpick ", []string{"list", "proxy", "serve-demo", "completion"}, nil},
+		{"rootpick ", []string{"demo", "list", "proxy", "serve-demo", "completion"}, nil},
+		{"rootpick demo --", []string{"--keep", "--log"}, []string{"--print"}},
 		{"rootpick --pr", []string{"--print", "--profile", "--protocol"}, []string{"--json"}},
 		{"rootpick list --", []string{"--json", "--details", "--max-depth"}, []string{"--print", "--url"}},
 		{"rootpick proxy --print-config ", []string{"claude", "vscode", "cursor", "goose", "inspector"}, nil},

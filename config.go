@@ -29,8 +29,9 @@ import (
 const configEnv = "ROOTPICK_CONFIG"
 
 // configCommands are the commands that read the config file. The others
-// (version, completion, help, serve-demo, config path) work whatever the
-// file holds, so that a broken file can still be found and fixed.
+// (version, completion, help, serve-demo, demo, config path) work whatever
+// the file holds, so that a broken file can still be found and fixed (and
+// the demo shows rootpick as it comes).
 var configCommands = []string{"pick", "list", "proxy", "forget", "config show"}
 
 // themes are the values theme takes; "" is auto.

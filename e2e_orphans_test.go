@@ -32,7 +32,8 @@ func (tt *tui) rootpickPid() int {
 			continue
 		}
 		argv := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
-		if len(argv) > 2 && argv[0] == bin && argv[1] == "--log" && argv[2] == tt.logFile {
+		// "--log LOG" comes first, or after a command (tuiOptions.command).
+		if i := slices.Index(argv, "--log"); argv[0] == bin && i >= 1 && i+1 < len(argv) && argv[i+1] == tt.logFile {
 			pid, _ := strconv.Atoi(e.Name())
 			return pid
 		}

@@ -92,7 +92,10 @@ func shJoin(args []string) string {
 // tuiOptions says how to start rootpick in tmux.
 type tuiOptions struct {
 	width, height int
-	// args follow "rootpick --log LOG".
+	// command, if set, is the command that comes before "--log LOG" (such
+	// as "demo"), for another command than pick.
+	command []string
+	// args follow "rootpick [COMMAND] --log LOG".
 	args []string
 	// stdout, if set, is the file the program's stdout is redirected to (as
 	// in `rootpick --print > out.json`); otherwise stdout is the terminal.
@@ -174,7 +177,8 @@ func (tt *tui) start(o tuiOptions) {
 	t := tt.t
 	t.Helper()
 	bin := rootpickBin(t)
-	prog := shJoin(append([]string{bin, "--log", tt.logFile}, o.args...))
+	argv := append(append([]string{bin}, o.command...), "--log", tt.logFile)
+	prog := shJoin(append(argv, o.args...))
 	if o.stdout != "" {
 		prog += " > " + shQuote(o.stdout)
 	}

@@ -21,6 +21,7 @@ type cli struct {
 	Config  string      `placeholder:"FILE" type:"path" help:"Read the config file FILE (default: $$ROOTPICK_CONFIG, else $$XDG_CONFIG_HOME/rootpick/config.toml)."`
 
 	Pick       pickCmd       `cmd:"" default:"withargs" help:"Pick repositories, ask for consent, serve them as roots (the default command)."`
+	Demo       demoCmd       `cmd:"" help:"Try the picker on a sample workspace, made in a temporary folder and removed at exit."`
 	List       listCmd       `cmd:"" help:"Print the repositories found under DIR, with no UI."`
 	Proxy      proxyCmd      `cmd:"" help:"Be an MCP stdio server for an agent host, serving a profile's consent to SERVER_COMMAND."`
 	Hosts      hostsCmd      `cmd:"" help:"List the MCP servers agent hosts configure; wrap or unwrap them in rootpick proxy."`
@@ -45,6 +46,7 @@ server named on the command line, rootpick serves the config file's servers,
 else the built-in demo server in-process (see 'rootpick config --help').
 
 Examples:
+  rootpick demo                                      try it on a sample workspace
   rootpick ~/src                                     pick under ~/src, demo server
   rootpick ~/src -- npx -y @modelcontextprotocol/server-filesystem
   rootpick --server 'uvx mcp-server-git' --url http://localhost:3000/mcp

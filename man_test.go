@@ -41,7 +41,7 @@ func modelWords(t *testing.T) (cmds, flags []string) {
 			}
 		}
 	}
-	for _, w := range []string{"pick", "list", "proxy", "serve-demo", "forget", "version", "completion", "man", "help", "config"} {
+	for _, w := range []string{"pick", "demo", "list", "proxy", "serve-demo", "forget", "version", "completion", "man", "help", "config"} {
 		if !seen[w] {
 			t.Fatalf("the model has no command %q", w)
 		}

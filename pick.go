@@ -62,6 +62,12 @@ type pickCmd struct {
 
 	Debug bool   `group:"log" help:"Log at debug level."`
 	Log   string `placeholder:"FILE" type:"path" group:"log" help:"Write the log to FILE (default: $XDG_STATE_HOME/rootpick/rootpick.log)."`
+
+	// onPanic, if set, runs when a goroutine other than the UI's panics,
+	// after the terminal is restored and the servers stopped: the process
+	// then ends without running deferred calls (demo removes its
+	// workspace here).
+	onPanic func()
 }
 
 func (c *pickCmd) Help() string {
@@ -105,6 +111,13 @@ func (c *pickCmd) Run(e *env, k *kong.Kong, kctx *kong.Context) error {
 	if err != nil {
 		return err
 	}
+	return c.pick(e, dir, specs)
+}
+
+// pick runs the picker on the folder dir (canonical) and serves specs: all
+// of pick but reading the command line. demo runs it on its sample
+// workspace.
+func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 	if err := useStateDir(c.StateDir); err != nil {
 		return err
 	}
@@ -197,6 +210,9 @@ func (c *pickCmd) Run(e *env, k *kong.Kong, kctx *kong.Context) error {
 		prog.Kill()
 		logger.Error("panic on a goroutine: terminal restored, servers stopped")
 		stopServers(hub, logger)
+		if c.onPanic != nil {
+			c.onPanic()
+		}
 	})
 	defer panics.SetHook(nil)
 	_, err = prog.Run()
