@@ -68,6 +68,9 @@ type pickCmd struct {
 	// then ends without running deferred calls (demo removes its
 	// workspace here).
 	onPanic func()
+	// initExplicit is --init-timeout when it was given, else 0: the hub
+	// then gives a first npx/uvx start its longer budget.
+	initExplicit time.Duration
 }
 
 func (c *pickCmd) Help() string {
@@ -111,6 +114,7 @@ func (c *pickCmd) Run(e *env, k *kong.Kong, kctx *kong.Context) error {
 	if err != nil {
 		return err
 	}
+	c.initExplicit = c.initTimeout(kctx)
 	return c.pick(e, dir, specs)
 }
 
@@ -145,7 +149,7 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 		logger.Info("orphans of servers cannot be adopted", "err", err)
 	}
 
-	hub := mcpconn.NewHub(mcpconn.Options{Logger: logger, ProtocolVersion: c.Protocol, InitTimeout: c.initTimeout(kctx)})
+	hub := mcpconn.NewHub(mcpconn.Options{Logger: logger, ProtocolVersion: c.Protocol, InitTimeout: c.initExplicit})
 	defer stopServers(hub, logger)
 	defer endOnPanic(hub, logger)
 
