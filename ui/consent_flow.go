@@ -115,10 +115,10 @@ func (m *Model) clock() time.Time {
 // what --print writes. It is set when y is pressed, not when the servers
 // have been told, so a quit right after y still reports that y.
 func (m *Model) Consented() []consent.Root {
-	if m.consented == nil {
+	if m.sh.confirmed == nil {
 		return []consent.Root{}
 	}
-	return m.consented
+	return m.sh.confirmed
 }
 
 // applyRemembered pre-checks the remembered roots; they are not served.
@@ -134,11 +134,11 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 		m.setNote("The remembered consent is for "+safetext.Escape(home(rec.Dir))+": not applied here.", false)
 		return
 	}
-	m.remembered = map[string]bool{}
+	m.sh.remembered = map[string]bool{}
 	paths := make([]string, len(rec.Roots))
 	for i, r := range rec.Roots {
 		paths[i] = r.Path
-		m.remembered[r.Path] = true
+		m.sh.remembered[r.Path] = true
 	}
 	m.picker.SetChecked(paths)
 	if !m.cfg.Resume {
@@ -150,8 +150,8 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 // replayTypeAhead hands the keys pressed while a review was built, which
 // opened no dialog, to the list.
 func (m *Model) replayTypeAhead() tea.Cmd {
-	ahead := m.typeAhead
-	m.typeAhead = nil
+	ahead := m.sh.typeAhead
+	m.sh.typeAhead = nil
 	var cmds []tea.Cmd
 	for _, k := range ahead {
 		cmds = append(cmds, m.handleKey(k))
@@ -174,20 +174,14 @@ func nothingNote(kept int) string {
 // (the checks are what is shared) it takes the highlighted row, as fzf's
 // enter does, and puts it back if the review is cancelled.
 func (m *Model) reviewKey() tea.Cmd {
-	// One change at a time: a proposal is computed against what is
-	// exposed, so it waits until the last confirmed change is served.
-	if m.preparing {
+	if m.sh.busy() {
 		return nil
 	}
-	if !m.applying && m.unconfirmed() == 0 && !m.anyRemembered() {
+	if !m.sh.applying() && m.unconfirmed() == 0 && !m.anyRemembered() {
 		if c, ok := m.picker.Current(); ok && !m.picker.IsChecked(c.Path) {
-			m.undoOnCancel = m.picker.Checked()
+			m.sh.undo = m.picker.Checked()
 			m.toggle()
 		}
-	}
-	if m.applying { // reviewed as soon as the change is served
-		m.reviewNext = true
-		return nil
 	}
 	return m.review()
 }
@@ -195,27 +189,35 @@ func (m *Model) reviewKey() tea.Cmd {
 // revokeAll is ctrl+d: review stopping sharing every folder, shown by the
 // filter or not; cancelling puts the checks back.
 func (m *Model) revokeAll() tea.Cmd {
-	if m.preparing {
+	if m.sh.busy() {
 		return nil
 	}
-	if len(m.exposed) == 0 && len(m.consented) == 0 {
+	if len(m.sh.served) == 0 && len(m.sh.confirmed) == 0 {
 		m.setNote("Nothing is shared: nothing to stop sharing.", false)
 		return nil
 	}
-	m.undoOnCancel = m.picker.Checked()
+	m.sh.undo = m.picker.Checked()
 	m.picker.SetChecked(nil)
-	m.revoking = true
-	if m.applying {
-		m.reviewNext = true
+	m.sh.revoking = true
+	return m.review()
+}
+
+// review builds the proposal for the checked folders, off the Update loop
+// (it reads the disk). One change at a time: a proposal is computed
+// against what is served, so while a confirmed change is on its way the
+// review waits until it is served.
+func (m *Model) review() tea.Cmd {
+	if !m.sh.review() {
 		return nil
 	}
-	return m.review()
+	m.setNote("", false)
+	return proposeConsent(m.cfg.Dir, m.picker.Checked())
 }
 
 // anyRemembered reports whether a row is checked from the remembered
 // consent (enter then reviews those).
 func (m *Model) anyRemembered() bool {
-	for p := range m.remembered {
+	for p := range m.sh.remembered {
 		if m.picker.IsChecked(p) {
 			return true
 		}
@@ -224,7 +226,9 @@ func (m *Model) anyRemembered() bool {
 }
 
 func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
-	m.preparing = false
+	if m.sh.phase != phasePreparing {
+		return nil // not asked for
+	}
 	m.dialogSeq++
 	inside := func(path string) []string {
 		var out []string
@@ -233,42 +237,36 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 		}
 		return out
 	}
-	m.dialog = newConsentDialog(m.dialogSeq, m.cfg.Dir, m.exposed, msg.proposed, msg.problems,
+	d := newConsentDialog(m.dialogSeq, m.cfg.Dir, m.sh.served, msg.proposed, msg.problems,
 		m.serverNames(), inside, m.cfg.ArmDelay, m.clock(), m.st, m.dkeys)
-	m.dialog.revokeAll = m.revoking
-	if m.dialog.change.Empty() && len(msg.problems) == 0 {
+	if !m.sh.proposed(d, d.change.Empty() && len(msg.problems) == 0) {
 		// Nothing for y to do: say so on the status line, with no dialog
 		// whose keys would offer a confirmation.
-		kept := len(m.dialog.change.Kept)
-		m.dialog, m.undoOnCancel, m.revoking = nil, nil, false
-		m.setNote("Nothing to change: "+nothingNote(kept), false)
+		m.setNote("Nothing to change: "+nothingNote(len(d.change.Kept)), false)
 		return m.replayTypeAhead()
 	}
 	m.open(modeDialog)
 	if m.scanning {
-		m.dialog.scanning = true
-		m.dialog.rebuild()
+		d.scanning = true
+		d.rebuild()
 	}
 	m.layout()
-	cmds := []tea.Cmd{m.dialog.guardTick()}
 	// The keys pressed while the review was built go to the dialog, whose
 	// guard ignores an early y or space.
-	return tea.Batch(append(cmds, m.replayTypeAhead())...)
+	return tea.Batch(d.guardTick(), m.replayTypeAhead())
 }
 
 // dialogKey hands the key to the dialog and acts on its decision.
 func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
-	action, cmd := m.dialog.Update(msg, m.clock())
+	action, cmd := m.sh.dialog.Update(msg, m.clock())
 	switch action {
 	case dialogCancel:
-		if !m.dialog.change.Empty() {
+		if !m.sh.dialog.change.Empty() {
 			m.setNote("Cancelled: nothing changed.", false)
 		}
-		if m.undoOnCancel != nil {
-			m.picker.SetChecked(m.undoOnCancel)
+		if undo := m.sh.cancel(); undo != nil {
+			m.picker.SetChecked(undo)
 		}
-		m.undoOnCancel, m.revoking = nil, false
-		m.dialog = nil
 		m.close()
 	case dialogConfirm:
 		return m.confirmConsent()
@@ -279,42 +277,37 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 // confirmConsent serves the dialog's final set, remembers it and writes the
 // audit entry; warned roots that were not granted are unchecked.
 func (m *Model) confirmConsent() tea.Cmd {
-	d := m.dialog
+	d := m.sh.dialog
 	final := d.Final()
-	change := consent.Review(m.exposed, final)
+	change := consent.Review(m.sh.served, final)
 	for _, a := range d.added {
 		if a.warned() && !a.granted {
 			m.picker.Uncheck(a.Requested)
 			m.picker.Uncheck(a.Path)
 		}
 	}
-	grants := keepGrants(m.grants, final)
+	grants := keepGrants(m.sh.grants, final)
 	for uri, codes := range d.Granted() {
 		grants[uri] = codes
 	}
-	m.dialog = nil
-	m.undoOnCancel, m.revoking = nil, false
-	m.close()
-	m.consented, m.grants = final, grants
-	for _, r := range final {
-		delete(m.withdrawn, r.Path) // consented again
+	if !m.sh.confirm(final, grants) {
+		return nil
 	}
-	m.remembered = nil
-	m.applying = true
+	m.close()
 	// The warned roots left out at y are named in the result line, so no
 	// check silently disappears.
-	m.leftOut = ""
+	m.sh.leftOut = ""
 	if w := d.Withheld(); len(w) > 0 {
 		names := make([]string, len(w))
 		for i, r := range w {
 			names[i] = m.list.label(vcsdetect.Repo{Path: d.requested(r)})
 		}
-		m.leftOut = "not shared: " + strings.Join(names, ", ") + " (" + noun(len(w), "needs its", "each needs its") + " own yes: space in the dialog)"
+		m.sh.leftOut = "not shared: " + strings.Join(names, ", ") + " (" + noun(len(w), "needs its", "each needs its") + " own yes: space in the dialog)"
 	}
-	m.setNote(joinNote("Sharing…", m.leftOut), false)
+	m.setNote(joinNote("Sharing…", m.sh.leftOut), false)
 	cmds := []tea.Cmd{serveRoots(m.cfg.Hub, final)}
 	if m.cfg.Store != nil {
-		m.saving++
+		m.sh.saves++
 		rec := consent.Record{Dir: m.cfg.Dir, Roots: final, Time: m.clock().UTC(), Granted: grants}
 		entry := m.auditEntry("confirm", change)
 		entry.Warnings = append(entry.Warnings, d.Acknowledged()...)
@@ -340,11 +333,11 @@ func (m *Model) auditEntry(action string, change consent.Change) consent.AuditEn
 }
 
 func (m *Model) onConsentSaved(msg consentSavedMsg) tea.Cmd {
-	m.saving--
+	done := m.sh.saved()
 	if msg.err != nil {
 		m.setNote("Consent not remembered: "+safetext.Escape(msg.err.Error()), true)
 	}
-	if m.saving == 0 && m.quitAfterSave {
+	if done {
 		m.stopScan()
 		return tea.Quit
 	}
@@ -356,13 +349,14 @@ func (m *Model) onResume(msg resumeMsg) tea.Cmd {
 		m.setNote("Not resumed: "+safetext.Escape(msg.err.Error())+". The remembered roots are checked; enter reviews them.", true)
 		return nil
 	}
-	m.consented, m.grants = msg.roots, msg.grants
-	m.remembered = nil
-	m.applying = true
+	if !m.sh.resume(msg.roots, msg.grants) {
+		m.setNote("Not resumed: a review was already under way. The remembered roots are checked; enter reviews them.", true)
+		return nil
+	}
 	m.setNote("Resumed "+itoa(len(msg.roots))+" remembered "+noun(len(msg.roots), "root", "roots")+": shared without asking again (--resume).", false)
 	cmds := []tea.Cmd{serveRoots(m.cfg.Hub, msg.roots)}
 	if m.cfg.Store != nil {
-		m.saving++
+		m.sh.saves++
 		cmds = append(cmds, appendAudit(m.cfg.Store, m.auditEntry("resume", consent.Review(nil, msg.roots))))
 	}
 	return tea.Batch(cmds...)
@@ -383,11 +377,11 @@ func (m *Model) servedNote(n int) string {
 	if strings.HasPrefix(m.note, "Resumed ") {
 		return m.note
 	}
-	return joinNote(sharedNote(n), m.leftOut)
+	return joinNote(sharedNote(n), m.sh.leftOut)
 }
 
 // isRemembered reports whether path was pre-checked from the store and is
 // not served yet.
 func (m *Model) isRemembered(path string) bool {
-	return m.remembered[path] || m.remembered[filepath.Clean(path)]
+	return m.sh.remembered[path] || m.sh.remembered[filepath.Clean(path)]
 }

@@ -17,7 +17,7 @@ import (
 func (m *Model) shortHelp() string {
 	keys, mode := m.keys.ShortHelp(), 0
 	switch {
-	case m.in(modeDialog) && m.dialog != nil && !m.dialog.armed:
+	case m.in(modeDialog) && m.sh.dialog != nil && !m.sh.dialog.armed:
 		keys, mode = dialogWaitHelp, 5 // y is not taken yet: do not offer it
 	case m.in(modeDialog):
 		keys, mode = m.dkeys.ShortHelp(), 1

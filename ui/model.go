@@ -145,29 +145,15 @@ type Model struct {
 	sharedKey   [2]uintptr
 	rowCounts   rowCounts
 
-	dialog    *consentDialog
-	dialogSeq int
-	preparing bool              // a consent proposal is being built
-	typeAhead []tea.KeyPressMsg // keys pressed while preparing, for the dialog
+	// The consented set, the consent pipeline's phase and its pending
+	// work: one owner (sharing.go).
+	sh        sharing
+	dialogSeq int // which dialog opening this is (its guard ticks carry it)
 
-	exposed         []consent.Root // what the servers are being served
-	applying        bool           // a confirmed change is on its way to the hub
-	reviewNext      bool           // enter came while applying: review once served
-	undoOnCancel    []string       // the checks to put back if the dialog is cancelled (enter took a row, ctrl+d unchecked all)
-	revoking        bool           // the review is ctrl+d's: stop sharing everything
-	leftOut         string         // the warned roots left out at the last y, for the result line
 	servers         []*serverState
-	now             time.Time         // the clock, as of the last event or tick
-	ticking         bool              // a tick is scheduled
-	withdrawn       map[string]string // roots withdrawn since consent: path → why
-	registryProblem string            // why the proxy registry was not read, as last shown
-
-	// Consent state (consent_flow.go, quit.go, rows.go).
-	consented     []consent.Root      // the last confirmed (or resumed) set: what --print writes
-	grants        map[string][]string // for consented roots, by URI: the warnings the person acknowledged (Record.Granted)
-	remembered    map[string]bool     // pre-checked from the store, not served yet
-	saving        int                 // consent writes still running
-	quitAfterSave bool                // q waits for them
+	now             time.Time // the clock, as of the last event or tick
+	ticking         bool      // a tick is scheduled
+	registryProblem string    // why the proxy registry was not read, as last shown
 
 	mode       mode           // where keys go and what the body draws (mode.go)
 	asking     question       // what modeAsk asks (quit.go)
@@ -241,8 +227,8 @@ func New(cfg Config) *Model {
 }
 
 func (m *Model) sharedPaths() map[string]bool {
-	out := make(map[string]bool, len(m.exposed))
-	for _, r := range m.exposed {
+	out := make(map[string]bool, len(m.sh.served))
+	for _, r := range m.sh.served {
 		out[r.Path] = true
 	}
 	return out
@@ -319,7 +305,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onProposal(msg)
 	case consentGuardMsg:
 		if m.mode == modeDialog {
-			m.dialog.onGuard(msg)
+			m.sh.dialog.onGuard(msg)
 		}
 		return m, nil
 	case consentSavedMsg:
@@ -327,12 +313,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case resumeMsg:
 		return m, m.onResume(msg)
 	case rootsServedMsg:
-		m.applying = false
-		m.exposed = msg.roots
 		m.setNote(m.servedNote(len(msg.roots)), false)
-		if m.reviewNext { // enter was pressed while the change was on its way
-			m.reviewNext = false
-			return m, m.review()
+		if m.sh.servedNow(msg.roots) { // enter was pressed while the change was on its way
+			return m, proposeConsent(m.cfg.Dir, m.picker.Checked())
 		}
 		return m, nil
 	}
@@ -395,8 +378,8 @@ func (m *Model) layout() {
 	default:
 		m.list.SetSize(m.width, body)
 	}
-	if m.dialog != nil {
-		m.dialog.SetSize(m.width, body)
+	if m.sh.dialog != nil {
+		m.sh.dialog.SetSize(m.width, body)
 	}
 	m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
 }
@@ -407,11 +390,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.closePool()
 		return tea.Interrupt
 	}
-	if m.preparing && m.mode == modeList && len(m.typeAhead) < typeAheadMax {
+	if (m.sh.phase == phasePreparing) && m.mode == modeList && len(m.sh.typeAhead) < typeAheadMax {
 		// enter was pressed and the review is being built: the keys that
 		// follow are for the dialog (an "enter n" cancels it), so they
 		// wait for it rather than edit the list.
-		m.typeAhead = append(m.typeAhead, msg)
+		m.sh.typeAhead = append(m.sh.typeAhead, msg)
 		return nil
 	}
 	switch m.mode {
@@ -485,13 +468,6 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// review builds the proposal for the checked folders, off the Update loop.
-func (m *Model) review() tea.Cmd {
-	m.preparing = true
-	m.setNote("", false)
-	return proposeConsent(m.cfg.Dir, m.picker.Checked())
-}
-
 // View draws the screen.
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
@@ -514,7 +490,7 @@ func (m *Model) render() string {
 	var body string
 	switch m.bodyMode() {
 	case modeDialog:
-		body = m.dialog.View()
+		body = m.sh.dialog.View()
 	case modeHelp:
 		body = m.helpView()
 	case modeServers:

@@ -184,7 +184,7 @@ func TestEnterBuildsProposalOffTheUpdateLoop(t *testing.T) {
 	}})
 	send(m, "space")
 	cmd := send(m, "enter")
-	if m.dialog != nil {
+	if m.sh.dialog != nil {
 		t.Fatal("the dialog opened before the proposal was built")
 	}
 	if cmd == nil {
@@ -221,13 +221,13 @@ func TestConfirmServesExactlyTheProposal(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	openDialog(t, m, mkRoot("/work/demo/api"), mkRoot("/work/demo/web"))
 	cmd := send(m, "y")
-	if m.dialog != nil {
+	if m.sh.dialog != nil {
 		t.Fatal("y did not close the dialog")
 	}
-	if !m.applying {
+	if !m.sh.applying() {
 		t.Fatal("confirm did not mark the change as applying")
 	}
-	if len(m.exposed) != 0 {
+	if len(m.sh.served) != 0 {
 		t.Fatal("exposed changed before the hub served it")
 	}
 	msg := cmd()
@@ -239,17 +239,16 @@ func TestConfirmServesExactlyTheProposal(t *testing.T) {
 		t.Fatal("enter while a change is being served opened another review")
 	}
 	_, next := m.Update(served)
-	if len(m.exposed) != 2 || m.applying {
-		t.Fatalf("after serving: exposed %d, applying %v", len(m.exposed), m.applying)
+	if len(m.sh.served) != 2 || m.sh.applying() {
+		t.Fatalf("after serving: exposed %d, applying %v", len(m.sh.served), m.sh.applying())
 	}
 	// The enter was not lost: the review starts once the change is served.
-	if next == nil || !m.preparing {
+	if next == nil || !(m.sh.phase == phasePreparing) {
 		t.Fatal("enter pressed while a change was being served was dropped")
 	}
-	m.preparing = false
 	// A second review of the same selection removes web.
 	openDialog(t, m, mkRoot("/work/demo/api"))
-	if got := m.dialog.change; len(got.Removed) != 1 || got.Removed[0].Path != "/work/demo/web" || len(got.Kept) != 1 {
+	if got := m.sh.dialog.change; len(got.Removed) != 1 || got.Removed[0].Path != "/work/demo/web" || len(got.Kept) != 1 {
 		t.Fatalf("second change %+v", got)
 	}
 	if !strings.Contains(screen(m), "Stop sharing 1 of 2 roots with no connected server?") {
@@ -267,8 +266,8 @@ func TestCancelChangesNothing(t *testing.T) {
 		if cmd := send(m, k); cmd != nil {
 			t.Fatalf("%s returned a command", k)
 		}
-		if m.dialog != nil || m.applying || len(m.exposed) != 0 {
-			t.Fatalf("%s: dialog %v applying %v exposed %v", k, m.dialog != nil, m.applying, m.exposed)
+		if m.sh.dialog != nil || m.sh.applying() || len(m.sh.served) != 0 {
+			t.Fatalf("%s: dialog %v applying %v exposed %v", k, m.sh.dialog != nil, m.sh.applying(), m.sh.served)
 		}
 	}
 }
@@ -277,10 +276,11 @@ func TestCancelChangesNothing(t *testing.T) {
 // (whose keys would offer y) and says so on the status line.
 func TestNothingToChange(t *testing.T) {
 	m := fixture(t, demoRepos()...)
+	m.sh.phase = phasePreparing // as enter leaves it
 	m.Update(proposalMsg{})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 24})
-	if m.dialog != nil || m.mode != modeList || !strings.Contains(screen(m), "Nothing to change: nothing is checked and nothing is shared.") {
-		t.Fatalf("empty proposal: dialog %v\n%s", m.dialog != nil, screen(m))
+	if m.sh.dialog != nil || m.mode != modeList || !strings.Contains(screen(m), "Nothing to change: nothing is checked and nothing is shared.") {
+		t.Fatalf("empty proposal: dialog %v\n%s", m.sh.dialog != nil, screen(m))
 	}
 }
 
@@ -292,11 +292,11 @@ func TestEnterTakesTheHighlightedRow(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	typeText(m, "cli")
 	cmd := send(m, "enter")
-	if !m.preparing || cmd == nil || !slices.Equal(m.picker.Checked(), []string{"/work/demo/tools/cli"}) {
-		t.Fatalf("enter with nothing checked: preparing %v, checked %v", m.preparing, m.picker.Checked())
+	if !(m.sh.phase == phasePreparing) || cmd == nil || !slices.Equal(m.picker.Checked(), []string{"/work/demo/tools/cli"}) {
+		t.Fatalf("enter with nothing checked: preparing %v, checked %v", (m.sh.phase == phasePreparing), m.picker.Checked())
 	}
 	m.Update(proposalMsg{proposed: plainItems("/work/demo/tools/cli")}) // the fixture's folders do not exist
-	if m.dialog == nil || !strings.Contains(screen(m), "+ tools/cli") {
+	if m.sh.dialog == nil || !strings.Contains(screen(m), "+ tools/cli") {
 		t.Fatalf("enter did not review tools/cli:\n%s", screen(m))
 	}
 	send(m, "esc")
@@ -321,7 +321,7 @@ func TestRevokeAllIgnoresTheFilter(t *testing.T) {
 	for _, r := range shared {
 		m.picker.SetChecked(append(m.picker.Checked(), r.Path))
 	}
-	m.exposed, m.consented = shared, shared
+	m.sh.served, m.sh.confirmed = shared, shared
 	typeText(m, "web")
 	cmd := send(m, "ctrl+d")
 	if cmd == nil || m.picker.CheckedCount() != 0 {
@@ -458,7 +458,7 @@ func TestGoldenViews(t *testing.T) {
 // visible while it can, and when it cannot, y says how many are unseen.
 func TestDialogShowsEveryChangeWhenShort(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	m.exposed = []consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")}
+	m.sh.served = []consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")}
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 14})
 	openDialog(t, m, mkRoot("/work/demo/tools/cli"), mkRoot("/work/demo/api-wt"))
 	out := screen(m)
@@ -471,7 +471,7 @@ func TestDialogShowsEveryChangeWhenShort(t *testing.T) {
 		t.Errorf("URIs shown although the paths barely fit:\n%s", out)
 	}
 	m = fixture(t, demoRepos()...)
-	m.exposed = []consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")}
+	m.sh.served = []consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")}
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 9})
 	openDialog(t, m, mkRoot("/work/demo/tools/cli"), mkRoot("/work/demo/api-wt"))
 	if out := screen(m); !strings.Contains(out, "not yet shown") || !strings.Contains(out, "(2 added, 2 removed)") {

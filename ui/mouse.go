@@ -19,12 +19,12 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 	}
 	switch m.mode {
 	case modeDialog: // the wheel scrolls it; clicks answer nothing
-		if w, ok := msg.(tea.MouseWheelMsg); ok && m.dialog != nil {
+		if w, ok := msg.(tea.MouseWheelMsg); ok && m.sh.dialog != nil {
 			switch w.Button {
 			case tea.MouseWheelUp:
-				m.dialog.Wheel(true)
+				m.sh.dialog.Wheel(true)
 			case tea.MouseWheelDown:
-				m.dialog.Wheel(false)
+				m.sh.dialog.Wheel(false)
 			}
 		}
 		return nil

@@ -59,7 +59,7 @@ func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 		t := m.st.warn.Render(glyphRisk + " " + word)
 		full, mid, short = append(full, t), append(mid, t), append(short, t)
 	}
-	reason, withdrawn := m.withdrawn[path]
+	reason, withdrawn := m.sh.withdrawn[path]
 	if withdrawn {
 		tag(m.st.err, glyphWithdrawn, "withdrawn", ": "+safetext.Escape(reason))
 	}
@@ -85,7 +85,7 @@ func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 // sharedSet is the exposed paths as a set, rebuilt only when the exposed
 // list is replaced.
 func (m *Model) sharedSet() map[string]bool {
-	k := exposedKey(m.exposed)
+	k := exposedKey(m.sh.served)
 	if m.sharedCache == nil || m.sharedKey != k {
 		m.sharedCache, m.sharedKey = m.sharedPaths(), k
 	}
@@ -131,23 +131,23 @@ type rowCounts struct {
 type countsKey struct {
 	checked, list int // picker versions
 	exposed       [2]uintptr
-	withdrawn     uint64 // a fingerprint of m.withdrawn
+	withdrawn     uint64 // a fingerprint of m.sh.withdrawn
 	remembered    uintptr
 	nRemembered   int
 }
 
 func (m *Model) countsKey() countsKey {
-	h := uint64(len(m.withdrawn))
-	for p := range m.withdrawn {
+	h := uint64(len(m.sh.withdrawn))
+	for p := range m.sh.withdrawn {
 		h ^= maphash.String(countsSeed, p) // order-free
 	}
 	return countsKey{
 		checked:     m.picker.CheckedVersion(),
 		list:        m.picker.ListVersion(),
-		exposed:     exposedKey(m.exposed),
+		exposed:     exposedKey(m.sh.served),
 		withdrawn:   h,
-		remembered:  uintptr(reflect.ValueOf(m.remembered).UnsafePointer()),
-		nRemembered: len(m.remembered),
+		remembered:  uintptr(reflect.ValueOf(m.sh.remembered).UnsafePointer()),
+		nRemembered: len(m.sh.remembered),
 	}
 }
 
@@ -156,7 +156,7 @@ var countsSeed = maphash.MakeSeed()
 // category is how a checked path counts: +1 add or +1 remembered (or
 // neither when it is shared or withdrawn).
 func (m *Model) category(p string, shared map[string]bool) (add, remembered int) {
-	if _, gone := m.withdrawn[p]; shared[p] || gone {
+	if _, gone := m.sh.withdrawn[p]; shared[p] || gone {
 		return 0, 0
 	}
 	if m.isRemembered(p) {
@@ -201,7 +201,7 @@ func (m *Model) tally(shared map[string]bool) rowCounts {
 			}
 		})
 	}
-	c.withdrawnRows = len(m.withdrawn)
+	c.withdrawnRows = len(m.sh.withdrawn)
 	return c
 }
 

@@ -26,14 +26,14 @@ func TestCountsKeptByToggleEqualRecount(t *testing.T) {
 				exposed = append(exposed, mkRoot("/work/demo/"+r))
 			}
 		}
-		m.exposed = exposed
-		m.remembered, m.withdrawn = map[string]bool{}, map[string]string{}
+		m.sh.served = exposed
+		m.sh.remembered, m.sh.withdrawn = map[string]bool{}, map[string]string{}
 		for _, r := range rels {
 			switch rng.Intn(5) {
 			case 0:
-				m.remembered["/work/demo/"+r] = true
+				m.sh.remembered["/work/demo/"+r] = true
 			case 1:
-				m.withdrawn["/work/demo/"+r] = "gone"
+				m.sh.withdrawn["/work/demo/"+r] = "gone"
 			}
 		}
 		_ = m.pendingCounts() // the cache is current: toggles update it

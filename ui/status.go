@@ -190,11 +190,11 @@ func errText(err error) string {
 // onWithdrawn drops a root the hub withdrew: it is no longer exposed, and
 // only a new consent may share it again.
 func (m *Model) onWithdrawn(ev mcpconn.Event) {
-	m.exposed = slices.DeleteFunc(m.exposed, func(r consent.Root) bool { return r.Path == ev.Path })
-	if m.withdrawn == nil {
-		m.withdrawn = map[string]string{}
+	m.sh.served = slices.DeleteFunc(m.sh.served, func(r consent.Root) bool { return r.Path == ev.Path })
+	if m.sh.withdrawn == nil {
+		m.sh.withdrawn = map[string]string{}
 	}
-	m.withdrawn[ev.Path] = ev.Text
+	m.sh.withdrawn[ev.Path] = ev.Text
 	m.setNote("Withdrawn "+safetext.Escape(relPath(m.cfg.Dir, ev.Path))+": "+safetext.Escape(ev.Text), true)
 }
 
@@ -245,8 +245,8 @@ func (m *Model) server(label string) *serverState {
 
 // exposedURIs is the exposed set as sorted, unique URIs.
 func (m *Model) exposedURIs() []string {
-	want := make([]string, len(m.exposed))
-	for i, r := range m.exposed {
+	want := make([]string, len(m.sh.served))
+	for i, r := range m.sh.served {
 		want[i] = r.URI
 	}
 	slices.Sort(want)
@@ -262,13 +262,13 @@ func sameSet(want, got []string) bool {
 // synced reports whether the server's last roots/list answer is exactly the
 // exposed set (and no change is still on its way).
 func (m *Model) synced(s *serverState) bool {
-	return s.asked && !m.applying && sameSet(m.exposedURIs(), s.fetched)
+	return s.asked && !m.sh.applying() && sameSet(m.exposedURIs(), s.fetched)
 }
 
 // isVerified reports whether the server, asked, said it holds exactly the
 // exposed set.
 func (m *Model) isVerified(s *serverState) bool {
-	return s.verified != nil && !m.applying && sameSet(m.exposedURIs(), s.verified)
+	return s.verified != nil && !m.sh.applying() && sameSet(m.exposedURIs(), s.verified)
 }
 
 func (s *serverState) display() string {
@@ -341,7 +341,7 @@ func (m *Model) stateText(s *serverState) string {
 		switch {
 		case s.noConsent:
 			out = m.st.warn.Render("no consent") + m.st.dim.Render(" (it serves nothing: "+m.paneKeyName()+" for why)")
-		case s.mismatch != "" && !m.applying:
+		case s.mismatch != "" && !m.sh.applying():
 			out = m.st.warn.Render("mismatch: " + s.mismatch)
 		case m.isVerified(s):
 			out = m.st.ok.Render("verified")
@@ -466,7 +466,7 @@ func (m *Model) statusView() string {
 	if m.mode == modeAsk { // the question takes the whole line
 		return ansi.Truncate(m.st.err.Render(m.note), m.width, "…")
 	}
-	n := len(m.exposed)
+	n := len(m.sh.served)
 	var exposed string
 	shortExposed := itoa(n) + " exposed" // for a narrow line
 	switch {
@@ -590,7 +590,7 @@ func (m *Model) shortState(s *serverState) string {
 		switch {
 		case s.noConsent:
 			return "no consent"
-		case s.mismatch != "" && !m.applying:
+		case s.mismatch != "" && !m.sh.applying():
 			return "mismatch"
 		case m.isVerified(s):
 			return "verified"

@@ -120,8 +120,8 @@ func (m *Model) setTheme(dark bool) {
 	m.list.st = m.st
 	m.filter.SetStyles(m.st.inputStyles())
 	m.spinner.Style = m.st.spinner
-	if m.dialog != nil {
-		m.dialog.st = m.st
+	if m.sh.dialog != nil {
+		m.sh.dialog.st = m.st
 	}
 	m.paneKey = paneKey{} // the details pane is drawn again in the new colours
 }
