@@ -32,6 +32,7 @@ type guardReport struct {
 	r, w    *os.File      // w is the guard's end, closed here once it is started
 	started chan struct{} // closed once the guard has said whether it started the program, or ended
 	done    chan struct{} // closed when the pipe has ended
+	after   sync.Once     // afterStart runs once
 
 	mu       sync.Mutex
 	startErr error               // why the program could not be started
@@ -48,19 +49,22 @@ func newGuardReport() (*guardReport, error) {
 }
 
 // afterStart is called once the guard's process was started, or failed to
-// be (ok false): rootpick lets go of the guard's end, and reads its own.
+// be or never will be (ok false): rootpick lets go of the guard's end, and
+// reads its own. Only the first call counts.
 func (g *guardReport) afterStart(ok bool) {
 	if g == nil {
 		return
 	}
-	_ = g.w.Close()
-	if !ok {
-		_ = g.r.Close()
-		close(g.started)
-		close(g.done)
-		return
-	}
-	go g.read()
+	g.after.Do(func() {
+		_ = g.w.Close()
+		if !ok {
+			_ = g.r.Close()
+			close(g.started)
+			close(g.done)
+			return
+		}
+		go g.read()
+	})
 }
 
 func (g *guardReport) read() {

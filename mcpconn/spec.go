@@ -328,6 +328,9 @@ func (t *processTransport) stop() {
 	t.mu.Unlock()
 	if !starting { // else Connect closes it, sees stopped and calls stop again
 		_ = t.stderrW.Close() // if the process never started, the reader ends too
+		if pid == 0 {
+			t.report.afterStart(false) // the guard's pipe, if Connect never ran
+		}
 	}
 	if pid != 0 {
 		// Concurrent callers (the session's end and Hub.Close) all return

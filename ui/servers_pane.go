@@ -178,11 +178,7 @@ func (m *Model) paneState(s *serverState) string {
 			return out
 		}
 	case "stuck", "failed", "exited":
-		out := m.st.err.Render(s.state)
-		if s.reason != "" {
-			out += m.st.dim.Render(": " + s.reason)
-		}
-		return out
+		return m.downState(s, s.reason)
 	}
 	return m.stateText(s)
 }

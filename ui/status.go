@@ -39,7 +39,7 @@ type serverState struct {
 	dropped     int       // lines it wrote faster than they could be read
 
 	reason    string         // why it failed, ended or is stuck, in short (escaped)
-	final     bool           // it failed in a way only a retry (R) can get past
+	final     bool           // it failed in a way only a retry (the Retry key) can get past
 	startedAt time.Time      // when its current start began (state starting)
 	startLine string         // the last stderr line of the current start, escaped
 	history   []historyEntry // what happened to it lately, oldest first
@@ -66,18 +66,41 @@ func (s *serverState) addHistory(at time.Time, text string) {
 // other reasons follow what happened.
 func endWords(what, reason string, final bool) string {
 	text := what + ": " + reason
-	for _, p := range []string{"exited with ", "killed by ", "terminated by "} {
-		if strings.HasPrefix(reason, p) {
-			text = reason
-		}
-	}
-	if reason == "" {
+	switch {
+	case speaksForItself(reason):
+		text = reason
+	case reason == "":
 		text = what
 	}
 	if final {
 		text += " (final)"
 	}
 	return text
+}
+
+// speaksForItself reports whether a reason says how a process ended
+// ("exited with status 1", "killed by signal 9 (SIGKILL)"): after the
+// state word "exited" it would say the same thing twice.
+func speaksForItself(reason string) bool {
+	for _, p := range []string{"exited with ", "killed by ", "terminated by "} {
+		if strings.HasPrefix(reason, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// downState is a server that is down, in words: its state word and why
+// ("failed: not found on PATH"), or only why when that says it already
+// ("exited with status 1" rather than "exited: exited with status 1").
+func (m *Model) downState(s *serverState, why string) string {
+	switch {
+	case why == "":
+		return m.st.err.Render(s.state)
+	case s.state == "exited" && speaksForItself(why):
+		return m.st.err.Render(why)
+	}
+	return m.st.err.Render(s.state) + m.st.dim.Render(": "+why)
 }
 
 // stderrKept is how many of a server's last stderr lines the UI keeps for
@@ -369,10 +392,11 @@ func (m *Model) stateText(s *serverState) string {
 		}
 		return out
 	case "stuck", "failed", "exited":
-		out := m.st.err.Render(s.state)
-		if s.err != "" {
-			out += m.st.dim.Render(": " + s.err)
+		why := s.err
+		if why == "" {
+			why = s.reason
 		}
+		out := m.downState(s, why)
 		if s.final {
 			out += m.st.dim.Render(" (not restarted until you press " + m.retryKeyName() + ")")
 		}
@@ -404,10 +428,7 @@ func (m *Model) mediumState(s *serverState) string {
 		}
 		return out
 	case "stuck", "failed", "exited":
-		out := m.st.err.Render(s.state)
-		if s.reason != "" {
-			out += m.st.dim.Render(": " + s.reason)
-		}
+		out := m.downState(s, s.reason)
 		if s.final {
 			out += m.st.dim.Render(" (" + m.retryKeyName() + " retries)")
 		}
@@ -481,7 +502,8 @@ func (m *Model) statusView() string {
 	// The count comes first so that no server error can push it off. The
 	// line is the first of these that fits, from the whole story to the
 	// fewest words: every server's state in full, then each one's state
-	// word with its short reason ("exited: exited with status 1"), then
+	// word with its short reason ("restarting in 4s: exited with status
+	// 1"), then
 	// one word each, then (several servers) counted by state. Where a
 	// server is down, " — tab for details" follows while there is room.
 	var line string

@@ -164,6 +164,10 @@ func TestPaneKeepsHistory(t *testing.T) {
 	if strings.Contains(got, "23:41:10 connected") || strings.Contains(got, "23:42:01 killed") || !strings.Contains(got, "23:42:09 killed") {
 		t.Errorf("the history does not keep the newest entries:\n%s", got)
 	}
+	// An end that says how the process ended is not said twice.
+	if got := statusOf(m); !strings.Contains(got, "● fs killed by signal 9 (SIGKILL) — tab for details") || strings.Contains(got, "exited: killed") {
+		t.Errorf("status after a SIGKILL: %q", got)
+	}
 }
 
 // TestPaneShowsTheWholeReason: the pane holds the whole error, wrapped
