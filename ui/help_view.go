@@ -137,7 +137,7 @@ func (m *Model) helpSections() []helpSection {
 			{"no consent", "a proxy that reads no consent (no record for its profile, or one not believed): its server sees no folders"},
 			{"restarting", "it stopped and is started again after a pause (in Ns); ctrl+t retries now"},
 			{"stuck", "it stopped reading its input for 2 s; it is stopped and restarted"},
-			{"failed", "it could not start or its connection failed; the reason follows"},
+			{"failed", "it could not start or its connection failed; the reason follows (a program that cannot start at all, not on PATH say, waits for ctrl+t)"},
 			{"exited", "it ended by itself"},
 			{"protocol X≠Y", "it answered another protocol revision; it may not ask for roots"},
 		}},
