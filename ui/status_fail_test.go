@@ -165,7 +165,7 @@ func TestPaneKeepsHistory(t *testing.T) {
 		t.Errorf("the history does not keep the newest entries:\n%s", got)
 	}
 	// An end that says how the process ended is not said twice.
-	if got := statusOf(m); !strings.Contains(got, "● fs killed by signal 9 (SIGKILL) — tab for details") || strings.Contains(got, "exited: killed") {
+	if got := statusOf(m); !strings.Contains(got, "● fs killed by signal 9 (SIGKILL) — ctrl+o for details") || strings.Contains(got, "exited: killed") {
 		t.Errorf("status after a SIGKILL: %q", got)
 	}
 }
