@@ -344,10 +344,11 @@ func (m *Model) setSize(w, h int) {
 }
 
 // chromeHeight is the height of the fixed lines around the body: the
-// header, the filter line, the scan line, the status line and the key
-// help (wrapped, so it may take more than one line).
+// header, the filter line, the scan line, the status line with its note
+// and the key help (the last two wrapped, so they may take more than one
+// line).
 func (m *Model) chromeHeight() int {
-	h := 2 + lipgloss.Height(m.shortHelp())
+	h := 1 + lipgloss.Height(m.statusView()) + lipgloss.Height(m.shortHelp())
 	if _, ok := m.filterLine(); ok {
 		h++
 	}

@@ -481,11 +481,12 @@ func (m *Model) protocol() string {
 }
 
 // statusView is one line: how many roots are exposed, then each server's
-// state; a note from the last action follows. A root counts as exposed only
+// state; a note from the last action follows, on lines of its own when
+// it does not fit beside them. A root counts as exposed only
 // while a server is connected to be served it.
 func (m *Model) statusView() string {
-	if m.mode == modeAsk { // the question takes the whole line
-		return ansi.Truncate(m.st.err.Render(m.note), m.width, "…")
+	if m.mode == modeAsk { // the question takes the whole line, wrapped
+		return m.st.err.Render(wrapText(m.note, m.width))
 	}
 	n := len(m.sh.served)
 	var exposed string
@@ -562,14 +563,19 @@ func (m *Model) statusView() string {
 			}
 		}
 	}
-	if m.note != "" {
-		if m.noteErr {
-			line += "  " + m.st.err.Render(m.note)
-		} else {
-			line += "  " + m.st.dim.Render(m.note)
-		}
+	if m.note == "" {
+		return ansi.Truncate(line, m.width, "…")
 	}
-	return ansi.Truncate(line, m.width, "…")
+	st := m.st.dim
+	if m.noteErr {
+		st = m.st.err
+	}
+	// The note follows on the same line when it fits, else on lines of
+	// its own below, wrapped: a result or a reason is never cut.
+	if ansi.StringWidth(line)+2+ansi.StringWidth(m.note) <= m.width {
+		return line + "  " + st.Render(m.note)
+	}
+	return ansi.Truncate(line, m.width, "…") + "\n" + st.Render(wrapText(m.note, m.width))
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
