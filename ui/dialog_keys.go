@@ -6,22 +6,16 @@ import "charm.land/bubbles/v2/key"
 // itself and returns a decision (see consentDialog.Update).
 type dialogKeys struct {
 	Confirm, Cancel, Grant, Expand key.Binding
-	Up, Down, PageUp, PageDown     key.Binding
-	Top, Bottom                    key.Binding
+	navKeys
 }
 
 func defaultDialogKeys() dialogKeys {
 	return dialogKeys{
-		Confirm:  key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
-		Cancel:   key.NewBinding(key.WithKeys("n", "N", "esc", "q"), key.WithHelp("n/esc", "cancel")),
-		Grant:    key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "grant a warned root")),
-		Expand:   key.NewBinding(key.WithKeys("e", "right"), key.WithHelp("e/→", "what a root brings in")),
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+		Confirm: key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "confirm")),
+		Cancel:  key.NewBinding(key.WithKeys("n", "N", "esc", "q"), key.WithHelp("n/esc", "cancel")),
+		Grant:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "grant a warned root")),
+		Expand:  key.NewBinding(key.WithKeys("e", "right"), key.WithHelp("e/→", "what a root brings in")),
+		navKeys: defaultNavKeys(true),
 	}
 }
 

@@ -215,9 +215,9 @@ func (m *Model) helpKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.quit()
 	case key.Matches(msg, vk.Up, vk.Down, vk.PageUp, vk.PageDown, vk.HalfPageUp, vk.HalfPageDown):
 		m.helpVP, _ = m.helpVP.Update(msg)
-	case key.Matches(msg, m.keys.Top), msg.String() == "g":
+	case key.Matches(msg, m.dkeys.Top):
 		m.helpVP.GotoTop()
-	case key.Matches(msg, m.keys.Bottom), msg.String() == "G":
+	case key.Matches(msg, m.dkeys.Bottom):
 		m.helpVP.GotoBottom()
 	default:
 		m.close()

@@ -11,23 +11,18 @@ import "charm.land/bubbles/v2/key"
 // a name: arrows, enter, esc, tab, ctrl chords, and ? for help. So a word
 // typed in the list only ever filters: it never checks, sorts or rescans.
 type keyMap struct {
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	Toggle, MarkDown, MarkUp                key.Binding
-	CheckAll, UncheckAll, RevokeAll         key.Binding
-	ClearQuery                              key.Binding
-	Review, Sort, Rescan, Servers, Retry    key.Binding
-	Help, Quit                              key.Binding
-	Interrupt                               key.Binding
+	navKeys
+	Toggle, MarkDown, MarkUp             key.Binding
+	CheckAll, UncheckAll, RevokeAll      key.Binding
+	ClearQuery                           key.Binding
+	Review, Sort, Rescan, Servers, Retry key.Binding
+	Help, Quit                           key.Binding
+	Interrupt                            key.Binding
 }
 
 func defaultKeys() keyMap {
 	return keyMap{
-		Up:         key.NewBinding(key.WithKeys("up", "ctrl+k", "ctrl+p"), key.WithHelp("↑/ctrl+k", "up")),
-		Down:       key.NewBinding(key.WithKeys("down", "ctrl+j", "ctrl+n"), key.WithHelp("↓/ctrl+j", "down")),
-		PageUp:     key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Top:        key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top")),
-		Bottom:     key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom")),
+		navKeys:    defaultNavKeys(false),
 		Toggle:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "check / uncheck (in a query, space separates terms)")),
 		MarkDown:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "check / uncheck, then down")),
 		MarkUp:     key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "check / uncheck, then up")),
@@ -74,6 +69,36 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Toggle, k.MarkDown, k.MarkUp, k.CheckAll, k.UncheckAll, k.RevokeAll},
 		{k.Review, clear, k.Sort, k.Rescan, k.Servers, k.Retry, k.Help, k.Quit, k.Interrupt},
+	}
+}
+
+// navKeys move through a list or scroll a view: one set, embedded in the
+// list's keys and in the dialog's, and used by the help and the server
+// pane. Where nothing is typed (the dialog, the help, the server pane)
+// j, k, g and G move too; in the list, where letters type into the query,
+// the ctrl chords do.
+type navKeys struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+}
+
+func defaultNavKeys(letters bool) navKeys {
+	if letters {
+		return navKeys{
+			Up:       key.NewBinding(key.WithKeys("up", "k", "ctrl+k", "ctrl+p"), key.WithHelp("↑/k", "up")),
+			Down:     key.NewBinding(key.WithKeys("down", "j", "ctrl+j", "ctrl+n"), key.WithHelp("↓/j", "down")),
+			PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+			PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+			Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
+			Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+		}
+	}
+	return navKeys{
+		Up:       key.NewBinding(key.WithKeys("up", "ctrl+k", "ctrl+p"), key.WithHelp("↑/ctrl+k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "ctrl+j", "ctrl+n"), key.WithHelp("↓/ctrl+j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom")),
 	}
 }
 

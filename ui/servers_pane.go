@@ -21,17 +21,17 @@ func (m *Model) serversKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.retry()
 	case key.Matches(msg, m.keys.Servers, backKeys):
 		m.close()
-	case key.Matches(msg, m.keys.Up), msg.String() == "k":
+	case key.Matches(msg, m.dkeys.Up):
 		m.scrollServers(-1)
-	case key.Matches(msg, m.keys.Down), msg.String() == "j":
+	case key.Matches(msg, m.dkeys.Down):
 		m.scrollServers(1)
-	case key.Matches(msg, m.keys.PageUp):
+	case key.Matches(msg, m.dkeys.PageUp):
 		m.scrollServers(-max(m.bodyHeight()-1, 1))
-	case key.Matches(msg, m.keys.PageDown):
+	case key.Matches(msg, m.dkeys.PageDown):
 		m.scrollServers(max(m.bodyHeight()-1, 1))
-	case key.Matches(msg, m.keys.Top), msg.String() == "g":
+	case key.Matches(msg, m.dkeys.Top):
 		m.serversTop = 0
-	case key.Matches(msg, m.keys.Bottom), msg.String() == "G":
+	case key.Matches(msg, m.dkeys.Bottom):
 		m.scrollServers(1 << 30)
 	}
 	return nil
