@@ -91,10 +91,9 @@ type consentDialog struct {
 	vp     viewport.Model
 	flash  string // why the last y was refused
 
-	keys   dialogKeys
+	*common
 	width  int
 	height int
-	st     styles
 }
 
 // consentGuardMsg ends one wait of a dialog's type-ahead guard.
@@ -103,7 +102,7 @@ type consentGuardMsg struct{ id, seq int }
 // newConsentDialog builds the dialog for proposed against exposed. inside
 // returns the labels of the repositories a root brings in.
 func newConsentDialog(id int, dir string, exposed []consent.Root, proposed []proposedRoot, problems []string,
-	servers string, inside func(path string) []string, delay time.Duration, now time.Time, st styles, keys dialogKeys) *consentDialog {
+	servers string, inside func(path string) []string, delay time.Duration, now time.Time, com *common) *consentDialog {
 	roots := make([]consent.Root, len(proposed))
 	byURI := make(map[string]proposedRoot, len(proposed))
 	for i, p := range proposed {
@@ -115,7 +114,7 @@ func newConsentDialog(id int, dir string, exposed []consent.Root, proposed []pro
 	d := &consentDialog{
 		id: id, dir: dir, exposed: exposed, problems: problems, servers: servers,
 		change: consent.Review(exposed, roots), delay: delay, guardFrom: now,
-		keys: keys, st: st,
+		common: com,
 	}
 	overlaps := consent.Overlaps(roots)
 	for _, r := range d.change.Added {
@@ -154,7 +153,7 @@ func (d *consentDialog) SetSize(w, h int) {
 
 // Update handles one key at time now and returns the decision.
 func (d *consentDialog) Update(msg tea.KeyPressMsg, now time.Time) (dialogAction, tea.Cmd) {
-	k := d.keys
+	k := d.dkeys
 	if now.Sub(d.guardFrom) < d.delay && key.Matches(msg, k.Confirm, k.Grant) {
 		// Type-ahead guard: an early y or space (the keys that share) is
 		// ignored and restarts the wait, so a held or repeated key can

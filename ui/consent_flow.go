@@ -238,7 +238,7 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 		return out
 	}
 	d := newConsentDialog(m.dialogSeq, m.cfg.Dir, m.sh.served, msg.proposed, msg.problems,
-		m.serverNames(), inside, m.cfg.ArmDelay, m.clock(), m.st, m.dkeys)
+		m.serverNames(), inside, m.cfg.ArmDelay, m.clock(), m.common)
 	if !m.sh.proposed(d, d.change.Empty() && len(msg.problems) == 0) {
 		// Nothing for y to do: say so on the status line, with no dialog
 		// whose keys would offer a confirmation.

@@ -150,7 +150,7 @@ func TestRescanAndQuitClosePool(t *testing.T) {
 // TestBranchCellKeepsMarks: in a narrow branch column the branch is cut
 // first, then ahead/behind goes; the dirty marker stays.
 func TestBranchCellKeepsMarks(t *testing.T) {
-	l := listView{st: newStyles(true, true)}
+	l := listView{common: &common{st: newStyles(true, true)}}
 	dirty := marksOf(vcsdetect.Details{State: vcsdetect.StateDirty, Ahead: 12, Behind: 3})
 	for _, tt := range []struct {
 		branch string

@@ -14,11 +14,22 @@ import (
 // listView draws the candidates with their checkboxes. It keeps only the
 // scroll offset; what is shown, checked and highlighted lives in picker.State.
 type listView struct {
+	*common
+	src           listSource
 	width, height int
 	offset        int
 	dir           string
-	st            styles
 	markCells     map[markKey]markCell
+}
+
+// listSource is what the list draws from (Model is one): the rows and
+// their checks, whether the scan still runs, each row's state column
+// (rowTagger, built once a frame) and its facts once read.
+type listSource interface {
+	rows() *picker.State
+	scanRunning() bool
+	rowTagger() func(path string) rowState
+	factsOf(path string) (vcsdetect.Details, bool)
 }
 
 // SetSize sets the area the list may draw in.
@@ -45,15 +56,16 @@ func (l *listView) label(r vcsdetect.Repo) string {
 	return safetext.Escape(picker.Label(l.dir, r.Path))
 }
 
-// View draws the shown rows; tags gives a row's state column (shared, to
+// View draws the shown rows; the source's tagger gives a row's state column (shared, to
 // add, to remove, covered, withdrawn, remembered: see rows.go), so the
 // person sees what the servers see and what a confirmation would change,
 // not only what is checked. facts gives a row's details once read: the
 // branch is followed by its dirty marker and ahead/behind (branchMarks).
-func (l *listView) View(p *picker.State, scanning bool, state func(path string) rowState, facts func(path string) (vcsdetect.Details, bool)) string {
+func (l *listView) View() string {
 	if l.width <= 0 || l.height <= 0 {
 		return ""
 	}
+	p, scanning, state, facts := l.src.rows(), l.src.scanRunning(), l.src.rowTagger(), l.src.factsOf
 	n := p.ShownLen()
 	if n == 0 {
 		msg := "No repositories found."

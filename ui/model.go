@@ -112,12 +112,10 @@ type Config struct {
 
 // Model is the whole program state.
 type Model struct {
-	cfg    Config
-	keys   keyMap
-	dkeys  dialogKeys
-	st     styles
-	width  int
-	height int
+	*common // the palette and key maps every part shares (common.go)
+	cfg     Config
+	width   int
+	height  int
 
 	picker picker.State
 	list   listView
@@ -202,17 +200,15 @@ func New(cfg Config) *Model {
 	ti.SetStyles(st.inputStyles())
 	ti.Focus()
 	m := &Model{
+		common: &common{st: st, keys: defaultKeys(), dkeys: defaultDialogKeys()},
 		cfg:    cfg,
-		keys:   defaultKeys(),
-		dkeys:  defaultDialogKeys(),
-		st:     st,
 		filter: ti,
-		list:   listView{dir: cfg.Dir, st: st},
 
 		spinner: spinner.New(spinner.WithSpinner(scanSpinner), spinner.WithStyle(st.spinner)),
 
 		filterSyncMax: syncFilterMax,
 	}
+	m.list = listView{common: m.common, src: m, dir: cfg.Dir}
 	m.newPool()
 	m.picker.SetCommitTime(m.lastCommit)
 	m.picker.SetBase(cfg.Dir)
@@ -469,6 +465,10 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// rows and scanRunning are the list's source (listSource).
+func (m *Model) rows() *picker.State { return &m.picker }
+func (m *Model) scanRunning() bool   { return m.scanning }
+
 // View draws the screen.
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
@@ -500,7 +500,7 @@ func (m *Model) render() string {
 		if m.picker.Len() == 0 {
 			body = m.emptyView(m.width, m.bodyHeight())
 		} else {
-			body = m.withDetails(m.list.View(&m.picker, m.scanning, m.rowTagger(), m.factsOf), m.width, m.bodyHeight())
+			body = m.withDetails(m.list.View(), m.width, m.bodyHeight())
 		}
 	}
 	lines = append(lines, fit(body, m.width, m.bodyHeight()))

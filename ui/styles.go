@@ -114,14 +114,14 @@ func (m *Model) autoTheme() bool { return m.cfg.Theme == "" || m.cfg.Theme == "a
 
 // setTheme rebuilds every style for a background (from
 // tea.BackgroundColorMsg; until it comes the background is taken as dark)
-// and hands them to the parts that keep a copy.
+// in common, which every part shares, and in the bubbles that keep their
+// own.
 func (m *Model) setTheme(dark bool) {
 	m.st = newStyles(dark, m.st.noColor)
-	m.list.st = m.st
 	m.filter.SetStyles(m.st.inputStyles())
 	m.spinner.Style = m.st.spinner
 	if m.sh.dialog != nil {
-		m.sh.dialog.st = m.st
+		m.sh.dialog.rebuild()
 	}
 	m.paneKey = paneKey{} // the details pane is drawn again in the new colours
 }

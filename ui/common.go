@@ -1,0 +1,26 @@
+package ui
+
+// common is what every part of the screen shares: the palette and the key
+// maps, one copy behind one pointer (soft-serve's pkg/ui/common), so a
+// theme change reaches the list, the dialog and the panes at once and no
+// part is handed them one by one.
+type common struct {
+	st    styles
+	keys  keyMap     // the list's keys (keys.go)
+	dkeys dialogKeys // the dialog's keys, whose navigation the panes use (dialog_keys.go)
+}
+
+// component is the contract of a part of the screen that draws itself in
+// the area it is given (soft-serve's Component): the list and the consent
+// dialog. A part that takes keys answers them with its own decision
+// (consentDialog.Update returns a dialogAction, crush's dialogs do the
+// same); Model acts on it.
+type component interface {
+	SetSize(w, h int)
+	View() string
+}
+
+var (
+	_ component = (*consentDialog)(nil)
+	_ component = (*listView)(nil)
+)
