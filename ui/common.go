@@ -7,7 +7,7 @@ package ui
 type common struct {
 	st    styles
 	keys  keyMap     // the list's keys (keys.go)
-	dkeys dialogKeys // the dialog's keys, whose navigation the panes use (dialog_keys.go)
+	dkeys dialogKeys // the dialog's keys, whose navigation the panes use (dialogkeys.go)
 }
 
 // component is the contract of a part of the screen that draws itself in

@@ -7,10 +7,10 @@ type mode int
 
 const (
 	modeList    mode = iota // the list, its query line and the details pane: model.go, list.go, filter.go, details.go
-	modeHelp                // the full help: help_view.go
-	modeServers             // the server pane: servers_pane.go
-	modeDialog              // the consent dialog: consent_dialog.go, consent_flow.go
-	modeAsk                 // a yes/no question on the status line (quit, check all): quit.go
+	modeHelp                // the full help: help.go
+	modeServers             // the server pane: servers.go
+	modeDialog              // the consent dialog: dialog.go, consent.go
+	modeAsk                 // a yes/no question on the status line (quit, check all): ask.go
 )
 
 // overlay says whether md opens over another mode and gives the screen

@@ -4,24 +4,30 @@
 //
 // The flow, as fzf's core.go tells its own:
 //
-//	Init ─ scan (update_scan.go)  ─ scanStartedMsg, scanBatchMsg ─▶ picker.State (rows)
-//	     ─ hub events (update_server.go) ─ hubEventMsg, tickMsg ──▶ serverState (status.go)
-//	     ─ proxies (update_proxies.go) ─ proxiesMsg ──────────────▶ the proxies beside the servers
-//	     ─ --resume (consent_flow.go) ─ resumeMsg ────────────────▶ serveRoots
+//	Init ─ scan (scan.go)  ─ scanStartedMsg, scanBatchMsg ─▶ picker.State (rows)
+//	     ─ hub events (hub.go) ─ hubEventMsg, tickMsg ──▶ serverState (status.go)
+//	     ─ proxies (proxies.go) ─ proxiesMsg ──────────────▶ the proxies beside the servers
+//	     ─ --resume (consent.go) ─ resumeMsg ────────────────▶ serveRoots
 //
 //	key ─▶ handleKey (model.go): the mode decides (mode.go)
 //	  list (model.go listKey): move, check, ctrl chords; any other key edits
 //	    the query (filter.go) ─ filterResultMsg (large lists, off the loop)
 //	  enter / ctrl+d ─▶ proposeConsent (off the loop: it reads the disk)
-//	    ─ proposalMsg ─▶ consentDialog (consent_dialog.go), modeDialog
+//	    ─ proposalMsg ─▶ consentDialog (dialog.go), modeDialog
 //	    ─ y ─▶ confirmConsent: serveRoots ─ rootsServedMsg (the hub has
 //	      notified every server); saveConsent ─ consentSavedMsg
-//	  help (help_view.go), server pane (servers_pane.go), a question on the
-//	    status line (quit.go: quit, check all) ─ back to the list
+//	  help (help.go), server pane (servers.go), a question on the
+//	    status line (ask.go: quit, check all) ─ back to the list
 //
 //	the rows' facts (facts.go) ─ factsMsg; commit times for the sort
-//	(sort_times.go) ─ timesMsg, timesResortMsg: read by pools for the rows
+//	(sorttimes.go) ─ timesMsg, timesResortMsg: read by pools for the rows
 //	on screen first, applied when they arrive.
+//
+// Files are named by what they hold, one per mode (list.go and filter.go,
+// help.go, servers.go, dialog.go, ask.go) and one per flow (scan.go,
+// hub.go, proxies.go, consent.go, facts.go, sorttimes.go), beside the
+// shared ones (model.go, mode.go, sharing.go, common.go, keys.go,
+// dialogkeys.go, styles.go, rows.go, details.go, status.go, mouse.go).
 //
 // The consented set changes in one place: confirmConsent (and onResume),
 // which hands it to the hub through serveRoots; the hub's own withdrawals
@@ -154,10 +160,10 @@ type Model struct {
 	registryProblem string    // why the proxy registry was not read, as last shown
 
 	mode       mode           // where keys go and what the body draws (mode.go)
-	asking     question       // what modeAsk asks (quit.go)
+	asking     question       // what modeAsk asks (ask.go)
 	under      mode           // the mode an overlay (dialog, quit question) opened over
-	helpVP     viewport.Model // the full help (help_view.go)
-	serversTop int            // the server pane's first line shown (servers_pane.go)
+	helpVP     viewport.Model // the full help (help.go)
+	serversTop int            // the server pane's first line shown (servers.go)
 	laidChrome int            // the fixed lines' height at the last layout
 	helpLine   struct {       // the drawn key help, for its key
 		key  helpLineKey
@@ -167,7 +173,7 @@ type Model struct {
 	// Facts of the rows and the details pane, read by a pool for the
 	// visible rows first (facts.go).
 	pool          *factsPool
-	times         *timesPool            // commit times for the sort (sort_times.go)
+	times         *timesPool            // commit times for the sort (sorttimes.go)
 	timesArmed    bool                  // a waitTimes command is reading times
 	timesVer      int                   // the list version times were last wanted for
 	commitTimes   map[string]commitTime // read for the sort, by path

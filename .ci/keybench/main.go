@@ -78,7 +78,7 @@ type kind struct {
 
 var kinds = map[string]kind{
 	// Header "rootpick  DIR  123/48750 repos · …"; "⠸ scanning …" above the
-	// status line until the walk is done (ui/scan_view.go).
+	// status line until the walk is done (ui/scanline.go).
 	"rootpick": {down: "\x1b[B", toggle: " ", backspace: "\x7f", quit: "\x03", openFilter: "", // typing filters, as in fzf
 		count: regexp.MustCompile(`(?:(\d+)/)?(\d+) repos\b`), busy: regexp.MustCompile(`scanning`), keys: true},
 	// Info line "  11949/48750 (3)", with a spinner before it while reading.

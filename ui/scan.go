@@ -183,7 +183,7 @@ func (m *Model) onScanBatch(msg scanBatchMsg) tea.Cmd {
 }
 
 // scanHeader is the scanning part of the header: nothing while the walk
-// runs (the scan line above the status line counts it: scan_view.go);
+// runs (the scan line above the status line counts it: scanline.go);
 // once it is done, what was skipped or could not be read, if anything.
 func (m *Model) scanHeader() []string {
 	st := m.scanStats
