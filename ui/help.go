@@ -15,20 +15,24 @@ import (
 // joined by " • ", wrapped onto as many lines as the width needs, never
 // cut (at 40 columns the filter's keys take two lines).
 func (m *Model) shortHelp() string {
-	keys, mode := m.keys.ShortHelp(), 0
-	switch {
-	case m.in(modeDialog) && m.sh.dialog != nil && !m.sh.dialog.armed:
-		keys, mode = dialogWaitHelp, 5 // y is not taken yet: do not offer it
-	case m.in(modeDialog):
-		keys, mode = m.dkeys.ShortHelp(), 1
-	case m.in(modeServers):
-		keys, mode = serverPaneHelp, 3
-	case m.in(modeHelp):
-		keys, mode = helpPaneHelp, 4
+	md, waiting := m.bodyMode(), false
+	var keys []key.Binding
+	switch md {
+	case modeDialog:
+		keys = m.dkeys.ShortHelp()
+		if m.sh.dialog != nil && !m.sh.dialog.armed {
+			keys, waiting = dialogWaitHelp, true // y is not taken yet: do not offer it
+		}
+	case modeServers:
+		keys = serverPaneHelp
+	case modeHelp:
+		keys = helpPaneHelp
+	case modeList, modeAsk:
+		keys = m.keys.ShortHelp()
 	}
 	// The layout asks for it on every message and frame: it is kept until
 	// the width, the keys shown or the palette change.
-	k := helpLineKey{w: m.width, mode: mode, dark: m.st.dark}
+	k := helpLineKey{w: m.width, mode: md, waiting: waiting, dark: m.st.dark}
 	for i, b := range keys {
 		if b.Enabled() {
 			k.enabled |= 1 << i
@@ -49,7 +53,9 @@ func (m *Model) shortHelp() string {
 
 // helpLineKey is what the drawn key help depends on.
 type helpLineKey struct {
-	w, mode int
+	w       int
+	mode    mode
+	waiting bool // the dialog's guard holds
 	enabled uint64
 	dark    bool
 }
