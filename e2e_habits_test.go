@@ -149,10 +149,10 @@ func TestE2EHabitsDialog(t *testing.T) {
 	tt.waitFor("terraform alone", func(s string) bool { return len(listRows(s)) == 1 })
 	tt.send("Tab", "Enter", "n") // n arrives while the guard holds
 	tt.waitFor("the dialog cancelled by an early n", func(s string) bool {
-		return !strings.Contains(s, "Share 2 roots") && strings.Contains(s, "/ terra")
+		return !strings.Contains(s, "Share 1 of 2 roots") && strings.Contains(s, "/ terra")
 	})
 	tt.send("Enter")
-	s := tt.waitText("Share 2 roots with", "(1 of 2 added, 0 removed)")
+	s := tt.waitText("Share 1 of 2 roots with", "(1 of 2 added, 0 removed)")
 	if !strings.Contains(s, "services/secrets-api") {
 		t.Errorf("the dialog does not name secrets-api as the list does:\n%s", s)
 	}

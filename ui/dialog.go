@@ -423,10 +423,16 @@ func (d *consentDialog) title() string {
 		return "Stop sharing all " + itoa(rm) + " " + noun(rm, "root", "roots") + with
 	case add == 0:
 		return "Stop sharing " + itoa(rm) + " of " + itoa(rm+len(d.change.Kept)) + " roots" + with
-	case rm == 0:
-		return "Share " + itoa(add) + " " + noun(add, "root", "roots") + with
 	}
-	return "Share " + itoa(add) + " " + noun(add, "root", "roots") + ", stop sharing " + itoa(rm) + "," + with
+	// What y shares: a warned root not granted is not shared.
+	share := "Share " + itoa(add) + " " + noun(add, "root", "roots")
+	if g := add - len(d.Withheld()); g < add {
+		share = "Share " + itoa(g) + " of " + itoa(add) + " " + noun(add, "root", "roots")
+	}
+	if rm == 0 {
+		return share + with
+	}
+	return share + ", stop sharing " + itoa(rm) + "," + with
 }
 
 // wrapText wraps s at spaces to width w (a word longer than w is broken).

@@ -345,3 +345,17 @@ func TestFilterLineOnlyOverTheList(t *testing.T) {
 		}
 	}
 }
+
+// TestDoubleEscape: two escapes in one read arrive as alt+esc (tmux sends
+// them so); it clears a query like esc, and on an empty query quits.
+func TestDoubleEscape(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	typeText(m, "web")
+	altEsc := tea.KeyPressMsg{Code: tea.KeyEscape, Mod: tea.ModAlt}
+	if _, cmd := m.Update(altEsc); m.filter.Value() != "" || cmd != nil && isQuit(cmd) {
+		t.Fatalf("alt+esc on a query: query %q, quit %v", m.filter.Value(), cmd != nil && isQuit(cmd))
+	}
+	if _, cmd := m.Update(altEsc); cmd == nil || !isQuit(cmd) {
+		t.Fatal("alt+esc on an empty query did not quit")
+	}
+}

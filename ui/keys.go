@@ -29,14 +29,14 @@ func defaultKeys() keyMap {
 		CheckAll:   key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "check every row shown (asks if some are off screen)")),
 		UncheckAll: key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "uncheck every row shown (asks if some are off screen)")),
 		RevokeAll:  key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "stop sharing everything (ignores the filter; asks first)")),
-		ClearQuery: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the query"), key.WithDisabled()),
+		ClearQuery: key.NewBinding(key.WithKeys("esc", "alt+esc"), key.WithHelp("esc", "clear the query"), key.WithDisabled()),
 		Review:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "review & share (nothing checked: the highlighted row)")),
 		Sort:       key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sort: path, last commit, name")),
 		Rescan:     key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "rescan")),
 		Retry:      key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "retry servers now")),
 		Servers:    key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "servers")),
 		Help:       key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?", "help")),
-		Quit:       key.NewBinding(key.WithKeys("esc", "ctrl+q"), key.WithHelp("esc/ctrl+q", "quit (esc clears a query first)")),
+		Quit:       key.NewBinding(key.WithKeys("esc", "alt+esc", "ctrl+q"), key.WithHelp("esc/ctrl+q", "quit (esc clears a query first)")),
 		Interrupt:  key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "abort (exit 130)")),
 	}
 }
