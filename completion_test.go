@@ -109,7 +109,7 @@ func TestCompletionBash(t *testing.T) {
 	}
 }
 
-// TestE2ECompletionLoads: the README's line works with the built program.
+// TestE2ECompletionLoads: docs/cli.md's line works with the built program.
 func TestE2ECompletionLoads(t *testing.T) {
 	bin := rootpickBin(t)
 	for _, sh := range []string{"bash", "zsh"} {

@@ -29,7 +29,7 @@ func rssKiB(pid int) int {
 }
 
 // TestE2EStderrFloodBoundedMemory: a server writing stderr as fast as the
-// pipe takes it, for ROOTPICK_FLOOD_SECONDS (default 10; the README's
+// pipe takes it, for ROOTPICK_FLOOD_SECONDS (default 10; docs/troubleshooting.md's
 // figure is for 30), keeps rootpick under 100 MB resident and its log
 // small, and the UI answers keys throughout.
 //

@@ -186,7 +186,7 @@ func (o *listCmd) Run(e *env) error {
 }
 
 // listLine is one line of list --json. Its field names are stable and
-// listed in the README: path, name, kind, branch, depth, reason, marker
+// listed in docs/cli.md: path, name, kind, branch, depth, reason, marker
 // (vcsdetect.Repo), rel, uri, path_bytes, and with --details those of
 // vcsdetect.Details and ahead, behind.
 type listLine struct {
