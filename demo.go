@@ -1,12 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sync"
-	"syscall"
 
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/safetext"
@@ -50,9 +49,8 @@ func (d *demoCmd) Run(e *env) (err error) {
 	// once the workspace can be removed. The picker's own handling takes
 	// over while it runs; this keeps catching signals until the removal
 	// is done.
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
+	sigs := onSignals(context.Background())
+	defer sigs.stop()
 
 	tmp, err := os.MkdirTemp("", "rootpick-demo-")
 	if err != nil {
@@ -89,10 +87,8 @@ func (d *demoCmd) Run(e *env) (err error) {
 	if _, err := sampleworkspace.Create(ws); err != nil {
 		return fmt.Errorf("making the sample workspace: %w", err)
 	}
-	select {
-	case sig := <-sigs:
-		return exitError{code: 128 + int(sig.(syscall.Signal))}
-	default:
+	if sig, ok := sigs.signal(); ok {
+		return signalExit(sig)
 	}
 	dir, err := dirArg([]string{ws})
 	if err != nil {

@@ -8,12 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"unicode/utf8"
 
 	"github.com/rootpick/rootpick/consent"
@@ -67,8 +64,8 @@ func (o *listCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := onSignals(context.Background())
+	defer ctx.stop()
 	// One write per line cost about 20 µs a line on a tree of 50,000
 	// repositories; buffer, and with --stream flush after the first result
 	// and then at each progress tick, so results still show within 100 ms.

@@ -9,11 +9,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
-	"sync/atomic"
-	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -178,21 +175,8 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 	})
 	// Signals end the program like ctrl+c does: nothing is printed, the
 	// servers are stopped, and the exit code says which signal it was.
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var got atomic.Value
-	go func() {
-		defer panics.Guard()
-		select {
-		case sig := <-sigs:
-			got.Store(sig)
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
+	ctx := onSignals(context.Background())
+	defer ctx.stop()
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithFPS(ui.FrameRate)}
 	// The screen goes to the terminal even when stdout is a pipe, so that
 	// stdout carries only --print's result (as fzf does).
@@ -234,8 +218,8 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 	if errors.Is(err, tea.ErrInterrupted) {
 		return exitError{code: 130}
 	}
-	if sig, ok := got.Load().(os.Signal); ok {
-		return exitError{code: 128 + int(sig.(syscall.Signal))}
+	if sig, ok := ctx.signal(); ok {
+		return signalExit(sig)
 	}
 	if err != nil {
 		return err

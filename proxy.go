@@ -8,13 +8,11 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -116,8 +114,8 @@ func (o *proxyCmd) Run(e *env) error {
 	}
 	defer closeLog()
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
+	ctx := onSignals(context.Background())
+	defer ctx.stop()
 	source := mcpconn.NewStoreSource(ctx, store)
 	reg := newProxyRegistrar(o.Profile, logger.Warn)
 	defer reg.close()

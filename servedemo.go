@@ -6,8 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/rootpick/rootpick/mcpconn"
 )
@@ -48,8 +46,8 @@ func (o *serveDemoCmd) Run(e *env) error {
 	// On stdio, stdout is the protocol; the log goes to stderr, which the
 	// client (rootpick) sends to its own log.
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := onSignals(context.Background())
+	defer ctx.stop()
 	err := mcpconn.NewDemo(logger, record).ServeStdio(ctx)
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
