@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"strconv"
-	"strings"
 
 	"github.com/rootpick/rootpick/consent"
 )
@@ -56,22 +54,3 @@ func (o *forgetCmd) Run(e *env) error {
 	return nil
 }
 
-// loadConsent reads the remembered consent; an unreadable or untrusted
-// record is logged and treated as none (nothing is served from it), and
-// problem says why for the status line.
-func loadConsent(store *consent.Store, logger *slog.Logger) (rec *consent.Record, problem string) {
-	r, err := store.Load()
-	switch {
-	case err == nil:
-		logger.Info("remembered consent", "profile", store.Profile(), "roots", len(r.Roots), "time", r.Time)
-		return &r, ""
-	case !errors.Is(err, fs.ErrNotExist):
-		logger.Warn("remembered consent unreadable", "profile", store.Profile(), "err", err)
-		var u *consent.UntrustedError
-		if errors.As(err, &u) {
-			return nil, "Remembered consent not believed: " + u.Error()
-		}
-		return nil, "Remembered consent unreadable: " + strings.TrimPrefix(err.Error(), "consent: ")
-	}
-	return nil, ""
-}

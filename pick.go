@@ -7,10 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -23,15 +24,6 @@ import (
 	"github.com/rootpick/rootpick/ui"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
-
-// scanFlags are the walk's flags, shared by pick and list.
-type scanFlags struct {
-	MaxDepth      depth    `name:"max-depth" placeholder:"N" group:"scan" help:"Do not look more than N levels below DIR (0: no limit)."`
-	All           bool     `group:"scan" help:"Also walk heavy folders (node_modules, .venv, vendor beside go.mod, …)."`
-	Skip          []string `placeholder:"NAME" sep:"none" group:"scan" help:"Do not walk folders named NAME (repeatable; adds to the default list)."`
-	Follow        bool     `group:"scan" help:"Follow symlinked folders (each folder is walked once)."`
-	OneFileSystem bool     `name:"one-file-system" group:"scan" help:"Do not walk into other file systems."`
-}
 
 // pickCmd is rootpick's default command: scan, pick, consent, serve.
 type pickCmd struct {
@@ -261,36 +253,6 @@ func printRoots(w io.Writer, roots []consent.Root, format string) error {
 	return err
 }
 
-// dirArg is the canonical absolute folder to scan: the one in pos, or the
-// current folder.
-func dirArg(pos []string) (string, error) {
-	dir := "."
-	switch len(pos) {
-	case 0:
-	case 1:
-		dir = pos[0]
-	default:
-		return "", usageError("one folder at most, got %d (a server command goes after --)", len(pos))
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	// Scan the real folder, so that the paths listed are the canonical
-	// paths roots are made of.
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		return "", fmt.Errorf("cannot scan %q: %w", dir, errors.Unwrap(err))
-	}
-	if !st.IsDir() {
-		return "", fmt.Errorf("cannot scan %q: not a folder", dir)
-	}
-	return abs, nil
-}
-
 // serverSpecs are the servers to serve: the command after "--", each
 // --server, --use and --url; else the config file's servers; else the
 // built-in demo. Servers named on the command line replace the file's.
@@ -329,4 +291,24 @@ func (c *pickCmd) serverSpecs(command []string, cfg *configFile) ([]mcpconn.Spec
 		}
 	}
 	return specs, nil
+}
+
+// loadConsent reads the remembered consent; an unreadable or untrusted
+// record is logged and treated as none (nothing is served from it), and
+// problem says why for the status line.
+func loadConsent(store *consent.Store, logger *slog.Logger) (rec *consent.Record, problem string) {
+	r, err := store.Load()
+	switch {
+	case err == nil:
+		logger.Info("remembered consent", "profile", store.Profile(), "roots", len(r.Roots), "time", r.Time)
+		return &r, ""
+	case !errors.Is(err, fs.ErrNotExist):
+		logger.Warn("remembered consent unreadable", "profile", store.Profile(), "err", err)
+		var u *consent.UntrustedError
+		if errors.As(err, &u) {
+			return nil, "Remembered consent not believed: " + u.Error()
+		}
+		return nil, "Remembered consent unreadable: " + strings.TrimPrefix(err.Error(), "consent: ")
+	}
+	return nil, ""
 }
