@@ -270,12 +270,13 @@ func (tt *tui) waitText(subs ...string) string {
 }
 
 // waitStatus waits until the status line (the one saying how many roots
-// are exposed) holds every one of subs, and returns that line.
+// are exposed), with the note that follows it on lines of its own when it
+// does not fit beside it, holds every one of subs, and returns them.
 func (tt *tui) waitStatus(subs ...string) string {
 	tt.t.Helper()
 	var line string
 	tt.waitFor(fmt.Sprintf("status line with %q", subs), func(s string) bool {
-		line = statusLine(s)
+		line = statusWithNote(s)
 		for _, sub := range subs {
 			if !strings.Contains(line, sub) {
 				return false
@@ -352,6 +353,30 @@ func (tt *tui) log() string {
 
 func firstLine(screen string) string {
 	line, _, _ := strings.Cut(screen, "\n")
+	return line
+}
+
+// statusWithNote is the status line and the lines of its note below it,
+// up to the key help, joined by spaces (a wrapped note reads whole).
+func statusWithNote(screen string) string {
+	line := statusLine(screen)
+	if line == "" {
+		return ""
+	}
+	lines := strings.Split(screen, "\n")
+	for i, l := range lines {
+		if l != line {
+			continue
+		}
+		// The key help is the last line(s), its items joined by " • ".
+		for _, next := range lines[i+1:] {
+			if strings.Contains(next, " • ") || strings.TrimSpace(next) == "" {
+				break
+			}
+			line += " " + strings.TrimSpace(next)
+		}
+		break
+	}
 	return line
 }
 
