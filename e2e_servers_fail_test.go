@@ -35,7 +35,7 @@ func TestE2EServerFailureReasons(t *testing.T) {
 		// Were it retried, the first restart would come after 0.5 s and
 		// the next 1 s later.
 		time.Sleep(2500 * time.Millisecond)
-		line := statusLine(tt.capture())
+		line := statusWithNote(tt.capture())
 		if !strings.Contains(line, "not found on PATH") || strings.Contains(line, "restarting") {
 			t.Errorf("after 2.5 s the status line says %q", line)
 		}

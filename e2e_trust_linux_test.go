@@ -267,7 +267,7 @@ func TestE2EResumeServesOnlyGranted(t *testing.T) {
 				// verified: rootpick asked the server, and it allows
 				// nothing.
 				tt.waitStatus("0 roots exposed", "secure-filesystem-server verified")
-				if s := statusLine(tt.capture()); !strings.Contains(s, "not believed") && !strings.Contains(s, "Not resumed") && !strings.Contains(s, "unreadable") {
+				if s := statusWithNote(tt.capture()); !strings.Contains(s, "not believed") && !strings.Contains(s, "Not resumed") && !strings.Contains(s, "unreadable") {
 					t.Errorf("the status line does not say why nothing was resumed: %q", s)
 				}
 			}
