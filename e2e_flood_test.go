@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/rootpick/rootpick/internal/logfile"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -82,8 +83,8 @@ func TestE2EStderrFloodBoundedMemory(t *testing.T) {
 	if maxRSS <= 0 || maxRSS > 100<<10 {
 		t.Errorf("max resident size %d KiB during a %ds stderr flood, want under 100 MiB", maxRSS, secs)
 	}
-	if st, err := os.Stat(tt.logFile); err != nil || st.Size() > maxLogBytes {
-		t.Errorf("log after the flood: %v, %v; want under %d bytes", st, err, maxLogBytes)
+	if st, err := os.Stat(tt.logFile); err != nil || st.Size() > logfile.MaxBytes {
+		t.Errorf("log after the flood: %v, %v; want under %d bytes", st, err, logfile.MaxBytes)
 	}
 	if !strings.Contains(tt.log(), "stderr lines not logged") {
 		t.Errorf("the log does not say that flooded stderr lines were not logged")

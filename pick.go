@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rootpick/rootpick/internal/logfile"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -118,7 +119,7 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 	if err != nil {
 		return usageError("--profile: %v", err)
 	}
-	logger, closeLog, err := openLog(c.Log, c.Debug)
+	logger, closeLog, err := logfile.Open(c.Log, c.Debug)
 	var logProblem string
 	if err != nil {
 		// A state folder that is not the person's own (made by another
@@ -161,7 +162,7 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 		Resume:       c.Resume,
 		StoreProblem: storeProblem,
 		ProxyDir:     proxyDir,
-		LogPath:      shownLogPath(c.Log),
+		LogPath:      logfile.ShownPath(c.Log),
 		Theme:        e.config.Theme,
 		NoMouse:      c.NoMouse,
 	})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rootpick/rootpick/internal/logfile"
 	"io"
 	"log/slog"
 	"os"
@@ -100,7 +101,7 @@ func (o *proxyCmd) Run(e *env) error {
 		}
 		o.Log = filepath.Join(state, "proxy-"+o.Profile+"-"+safeFileName(label)+".log")
 	}
-	logger, closeLog, err := openLog(o.Log, o.Debug)
+	logger, closeLog, err := logfile.Open(o.Log, o.Debug)
 	if err != nil {
 		// The proxy's stderr is the host's log of this server: better
 		// there than nowhere when the state folder is not believed.
@@ -108,7 +109,7 @@ func (o *proxyCmd) Run(e *env) error {
 		if !errors.As(err, &u) {
 			return err
 		}
-		logger = slog.New(redactHandler{slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})})
+		logger = slog.New(logfile.Redacting(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
 		logger.Warn("log file not written; logging to stderr", "err", err)
 		closeLog = func() {}
 	}

@@ -1,4 +1,9 @@
-package main
+// Package logfile is rootpick's log: a rotating file in the person's own
+// state folder (or at --log FILE), whose records lose the secrets of any
+// URL they carry. It has its own room because every command that runs for
+// a while (the picker, the proxy) opens it, and the root package holds
+// only commands.
+package logfile
 
 import (
 	"context"
@@ -20,16 +25,16 @@ import (
 // never takes more than about twice this on disk.
 const maxLogBytes = 10 << 20
 
-// openLog opens the log: FILE is $XDG_STATE_HOME/rootpick/rootpick.log
+// Open opens the log: FILE is $XDG_STATE_HOME/rootpick/rootpick.log
 // unless path is given. It is created 0600 in a 0700 folder; an existing
 // log with looser modes is tightened, and so is the default folder (not the
 // folder of a --log FILE, which may be shared, such as /tmp). Nothing is
 // ever logged to the terminal. URLs in what is logged lose their user
 // information, query and fragment.
-func openLog(path string, debug bool) (*slog.Logger, func(), error) {
+func Open(path string, debug bool) (*slog.Logger, func(), error) {
 	if path == "" {
 		var err error
-		if path, err = defaultLogPath(); err != nil {
+		if path, err = DefaultPath(); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -59,6 +64,13 @@ func openLog(path string, debug bool) (*slog.Logger, func(), error) {
 	h := redactHandler{slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})}
 	return slog.New(h), func() { _ = w.Close() }, nil
 }
+
+// Redacting wraps h so that what it logs loses the secrets of any URL (for
+// a log written elsewhere than the file, such as the proxy's stderr).
+func Redacting(h slog.Handler) slog.Handler { return redactHandler{h} }
+
+// MaxBytes is the size at which the log is rotated.
+const MaxBytes = maxLogBytes
 
 // rotatingFile appends to a file and rotates it to FILE.1 when a write
 // would take it past max bytes. It is safe for concurrent use. (Two
@@ -207,9 +219,9 @@ func redactAttr(a slog.Attr) slog.Attr {
 	return slog.Attr{Key: a.Key, Value: v}
 }
 
-// defaultLogPath is rootpick.log in the state folder, beside the consent
+// DefaultPath is rootpick.log in the state folder, beside the consent
 // store.
-func defaultLogPath() (string, error) {
+func DefaultPath() (string, error) {
 	state, err := consent.StateDir()
 	if err != nil {
 		return "", fmt.Errorf("finding the log folder: %w", err)
@@ -217,11 +229,11 @@ func defaultLogPath() (string, error) {
 	return filepath.Join(state, "rootpick.log"), nil
 }
 
-// shownLogPath is the log's path as the server pane names it.
-func shownLogPath(flag string) string {
+// ShownPath is the log's path as the server pane names it.
+func ShownPath(flag string) string {
 	if flag != "" {
 		return flag
 	}
-	p, _ := defaultLogPath()
+	p, _ := DefaultPath()
 	return p
 }

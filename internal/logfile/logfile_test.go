@@ -1,4 +1,4 @@
-package main
+package logfile
 
 import (
 	"bytes"
@@ -80,7 +80,7 @@ func TestOpenLogTightensModes(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(file, 0o644)
-	_, closeLog, err := openLog("", false)
+	_, closeLog, err := Open("", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestOpenLogTightensModes(t *testing.T) {
 	own := filepath.Join(shared, "my.log")
 	os.WriteFile(own, nil, 0o666)
 	os.Chmod(own, 0o666)
-	_, closeLog, err = openLog(own, false)
+	_, closeLog, err = Open(own, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestOpenLogTightensModes(t *testing.T) {
 
 func TestLogRedactsURLs(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "x.log")
-	logger, closeLog, err := openLog(file, true)
+	logger, closeLog, err := Open(file, true)
 	if err != nil {
 		t.Fatal(err)
 	}
