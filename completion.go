@@ -201,10 +201,6 @@ func writeFish(w io.Writer, cmds []compCmd) error {
 	q := func(s string) string {
 		return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `'`, `\'`) + "'"
 	}
-	var names []string
-	for _, c := range cmds[1:] {
-		names = append(names, c.name)
-	}
 	b.WriteString("# fish completion for rootpick: rootpick completion fish > ~/.config/fish/completions/rootpick.fish\n")
 	b.WriteString("complete -c rootpick -f\n")
 	top := "__fish_use_subcommand"

@@ -56,11 +56,11 @@ func startLineHost(t *testing.T, cmd *exec.Cmd) *lineHost {
 	t.Cleanup(func() {
 		in.Close()
 		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
+		go func() { _ = cmd.Wait(); close(done) }() // only that it ended matters here
 		select {
 		case <-done:
 		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
+			_ = cmd.Process.Kill()
 			t.Error("the proxy did not end 10 s after its stdin closed")
 		}
 	})

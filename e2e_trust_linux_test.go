@@ -62,11 +62,15 @@ var plantCases = []plantCase{
 	{id: "link", name: "a symlink to a record elsewhere", plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		elsewhere := filepath.Join(t.TempDir(), "planted.json")
 		b, _ := os.ReadFile(s.Path())
-		os.WriteFile(elsewhere, b, 0o600)
+		if err := os.WriteFile(elsewhere, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
 		replacePath(t, s.Path(), func(p string) error { return os.Symlink(elsewhere, p) })
 	}},
 	{id: "0666", name: "a record writable by all", plant: func(t *testing.T, s *consent.Store, tree, home string) {
-		os.Chmod(s.Path(), 0o666)
+		if err := os.Chmod(s.Path(), 0o666); err != nil {
+			t.Fatal(err)
+		}
 	}},
 	{id: "fifo", name: "a FIFO", plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		replacePath(t, s.Path(), func(p string) error { return syscall.Mkfifo(p, 0o600) })
@@ -75,15 +79,23 @@ var plantCases = []plantCase{
 		replacePath(t, s.Path(), func(p string) error { return os.Symlink("/dev/zero", p) })
 	}},
 	{id: "owner", name: "another user's record", root: true, plant: func(t *testing.T, s *consent.Store, tree, home string) {
-		os.Chown(s.Path(), 65534, 65534)
+		if err := os.Chown(s.Path(), 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
 	}},
 	{id: "statedir", name: "a state folder made by another user, open to all", root: true, plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		state := filepath.Dir(s.Dir())
-		os.Chown(state, 65534, 65534)
-		os.Chmod(state, 0o777)
+		if err := os.Chown(state, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(state, 0o777); err != nil {
+			t.Fatal(err)
+		}
 	}},
 	{id: "loose", name: "a consent folder open to others", plant: func(t *testing.T, s *consent.Store, tree, home string) {
-		os.Chmod(s.Dir(), 0o755)
+		if err := os.Chmod(s.Dir(), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}},
 	{id: "fsroot", name: "a record naming /", plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		rawRecord(t, s, tree, nil, "/")
@@ -129,8 +141,12 @@ func TestE2EProxyServesOnlyOwnConsent(t *testing.T) {
 			}
 			base := t.TempDir()
 			state, home := filepath.Join(base, "state"), filepath.Join(base, "home")
-			os.MkdirAll(home, 0o700)
-			os.MkdirAll(filepath.Join(base, "tree"), 0o755)
+			if err := os.MkdirAll(home, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(base, "tree"), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			tree := makeRepos(t, filepath.Join(base, "tree"), "alpha", "beta")
 			store, err := consent.OpenStoreIn(filepath.Join(state, "rootpick"), "p")
 			if err != nil {
@@ -249,7 +265,9 @@ func TestE2EResumeServesOnlyGranted(t *testing.T) {
 			}
 			tt := newTUI(t)
 			state := filepath.Join(tt.dir, "state")
-			os.MkdirAll(filepath.Join(tt.dir, "tree"), 0o755)
+			if err := os.MkdirAll(filepath.Join(tt.dir, "tree"), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			tree := makeRepos(t, filepath.Join(tt.dir, "tree"), "alpha", "beta")
 			store, err := consent.OpenStoreIn(filepath.Join(state, "rootpick"), "p")
 			if err != nil {

@@ -209,6 +209,8 @@ func listHosts(w io.Writer, configs []*hostcfg.Config, host string) {
 				what = "direct    " + commandLine(s.Command, s.Args)
 			case hostcfg.Remote:
 				what = "remote    " + shown(mcpconn.RedactText(s.URL)) + " (" + shown(s.Note) + "; the proxy speaks stdio only)"
+			case hostcfg.Other:
+				fallthrough
 			default:
 				what = "other     " + shown(s.Note)
 			}

@@ -28,8 +28,12 @@ func hostCLI(t *testing.T, name string) string {
 func hostCLISandbox(t *testing.T) (home, project string, environ []string) {
 	dir := t.TempDir()
 	home, project = filepath.Join(dir, "home"), filepath.Join(dir, "project")
-	os.MkdirAll(home, 0o755)
-	os.MkdirAll(project, 0o755)
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	environ = append(os.Environ(), "HOME="+home, "XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "CLAUDE_CONFIG_DIR=", "NO_COLOR=1")
 	return home, project, environ
 }
@@ -47,7 +51,9 @@ func runIn(t *testing.T, dir string, environ []string, name string, args ...stri
 
 func writeFile(t *testing.T, name, text string) {
 	t.Helper()
-	os.MkdirAll(filepath.Dir(name), 0o755)
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -65,13 +65,16 @@ func snapshot(t *testing.T, dirs ...string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, dir := range dirs {
-		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() {
 				b, _ := os.ReadFile(p)
 				out[p] = string(b)
 			}
 			return err
 		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	return out
 }

@@ -119,7 +119,7 @@ func TestParseEveryFlag(t *testing.T) {
 		t.Errorf("forget (%s): %+v", cmd, c.Forget)
 	}
 	c, _, cmd = parseOK(t, "forget")
-	if c.Forget.Profile != "default" {
+	if cmd != "forget" || c.Forget.Profile != "default" {
 		t.Errorf("forget default profile: %+v", c.Forget)
 	}
 	for _, sh := range []string{"bash", "zsh", "fish"} {

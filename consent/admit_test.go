@@ -18,10 +18,10 @@ func TestAdmit(t *testing.T) {
 	home := mkdir(t, filepath.Join(base, "home"))
 	plain := mkdir(t, filepath.Join(dir, "plain"))
 	secret := mkdir(t, filepath.Join(dir, "secret"))
-	os.WriteFile(filepath.Join(secret, ".env"), []byte("TOKEN=x"), 0o600)
+	must(t, os.WriteFile(filepath.Join(secret, ".env"), []byte("TOKEN=x"), 0o600))
 	outside := mkdir(t, filepath.Join(base, "elsewhere"))
 	linked := filepath.Join(dir, "linked")
-	os.Symlink(plain, linked)
+	must(t, os.Symlink(plain, linked))
 	gone := mkdir(t, filepath.Join(dir, "gone"))
 	goneRoot := mustRoot(t, gone)
 	os.Remove(gone)
@@ -103,6 +103,14 @@ func TestAdmitKeepsOrderAndNames(t *testing.T) {
 	}
 }
 
+// must fails the test when a step of its setup fails.
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func mustRoot(t *testing.T, p string) Root {
 	t.Helper()
 	r, err := NewRoot(p)
@@ -124,7 +132,7 @@ func BenchmarkLoadAndAdmit(b *testing.B) {
 	var roots []Root
 	for i := range 10 {
 		p := filepath.Join(dir, "r"+string(rune('a'+i)))
-		os.Mkdir(p, 0o700)
+		must(b, os.Mkdir(p, 0o700))
 		r, _ := NewRoot(p)
 		roots = append(roots, r)
 	}

@@ -91,7 +91,11 @@ func TestBindMountAliasesInNamespace(t *testing.T) {
 		if err := syscall.Mount(src, at, "", syscall.MS_BIND, ""); err != nil {
 			t.Fatalf("mount --bind %s %s: %v", src, at, err)
 		}
-		t.Cleanup(func() { syscall.Unmount(at, syscall.MNT_DETACH) })
+		t.Cleanup(func() {
+			if err := syscall.Unmount(at, syscall.MNT_DETACH); err != nil {
+				t.Errorf("umount %s: %v", at, err)
+			}
+		})
 		return at
 	}
 	tests := []struct {

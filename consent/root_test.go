@@ -163,7 +163,7 @@ func TestNewRootUnreadable(t *testing.T) {
 	if err := os.Chmod(dir, 0); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.Chmod(dir, 0o700) })
+	t.Cleanup(func() { must(t, os.Chmod(dir, 0o700)) })
 	r, err := NewRoot(dir)
 	if err == nil {
 		t.Fatalf("NewRoot(%q) = %+v, want an error", dir, r)

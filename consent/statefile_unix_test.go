@@ -70,7 +70,7 @@ func TestLoadBelievesOnlyTheOwnRecord(t *testing.T) {
 		{name: "symlink to a good record", mangle: func(t *testing.T, s *Store, state string) {
 			other := filepath.Join(tempDir(t), "planted.json")
 			b, _ := os.ReadFile(s.Path())
-			os.WriteFile(other, b, 0o600)
+			must(t, os.WriteFile(other, b, 0o600))
 			replaceWith(t, s.Path(), func(p string) error { return os.Symlink(other, p) })
 		}, want: "is a symbolic link"},
 		{name: "symlink to /dev/zero", mangle: func(t *testing.T, s *Store, state string) {
@@ -92,36 +92,36 @@ func TestLoadBelievesOnlyTheOwnRecord(t *testing.T) {
 			replaceWith(t, s.Path(), func(p string) error { return os.Mkdir(p, 0o700) })
 		}, want: "is a folder, not a regular file"},
 		{name: "group-writable", mangle: func(t *testing.T, s *Store, state string) {
-			os.Chmod(s.Path(), 0o620)
+			must(t, os.Chmod(s.Path(), 0o620))
 		}, want: "writable by others (mode 0620)"},
 		{name: "world-writable", mangle: func(t *testing.T, s *Store, state string) {
-			os.Chmod(s.Path(), 0o606)
+			must(t, os.Chmod(s.Path(), 0o606))
 		}, want: "writable by others (mode 0606)"},
 		{name: "oversized", mangle: func(t *testing.T, s *Store, state string) {
-			os.WriteFile(s.Path(), []byte(`{"profile":"default","roots":[],"pad":"`+strings.Repeat("x", MaxStateFile)+`"}`), 0o600)
+			must(t, os.WriteFile(s.Path(), []byte(`{"profile":"default","roots":[],"pad":"`+strings.Repeat("x", MaxStateFile)+`"}`), 0o600))
 		}, want: "more than 1048576"},
 		{name: "another user's record", rootOK: true, mangle: func(t *testing.T, s *Store, state string) {
-			os.Chown(s.Path(), nobody, nobody)
+			must(t, os.Chown(s.Path(), nobody, nobody))
 		}, want: "belongs to user 65534"},
 		{name: "consent folder is a symlink", mangle: func(t *testing.T, s *Store, state string) {
 			other := tempDir(t)
 			b, _ := os.ReadFile(s.Path())
-			os.WriteFile(filepath.Join(other, "default.json"), b, 0o600)
-			os.Chmod(other, 0o700)
+			must(t, os.WriteFile(filepath.Join(other, "default.json"), b, 0o600))
+			must(t, os.Chmod(other, 0o700))
 			replaceWith(t, s.Dir(), func(p string) error { return os.Symlink(other, p) })
 		}, want: "is a symbolic link, not a folder"},
 		{name: "consent folder open to others", mangle: func(t *testing.T, s *Store, state string) {
-			os.Chmod(s.Dir(), 0o755)
+			must(t, os.Chmod(s.Dir(), 0o755))
 		}, want: "is open to others (mode 0755"},
 		{name: "state folder open to others", mangle: func(t *testing.T, s *Store, state string) {
-			os.Chmod(filepath.Join(state, "rootpick"), 0o777)
+			must(t, os.Chmod(filepath.Join(state, "rootpick"), 0o777))
 		}, want: "is open to others (mode 0777"},
 		{name: "consent folder of another user", rootOK: true, mangle: func(t *testing.T, s *Store, state string) {
-			os.Chown(s.Dir(), nobody, nobody)
+			must(t, os.Chown(s.Dir(), nobody, nobody))
 		}, want: "belongs to user 65534"},
 		{name: "state folder of another user, open to all", rootOK: true, mangle: func(t *testing.T, s *Store, state string) {
-			os.Chown(filepath.Join(state, "rootpick"), nobody, nobody)
-			os.Chmod(filepath.Join(state, "rootpick"), 0o777)
+			must(t, os.Chown(filepath.Join(state, "rootpick"), nobody, nobody))
+			must(t, os.Chmod(filepath.Join(state, "rootpick"), 0o777))
 		}, want: "belongs to user 65534"},
 	}
 	for _, c := range cases {
@@ -185,8 +185,8 @@ func TestWritesNeverFollowLinks(t *testing.T) {
 	t.Run("audit log is a symlink", func(t *testing.T) {
 		s, _ := saveTestRecord(t, "default")
 		target := filepath.Join(tempDir(t), "target")
-		os.WriteFile(target, []byte("before\n"), 0o644)
-		os.Symlink(target, s.AuditPath())
+		must(t, os.WriteFile(target, []byte("before\n"), 0o644))
+		must(t, os.Symlink(target, s.AuditPath()))
 		err := s.AppendAudit(AuditEntry{Action: "confirm"})
 		var u *UntrustedError
 		if !errors.As(err, &u) {
@@ -199,9 +199,9 @@ func TestWritesNeverFollowLinks(t *testing.T) {
 	t.Run("consent folder is a symlink", func(t *testing.T) {
 		s, _ := openTestStore(t, "default")
 		target := tempDir(t)
-		os.Chmod(target, 0o755)
-		os.MkdirAll(filepath.Dir(s.Dir()), 0o700)
-		os.Symlink(target, s.Dir())
+		must(t, os.Chmod(target, 0o755))
+		must(t, os.MkdirAll(filepath.Dir(s.Dir()), 0o700))
+		must(t, os.Symlink(target, s.Dir()))
 		if err := s.Save(Record{Dir: "/x"}); err == nil {
 			t.Error("Save wrote through a linked consent folder")
 		}
@@ -218,7 +218,7 @@ func TestWritesNeverFollowLinks(t *testing.T) {
 	t.Run("record is a symlink", func(t *testing.T) {
 		s, _ := saveTestRecord(t, "default")
 		target := filepath.Join(tempDir(t), "target")
-		os.WriteFile(target, []byte("before"), 0o644)
+		must(t, os.WriteFile(target, []byte("before"), 0o644))
 		replaceWith(t, s.Path(), func(p string) error { return os.Symlink(target, p) })
 		if err := s.Save(Record{Dir: "/x"}); err != nil {
 			t.Fatal(err)
@@ -235,7 +235,7 @@ func TestWritesNeverFollowLinks(t *testing.T) {
 	})
 	t.Run("own loose folder is tightened on write", func(t *testing.T) {
 		s, _ := saveTestRecord(t, "default")
-		os.Chmod(s.Dir(), 0o755)
+		must(t, os.Chmod(s.Dir(), 0o755))
 		if _, err := s.Load(); err == nil {
 			t.Error("Load believed a record in a folder open to others")
 		}
@@ -252,8 +252,8 @@ func TestWritesNeverFollowLinks(t *testing.T) {
 			t.Skip("needs root to give a folder to another user")
 		}
 		s, _ := saveTestRecord(t, "default")
-		os.Chown(s.Dir(), nobody, nobody)
-		os.Chmod(s.Dir(), 0o777)
+		must(t, os.Chown(s.Dir(), nobody, nobody))
+		must(t, os.Chmod(s.Dir(), 0o777))
 		if err := s.Save(Record{Dir: "/x"}); err == nil {
 			t.Error("Save wrote into another user's folder")
 		}
@@ -265,10 +265,10 @@ func TestWritesNeverFollowLinks(t *testing.T) {
 func TestForgetThroughLinkedFolder(t *testing.T) {
 	s, _ := openTestStore(t, "default")
 	target := tempDir(t)
-	os.Chmod(target, 0o700)
-	os.WriteFile(filepath.Join(target, "default.json"), []byte("{}"), 0o600)
-	os.MkdirAll(filepath.Dir(s.Dir()), 0o700)
-	os.Symlink(target, s.Dir())
+	must(t, os.Chmod(target, 0o700))
+	must(t, os.WriteFile(filepath.Join(target, "default.json"), []byte("{}"), 0o600))
+	must(t, os.MkdirAll(filepath.Dir(s.Dir()), 0o700))
+	must(t, os.Symlink(target, s.Dir()))
 	if err := s.Forget(); err == nil {
 		t.Error("Forget went through a linked consent folder")
 	}

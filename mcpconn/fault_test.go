@@ -187,7 +187,9 @@ func TestKilledServerIsRestartedAndReserved(t *testing.T) {
 		}
 		mark := len(events())
 		var pid int
-		fmt.Sscan(pids[0], &pid)
+		if _, err := fmt.Sscan(pids[0], &pid); err != nil {
+			t.Fatal(err)
+		}
 		start := time.Now()
 		if err := testproc.Kill(pid, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
@@ -557,7 +559,9 @@ func killServer(t *testing.T, marker string) string {
 		t.Fatalf("want one server process, have %v", pids)
 	}
 	var pid int
-	fmt.Sscan(pids[0], &pid)
+	if _, err := fmt.Sscan(pids[0], &pid); err != nil {
+		t.Fatal(err)
+	}
 	must(t, testproc.Kill(pid, syscall.SIGKILL))
 	return pids[0]
 }

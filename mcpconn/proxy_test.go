@@ -115,7 +115,10 @@ func endProxy(t *testing.T, host io.Closer, cancel context.CancelFunc, done <-ch
 	_ = host.Close()
 	cancel()
 	select {
-	case <-done:
+	case err := <-done:
+		if err != nil {
+			t.Logf("the proxy ended: %v", err)
+		}
 	case <-time.After(5 * time.Second):
 		t.Error("the proxy did not end after the host went away")
 	}
@@ -367,7 +370,10 @@ func TestProxyHostGoesAway(t *testing.T) {
 	waitFor(t, "the child", func() bool { return len(pidsWith(marker)) == 1 })
 	_ = cs.Close()
 	select {
-	case <-done:
+	case err := <-done:
+		if err != nil {
+			t.Logf("the proxy returned: %v", err)
+		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the proxy did not return after the host went away")
 	}

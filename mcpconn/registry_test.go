@@ -87,11 +87,11 @@ func TestListProxiesBelievesOnlyOwnEntries(t *testing.T) {
 	// A planted entry beside it: a link to a good-looking entry of a live
 	// process (the test's parent), and a link to /dev/zero.
 	planted := filepath.Join(t.TempDir(), "planted.json")
-	os.WriteFile(planted, []byte(`{"pid":`+strconv.Itoa(os.Getppid())+`,"profile":"default","host":"Claude Code"}`), 0o600)
-	os.Symlink(planted, filepath.Join(dir, "proxy-"+strconv.Itoa(os.Getppid())+".json"))
-	os.Symlink("/dev/zero", filepath.Join(dir, "proxy-1.json"))
+	must(t, os.WriteFile(planted, []byte(`{"pid":`+strconv.Itoa(os.Getppid())+`,"profile":"default","host":"Claude Code"}`), 0o600))
+	must(t, os.Symlink(planted, filepath.Join(dir, "proxy-"+strconv.Itoa(os.Getppid())+".json")))
+	must(t, os.Symlink("/dev/zero", filepath.Join(dir, "proxy-1.json")))
 	// An entry whose name does not match its pid.
-	os.WriteFile(filepath.Join(dir, "proxy-2.json"), []byte(`{"pid":`+strconv.Itoa(os.Getppid())+`,"profile":"default","host":"fake"}`), 0o600)
+	must(t, os.WriteFile(filepath.Join(dir, "proxy-2.json"), []byte(`{"pid":`+strconv.Itoa(os.Getppid())+`,"profile":"default","host":"fake"}`), 0o600))
 	done := make(chan []ProxyEntry, 1)
 	go func() {
 		got, _ := ListProxies(dir, "default")
@@ -106,7 +106,7 @@ func TestListProxiesBelievesOnlyOwnEntries(t *testing.T) {
 		t.Fatal("ListProxies did not return (read /dev/zero?)")
 	}
 
-	os.Chmod(dir, 0o777)
+	must(t, os.Chmod(dir, 0o777))
 	_, err := ListProxies(dir, "default")
 	var u *consent.UntrustedError
 	if err == nil || !strings.Contains(err.Error(), dir) || !errors.As(err, &u) {

@@ -39,6 +39,8 @@ func (k SortKey) String() string {
 		return "last commit"
 	case ByName:
 		return "name"
+	case ByPath:
+		return "path"
 	}
 	return "path"
 }
@@ -321,6 +323,8 @@ func (s *State) less(a, b int32) bool {
 				return oka
 			}
 		}
+	case ByPath:
+		// below, as the tie-break of the others
 	}
 	return ra.Path < rb.Path
 }
@@ -360,6 +364,8 @@ func (s *State) resort() {
 			}
 		}
 		slices.SortStableFunc(s.order, func(a, b int32) int { return cmp.Compare(keys[a], keys[b]) })
+	case ByPath:
+		// s.order is byPath (orderIsPath returned above)
 	}
 }
 

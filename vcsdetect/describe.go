@@ -170,6 +170,8 @@ func (d *Describer) describe(ctx context.Context, r Repo) Details {
 	case KindHg:
 		return Details{Head: readHgBranch(r.Path), Remote: hgRemote(r.Path)}
 	case KindGit, KindWorktree, KindSubmodule, KindGitFile, KindBare:
+	case KindJJ, KindSvn, KindProject, KindBroken:
+		fallthrough
 	default:
 		return Details{}
 	}
@@ -530,6 +532,8 @@ func LastCommitTime(r Repo) (t time.Time, ok bool) {
 		if gitdir, err = resolveGitDir(r.Path); err != nil {
 			return time.Time{}, false
 		}
+	case KindHg, KindJJ, KindSvn, KindProject, KindBroken:
+		fallthrough
 	default:
 		return time.Time{}, false
 	}

@@ -99,6 +99,8 @@ func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
 			} else if s.opts.Follow {
 				l.symlinks = append(l.symlinks, string(name))
 			}
+		case typeUnknown, typeOther:
+			fallthrough
 		default:
 			if string(name) == gitName {
 				l.dotGit, l.hasGit = typ, true
@@ -242,6 +244,9 @@ func (s *shared) gitKind(path string, typ entryType) (Kind, string, string) {
 			return KindBroken, "", ".git file points to " + strconvQuote(gitdir) + ": " + errText(err)
 		}
 		return kind, abs, ""
+	case typeUnknown, typeSymlink, typeOther:
+		// no repository: a .git that is a FIFO, socket or device (or a
+		// link to one)
 	}
 	return "", "", ""
 }

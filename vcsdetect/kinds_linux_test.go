@@ -261,7 +261,11 @@ func TestBindMountListedOnce(t *testing.T) {
 	if err := syscall.Mount(filepath.Join(root, "src"), filepath.Join(root, "again"), "", syscall.MS_BIND, ""); err != nil {
 		t.Skipf("cannot bind-mount (needs root or CAP_SYS_ADMIN): %v", err)
 	}
-	t.Cleanup(func() { syscall.Unmount(filepath.Join(root, "again"), syscall.MNT_DETACH) })
+	t.Cleanup(func() {
+		if err := syscall.Unmount(filepath.Join(root, "again"), syscall.MNT_DETACH); err != nil {
+			t.Errorf("umount: %v", err)
+		}
+	})
 	repos, st := scanAll(t, root, Options{})
 	if len(repos) != 1 || repos[0].Name != "r" {
 		t.Errorf("found %v, want r once", relSeen(t, root, repos))

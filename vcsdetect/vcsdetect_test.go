@@ -542,7 +542,11 @@ func TestUnreadableFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	t.Cleanup(func() { os.Chmod(locked, 0o755) })
+	t.Cleanup(func() {
+		if err := os.Chmod(locked, 0o755); err != nil {
+			t.Error(err)
+		}
+	})
 
 	var logs bytes.Buffer
 	repos, st := scanAll(t, root, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
@@ -599,7 +603,11 @@ func TestRootErrors(t *testing.T) {
 				if err := os.Chmod(locked, 0); err != nil {
 					t.Fatal(err)
 				}
-				defer os.Chmod(locked, 0o755)
+				defer func() {
+					if err := os.Chmod(locked, 0o755); err != nil {
+						t.Error(err)
+					}
+				}()
 			}
 			calls := 0
 			_, err := Scan(context.Background(), tt.dir, Options{}, func(Repo) { calls++ })

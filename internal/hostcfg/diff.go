@@ -36,6 +36,8 @@ func Diff(oldName, newName string, a, b []byte) string {
 			op = '-'
 		case diffmatchpatch.DiffInsert:
 			op = '+'
+		case diffmatchpatch.DiffEqual:
+			// context: ' '
 		}
 		text := d.Text
 		for text != "" {

@@ -41,6 +41,8 @@ func (c *Config) parseJSON() error {
 				c.jsonServers(p, "mcpServers", "local "+path, []string{"projects", path})
 			}
 		}
+	case layoutMCPServers, layoutCodex, layoutGoose:
+		fallthrough
 	default:
 		c.jsonServers(obj, "mcpServers", c.File.Scope, nil)
 	}

@@ -30,6 +30,8 @@ func (k Kind) String() string {
 		return "proxied"
 	case Remote:
 		return "remote"
+	case Other:
+		return "other"
 	}
 	return "other"
 }
@@ -78,6 +80,8 @@ func (s Server) CanWrap() (bool, string) {
 		return false, "already runs through rootpick proxy"
 	case Remote:
 		return false, "remote server (" + s.Note + "): rootpick proxy speaks stdio only"
+	case Other:
+		return false, s.Note
 	}
 	return false, s.Note
 }

@@ -54,8 +54,12 @@ func TestHostsWriteKeepsModeAndBacksUp(t *testing.T) {
 func TestHostsWriteNeverOverwritesABackup(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "config.toml")
-	os.WriteFile(name, []byte("v1"), 0o644)
-	os.WriteFile(name+BackupSuffix, []byte("v0"), 0o644)
+	if err := os.WriteFile(name, []byte("v1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name+BackupSuffix, []byte("v0"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	w, err := Write(name, []byte("v1"), []byte("v2"))
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +87,9 @@ func TestHostsWriteNeverOverwritesABackup(t *testing.T) {
 // read is left alone.
 func TestHostsWriteRefusesAChangedFile(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "settings.json")
-	os.WriteFile(name, []byte("changed by the host"), 0o644)
+	if err := os.WriteFile(name, []byte("changed by the host"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := Write(name, []byte("as read"), []byte("new")); !errors.Is(err, ErrChanged) {
 		t.Fatalf("Write: %v, want ErrChanged", err)
 	}
@@ -100,9 +106,13 @@ func TestHostsWriteRefusesAChangedFile(t *testing.T) {
 func TestHostsWriteThroughALink(t *testing.T) {
 	dir := t.TempDir()
 	dotfiles := filepath.Join(dir, "dotfiles")
-	os.Mkdir(dotfiles, 0o755)
+	if err := os.Mkdir(dotfiles, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	target := filepath.Join(dotfiles, "claude.json")
-	os.WriteFile(target, []byte("old"), 0o644)
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	link := filepath.Join(dir, ".claude.json")
 	if err := os.Symlink(target, link); err != nil {
 		t.Skip("no symbolic links here:", err)

@@ -307,6 +307,8 @@ func decode(f format, data []byte) (any, error) {
 		return decodeTOML(data)
 	case formatYAML:
 		return decodeYAML(data)
+	case formatJSON:
+		return decodeJSON(data)
 	}
 	return decodeJSON(data)
 }

@@ -61,7 +61,9 @@ func TestLogReopenCountsExistingSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	w.Write([]byte("0123456789abc\n"))
+	if _, err := w.Write([]byte("0123456789abc\n")); err != nil {
+		t.Fatal(err)
+	}
 	if old, _ := os.ReadFile(path + ".1"); len(old) != 90 {
 		t.Fatalf("backup holds %d bytes, want the 90 already there", len(old))
 	}
@@ -74,12 +76,16 @@ func TestOpenLogTightensModes(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	os.Chmod(dir, 0o755)
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	file := filepath.Join(dir, "rootpick.log")
 	if err := os.WriteFile(file, []byte("old\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	os.Chmod(file, 0o644)
+	if err := os.Chmod(file, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	_, closeLog, err := Open("", false)
 	if err != nil {
 		t.Fatal(err)
@@ -98,10 +104,16 @@ func TestOpenLogTightensModes(t *testing.T) {
 	// A --log FILE in a shared folder: the file is tightened, the folder
 	// is left alone.
 	shared := t.TempDir()
-	os.Chmod(shared, 0o755)
+	if err := os.Chmod(shared, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	own := filepath.Join(shared, "my.log")
-	os.WriteFile(own, nil, 0o666)
-	os.Chmod(own, 0o666)
+	if err := os.WriteFile(own, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(own, 0o666); err != nil {
+		t.Fatal(err)
+	}
 	_, closeLog, err = Open(own, false)
 	if err != nil {
 		t.Fatal(err)

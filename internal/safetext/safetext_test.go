@@ -124,7 +124,9 @@ func FuzzJSON(f *testing.F) {
 		raw, _ := json.Marshal(s)
 		got := JSON(raw)
 		var back, want string
-		json.Unmarshal(raw, &want)
+		if err := json.Unmarshal(raw, &want); err != nil {
+			t.Fatal(err)
+		}
 		if err := json.Unmarshal(got, &back); err != nil || back != want {
 			t.Fatalf("%s → %s: %q, %v; want %q", raw, got, back, err, want)
 		}
