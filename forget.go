@@ -53,4 +53,3 @@ func (o *forgetCmd) Run(e *env) error {
 	fmt.Fprintf(stdout, "Forgot the consent of profile %s (%s).\n", o.Profile, strconv.Quote(store.Path()))
 	return nil
 }
-

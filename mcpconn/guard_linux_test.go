@@ -176,7 +176,9 @@ func guarded(t *testing.T, script string) *exec.Cmd {
 	}
 	cmd := exec.Command("sh", "-c", script)
 	setProcAttr(cmd)
-	guard(cmd)
+	if _, err := guard(cmd); err != nil {
+		t.Fatal(err)
+	}
 	return cmd
 }
 

@@ -270,6 +270,7 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.close()
 	case dialogConfirm:
 		return m.confirmConsent()
+	case dialogNone:
 	}
 	return cmd
 }

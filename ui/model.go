@@ -409,6 +409,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.helpKey(msg)
 	case modeServers:
 		return m.serversKey(msg)
+	case modeList:
 	}
 	return m.listKey(msg)
 }
@@ -502,7 +503,7 @@ func (m *Model) render() string {
 		body = m.helpView()
 	case modeServers:
 		body = m.serversView()
-	default: // the list, under a query being typed or not
+	case modeList, modeAsk: // the list (bodyMode never answers modeAsk)
 		if m.picker.Len() == 0 {
 			body = m.emptyView(m.width, m.bodyHeight())
 		} else {

@@ -44,7 +44,7 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		return nil
 	case modeList:
-	default:
+	case modeAsk:
 		return nil
 	}
 	switch msg := msg.(type) {

@@ -190,6 +190,7 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 			s.addHistory(m.now, endWords(what, s.reason, ev.Final))
 		}
 		s.startedAt, s.startLine = time.Time{}, ""
+	case mcpconn.Withdrawn: // handled above, before any server is looked up
 	}
 	return nil
 }

@@ -128,14 +128,15 @@ func langFiles(l lang, name string) map[string]string {
 			"acme/payouts/v1/payouts.proto":   "syntax = \"proto3\";\npackage acme.payouts.v1;\n",
 			"acme/common/v1/money.proto":      "syntax = \"proto3\";\npackage acme.common.v1;\n",
 		}
-	default: // langShell
-		return map[string]string{
-			"README.md":    readme,
-			"bootstrap.sh": "#!/bin/sh\nset -eu\necho bootstrapping\n",
-			"lint.sh":      "#!/bin/sh\nset -eu\nshellcheck ./*.sh\n",
-			"aliases.sh":   "alias gs='git status'\n",
-			"gitconfig":    "[pull]\n\trebase = true\n",
-		}
+	case langShell:
+	}
+	// langShell (and any language added without files of its own).
+	return map[string]string{
+		"README.md":    readme,
+		"bootstrap.sh": "#!/bin/sh\nset -eu\necho bootstrapping\n",
+		"lint.sh":      "#!/bin/sh\nset -eu\nshellcheck ./*.sh\n",
+		"aliases.sh":   "alias gs='git status'\n",
+		"gitconfig":    "[pull]\n\trebase = true\n",
 	}
 }
 
