@@ -5,6 +5,7 @@ package main
 // tmux, the built-in demo server recording what it was served.
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,6 +24,25 @@ func habitsTree(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return tree
+}
+
+// habitsTUI starts rootpick on habitsTree at width×30 with serve-demo
+// recording what it is served, and waits for the rows.
+func habitsTUI(t *testing.T, width int) (tt *tui, tree, rec string) {
+	t.Helper()
+	bin := rootpickBin(t)
+	tree = habitsTree(t)
+	rec = filepath.Join(t.TempDir(), "roots.jsonl")
+	tt = startTUI(t, tuiOptions{width: width, height: 30, args: []string{tree, "--", bin, "serve-demo", "--record", rec}})
+	tt.waitRows(7)
+	return tt, tree, rec
+}
+
+// query types q into the list and waits until it shows n rows.
+func (tt *tui) query(q string, n int) {
+	tt.t.Helper()
+	tt.send("-l", q)
+	tt.waitFor(fmt.Sprintf("%s showing %d rows", q, n), func(s string) bool { return len(listRows(s)) == n })
 }
 
 // served is the last roots list the demo server recorded, as paths.
@@ -47,11 +67,7 @@ func served(t *testing.T, rec string) []string {
 func TestE2EHabitsQueryTakesBestMatch(t *testing.T) {
 	t.Parallel()
 	requireE2E(t)
-	bin := rootpickBin(t)
-	tree := habitsTree(t)
-	rec := filepath.Join(t.TempDir(), "roots.jsonl")
-	tt := startTUI(t, tuiOptions{width: 120, height: 30, args: []string{tree, "--", bin, "serve-demo", "--record", rec}})
-	tt.waitRows(7)
+	tt, tree, rec := habitsTUI(t, 120)
 	tt.send("Down") // the highlight on archive/2021/old-payments…
 	tt.send("-l", "pay")
 	tt.waitFor("pay matched, its best match highlighted", func(s string) bool {
@@ -137,16 +153,10 @@ func TestE2EHabitsRowsKeepStateAndRisk(t *testing.T) {
 func TestE2EHabitsDialog(t *testing.T) {
 	t.Parallel()
 	requireE2E(t)
-	bin := rootpickBin(t)
-	tree := habitsTree(t)
-	rec := filepath.Join(t.TempDir(), "roots.jsonl")
-	tt := startTUI(t, tuiOptions{width: 140, height: 30, args: []string{tree, "--", bin, "serve-demo", "--record", rec}})
-	tt.waitRows(7)
-	tt.send("-l", "secrets-api")
-	tt.waitFor("secrets-api alone", func(s string) bool { return len(listRows(s)) == 1 })
+	tt, tree, rec := habitsTUI(t, 140)
+	tt.query("secrets-api", 1)
 	tt.send("Tab", "C-u")
-	tt.send("-l", "terra")
-	tt.waitFor("terraform alone", func(s string) bool { return len(listRows(s)) == 1 })
+	tt.query("terra", 1)
 	tt.send("Tab", "Enter", "n") // n arrives while the guard holds
 	tt.waitFor("the dialog cancelled by an early n", func(s string) bool {
 		return !strings.Contains(s, "Share 1 of 2 roots") && strings.Contains(s, "/ terra")
@@ -174,20 +184,14 @@ func TestE2EHabitsDialog(t *testing.T) {
 func TestE2EHabitsEnterRevokeQuit(t *testing.T) {
 	t.Parallel()
 	requireE2E(t)
-	bin := rootpickBin(t)
-	tree := habitsTree(t)
-	rec := filepath.Join(t.TempDir(), "roots.jsonl")
-	tt := startTUI(t, tuiOptions{width: 120, height: 30, args: []string{tree, "--", bin, "serve-demo", "--record", rec}})
-	tt.waitRows(7)
-	tt.send("-l", "web-front")
-	tt.waitFor("web-frontend alone", func(s string) bool { return len(listRows(s)) == 1 })
+	tt, tree, rec := habitsTUI(t, 120)
+	tt.query("web-front", 1)
 	tt.send("Enter") // nothing checked: the highlighted row
 	tt.waitArmed(1, 0)
 	tt.send("y")
 	tt.waitStatus("1 root exposed", "verified")
 	tt.send("C-u", "Down", "Space") // a second root, then a filter that hides it
-	tt.send("-l", "web-front")
-	tt.waitFor("web-frontend alone", func(s string) bool { return len(listRows(s)) == 1 })
+	tt.query("web-front", 1)
 	tt.send("Enter")
 	tt.waitArmed(1, 0)
 	tt.send("y")
