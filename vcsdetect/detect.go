@@ -1,6 +1,7 @@
 package vcsdetect
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -52,6 +53,7 @@ func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
 	if testHookBeforeRead != nil {
 		testHookBeforeRead(j.path)
 	}
+	defer w.r.release()
 	var l listing
 	// The folder's identity is wanted when it turns out to be a
 	// repository, to list a folder reached twice once.
@@ -141,6 +143,12 @@ func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
 		}
 		if !s.opts.NoBranch {
 			switch {
+			case gitdir == j.path+string(filepath.Separator)+gitName:
+				// In the folder just read: relative to it.
+				b, err := w.r.readIn(j.path, gitName+string(filepath.Separator)+"HEAD")
+				if err == nil {
+					repo.Branch = headBranch(b)
+				}
 			case gitdir != "":
 				repo.Branch = readHeadBranch(gitdir)
 			case repo.Kind == KindHg:
@@ -286,13 +294,19 @@ func readHeadBranch(gitdir string) string {
 	if err != nil {
 		return ""
 	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	line = strings.TrimRight(line, "\r")
-	ref, ok := strings.CutPrefix(line, "ref: refs/heads/")
+	return headBranch(b)
+}
+
+// headBranch is the branch a HEAD file's content names, or "" (detached).
+// Only the name is copied out of b.
+func headBranch(b []byte) string {
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	line = bytes.TrimRight(line, "\r")
+	ref, ok := bytes.CutPrefix(line, []byte("ref: refs/heads/"))
 	if !ok {
 		return ""
 	}
-	return strings.TrimSpace(ref)
+	return string(bytes.TrimSpace(ref))
 }
 
 // readHgBranch returns a Mercurial working copy's named branch: .hg/branch,
