@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -25,6 +26,7 @@ const readBufSize = 32 << 10
 type dirReader struct {
 	buf   []byte
 	small []byte // readIn's buffer
+	name  []byte // openat's NUL-terminated name
 	fd    int    // the folder last read, or -1
 }
 
@@ -48,14 +50,7 @@ func (r *dirReader) readIn(dir, rel string) ([]byte, error) {
 	if r.fd < 0 {
 		return readSmall(dir+string(filepath.Separator)+rel, maxHeadSize)
 	}
-	var fd int
-	var err error
-	for {
-		fd, err = syscall.Openat(r.fd, rel, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC|syscall.O_NOCTTY, 0)
-		if err != syscall.EINTR {
-			break
-		}
-	}
+	fd, err := r.openat(r.fd, rel, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC|syscall.O_NOCTTY)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: dir + string(filepath.Separator) + rel, Err: err}
 	}
@@ -89,7 +84,7 @@ func (r *dirReader) read(path string, follow bool, check func(fileID) bool, want
 	if !follow {
 		flags |= syscall.O_NOFOLLOW
 	}
-	fd, err := openRetry(path, flags)
+	fd, err := r.openat(atFDCWD, path, flags)
 	if err != nil {
 		return false, fileID{}, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
@@ -129,6 +124,31 @@ func (r *dirReader) read(path string, follow bool, check func(fileID) bool, want
 			return true, id, nil
 		}
 		parseDirents(r.buf[:n], fn)
+	}
+}
+
+// atFDCWD is AT_FDCWD: openat then opens a path as open does.
+const atFDCWD = -100
+
+// openat opens name relative to the folder dirfd (or as open does, with
+// atFDCWD), retrying on EINTR, without allocating: the NUL-terminated
+// name is built in the reader's buffer, where syscall.Open copies every
+// path into a new one (20 MB over a walk of 130,000 folders).
+func (r *dirReader) openat(dirfd int, name string, flags int) (int, error) {
+	if strings.IndexByte(name, 0) >= 0 {
+		return -1, syscall.EINVAL
+	}
+	r.name = append(append(r.name[:0], name...), 0)
+	for {
+		fd, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(&r.name[0])),
+			uintptr(flags|syscall.O_LARGEFILE), 0, 0, 0)
+		switch e {
+		case 0:
+			return int(fd), nil
+		case syscall.EINTR:
+			continue
+		}
+		return -1, e
 	}
 }
 
