@@ -17,19 +17,18 @@ type Match struct {
 	// bonuses for a first character, a character after a separator, a
 	// camel-case hump and adjacent characters, summed over the terms).
 	// The matched characters' offsets are not kept: MatchedAt finds them
-	// again for the few rows drawn, so a result costs 16 bytes a match
-	// however long the query (50,000 matches: 0.8 MB, not 15 MB).
-	Score int
+	// again for the few rows drawn, so a result costs 8 bytes a match
+	// however long the query (50,000 matches: 0.4 MB, not 15 MB).
+	Score int32
 }
 
 // Query is a filter to compute, possibly on another goroutine: it holds a
-// snapshot of the haystacks that the State will not write to again.
+// snapshot of the rows that the State will not write to again.
 type Query struct {
 	// Text is the filter text the query is for.
 	Text    string
 	version int
-	hay     []string
-	paths   []string
+	rows    []row
 	within  []int32 // if not nil, only these ids can match (narrowing)
 	seq     int64
 	latest  *atomic.Int64 // the seq of the newest Prepare of the State
@@ -63,12 +62,12 @@ func (r Result) Superseded() bool { return r.stopped }
 // stops early (see Result.Superseded), so a burst of keys on a large list
 // does not leave a match running for every key.
 func (s *State) Prepare(q string) Query {
-	s.hayShared = true
+	s.rowsShared = true
 	if s.latest == nil {
 		s.latest = new(atomic.Int64)
 	}
-	qu := Query{Text: q, version: s.version, hay: s.hay[:len(s.hay):len(s.hay)],
-		paths: s.paths[:len(s.paths):len(s.paths)], seq: s.latest.Add(1), latest: s.latest}
+	qu := Query{Text: q, version: s.version, rows: s.rows[:len(s.rows):len(s.rows)],
+		seq: s.latest.Add(1), latest: s.latest}
 	for _, r := range s.kept {
 		if r.Text == q && r.version == s.version {
 			qu.kept, qu.hasKept = r, true
@@ -88,7 +87,7 @@ func (s *State) Prepare(q string) Query {
 // is a prefix of the filter, whose result is kept (erasing a character,
 // as in fzf), and at most tail candidates were added since.
 func (q Query) Ready(tail int) bool {
-	return q.hasKept && len(q.hay)-int(q.kept.n) <= tail
+	return q.hasKept && len(q.rows)-int(q.kept.n) <= tail
 }
 
 // Run matches and ranks the query; for a kept text, only the candidates
@@ -98,21 +97,21 @@ func (q Query) Run() Result {
 	stop := func() bool { return q.latest != nil && q.latest.Load() != q.seq }
 	if q.hasKept {
 		r := q.kept
-		r.matches, r.n = withTail(r.Text, q.hay, q.paths, r.matches, r.n, stop), int32(len(q.hay))
+		r.matches, r.n = withTail(r.Text, q.rows, r.matches, r.n, stop), int32(len(q.rows))
 		if stop() {
 			return Result{Text: q.Text, version: q.version, stopped: true}
 		}
 		return r
 	}
-	r := Result{Text: q.Text, version: q.version, n: int32(len(q.hay))}
+	r := Result{Text: q.Text, version: q.version, n: int32(len(q.rows))}
 	if strings.TrimSpace(q.Text) == "" {
 		return r
 	}
-	r.matches = matchStop(q.Text, q.hay, q.within, stop)
+	r.matches = matchStop(q.Text, q.rows, q.within, stop)
 	if stop() {
 		return Result{Text: q.Text, version: q.version, stopped: true}
 	}
-	rank(r.matches, q.paths)
+	rank(r.matches, q.rows)
 	return r
 }
 
@@ -141,12 +140,12 @@ func (s *State) Apply(r Result) bool {
 		s.placeCursor(keep, had)
 		return true
 	}
-	ms := withTail(r.Text, s.hay, s.paths, r.matches, r.n, func() bool { return false })
+	ms := withTail(r.Text, s.rows, r.matches, r.n, func() bool { return false })
 	if ms == nil {
 		ms = []Match{}
 	}
 	s.filter, s.matches = r.Text, ms
-	s.keep(Result{Text: r.Text, version: r.version, n: int32(len(s.all)), matches: ms})
+	s.keep(Result{Text: r.Text, version: r.version, n: int32(len(s.rows)), matches: ms})
 	if had {
 		if i, ok := s.positionOf(keep); ok {
 			s.cursor = i
@@ -160,17 +159,17 @@ func (s *State) Apply(r Result) bool {
 // withTail is ms, the ranked matches of text among the candidates below
 // n, with those among the candidates from n on (appended since) matched
 // and merged in; partial if stop reports true meanwhile.
-func withTail(text string, hay, paths []string, ms []Match, n int32, stop func() bool) []Match {
-	if int(n) >= len(hay) {
+func withTail(text string, rows []row, ms []Match, n int32, stop func() bool) []Match {
+	if int(n) >= len(rows) {
 		return ms
 	}
-	tail := make([]int32, 0, len(hay)-int(n))
-	for id := n; id < int32(len(hay)); id++ {
+	tail := make([]int32, 0, len(rows)-int(n))
+	for id := n; id < int32(len(rows)); id++ {
 		tail = append(tail, id)
 	}
-	more := matchStop(text, hay, tail, stop)
-	rank(more, paths)
-	return mergeMatches(ms, more, paths)
+	more := matchStop(text, rows, tail, stop)
+	rank(more, rows)
+	return mergeMatches(ms, more, rows)
 }
 
 // keep remembers r, the result on screen, for when the text is erased back
@@ -195,20 +194,11 @@ func positions(q, h string) []int {
 	return pos
 }
 
-// subset is a fuzzy.Source over some of the haystacks.
-type subset struct {
-	hay []string
-	ids []int32
-}
-
-func (s subset) String(i int) string { return s.hay[s.ids[i]] }
-func (s subset) Len() int            { return len(s.ids) }
-
 // matchIDs matches every space-separated term of q against the haystacks
 // of ids (all of hay when ids is nil). A candidate must match every term;
 // its score is the sum and its positions the union.
-func matchIDs(q string, hay []string, ids []int32) []Match {
-	return matchStop(q, hay, ids, func() bool { return false })
+func matchIDs(q string, rows []row, ids []int32) []Match {
+	return matchStop(q, rows, ids, func() bool { return false })
 }
 
 // stopChunk is how many candidates are scored between two looks at stop.
@@ -216,13 +206,13 @@ const stopChunk = 2048
 
 // matchStop is matchIDs giving up (with a partial result) once stop
 // reports true; it looks between chunks of candidates.
-func matchStop(q string, hay []string, ids []int32, stop func() bool) []Match {
+func matchStop(q string, rows []row, ids []int32, stop func() bool) []Match {
 	terms := strings.Fields(q)
 	if len(terms) == 0 {
 		return nil
 	}
 	if ids == nil {
-		ids = make([]int32, len(hay))
+		ids = make([]int32, len(rows))
 		for i := range ids {
 			ids[i] = int32(i)
 		}
@@ -232,16 +222,18 @@ func matchStop(q string, hay []string, ids []int32, stop func() bool) []Match {
 		// A cheap in-order byte check first: sahilm/fuzzy scores every
 		// character of every string, about 1 µs a path, while most
 		// candidates do not hold the term's letters in order at all.
-		cand := prefilter(term, hay, ids)
+		cand := prefilter(term, rows, ids)
 		// For an ASCII term, everything the prefilter keeps matches.
 		found := make([]Match, 0, len(cand))
+		pat := []rune(term)
 		for lo := 0; lo < len(cand); lo += stopChunk {
 			if stop() {
 				return nil
 			}
-			hi := min(lo+stopChunk, len(cand))
-			for _, f := range fuzzy.FindFromNoSort(term, subset{hay, cand[lo:hi]}) {
-				found = append(found, Match{ID: cand[lo+f.Index], Score: f.Score})
+			for _, id := range cand[lo:min(lo+stopChunk, len(cand))] {
+				if sc, ok := score(pat, rows[id].hayOf()); ok {
+					found = append(found, Match{ID: id, Score: int32(sc)})
+				}
 			}
 		}
 		if t == 0 {
@@ -275,7 +267,7 @@ func matchStop(q string, hay []string, ids []int32, stop func() bool) []Match {
 // prefilter keeps the ids whose haystack holds the term's characters in
 // order, ignoring ASCII case. A term with other characters is not
 // prefiltered (sahilm/fuzzy folds Unicode case itself).
-func prefilter(term string, hay []string, ids []int32) []int32 {
+func prefilter(term string, rows []row, ids []int32) []int32 {
 	lower := strings.ToLower(term)
 	for i := 0; i < len(lower); i++ {
 		if lower[i] >= utf8.RuneSelf {
@@ -284,7 +276,7 @@ func prefilter(term string, hay []string, ids []int32) []int32 {
 	}
 	out := make([]int32, 0, len(ids)/4)
 	for _, id := range ids {
-		if inOrder(lower, hay[id]) {
+		if inOrder(lower, rows[id].hayOf()) {
 			out = append(out, id)
 		}
 	}
@@ -315,14 +307,14 @@ func mergePos(a, b []int) []int {
 }
 
 // mergeMatches merges the ranked b into the ranked a.
-func mergeMatches(a, b []Match, paths []string) []Match {
+func mergeMatches(a, b []Match, rows []row) []Match {
 	if len(b) == 0 {
 		return a
 	}
 	out := make([]Match, 0, len(a)+len(b))
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
-		if cmpMatch(b[j], a[i], paths) < 0 {
+		if cmpMatch(b[j], a[i], rows) < 0 {
 			out = append(out, b[j])
 			j++
 		} else {

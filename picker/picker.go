@@ -47,15 +47,14 @@ func (k SortKey) String() string {
 
 // State is the browsing state. The zero value is an empty list, ready to use.
 //
-// Candidates are kept by id (the order they were first added), so a
-// filter result computed for a snapshot stays valid while a scan appends
-// more; order and byPath are the ids in display order and in path order.
+// Candidates are kept by id (the order they were first added; within a
+// batch, path order), so a filter result computed for a snapshot stays
+// valid while a scan appends more; order and byPath are the ids in
+// display order and in path order.
 type State struct {
-	base  string
-	all   []vcsdetect.Repo // by id
-	hay   []string         // by id: the text the filter searches (see Haystack)
-	paths []string         // by id, append-only: a Query ranks by them
-	index map[string]int32 // path → id
+	base   string
+	rows   []row   // by id, packed (rows.go); a Query reads a snapshot
+	extras []extra // the rows' rare fields, append-only
 
 	byPath []int32 // ids sorted by path
 	order  []int32 // ids in the display order of sortKey (byPath itself for ByPath)
@@ -83,11 +82,11 @@ type State struct {
 	// version changes whenever a candidate's haystack changes in place
 	// (an update, a new base), which makes filter results computed before
 	// it stale. Appending candidates does not: Apply matches the new tail.
-	version   int
-	latest    *atomic.Int64 // the newest Prepare (filter.go)
-	hayShared bool          // a Query holds s.hay: copy before writing in place
-	listVer   int           // changes whenever a candidate is added, updated or dropped
-	moved     bool          // the person has moved the cursor since the list began
+	version    int
+	latest     *atomic.Int64 // the newest Prepare (filter.go)
+	rowsShared bool          // a Query holds s.rows: copy before writing in place
+	listVer    int           // changes whenever a candidate is added, updated or dropped
+	moved      bool          // the person has moved the cursor since the list began
 }
 
 // Label is the text a row shows for a repository: its path relative to
@@ -120,22 +119,13 @@ func Haystack(base string, r vcsdetect.Repo) string {
 // every candidate.
 func (s *State) SetBase(dir string) {
 	s.base = dir
-	s.unshareHay()
-	for i, r := range s.all {
-		s.hay[i] = Haystack(dir, r)
+	s.unshareRows()
+	for i := range s.rows {
+		s.rows[i].hay = hayOffset(dir, s.rows[i].pathOf())
 	}
 	s.version++
 	s.listVer++
 	s.refilter()
-}
-
-// unshareHay copies the haystacks before an in-place write when a Query
-// may be reading them on another goroutine.
-func (s *State) unshareHay() {
-	if s.hayShared {
-		s.hay = slices.Clone(s.hay)
-		s.hayShared = false
-	}
 }
 
 // SetCommitTime gives the sort by last commit its key; without it (or when
@@ -158,9 +148,6 @@ func (s *State) AddAll(repos []vcsdetect.Repo) {
 	if len(repos) == 0 {
 		return
 	}
-	if s.index == nil {
-		s.index = map[string]int32{}
-	}
 	keep, hadCurrent := s.currentID()
 	if !s.moved {
 		// Until the person moves, the cursor stays on the first row while
@@ -170,22 +157,36 @@ func (s *State) AddAll(repos []vcsdetect.Repo) {
 		s.cursor = 0
 	}
 	s.listVer++
-	first := int32(len(s.all))
+	first := int32(len(s.rows))
 	var updated []int32
-	for _, r := range repos {
-		if id, ok := s.index[r.Path]; ok {
-			s.unshareHay()
-			s.all[id], s.hay[id] = r, Haystack(s.base, r)
+	fresh := make([]int, 0, len(repos)) // indexes in repos of new paths
+	for i, r := range repos {
+		if id, ok := s.find(r.Path); ok {
+			s.unshareRows()
+			s.rows[id] = newRow(s.base, r, rowText(r), &s.extras)
 			updated = append(updated, id)
 			continue
 		}
-		s.index[r.Path] = int32(len(s.all))
-		s.all = append(s.all, r)
-		s.paths = append(s.paths, r.Path)
-		s.hay = append(s.hay, Haystack(s.base, r))
+		fresh = append(fresh, i)
 	}
-	added := make([]int32, 0, int32(len(s.all))-first)
-	for id := first; id < int32(len(s.all)); id++ {
+	// New paths get their ids in path order, so they need no sort of
+	// their own below; of a path given twice, the last copy wins, as
+	// with one Add each.
+	slices.SortStableFunc(fresh, func(a, b int) int { return strings.Compare(repos[a].Path, repos[b].Path) })
+	uniq := fresh[:0]
+	for k, i := range fresh {
+		if k+1 < len(fresh) && repos[fresh[k+1]].Path == repos[i].Path {
+			continue
+		}
+		uniq = append(uniq, i)
+	}
+	texts := make([]string, len(uniq))
+	packTexts(repos, uniq, texts)
+	for k, i := range uniq {
+		s.rows = append(s.rows, newRow(s.base, repos[i], texts[k], &s.extras))
+	}
+	added := make([]int32, 0, int32(len(s.rows))-first)
+	for id := first; id < int32(len(s.rows)); id++ {
 		added = append(added, id)
 	}
 	s.byPath = s.mergeSorted(s.byPath, added, s.lessPath)
@@ -218,9 +219,9 @@ func (s *State) AddAll(repos []vcsdetect.Repo) {
 			}
 			s.matches = slices.DeleteFunc(slices.Clone(s.matches), func(m Match) bool { return changed[m.ID] })
 		}
-		tail := matchIDs(s.filter, s.hay, again)
-		rank(tail, s.paths)
-		s.matches = mergeMatches(s.matches, tail, s.paths)
+		tail := matchIDs(s.filter, s.rows, again)
+		rank(tail, s.rows)
+		s.matches = mergeMatches(s.matches, tail, s.rows)
 	}
 	s.placeCursor(keep, hadCurrent)
 }
@@ -229,7 +230,7 @@ func (s *State) AddAll(repos []vcsdetect.Repo) {
 // Reset when it has appeared.
 func (s *State) placeCursor(keep int32, had bool) {
 	if s.want != "" {
-		if id, ok := s.index[s.want]; ok {
+		if id, ok := s.find(s.want); ok {
 			if i, ok := s.positionOf(id); ok {
 				s.cursor, s.want = i, ""
 				return
@@ -257,8 +258,8 @@ func (s *State) positionOf(id int32) (int, bool) {
 	}
 	if s.orderIsPath() {
 		// byPath is sorted: a binary search.
-		p := s.all[id].Path
-		i, ok := slices.BinarySearchFunc(s.byPath, p, func(x int32, p string) int { return strings.Compare(s.all[x].Path, p) })
+		p := s.rows[id].pathOf()
+		i, ok := slices.BinarySearchFunc(s.byPath, p, func(x int32, p string) int { return strings.Compare(s.rows[x].pathOf(), p) })
 		return i, ok
 	}
 	for i, x := range s.order {
@@ -269,7 +270,11 @@ func (s *State) positionOf(id int32) (int, bool) {
 	return 0, false
 }
 
-// mergeSorted sorts add by less and merges it into dst (already sorted).
+// mergeSorted sorts add by less and merges it into dst (already sorted),
+// in place: dst grows by len(add) and is filled from its end, so a batch
+// costs no new list (a copy of 50,000 ids per batch was most of the
+// garbage the picker made while a scan ran). dst's array may be reused:
+// nothing else may hold it.
 func (s *State) mergeSorted(dst, add []int32, less func(a, b int32) bool) []int32 {
 	if len(add) == 0 {
 		return dst
@@ -286,36 +291,36 @@ func (s *State) mergeSorted(dst, add []int32, less func(a, b int32) bool) []int3
 	if len(dst) == 0 || less(dst[len(dst)-1], add[0]) {
 		return append(dst, add...) // the common case of an ordered walk
 	}
-	out := make([]int32, 0, len(dst)+len(add))
-	i, j := 0, 0
-	for i < len(dst) && j < len(add) {
-		if less(add[j], dst[i]) {
-			out = append(out, add[j])
-			j++
+	i, j := len(dst)-1, len(add)-1
+	dst = slices.Grow(dst, len(add))[:len(dst)+len(add)]
+	// From the end: the larger of the two heads goes last; on a tie the
+	// one from add does, as in a forward merge that puts dst's first.
+	for w := len(dst) - 1; j >= 0; w-- {
+		if i >= 0 && less(add[j], dst[i]) {
+			dst[w] = dst[i]
+			i--
 		} else {
-			out = append(out, dst[i])
-			i++
+			dst[w] = add[j]
+			j--
 		}
 	}
-	out = append(out, dst[i:]...)
-	return append(out, add[j:]...)
+	return dst
 }
 
-func (s *State) lessPath(a, b int32) bool { return s.all[a].Path < s.all[b].Path }
+func (s *State) lessPath(a, b int32) bool { return s.rows[a].pathOf() < s.rows[b].pathOf() }
 
 // less is the display order of sortKey; ties (and unknown commit times) go
 // by path.
 func (s *State) less(a, b int32) bool {
-	ra, rb := &s.all[a], &s.all[b]
 	switch s.sortKey {
 	case ByName:
-		if ra.Name != rb.Name {
-			return ra.Name < rb.Name
+		if na, nb := s.nameOf(a), s.nameOf(b); na != nb {
+			return na < nb
 		}
 	case ByLastCommit:
 		if s.commitTime != nil {
-			ta, oka := s.commitTime(*ra)
-			tb, okb := s.commitTime(*rb)
+			ta, oka := s.commitTime(s.repo(a))
+			tb, okb := s.commitTime(s.repo(b))
 			switch {
 			case oka && okb && !ta.Equal(tb):
 				return ta.After(tb)
@@ -326,8 +331,11 @@ func (s *State) less(a, b int32) bool {
 	case ByPath:
 		// below, as the tie-break of the others
 	}
-	return ra.Path < rb.Path
+	return s.lessPath(a, b)
 }
+
+// repo is the candidate id as a vcsdetect.Repo.
+func (s *State) repo(id int32) vcsdetect.Repo { return s.rows[id].repo(s.extras) }
 
 // resort rebuilds the display order from scratch (a new sort key).
 func (s *State) resort() {
@@ -350,16 +358,16 @@ func (s *State) resort() {
 	// a map lookup in the UI): 50,000 by last commit sort in about 10 ms.
 	switch s.sortKey {
 	case ByName:
-		slices.SortStableFunc(s.order, func(a, b int32) int { return strings.Compare(s.all[a].Name, s.all[b].Name) })
+		slices.SortStableFunc(s.order, func(a, b int32) int { return strings.Compare(s.nameOf(a), s.nameOf(b)) })
 	case ByLastCommit:
 		if s.commitTime == nil {
 			return
 		}
 		// Newest first, unknown last: the negated time, or the largest key.
-		keys := make([]int64, len(s.all))
-		for id := range s.all {
+		keys := make([]int64, len(s.rows))
+		for id := range s.rows {
 			keys[id] = math.MaxInt64
-			if t, ok := s.commitTime(s.all[id]); ok {
+			if t, ok := s.commitTime(s.repo(int32(id))); ok {
 				keys[id] = -t.UnixNano()
 			}
 		}
@@ -400,11 +408,20 @@ func (s *State) CycleSort() SortKey {
 // new scan finds it again, unless the person moves first.
 func (s *State) Reset() {
 	if c, ok := s.Current(); ok {
-		s.want = c.Path
+		s.want = strings.Clone(c.Path)
 	}
-	s.all, s.hay, s.paths, s.index, s.byPath, s.order, s.matches, s.cursor = nil, nil, nil, nil, nil, nil, nil, 0
+	// The checked paths were cut from the rows' blocks (packTexts): copy
+	// them, so that the blocks of the old list can go.
+	if len(s.checked) > 0 {
+		checked := make(map[string]bool, len(s.checked))
+		for p := range s.checked {
+			checked[strings.Clone(p)] = true
+		}
+		s.checked = checked
+	}
+	s.rows, s.extras, s.byPath, s.order, s.matches, s.cursor = nil, nil, nil, nil, nil, 0
 	s.byName, s.kept, s.pos = nil, nil, nil
-	s.hayShared = false
+	s.rowsShared = false
 	s.version++
 	s.listVer++
 	if s.filter != "" {
@@ -413,7 +430,7 @@ func (s *State) Reset() {
 }
 
 // Len is the number of candidates, filtered or not.
-func (s *State) Len() int { return len(s.all) }
+func (s *State) Len() int { return len(s.rows) }
 
 // SetFilter shows only the candidates whose haystack (the label shown and
 // the branch) fuzzy-matches every space-separated term of q, ranked by
@@ -431,8 +448,8 @@ func (s *State) refilter() {
 	if s.filter == "" {
 		s.matches = nil
 	} else {
-		s.matches = matchIDs(s.filter, s.hay, nil)
-		rank(s.matches, s.paths)
+		s.matches = matchIDs(s.filter, s.rows, nil)
+		rank(s.matches, s.rows)
 	}
 	s.placeCursor(keep, had)
 }
@@ -462,7 +479,7 @@ func (s *State) ShownLen() int {
 
 // ShownAt returns row i of the shown list (0 ≤ i < ShownLen) without
 // copying the list.
-func (s *State) ShownAt(i int) vcsdetect.Repo { return s.all[s.shownID(i)] }
+func (s *State) ShownAt(i int) vcsdetect.Repo { return s.repo(s.shownID(i)) }
 
 // MatchedAt returns the byte offsets, in Haystack(base, ShownAt(i)), of
 // the characters the filter matched in row i; nil without a filter. The
@@ -477,7 +494,7 @@ func (s *State) MatchedAt(i int) []int {
 	id := s.matches[i].ID
 	pos, ok := s.pos[id]
 	if !ok {
-		pos = positions(s.filter, s.hay[id])
+		pos = positions(s.filter, s.rows[id].hayOf())
 		s.pos[id] = pos
 	}
 	return pos
@@ -530,7 +547,7 @@ func (s *State) Toggle() {
 // hidden by the filter keep their state.
 func (s *State) CheckShown(on bool) {
 	for i := range s.ShownLen() {
-		s.setChecked(s.ShownAt(i).Path, on)
+		s.setChecked(s.rows[s.shownID(i)].pathOf(), on)
 	}
 }
 
@@ -590,11 +607,11 @@ func (s *State) EachCheckedWhile(f func(path string) bool) {
 
 // Lookup returns the candidate at path, shown or not.
 func (s *State) Lookup(path string) (vcsdetect.Repo, bool) {
-	id, ok := s.index[path]
+	id, ok := s.find(path)
 	if !ok {
 		return vcsdetect.Repo{}, false
 	}
-	return s.all[id], true
+	return s.repo(id), true
 }
 
 // Checked returns the checked paths, sorted.
@@ -610,9 +627,9 @@ func (s *State) Checked() []string {
 // insideRange is the span of byPath strictly inside the folder root.
 func (s *State) insideRange(root string) (lo, hi int) {
 	prefix := strings.TrimSuffix(root, "/") + "/"
-	lo = sort.Search(len(s.byPath), func(i int) bool { return s.all[s.byPath[i]].Path >= prefix })
+	lo = sort.Search(len(s.byPath), func(i int) bool { return s.rows[s.byPath[i]].pathOf() >= prefix })
 	hi = lo + sort.Search(len(s.byPath)-lo, func(i int) bool {
-		return !strings.HasPrefix(s.all[s.byPath[lo+i]].Path, prefix)
+		return !strings.HasPrefix(s.rows[s.byPath[lo+i]].pathOf(), prefix)
 	})
 	return lo, hi
 }
@@ -624,7 +641,7 @@ func (s *State) Inside(root string) []vcsdetect.Repo {
 	lo, hi := s.insideRange(root)
 	var out []vcsdetect.Repo
 	for _, id := range s.byPath[lo:hi] {
-		out = append(out, s.all[id])
+		out = append(out, s.repo(id))
 	}
 	return out
 }
@@ -634,14 +651,14 @@ func (s *State) Inside(root string) []vcsdetect.Repo {
 func (s *State) EachInside(root string, f func(path string)) {
 	lo, hi := s.insideRange(root)
 	for _, id := range s.byPath[lo:hi] {
-		f(s.paths[id])
+		f(s.rows[id].pathOf())
 	}
 }
 
 // EachPath calls f for every candidate path, in path order.
 func (s *State) EachPath(f func(path string)) {
 	for _, id := range s.byPath {
-		f(s.paths[id])
+		f(s.rows[id].pathOf())
 	}
 }
 
@@ -659,7 +676,7 @@ func (s *State) CountInside(root string) int {
 func (s *State) All() []vcsdetect.Repo {
 	out := make([]vcsdetect.Repo, len(s.byPath))
 	for i, id := range s.byPath {
-		out[i] = s.all[id]
+		out[i] = s.repo(id)
 	}
 	return out
 }
@@ -668,13 +685,13 @@ func (s *State) All() []vcsdetect.Repo {
 func (s *State) Uncheck(path string) { s.setChecked(path, false) }
 
 // rank orders matches by score, best first, ties by path.
-func rank(ms []Match, paths []string) {
-	slices.SortFunc(ms, func(a, b Match) int { return cmpMatch(a, b, paths) })
+func rank(ms []Match, rows []row) {
+	slices.SortFunc(ms, func(a, b Match) int { return cmpMatch(a, b, rows) })
 }
 
-func cmpMatch(a, b Match, paths []string) int {
+func cmpMatch(a, b Match, rows []row) int {
 	if c := cmp.Compare(b.Score, a.Score); c != 0 {
 		return c
 	}
-	return strings.Compare(paths[a.ID], paths[b.ID])
+	return strings.Compare(rows[a.ID].pathOf(), rows[b.ID].pathOf())
 }

@@ -2,9 +2,11 @@ package picker
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rootpick/rootpick/vcsdetect"
 )
@@ -226,5 +228,43 @@ func TestCursorStaysOnTopWhileStreaming(t *testing.T) {
 	s.AddAll([]vcsdetect.Repo{{Path: "/w/b"}})
 	if r, _ := s.Current(); r.Path != "/w/m" {
 		t.Fatalf("after a move the cursor left its repository for %s", r.Path)
+	}
+}
+
+// TestAddAllInBatchesEqualsOneSort: batches merged into the list in
+// place, sorted by path, name and last commit, give the order one sort of
+// everything gives, with ties (equal names, equal times) in path order.
+func TestAddAllInBatchesEqualsOneSort(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	var repos []vcsdetect.Repo
+	for i := range 3000 {
+		name := fmt.Sprintf("n%d", rnd.IntN(50))
+		repos = append(repos, vcsdetect.Repo{Path: fmt.Sprintf("/w/%d/%s", rnd.IntN(400), name), Name: name, Kind: vcsdetect.KindGit, Depth: i % 3})
+	}
+	when := func(r vcsdetect.Repo) (time.Time, bool) {
+		h := 0
+		for _, c := range r.Path {
+			h = h*31 + int(c)
+		}
+		if h%5 == 0 {
+			return time.Time{}, false
+		}
+		return time.Unix(int64(h%40), 0), true
+	}
+	for _, k := range []SortKey{ByPath, ByName, ByLastCommit} {
+		var batched, whole State
+		batched.SetCommitTime(when)
+		whole.SetCommitTime(when)
+		batched.SetSort(k)
+		for i := 0; i < len(repos); {
+			n := 1 + rnd.IntN(300)
+			batched.AddAll(repos[i:min(i+n, len(repos))])
+			i += n
+		}
+		whole.AddAll(repos)
+		whole.SetSort(k)
+		if got, want := paths(batched.Shown()), paths(whole.Shown()); !slices.Equal(got, want) {
+			t.Fatalf("sort %v: batches give %d rows %v…, one sort %d rows %v…", k, len(got), got[:5], len(want), want[:5])
+		}
 	}
 }

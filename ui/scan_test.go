@@ -159,9 +159,9 @@ func TestScanBatchWaitGrowsWithTheList(t *testing.T) {
 		n    int
 		want time.Duration
 	}{
-		{0, 4 * FrameInterval},
-		{10000, 4 * FrameInterval},
-		{50000, 100 * time.Millisecond},
+		{0, 12 * FrameInterval},
+		{40000, 12 * FrameInterval},
+		{75000, 150 * time.Millisecond},
 		{1000000, 250 * time.Millisecond},
 	} {
 		if got := scanBatchWait(tc.n); got != tc.want {

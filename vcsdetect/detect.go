@@ -1,6 +1,7 @@
 package vcsdetect
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ const (
 )
 
 // listing is what one folder's entries tell, gathered while they are read.
+// subdirs holds the subfolders' paths.
 type listing struct {
 	dotGit            entryType // type of the .git entry; typeUnknown when absent
 	hasGit            bool
@@ -52,7 +54,17 @@ func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
 	if testHookBeforeRead != nil {
 		testHookBeforeRead(j.path)
 	}
-	var l listing
+	defer w.r.release()
+	// Subfolders are kept by their whole path, the name a suffix of it:
+	// one string each, not a name and then a path (nor a prefix string
+	// per folder).
+	sep := string(filepath.Separator)
+	if strings.HasSuffix(j.path, sep) {
+		sep = ""
+	}
+	nameAt := len(j.path) + len(sep)
+	l := listing{subdirs: w.subdirs[:0]}
+	defer func() { w.subdirs = l.subdirs[:0] }()
 	// The folder's identity is wanted when it turns out to be a
 	// repository, to list a folder reached twice once.
 	wantID := func() bool { return !s.opts.Follow && l.mayBeRepo(j.inRepo) }
@@ -80,7 +92,7 @@ func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
 			case "refs":
 				l.refs = true
 			}
-			l.subdirs = append(l.subdirs, string(name))
+			l.subdirs = append(l.subdirs, j.path+sep+string(name))
 		case typeFile:
 			switch {
 			case string(name) == "HEAD":
@@ -143,6 +155,12 @@ func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
 		}
 		if !s.opts.NoBranch {
 			switch {
+			case repo.Kind == KindGit:
+				// PATH/.git, in the folder just read: relative to it.
+				b, err := w.r.readIn(j.path, gitName+string(filepath.Separator)+"HEAD")
+				if err == nil {
+					repo.Branch = headBranch(b)
+				}
 			case gitdir != "":
 				repo.Branch = readHeadBranch(gitdir)
 			case repo.Kind == KindHg:
@@ -156,24 +174,22 @@ func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
 		return nil // a bare repository's folders are Git's own data
 	}
 	inRepo := j.inRepo || (repo.Kind != "" && repo.Kind != KindProject)
-	prefix := j.path
-	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
-		prefix += string(filepath.Separator)
-	}
-	for _, name := range l.subdirs {
+	for _, path := range l.subdirs {
+		name := path[nameAt:]
 		if s.skip[name] || (!s.opts.All && s.skipBeside(name, l.beside)) {
 			s.skipped.Add(1)
 			continue
 		}
-		*children = append(*children, job{path: prefix + name, depth: j.depth + 1, inRepo: inRepo})
+		*children = append(*children, job{path: path, depth: j.depth + 1, inRepo: inRepo})
 	}
 	for _, name := range l.symlinks {
 		if s.skip[name] {
 			s.skipped.Add(1)
 			continue
 		}
-		if _, typ, err := statID(prefix + name); err == nil && typ == typeDir && !linksIntoVCSData(prefix+name) {
-			*children = append(*children, job{path: prefix + name, depth: j.depth + 1, inRepo: inRepo, link: true})
+		path := j.path + sep + name
+		if _, typ, err := statID(path); err == nil && typ == typeDir && !linksIntoVCSData(path) {
+			*children = append(*children, job{path: path, depth: j.depth + 1, inRepo: inRepo, link: true})
 		}
 	}
 	return nil
@@ -209,7 +225,13 @@ func (s *shared) skipBeside(name string, beside []string) bool {
 // gitKind tells what the .git entry of the folder at path, of type typ,
 // makes of it, the git folder to read HEAD from, and for KindBroken the
 // reason. A .git that is a FIFO, socket or device makes no repository.
+// For KindGit the git folder is path/.git, returned as "": the walk
+// reads its HEAD relative to the folder (and building the path for
+// nothing cost an allocation per repository).
 func (s *shared) gitKind(path string, typ entryType) (Kind, string, string) {
+	if typ == typeDir {
+		return KindGit, "", ""
+	}
 	dotGit := path + string(filepath.Separator) + gitName
 	if typ == typeSymlink || typ == typeUnknown {
 		// Git accepts a symlinked .git; look at what it points to.
@@ -225,7 +247,7 @@ func (s *shared) gitKind(path string, typ entryType) (Kind, string, string) {
 	}
 	switch typ {
 	case typeDir:
-		return KindGit, dotGit, ""
+		return KindGit, "", ""
 	case typeFile:
 		gitdir, err := readGitFile(dotGit)
 		if err != nil {
@@ -291,13 +313,19 @@ func readHeadBranch(gitdir string) string {
 	if err != nil {
 		return ""
 	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	line = strings.TrimRight(line, "\r")
-	ref, ok := strings.CutPrefix(line, "ref: refs/heads/")
+	return headBranch(b)
+}
+
+// headBranch is the branch a HEAD file's content names, or "" (detached).
+// Only the name is copied out of b.
+func headBranch(b []byte) string {
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	line = bytes.TrimRight(line, "\r")
+	ref, ok := bytes.CutPrefix(line, []byte("ref: refs/heads/"))
 	if !ok {
 		return ""
 	}
-	return strings.TrimSpace(ref)
+	return string(bytes.TrimSpace(ref))
 }
 
 // readHgBranch returns a Mercurial working copy's named branch: .hg/branch,

@@ -3,7 +3,9 @@ package vcsdetect
 import (
 	"bytes"
 	"io/fs"
+	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -17,11 +19,53 @@ const readBufSize = 32 << 10
 // allocation, no sorting and no stat when the file system reports the entry
 // type (it falls back to lstat when it does not). One belongs to one walking
 // goroutine.
+//
+// The folder last read stays open until release, so that a file in it
+// (.git/HEAD) is opened relative to it: openat resolves two names instead
+// of the whole path, and reads the folder that was listed.
 type dirReader struct {
-	buf []byte
+	buf   []byte
+	small []byte // readIn's buffer
+	name  []byte // openat's NUL-terminated name
+	fd    int    // the folder last read, or -1
 }
 
-func newDirReader() *dirReader { return &dirReader{buf: make([]byte, readBufSize)} }
+func newDirReader() *dirReader {
+	return &dirReader{buf: make([]byte, readBufSize), small: make([]byte, maxHeadSize), fd: -1}
+}
+
+// release closes the folder last read, if it is still open.
+func (r *dirReader) release() {
+	if r.fd >= 0 {
+		syscall.Close(r.fd)
+		r.fd = -1
+	}
+}
+
+// readIn reads at most maxHeadSize bytes of the small file at rel inside
+// the folder dir, which must be the folder last read (relative to it when
+// it is still open), as readSmall does. The bytes are valid until the next
+// call.
+func (r *dirReader) readIn(dir, rel string) ([]byte, error) {
+	if r.fd < 0 {
+		return readSmall(dir+string(filepath.Separator)+rel, maxHeadSize)
+	}
+	fd, err := r.openat(r.fd, rel, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC|syscall.O_NOCTTY)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: dir + string(filepath.Separator) + rel, Err: err}
+	}
+	defer syscall.Close(fd)
+	for {
+		n, err := syscall.Read(fd, r.small)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: dir + string(filepath.Separator) + rel, Err: err}
+		}
+		return r.small[:n], nil
+	}
+}
 
 // read opens the folder at path and calls fn for each of its entries but .
 // and .., with a name that is only valid during the call. A final symlink
@@ -32,17 +76,24 @@ func newDirReader() *dirReader { return &dirReader{buf: make([]byte, readBufSize
 // anything is read, and a false answer skips the folder (read returns
 // false). When wantID, called once the entries are read, says so, the
 // folder's device and inode are returned (an fstat of the open folder,
-// cheaper than a stat of its path).
+// cheaper than a stat of its path). A folder read whole stays open until
+// release (or the next read).
 func (r *dirReader) read(path string, follow bool, check func(fileID) bool, wantID func() bool, fn func(name []byte, typ entryType)) (bool, fileID, error) {
+	r.release()
 	flags := syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC | syscall.O_NONBLOCK
 	if !follow {
 		flags |= syscall.O_NOFOLLOW
 	}
-	fd, err := openRetry(path, flags)
+	fd, err := r.openat(atFDCWD, path, flags)
 	if err != nil {
 		return false, fileID{}, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	defer syscall.Close(fd)
+	kept := false
+	defer func() {
+		if !kept {
+			syscall.Close(fd)
+		}
+	}()
 	var id fileID
 	if check != nil {
 		var st syscall.Stat_t
@@ -69,9 +120,35 @@ func (r *dirReader) read(path string, follow bool, check func(fileID) bool, want
 					id = fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}
 				}
 			}
+			r.fd, kept = fd, true
 			return true, id, nil
 		}
 		parseDirents(r.buf[:n], fn)
+	}
+}
+
+// atFDCWD is AT_FDCWD: openat then opens a path as open does.
+const atFDCWD = -100
+
+// openat opens name relative to the folder dirfd (or as open does, with
+// atFDCWD), retrying on EINTR, without allocating: the NUL-terminated
+// name is built in the reader's buffer, where syscall.Open copies every
+// path into a new one (20 MB over a walk of 130,000 folders).
+func (r *dirReader) openat(dirfd int, name string, flags int) (int, error) {
+	if strings.IndexByte(name, 0) >= 0 {
+		return -1, syscall.EINVAL
+	}
+	r.name = append(append(r.name[:0], name...), 0)
+	for {
+		fd, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(&r.name[0])),
+			uintptr(flags|syscall.O_LARGEFILE), 0, 0, 0)
+		switch e {
+		case 0:
+			return int(fd), nil
+		case syscall.EINTR:
+			continue
+		}
+		return -1, e
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 )
 
@@ -15,6 +16,14 @@ import (
 type dirReader struct{}
 
 func newDirReader() *dirReader { return &dirReader{} }
+
+// release is a no-op: no folder is kept open here.
+func (r *dirReader) release() {}
+
+// readIn reads the small file at rel inside the folder dir (readSmall).
+func (r *dirReader) readIn(dir, rel string) ([]byte, error) {
+	return readSmall(filepath.Join(dir, rel), maxHeadSize)
+}
 
 // read opens the folder at path and calls fn for each of its entries. See
 // the Linux version; here a symlink replacing a folder is caught by an

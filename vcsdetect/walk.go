@@ -215,10 +215,11 @@ func (s *shared) stats() Stats {
 // worker is the state of one walking goroutine: its folder reader and the
 // repositories it found but has not handed over yet.
 type worker struct {
-	s     *shared
-	r     *dirReader
-	batch []Repo
-	sent  time.Time // when the last batch was handed over
+	s       *shared
+	r       *dirReader
+	batch   []Repo
+	sent    time.Time // when the last batch was handed over
+	subdirs []string  // the listing's, reused from folder to folder
 }
 
 // batchMax and batchAge bound how long a found repository waits in a
@@ -233,6 +234,9 @@ const (
 
 // add queues a repository for the calling goroutine.
 func (w *worker) add(r Repo) {
+	if w.batch == nil {
+		w.batch = make([]Repo, 0, batchMax)
+	}
 	w.batch = append(w.batch, r)
 	if len(w.batch) == 1 && w.sent.IsZero() {
 		w.flush() // the first result of a worker goes at once
