@@ -99,6 +99,9 @@ func (st styles) inputStyles() textinput.Styles {
 		s.Cursor.Color = lipgloss.LightDark(st.dark)(lipgloss.Color(shadeAccent.light), lipgloss.Color(shadeAccent.dark))
 	}
 	s.Cursor.Shape = tea.CursorBlock
+	// A steady cursor, as fzf's: the query line is always focused, and a
+	// blink would redraw the screen twice a second for nothing.
+	s.Cursor.Blink = false
 	return s
 }
 
