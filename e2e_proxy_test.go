@@ -169,10 +169,10 @@ func TestE2EPickerAndProxy(t *testing.T) {
 	tt.waitArmed(1, 0)
 	start := time.Now()
 	tt.send("y")
-	deadline := start.Add(time.Second)
+	deadline := start.Add(e2eWait)
 	for !slices.Equal(allowed(), []string{first}) {
 		if time.Now().After(deadline) {
-			t.Fatalf("1 s after y the server behind the proxy allows %v, want %s", allowed(), first)
+			t.Fatalf("%v after y the server behind the proxy allows %v, want %s", e2eWait, allowed(), first)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -184,7 +184,7 @@ func TestE2EPickerAndProxy(t *testing.T) {
 	tt.send("C-d")
 	tt.waitArmed(0, 1)
 	tt.send("y")
-	deadline = time.Now().Add(5 * time.Second)
+	deadline = time.Now().Add(e2eWait)
 	for len(allowed()) != 0 {
 		if time.Now().After(deadline) {
 			t.Fatalf("after revoking all the server behind the proxy allows %v", allowed())
@@ -200,7 +200,8 @@ func TestE2EPickerAndProxy(t *testing.T) {
 		t.Fatal("no server process behind the proxy")
 	}
 	_ = session.Close()
-	deadline = time.Now().Add(5 * time.Second)
+	bound := loadBound(t, 5*time.Second)
+	deadline = time.Now().Add(bound)
 	for {
 		var alive []int
 		for _, p := range append([]int{proxyPid}, servers...) {
@@ -212,7 +213,7 @@ func TestE2EPickerAndProxy(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("5 s after the host went away, processes %v (proxy %d) still run", alive, proxyPid)
+			t.Fatalf("%v after the host went away, processes %v (proxy %d) still run", bound, alive, proxyPid)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -333,14 +333,14 @@ func TestE2EServeDemoChild(t *testing.T) {
 		t.Fatalf("want exactly one serve-demo child running before quitting, found %v", pids)
 	}
 	tt.quit()
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(e2eWait)
 	for {
 		pids := serveDemoPids(bin, rec)
 		if len(pids) == 0 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("serve-demo child still running 3s after quitting: pids %v", pids)
+			t.Fatalf("serve-demo child still running %v after quitting: pids %v", e2eWait, pids)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,8 +23,34 @@ import (
 	"github.com/rootpick/rootpick/internal/testskip"
 )
 
-// e2eWait bounds every wait for the screen, a file or an exit.
-const e2eWait = 10 * time.Second
+// loadBound is d, a time the product promises on an idle machine, scaled
+// by how many runnable tasks each core had over the last minute (at
+// least 1): two go test -race runs at once on 2 cores reach a load of
+// 10, where every step takes several times longer. A bound that holds
+// only on an idle machine fails for reasons that have nothing to do with
+// the change; a broken promise (a kill that never comes, a wait that R
+// does not cut short) still fails it.
+func loadBound(t *testing.T, d time.Duration) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return d
+	}
+	var load float64
+	if _, err := fmt.Sscan(string(b), &load); err != nil {
+		return d
+	}
+	if f := load / float64(runtime.NumCPU()); f > 1 {
+		t.Logf("load %.1f on %d cores: bound %v scaled to %v", load, runtime.NumCPU(), d, time.Duration(f*float64(d)))
+		return time.Duration(f * float64(d))
+	}
+	return d
+}
+
+// e2eWait bounds every wait for the screen, a file or an exit: generous,
+// for a loaded machine (go test -race -count=5 twice at once); only a
+// broken wait ever reaches it.
+const e2eWait = 30 * time.Second
 
 var (
 	e2eBuildOnce sync.Once

@@ -47,6 +47,12 @@ func TestE2ERealHostsThroughProxy(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
+				// Each host gives a server a few seconds to connect (Gemini
+				// CLI's mcp list 5 s): under load (go test -race twice at
+				// once on 2 cores) starting node behind the proxy takes
+				// longer, so the test gives both the longer wait a person
+				// on a slow machine would set.
+				environ = append(environ, "MCP_TIMEOUT=120000")
 				args := []string{"proxy", "--profile", "real", "--state-dir", state, "--", "node", fs}
 				switch host {
 				case "claude":
@@ -56,7 +62,7 @@ func TestE2ERealHostsThroughProxy(t *testing.T) {
 					// Gemini trusts no folder by default, and starts no
 					// server in an untrusted one.
 					writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+jsonQuote(project)+`: "TRUST_FOLDER"}`)
-					runIn(t, project, environ, cli, append([]string{"mcp", "add", "-s", "user", "rp", bin}, args...)...)
+					runIn(t, project, environ, cli, append([]string{"mcp", "add", "-s", "user", "--timeout", "120000", "rp", bin}, args...)...)
 				}
 				start := time.Now()
 				out := runIn(t, project, environ, cli, "mcp", "list")

@@ -194,13 +194,7 @@ func TestKilledServerIsRestartedAndReserved(t *testing.T) {
 		if err := testproc.Kill(pid, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(2 * time.Second)
-		for !fetchedA(mark)() {
-			if time.Now().After(deadline) {
-				t.Fatalf("kill %d: not served again within 2s", i)
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
+		waitFor(t, fmt.Sprintf("kill %d: served again", i), fetchedA(mark))
 		worst = max(worst, time.Since(start))
 		waitFor(t, "the old process gone", func() bool { return !slices.Contains(pidsWith(marker), pids[0]) })
 	}
@@ -518,30 +512,29 @@ func TestBackoffResetsAfterHealth(t *testing.T) {
 	if err := hub.Connect(context.Background(), Spec{Name: "h", Command: []string{exe, marker}}); err != nil {
 		t.Fatal(err)
 	}
-	connectedAfter := func(n int) func() bool {
-		return func() bool { return count(events(), Connected, "") >= n }
-	}
-	kill := func() {
+	j := newBackoffJudge(t, 20*time.Millisecond, time.Second, 2*time.Second)
+	restart := func(sleep time.Duration) {
 		t.Helper()
-		pid := killServer(t, marker)
-		waitFor(t, "the process gone", func() bool { return !slices.Contains(pidsWith(marker), pid) })
-	}
-	kill() // up briefly: attempt 1
-	waitFor(t, "second connection", connectedAfter(2))
-	kill() // up briefly again: attempt 2, twice the delay
-	waitFor(t, "third connection", connectedAfter(3))
-	time.Sleep(2500 * time.Millisecond) // healthy now
-	kill()
-	waitFor(t, "fourth connection", connectedAfter(4))
-	var got []string
-	for _, e := range events() {
-		if e.Kind == Restarting {
-			got = append(got, fmt.Sprintf("%d:%v", e.Attempt, e.Delay))
+		n := count(events(), Restarting, "")
+		waitFor(t, "a connection", func() bool { return count(events(), Connected, "") > n })
+		connected := time.Now()
+		time.Sleep(sleep)
+		killed := time.Now()
+		killServer(t, marker)
+		waitFor(t, "a restart", func() bool { return count(events(), Restarting, "") > n })
+		reported := time.Now()
+		var last Event
+		for _, e := range events() {
+			if e.Kind == Restarting {
+				last = e
+			}
 		}
+		if (last.Attempt == 1) != (last.Delay == 20*time.Millisecond) {
+			t.Fatalf("restart numbered %d after %v: only the first of a series waits BackoffMin", last.Attempt, last.Delay)
+		}
+		j.judge(connected, killed, reported, last.Delay)
 	}
-	if want := []string{"1:20ms", "2:40ms", "1:20ms"}; !slices.Equal(got, want) {
-		t.Fatalf("restarts %v, want %v", got, want)
-	}
+	j.run(restart)
 }
 
 // uniqueMarker is a word for a server's command line that no other process

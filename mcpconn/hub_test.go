@@ -83,7 +83,7 @@ func uris(roots []*mcp.Root) []string {
 // waitFor polls cond until it holds or the deadline passes.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	waitWithin(t, 5*time.Second, what, cond)
+	waitWithin(t, 30*time.Second, what, cond)
 }
 
 // waitWithin is waitFor with its own deadline, for a wait whose bound is

@@ -322,13 +322,19 @@ func endTree(pid int, stamp uint64, tag string, termGrace, killGrace time.Durati
 	t.waitGone(termGrace)
 	// Whatever is still running, or was started meanwhile (a process
 	// forked between the collection and the signal escapes it), is killed;
-	// looking again until nothing new runs, for at most killGrace.
+	// looking again until nothing new runs, for at most killGrace. What a
+	// look finds is killed even past the deadline: on a loaded machine
+	// one look can take longer than killGrace.
 	for deadline := time.Now().Add(killGrace); ; {
 		collect()
-		if len(t.live()) == 0 || time.Now().After(deadline) {
+		if len(t.live()) == 0 {
 			break
 		}
 		signal(syscall.SIGKILL)
+		if time.Now().After(deadline) {
+			t.waitGone(100 * time.Millisecond)
+			break
+		}
 		t.waitGone(min(100*time.Millisecond, time.Until(deadline)))
 	}
 	t.reap(pid)

@@ -173,6 +173,26 @@ func taggedRunning(tag string) []int {
 	return pids
 }
 
+// TestEndTreeKillsPastTheDeadline: when looking for the server's
+// processes takes longer than killGrace (a loaded machine), what was found
+// is still killed: ending a server never stops at SIGTERM.
+func TestEndTreeKillsPastTheDeadline(t *testing.T) {
+	cmd := exec.Command("sh", "-c", `trap "" TERM; sleep 30`)
+	setProcAttr(cmd)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	endTree(cmd.Process.Pid, startStamp(cmd.Process.Pid), "", 50*time.Millisecond, 0)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a server that ignores SIGTERM still runs 5 s after endTree with a deadline already past")
+	}
+}
+
 // TestEndTreeCatchesLateForks: a server that keeps starting processes
 // which leave its group (setsid) and ignore SIGTERM, even while it is being
 // ended, leaves none of them running.
@@ -191,6 +211,12 @@ func TestEndTreeCatchesLateForks(t *testing.T) {
 		go func() { _ = cmd.Wait() }()
 		waitFor(t, "a few forks", func() bool { return len(taggedRunning(tag)) > 10 })
 		endTree(cmd.Process.Pid, startStamp(cmd.Process.Pid), tag, 200*time.Millisecond, time.Second)
+		// A process killed may take a moment to die on a loaded machine;
+		// one missed sleeps for 30 s.
+		deadline := time.Now().Add(5 * time.Second)
+		for len(taggedRunning(tag)) > 0 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
 		if left := taggedRunning(tag); len(left) > 0 {
 			for _, p := range left {
 				_ = syscall.Kill(p, syscall.SIGKILL)

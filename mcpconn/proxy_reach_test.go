@@ -242,6 +242,7 @@ func TestProxyOneListChangedPerChange(t *testing.T) {
 func TestProxyBackoffResetsAfterHealth(t *testing.T) {
 	exe, _ := os.Executable()
 	t.Setenv("ROOTPICK_TEST_SERVE", "demo")
+	const healthy = 2 * time.Second
 	marker := uniqueMarker("proxyhealth")
 	src := newTestSource()
 	ct, st := mcp.NewInMemoryTransports()
@@ -251,7 +252,7 @@ func TestProxyBackoffResetsAfterHealth(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- RunProxy(ctx, st, ProxyOptions{Command: []string{exe, marker}, Source: src, Logger: testLogger(t),
-			Timing: Timing{BackoffMin: 20 * time.Millisecond, BackoffMax: time.Second, HealthyAfter: 2 * time.Second},
+			Timing: Timing{BackoffMin: 20 * time.Millisecond, BackoffMax: time.Second, HealthyAfter: healthy},
 			Status: func(s ProxyStatus) { statuses <- s }})
 	}()
 	client := mcp.NewClient(&mcp.Implementation{Name: "h", Version: "1"}, nil)
@@ -260,20 +261,28 @@ func TestProxyBackoffResetsAfterHealth(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	var delays []time.Duration
-	// restarted kills the server and waits until the proxy has restarted
-	// it (connected again), noting the delay it chose.
-	restarted := func() {
+	j := newBackoffJudge(t, 20*time.Millisecond, time.Second, healthy)
+	restart := func(sleep time.Duration) {
 		t.Helper()
+		var connected time.Time
+		for connected.IsZero() {
+			select {
+			case s := <-statuses:
+				if s.State == "connected" {
+					connected = time.Now()
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the server did not connect within 10 s")
+			}
+		}
+		time.Sleep(sleep)
+		killed := time.Now()
 		killServer(t, marker)
-		n := len(delays)
 		for deadline := time.After(10 * time.Second); ; {
 			select {
 			case s := <-statuses:
 				if s.State == "restarting" && s.RetryIn > 0 {
-					delays = append(delays, s.RetryIn)
-				}
-				if s.State == "connected" && len(delays) > n {
+					j.judge(connected, killed, time.Now(), s.RetryIn)
 					return
 				}
 			case <-deadline:
@@ -281,13 +290,67 @@ func TestProxyBackoffResetsAfterHealth(t *testing.T) {
 			}
 		}
 	}
-	waitFor(t, "the server up", func() bool { return len(pidsWith(marker)) == 1 })
-	restarted()
-	restarted()
-	time.Sleep(2500 * time.Millisecond) // healthy now: past HealthyAfter
-	restarted()
-	if want := []time.Duration{20 * time.Millisecond, 40 * time.Millisecond, 20 * time.Millisecond}; !slices.Equal(delays, want) {
-		t.Fatalf("restart delays %v, want %v", delays, want)
+	j.run(restart)
+}
+
+// backoffJudge checks the delays a supervisor chose after a run of
+// crashes, judging each by what the test can prove about the run that
+// ended, so that load cannot make it fail: that run started after the
+// previous kill and before "connected" was seen, and ended after its kill
+// and before the restart was reported. A run shorter than HealthyAfter
+// for sure doubles the delay; one longer for sure starts over at
+// BackoffMin; one in between proves nothing, and run kills again.
+type backoffJudge struct {
+	t                  *testing.T
+	least, most, ok    time.Duration // BackoffMin, BackoffMax, HealthyAfter
+	prevDelay          time.Duration
+	prevKilled         time.Time
+	doubled, startOver int
+}
+
+func newBackoffJudge(t *testing.T, least, most, healthyAfter time.Duration) *backoffJudge {
+	return &backoffJudge{t: t, least: least, most: most, ok: healthyAfter, prevKilled: time.Now()}
+}
+
+// judge checks the delay reported at reported for the run that was seen
+// connected at connected and killed at killed.
+func (j *backoffJudge) judge(connected, killed, reported time.Time, delay time.Duration) {
+	j.t.Helper()
+	switch shortest, longest := killed.Sub(connected), reported.Sub(j.prevKilled); {
+	case j.prevDelay == 0:
+		if delay != j.least {
+			j.t.Fatalf("first restart in %v, want BackoffMin %v", delay, j.least)
+		}
+	case longest < j.ok:
+		if want := min(2*j.prevDelay, j.most); delay != want {
+			j.t.Fatalf("after a run of at most %v, restarted in %v, want %v (twice %v)", longest, delay, want, j.prevDelay)
+		}
+		j.doubled++
+	case shortest >= j.ok:
+		if delay != j.least {
+			j.t.Fatalf("after a run of at least %v, restarted in %v, want BackoffMin %v", shortest, delay, j.least)
+		}
+		j.startOver++
+	}
+	j.prevDelay, j.prevKilled = delay, killed
+}
+
+// run calls restart, which kills the server after sleeping for its
+// argument, until two quick crashes doubled the delay and a crash after
+// a long run started over.
+func (j *backoffJudge) run(restart func(sleep time.Duration)) {
+	j.t.Helper()
+	for i := 0; j.doubled < 2; i++ {
+		if i == 10 {
+			j.t.Fatalf("10 quick crashes, only %d runs provably shorter than %v", j.doubled, j.ok)
+		}
+		restart(0)
+	}
+	for i := 0; j.startOver < 1; i++ {
+		if i == 3 {
+			j.t.Fatalf("3 long runs, none provably longer than %v", j.ok)
+		}
+		restart(j.ok + 500*time.Millisecond)
 	}
 }
 

@@ -228,7 +228,11 @@ var gitEnv = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0
 func (d *Describer) runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, d.git, append([]string{"-C", dir}, args...)...)
 	cmd.Env = gitEnv
-	cmd.WaitDelay = 100 * time.Millisecond
+	// WaitDelay bounds a wait on a pipe a git child still holds after git
+	// exits, but it also starts when git exits and cuts off output not yet
+	// copied: 100 ms lost a whole git status on a loaded machine (state
+	// "unknown" for a dirty repository under go test -race twice at once).
+	cmd.WaitDelay = time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -15,9 +15,14 @@ import (
 	"sync/atomic"
 )
 
+// oneHook is a hook with its own once: setting a new hook arms it again.
+type oneHook struct {
+	f    func()
+	once sync.Once
+}
+
 var (
-	hook      atomic.Pointer[func()]
-	once      sync.Once
+	hook      atomic.Pointer[oneHook]
 	panicking atomic.Bool
 )
 
@@ -28,7 +33,7 @@ func SetHook(f func()) {
 		hook.Store(nil)
 		return
 	}
-	hook.Store(&f)
+	hook.Store(&oneHook{f: f})
 }
 
 // Guard, deferred first in a goroutine, runs the hook when the goroutine
@@ -38,8 +43,8 @@ func SetHook(f func()) {
 func Guard() {
 	if r := recover(); r != nil {
 		panicking.Store(true)
-		if f := hook.Load(); f != nil {
-			once.Do(*f)
+		if h := hook.Load(); h != nil {
+			h.once.Do(h.f)
 		}
 		panic(r)
 	}
