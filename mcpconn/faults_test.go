@@ -49,6 +49,16 @@ var faultModes = map[string]func(){
 		spawnSleeper()
 		serveDemo()
 	},
+	// setsid-deaf is setsid whose server itself ignores SIGTERM, SIGHUP
+	// and SIGINT and stays after the end of its input: only a signal the
+	// kernel sends on its parent's death (PR_SET_PDEATHSIG), or a kill,
+	// ends it.
+	"setsid-deaf": func() {
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+		spawnSleeper()
+		serveDemo()
+		select {}
+	},
 	// setsid-untagged starts, with a cleared environment (as by env -i, so
 	// no server tag), a grandchild in a new session that ignores SIGTERM,
 	// then sleeps: only the server's children in /proc lead to it.

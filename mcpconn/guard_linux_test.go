@@ -19,7 +19,7 @@ import (
 )
 
 func init() {
-	// host runs a "setsid" server the way rootpick does, through a Hub
+	// host runs a "setsid-deaf" server the way rootpick does, through a Hub
 	// (as the picker, a subreaper) or RunProxy (as rootpick proxy) named
 	// by ROOTPICK_TEST_HOST, under a guard unless ROOTPICK_TEST_NO_GUARD
 	// is set. Once the server's deaf grandchild runs it prints its tree
@@ -30,7 +30,7 @@ func init() {
 			guardEnabled.Store(false)
 		}
 		pidfile := os.Getenv("ROOTPICK_TEST_PIDFILE")
-		server := []string{"env", "ROOTPICK_TEST_SERVE=setsid", os.Args[0]}
+		server := []string{"env", "ROOTPICK_TEST_SERVE=setsid-deaf", os.Args[0]}
 		switch os.Getenv("ROOTPICK_TEST_HOST") {
 		case "hub":
 			if err := BecomeSubreaper(); err != nil {
@@ -141,7 +141,9 @@ func killedHost(t *testing.T, host string, guarded bool) (tree map[int]uint64, c
 // grandchild that left the server's process group with setsid() and
 // ignores SIGTERM and the end of its input: the guard ends it. Without a
 // guard, PR_SET_PDEATHSIG ends the server, its direct child, but the
-// grandchild escapes (the second run shows it).
+// grandchild escapes (the second run shows it). The server itself ignores
+// SIGTERM and the end of its input too: nothing but the parent-death
+// signal ends it.
 func TestServersDieWithTheirHost(t *testing.T) {
 	for _, host := range []string{"hub", "proxy"} {
 		t.Run(host, func(t *testing.T) {
