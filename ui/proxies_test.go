@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -35,5 +37,37 @@ func TestProxyStates(t *testing.T) {
 	}
 	if strings.Contains(pane, "≠") {
 		t.Errorf("an older version a host asked for is flagged:\n%s", pane)
+	}
+}
+
+// TestRefusedRegistryIsSaid: a proxy registry folder the person does not
+// own alone (here one anybody may write into, where another user could
+// plant a proxy line) shows no proxy, and the status line says why, once;
+// when the folder is put right the note goes.
+func TestRefusedRegistryIsSaid(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.cfg.Store = storeFor(t)
+	m.setSize(200, 30)
+	state := t.TempDir()
+	if err := os.Chmod(state, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(state, "run")
+	if err := os.Mkdir(run, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(run, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	m.Update(pollProxies(run, m.cfg.Store.Profile(), 0)())
+	if status := statusOf(m); !strings.Contains(status, "Proxies not shown") || !strings.Contains(status, run) {
+		t.Fatalf("status %q: want why the proxies are not shown, naming %s", status, run)
+	}
+	if err := os.Chmod(run, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	m.Update(pollProxies(run, m.cfg.Store.Profile(), 0)())
+	if m.registryProblem != "" {
+		t.Errorf("the registry is the person's own again, still noted: %q", m.registryProblem)
 	}
 }
