@@ -32,6 +32,7 @@ type plantCase struct {
 	root   bool // needs root (chown to another user)
 	plant  func(t *testing.T, store *consent.Store, tree, home string)
 	allows func(tree string) []string // nil: nothing
+	why    string                     // what the proxy's entry and the picker's status line say
 }
 
 // rawRecord writes a record holding roots as given, bypassing Save's
@@ -59,7 +60,7 @@ func replacePath(t *testing.T, path string, make func(string) error) {
 
 var plantCases = []plantCase{
 	{id: "good", name: "the good record", allows: func(tree string) []string { return []string{filepath.Join(tree, "alpha")} }},
-	{id: "link", name: "a symlink to a record elsewhere", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+	{id: "link", why: "is a symbolic link", name: "a symlink to a record elsewhere", plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		elsewhere := filepath.Join(t.TempDir(), "planted.json")
 		b, _ := os.ReadFile(s.Path())
 		if err := os.WriteFile(elsewhere, b, 0o600); err != nil {
@@ -67,23 +68,23 @@ var plantCases = []plantCase{
 		}
 		replacePath(t, s.Path(), func(p string) error { return os.Symlink(elsewhere, p) })
 	}},
-	{id: "0666", name: "a record writable by all", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+	{id: "0666", why: "is writable by others (mode 0666)", name: "a record writable by all", plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		if err := os.Chmod(s.Path(), 0o666); err != nil {
 			t.Fatal(err)
 		}
 	}},
-	{id: "fifo", name: "a FIFO", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+	{id: "fifo", why: "is a FIFO", name: "a FIFO", plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		replacePath(t, s.Path(), func(p string) error { return syscall.Mkfifo(p, 0o600) })
 	}},
-	{id: "zero", name: "a link to /dev/zero", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+	{id: "zero", why: "is a symbolic link", name: "a link to /dev/zero", plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		replacePath(t, s.Path(), func(p string) error { return os.Symlink("/dev/zero", p) })
 	}},
-	{id: "owner", name: "another user's record", root: true, plant: func(t *testing.T, s *consent.Store, tree, home string) {
+	{id: "owner", why: "belongs to user 65534", name: "another user's record", root: true, plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		if err := os.Chown(s.Path(), 65534, 65534); err != nil {
 			t.Fatal(err)
 		}
 	}},
-	{id: "statedir", name: "a state folder made by another user, open to all", root: true, plant: func(t *testing.T, s *consent.Store, tree, home string) {
+	{id: "statedir", why: "belongs to user 65534", name: "a state folder made by another user, open to all", root: true, plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		state := filepath.Dir(s.Dir())
 		if err := os.Chown(state, 65534, 65534); err != nil {
 			t.Fatal(err)
@@ -92,33 +93,65 @@ var plantCases = []plantCase{
 			t.Fatal(err)
 		}
 	}},
-	{id: "loose", name: "a consent folder open to others", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+	{id: "loose", why: "is open to others (mode 0755", name: "a consent folder open to others", plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		if err := os.Chmod(s.Dir(), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}},
-	{id: "fsroot", name: "a record naming /", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+	{id: "fsroot", why: "never granted in the picker: the whole file system (/)", name: "a record naming /", plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		rawRecord(t, s, tree, nil, "/")
 	}},
-	{id: "etc", name: "a record naming /etc", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+	{id: "etc", why: "never granted in the picker", name: "a record naming /etc", plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		rawRecord(t, s, tree, nil, "/etc")
 	}},
-	{id: "home", name: "a record naming the home folder", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+	{id: "home", why: "never granted in the picker: your home folder", name: "a record naming the home folder", plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		rawRecord(t, s, tree, nil, home)
 	}},
-	{id: "outside", name: "a record naming a folder outside its DIR", plant: func(t *testing.T, s *consent.Store, tree, home string) {
-		rawRecord(t, s, filepath.Join(tree, "alpha"), nil, filepath.Join(tree, "beta"))
+	{id: "outside", why: "never granted in the picker: outside the scanned folder", name: "a record naming a folder outside its DIR", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+		outside := filepath.Join(filepath.Dir(tree), "outside")
+		if err := os.Mkdir(outside, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		rawRecord(t, s, tree, nil, outside)
 	}},
-	{id: "dotdot", name: "a record with a ..-path", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+	{id: "dotdot", why: "not a clean absolute path", name: "a record with a ..-path", plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		rawRecord(t, s, tree, nil, filepath.Join(tree, "alpha")+"/../../..")
 	}},
-	{id: "rel", name: "a record with a relative path", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+	{id: "rel", why: "does not match its URI", name: "a record with a relative path", plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		rawRecord(t, s, tree, nil, "alpha")
 	}},
-	{id: "mixed", name: "a good root beside /etc", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+	{id: "mixed", why: "never granted in the picker", name: "a good root beside /etc", plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		rawRecord(t, s, tree, nil, filepath.Join(tree, "alpha"), "/etc")
 	}, allows: func(tree string) []string { return []string{filepath.Join(tree, "alpha")} }},
-	{id: "wrongcode", name: "/etc granted for another reason only", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+	{id: "socket", why: "is a socket", name: "a socket", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+		replacePath(t, s.Path(), func(p string) error { return syscall.Mknod(p, syscall.S_IFSOCK|0o600, 0) })
+	}},
+	{id: "dir", why: "is a folder, not a regular file", name: "a folder", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+		replacePath(t, s.Path(), func(p string) error { return os.Mkdir(p, 0o700) })
+	}},
+	{id: "big", why: "more than 1048576", name: "a record over 1 MiB", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+		b, _ := os.ReadFile(s.Path())
+		pad := `,"pad":"` + strings.Repeat("x", consent.MaxStateFile) + `"}`
+		replacePath(t, s.Path(), func(p string) error { return os.WriteFile(p, append(b[:len(b)-2], pad...), 0o600) })
+	}},
+	{id: "cut", why: "unexpected end of JSON input", name: "a truncated record", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+		b, _ := os.ReadFile(s.Path())
+		replacePath(t, s.Path(), func(p string) error { return os.WriteFile(p, b[:len(b)/2], 0o600) })
+	}},
+	{id: "empty", why: "unexpected end of JSON input", name: "an empty record", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+		replacePath(t, s.Path(), func(p string) error { return os.WriteFile(p, nil, 0o600) })
+	}},
+	{id: "profile", why: `"q"`, name: "another profile's record", plant: func(t *testing.T, s *consent.Store, tree, home string) {
+		b, _ := os.ReadFile(s.Path())
+		var rec map[string]any
+		if err := json.Unmarshal(b, &rec); err != nil || rec["profile"] != "p" {
+			t.Fatalf("profile p's record %s: %v", b, err)
+		}
+		rec["profile"] = "q"
+		b, _ = json.Marshal(rec)
+		replacePath(t, s.Path(), func(p string) error { return os.WriteFile(p, b, 0o600) })
+	}},
+	{id: "wrongcode", why: "never granted in the picker", name: "/etc granted for another reason only", plant: func(t *testing.T, s *consent.Store, tree, home string) {
 		rawRecord(t, s, tree, map[string][]string{"file:///etc": {consent.WarnOutside}}, "/etc")
 	}},
 }
@@ -214,8 +247,8 @@ func TestE2EProxyServesOnlyOwnConsent(t *testing.T) {
 				}
 				return
 			}
-			if entry.Problem == "" && len(entry.Dropped) == 0 {
-				t.Errorf("the proxy's entry says nothing of why it serves nothing: %+v", entry.ProxyStatus)
+			if said := entry.Problem + " " + strings.Join(entry.Dropped, " "); !strings.Contains(said, c.why) {
+				t.Errorf("the proxy's entry does not say %q: %+v", c.why, entry.ProxyStatus)
 			}
 		})
 	}
@@ -285,9 +318,7 @@ func TestE2EResumeServesOnlyGranted(t *testing.T) {
 				// verified: rootpick asked the server, and it allows
 				// nothing.
 				tt.waitStatus("0 roots exposed", "secure-filesystem-server verified")
-				if s := statusWithNote(tt.capture()); !strings.Contains(s, "not believed") && !strings.Contains(s, "Not resumed") && !strings.Contains(s, "unreadable") {
-					t.Errorf("the status line does not say why nothing was resumed: %q", s)
-				}
+				tt.waitFor("why nothing was resumed: "+c.why, func(s string) bool { return strings.Contains(statusWithNote(s), c.why) })
 			}
 			tt.send("C-q")
 			tt.waitFor("the quit or its question", func(s string) bool { return tt.exited() || strings.Contains(s, "Discard") })
