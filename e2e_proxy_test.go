@@ -129,18 +129,38 @@ func TestE2EInspectorThroughProxy(t *testing.T) {
 }
 
 // TestE2EPickerAndProxy: the picker of profile t in tmux and a proxy of
-// profile t driven by a Go host. y in the picker reaches the server behind
-// the proxy within a second, and the picker shows the proxy synced.
+// profile t driven by a Go host, sharing the default state folder, or one
+// both are given with --state-dir (the default then holds nothing of
+// theirs: a side that ignored the flag would not meet the other). y in
+// the picker reaches the server behind the proxy at once, and the picker
+// shows the proxy synced, with its protocol and when it last fetched.
 func TestE2EPickerAndProxy(t *testing.T) {
 	t.Parallel()
 	requireE2E(t)
 	fs := npmPath(t, filepath.Join("@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
 	bin := rootpickBin(t)
+	for _, flagged := range []bool{false, true} {
+		name := "default"
+		if flagged {
+			name = "state-dir"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			pickerAndProxy(t, bin, fs, flagged)
+		})
+	}
+}
+
+func pickerAndProxy(t *testing.T, bin, fs string, flagged bool) {
 	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
 	tt := newTUI(t)
+	var stateArgs []string
+	if flagged {
+		stateArgs = []string{"--state-dir", filepath.Join(t.TempDir(), "elsewhere")}
+	}
 
 	// The host: a go-sdk client starting the proxy as Claude Code would.
-	cmd := exec.Command(bin, "proxy", "--profile", "t", "--", "node", fs)
+	cmd := exec.Command(bin, append(append([]string{"proxy", "--profile", "t"}, stateArgs...), "--", "node", fs)...)
 	cmd.Env = tt.env
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, nil)
 	ctx := context.Background()
@@ -161,7 +181,7 @@ func TestE2EPickerAndProxy(t *testing.T) {
 		t.Fatalf("before consent: %v", got)
 	}
 
-	tt.start(tuiOptions{width: 200, height: 24, args: []string{"--profile", "t", tree}})
+	tt.start(tuiOptions{width: 200, height: 24, args: append(append([]string{"--profile", "t"}, stateArgs...), tree)})
 	rows := tt.waitRows(2)
 	first := filepath.Join(tree, rows[0].label())
 	tt.waitStatus("test-host → secure-filesystem-server (proxy)")
@@ -178,6 +198,16 @@ func TestE2EPickerAndProxy(t *testing.T) {
 	}
 	t.Logf("y → the server behind the proxy allows the folder: %v", time.Since(start))
 	tt.waitStatus("1 root exposed", "test-host → secure-filesystem-server (proxy) synced")
+	tt.send("C-o")
+	tt.waitFor("the proxy's protocol and last fetch in the server pane", func(s string) bool {
+		return strings.Contains(s, "protocol 2025-11-25") && strings.Contains(s, "1 root fetched at ")
+	})
+	tt.send("C-o")
+	if flagged {
+		if _, err := os.Stat(filepath.Join(tt.dir, "state", "rootpick", "consent", "t.json")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("with --state-dir the default state folder has a record of profile t: %v", err)
+		}
+	}
 
 	// Revoke all: the proxy restarts the server with none; the host's
 	// session goes on.

@@ -64,7 +64,7 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 		default:
 			s.state = "starting"
 		}
-		s.fetched, s.asked, s.notFetching = e.Fetched, e.Asked, e.NotFetching
+		s.fetched, s.fetchedAt, s.asked, s.notFetching = e.Fetched, e.FetchedAt, e.Asked, e.NotFetching
 		s.protocol = safetext.Escape(e.Protocol)
 		s.noConsent = e.Problem != ""
 		s.err = safetext.Escape(e.Problem)

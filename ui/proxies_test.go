@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rootpick/rootpick/mcpconn"
 )
@@ -19,7 +20,8 @@ func TestProxyStates(t *testing.T) {
 	m.setSize(200, 30)
 	m.Update(proxiesMsg{entries: []mcpconn.ProxyEntry{
 		{PID: 11, ProxyStatus: mcpconn.ProxyStatus{Host: "Claude Code", Server: "fs", State: "connected", Asked: true,
-			Protocol: "2025-06-18", Problem: "not believed: \"/s/consent/work.json\" is a FIFO"}},
+			FetchedAt: time.Date(2026, 12, 4, 9, 8, 7, 0, time.Local),
+			Protocol:  "2025-06-18", Problem: "not believed: \"/s/consent/work.json\" is a FIFO"}},
 		{PID: 12, ProxyStatus: mcpconn.ProxyStatus{Host: "gemini-cli", Server: "git", State: "connected", Protocol: "2025-06-18", NotFetching: true}},
 	}})
 	status := statusOf(m)
@@ -30,7 +32,7 @@ func TestProxyStates(t *testing.T) {
 	}
 	send(m, "ctrl+o")
 	pane := screen(m)
-	for _, want := range []string{"no consent", "is a FIFO", "pass folders with {roots}", "protocol 2025-06-18"} {
+	for _, want := range []string{"no consent", "is a FIFO", "pass folders with {roots}", "protocol 2025-06-18", "0 roots fetched at 09:08:07"} {
 		if !strings.Contains(pane, want) {
 			t.Errorf("the server pane lacks %q:\n%s", want, pane)
 		}
