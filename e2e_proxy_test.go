@@ -23,6 +23,7 @@ import (
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/testskip"
 	"github.com/rootpick/rootpick/mcpconn/faultserver"
+	"mvdan.cc/sh/v3/shell"
 )
 
 // npmPath returns a file of the npm servers installed by npm ci --prefix
@@ -296,5 +297,51 @@ func TestProxyPrintConfig(t *testing.T) {
 	var ee exitError
 	if err := run([]string{"proxy", "--print-config", "emacs", "--", "x"}, io.Discard, io.Discard); !errors.As(err, &ee) || ee.code != 2 {
 		t.Errorf("an unknown host: %v, want exit 2", err)
+	}
+}
+
+// TestE2EProxyTellsTheHostWhenNoConsent: with no record of its profile,
+// the proxy tells its host, in a notifications/message the host shows
+// its user, why no folder is shared and the picker command that gives
+// consent to this very proxy: same profile, same state folder (one with a
+// space and a quote in its name), pasteable into a shell as printed.
+func TestE2EProxyTellsTheHostWhenNoConsent(t *testing.T) {
+	t.Parallel()
+	fs := npmPath(t, filepath.Join("@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
+	bin := rootpickBin(t)
+	state := filepath.Join(t.TempDir(), "my state's")
+	cmd := exec.Command(bin, "proxy", "--profile", "work", "--state-dir", state, "--", "node", fs)
+	told := make(chan string, 10)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			if s, ok := r.Params.Data.(string); ok && r.Params.Level == "warning" {
+				told <- s
+			}
+		},
+	})
+	session, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	var note string
+	select {
+	case note = <-told:
+	case <-time.After(e2eWait):
+		t.Fatalf("the host was told nothing within %v", e2eWait)
+	}
+	record := filepath.Join(state, "consent", "work.json")
+	for _, want := range []string{"no folders are shared with this server", `no consent of profile "work"`, record} {
+		if !strings.Contains(note, want) {
+			t.Errorf("the host was told %q, lacking %q", note, want)
+		}
+	}
+	_, command, ok := strings.Cut(note, "Choose the folders with: ")
+	if !ok {
+		t.Fatalf("the host was not told how to choose the folders: %q", note)
+	}
+	args, err := shell.Fields(command, nil)
+	if want := []string{"rootpick", "--profile", "work", "--state-dir", state, "DIR"}; err != nil || !slices.Equal(args, want) {
+		t.Errorf("the command told, %q, reads in a shell as %q (%v), want %q", command, args, err, want)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/rootpick/rootpick/internal/logfile"
 	"io"
 	"log/slog"
 	"os"
@@ -19,7 +18,9 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/hostcfg"
+	"github.com/rootpick/rootpick/internal/logfile"
 	"github.com/rootpick/rootpick/mcpconn"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // proxyCmd is an MCP stdio server for an agent host that relays to the
@@ -127,23 +128,39 @@ func (o *proxyCmd) Run(e *env) error {
 		Source:          source,
 		Logger:          logger,
 		Status:          reg.update,
-		NoConsent: func(problem string) string {
-			pick := "rootpick"
-			if o.Profile != consent.DefaultProfile {
-				pick += " --profile " + o.Profile
-			}
-			if o.StateDir != "" {
-				pick += " --state-dir " + strconv.Quote(o.StateDir)
-			}
-			return fmt.Sprintf("rootpick proxy: no folders are shared with this server: no consent of profile %q could be read (%s). "+
-				"Choose the folders with: %s DIR", o.Profile, mcpconn.RedactText(strings.TrimPrefix(problem, "consent: ")), pick)
-		},
+		NoConsent:       noConsentNote(o.Profile, o.StateDir),
 	})
 	logger.Info("proxy exit", "err", err)
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
+}
+
+// noConsentNote is what the proxy tells its host when no consent of
+// profile can be read: why, and the picker command that gives consent,
+// with the same profile and state folder, ready to paste into a shell.
+func noConsentNote(profile, stateDir string) func(problem string) string {
+	pick := "rootpick"
+	if profile != consent.DefaultProfile {
+		pick += " --profile " + shellWord(profile)
+	}
+	if stateDir != "" {
+		pick += " --state-dir " + shellWord(stateDir)
+	}
+	return func(problem string) string {
+		return fmt.Sprintf("rootpick proxy: no folders are shared with this server: no consent of profile %q could be read (%s). "+
+			"Choose the folders with: %s DIR", profile, mcpconn.RedactText(strings.TrimPrefix(problem, "consent: ")), pick)
+	}
+}
+
+// shellWord is s quoted for a POSIX shell where it needs quoting.
+func shellWord(s string) string {
+	q, err := syntax.Quote(s, syntax.LangPOSIX)
+	if err != nil { // a NUL byte or invalid UTF-8: no shell word holds it
+		return strconv.Quote(s)
+	}
+	return q
 }
 
 // safeFileName keeps letters, digits, '-', '_' and '.' of s.

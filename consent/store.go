@@ -169,6 +169,9 @@ func (s *Store) Load() (Record, error) {
 		if errors.As(err, &u) {
 			return Record{}, fmt.Errorf("consent: not believed: %w", err)
 		}
+		if errors.Is(err, fs.ErrNotExist) { // the record, or a folder on its way
+			return Record{}, fmt.Errorf("consent: no record at %s yet: %w", s.Path(), fs.ErrNotExist)
+		}
 		return Record{}, fmt.Errorf("consent: %w", err)
 	}
 	var r Record
