@@ -134,7 +134,7 @@ func TestE2EProxyVersionMatrix(t *testing.T) {
 				t.Parallel()
 				base := t.TempDir()
 				state := filepath.Join(base, "state")
-				tree := makeRepos(t, mkdirAll(t, filepath.Join(base, "tree")), "alpha")
+				tree := makeRepos(t, mkdirAll(t, filepath.Join(base, "tree")), "alpha", "beta")
 				alpha, err := consent.NewRoot(filepath.Join(tree, "alpha"))
 				if err != nil {
 					t.Fatal(err)
@@ -173,7 +173,8 @@ func TestE2EProxyVersionMatrix(t *testing.T) {
 						t.Fatalf("%s never held %s: %s", srv.name, alpha.Path, text)
 					}
 				}
-				if n := strings.Count(text, filepath.Join(tree, "")); n != strings.Count(text, alpha.Path) {
+				// beta, beside alpha, was not consented to.
+				if n := strings.Count(text, tree); n != strings.Count(text, alpha.Path) || strings.Contains(text, filepath.Join(tree, "beta")) {
 					t.Errorf("%s holds more than the consent: %s", srv.name, text)
 				}
 			})

@@ -53,7 +53,7 @@ func TestE2ERealHostsThroughProxy(t *testing.T) {
 				// longer, so the test gives both the longer wait a person
 				// on a slow machine would set.
 				environ = append(environ, "MCP_TIMEOUT=120000")
-				args := []string{"proxy", "--profile", "real", "--state-dir", state, "--", "node", fs}
+				args := []string{"proxy", "--profile", "real", "--state-dir", state, "--debug", "--", "node", fs}
 				switch host {
 				case "claude":
 					spec, _ := json.Marshal(map[string]any{"command": bin, "args": args})
@@ -62,7 +62,10 @@ func TestE2ERealHostsThroughProxy(t *testing.T) {
 					// Gemini trusts no folder by default, and starts no
 					// server in an untrusted one.
 					writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+jsonQuote(project)+`: "TRUST_FOLDER"}`)
-					runIn(t, project, environ, cli, append([]string{"mcp", "add", "-s", "user", "--timeout", "120000", "rp", bin}, args...)...)
+					// Gemini's own options (--debug, --) are read anywhere
+					// before a "--": one after the command keeps the
+					// proxy's flags the proxy's.
+					runIn(t, project, environ, cli, append([]string{"mcp", "add", "-s", "user", "--timeout", "120000", "rp", bin, "--"}, args...)...)
 				}
 				start := time.Now()
 				out := runIn(t, project, environ, cli, "mcp", "list")
@@ -93,6 +96,17 @@ func TestE2ERealHostsThroughProxy(t *testing.T) {
 				}
 				if consented && strings.Contains(text, "2 valid directories") {
 					t.Errorf("server-filesystem took more than the consent:\n%s", text)
+				}
+				// Which folder: the proxy's own words (--debug).
+				answered := ""
+				for _, l := range strings.Split(text, "\n") {
+					if strings.Contains(l, "roots/list answered") {
+						answered = l
+					}
+				}
+				alpha, beta := consent.PathToURI(filepath.Join(tree, "alpha")), consent.PathToURI(filepath.Join(tree, "beta"))
+				if consented != strings.Contains(answered, alpha) || strings.Contains(answered, beta) {
+					t.Errorf("the proxy's last answer to roots/list: %q; want alpha only if consented, never beta", answered)
 				}
 			})
 		}

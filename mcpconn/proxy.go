@@ -555,9 +555,10 @@ func (p *proxy) answerRoots(c *child, m *jsonrpc.Request) {
 	roots := toMCP(served)
 	res, _ := json.Marshal(&mcp.ListRootsResult{Roots: roots})
 	p.toChild(c, &jsonrpc.Response{ID: m.ID, Result: res})
-	p.log.Debug("roots/list answered", "count", len(roots))
+	uris := uriList(served)
+	p.log.Debug("roots/list answered", "count", len(roots), "uris", uris)
 	p.report(func(s *ProxyStatus) {
-		s.Fetched, s.FetchedAt, s.Asked, s.NotFetching = uriList(served), time.Now(), true, false
+		s.Fetched, s.FetchedAt, s.Asked, s.NotFetching = uris, time.Now(), true, false
 	})
 }
 
