@@ -322,18 +322,32 @@ func endTree(pid int, stamp uint64, tag string, termGrace, killGrace time.Durati
 	t.waitGone(termGrace)
 	// Whatever is still running, or was started meanwhile (a process
 	// forked between the collection and the signal escapes it), is killed;
-	// looking again until nothing new runs, for at most killGrace. What a
-	// look finds is killed even past the deadline: on a loaded machine
-	// one look can take longer than killGrace.
-	for deadline := time.Now().Add(killGrace); ; {
+	// looking again until two looks 20 ms apart find nothing running (a
+	// process caught inside exec shows no environment, so no tag, for a
+	// moment). Past killGrace it goes on for a few more rounds only: a
+	// killed process forks no more, so each round leaves only what was
+	// forked just before the last kill, and on a loaded machine one look
+	// alone can take longer than killGrace.
+	settled := false
+	for deadline, late := time.Now().Add(killGrace), 0; ; {
 		collect()
 		if len(t.live()) == 0 {
-			break
+			if settled {
+				break
+			}
+			settled = true
+			time.Sleep(20 * time.Millisecond)
+			continue
 		}
+		settled = false
 		signal(syscall.SIGKILL)
 		if time.Now().After(deadline) {
+			if late++; late == 5 {
+				t.waitGone(100 * time.Millisecond)
+				break
+			}
 			t.waitGone(100 * time.Millisecond)
-			break
+			continue
 		}
 		t.waitGone(min(100*time.Millisecond, time.Until(deadline)))
 	}
