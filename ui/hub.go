@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
@@ -62,4 +64,142 @@ func serveRoots(hub *mcpconn.Hub, roots []consent.Root) tea.Cmd {
 		}
 		return rootsServedMsg{roots: roots}
 	}
+}
+
+// onHubEvent applies one hub event; it may ask for a tick to keep a
+// countdown moving.
+func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
+	if ev.Kind == mcpconn.Withdrawn {
+		m.onWithdrawn(ev)
+		return nil
+	}
+	s := m.server(ev.Server)
+	switch ev.Kind {
+	case mcpconn.Stderr, mcpconn.ServerLog:
+		s.addStderr(ev.Text)
+	case mcpconn.Dropped:
+		s.dropped += ev.Count
+	case mcpconn.Connecting:
+		if s.state != "restarting" || s.why == "" {
+			s.state = "starting"
+		}
+		s.startedAt, s.startLine, s.final = m.now, "", false
+		switch {
+		case ev.Attempt > 1:
+			s.addHistory(m.now, "restarted (attempt "+itoa(ev.Attempt)+")")
+		case len(s.history) > 0:
+			s.addHistory(m.now, "restarted")
+		default:
+			s.addHistory(m.now, "starting")
+		}
+		return m.startTicking()
+	case mcpconn.Progress:
+		if s.state == "starting" || s.state == "restarting" && s.why != "" {
+			s.startLine = safetext.EscapeMax(ev.Text, stderrLineCut)
+		}
+	case mcpconn.Connected:
+		s.addHistory(m.now, "connected")
+		s.startedAt, s.startLine, s.reason, s.final = time.Time{}, "", "", false
+		s.state, s.err, s.why, s.attempt = "connected", "", "", 0
+		s.asked, s.fetched, s.verified, s.mismatch, s.notFetching = false, nil, nil, "", false
+		s.protocol = ev.Text
+		s.version = safetext.EscapeMax(ev.ServerVersion, 30)
+		if ev.ServerName != "" {
+			s.name = safetext.EscapeMax(ev.ServerName, 40)
+		}
+	case mcpconn.Fetched:
+		s.fetched, s.asked, s.notFetching = ev.URIs, true, false
+		s.fetchedAt = m.now
+	case mcpconn.NotFetching:
+		s.notFetching = true
+	case mcpconn.Verified:
+		s.verified, s.mismatch = ev.URIs, ""
+	case mcpconn.Mismatch:
+		s.mismatch, s.verified = safetext.Escape(ev.Text), nil
+	case mcpconn.Restarting:
+		s.state, s.attempt = "restarting", ev.Attempt
+		s.restartAt = m.now.Add(ev.Delay)
+		s.why = safetext.Escape(ev.Text)
+		if s.why != "" {
+			s.addHistory(m.now, "restarting: "+s.why)
+		}
+		if ev.Delay > 0 {
+			return m.startTicking()
+		}
+	case mcpconn.Stuck:
+		s.state = "stuck"
+		s.err, s.reason = errText(ev.Err), reasonText(ev)
+		s.addHistory(m.now, endWords("stuck", s.reason, false))
+	case mcpconn.Failed, mcpconn.Disconnected:
+		what := map[mcpconn.EventKind]string{mcpconn.Failed: "failed", mcpconn.Disconnected: "exited"}[ev.Kind]
+		if s.state != "stuck" { // keep saying why it was stopped
+			s.state = what
+			s.err, s.reason, s.final = errText(ev.Err), reasonText(ev), ev.Final
+			s.addHistory(m.now, endWords(what, s.reason, ev.Final))
+		}
+		s.startedAt, s.startLine = time.Time{}, ""
+	case mcpconn.Withdrawn: // handled above, before any server is looked up
+	}
+	return nil
+}
+
+// reasonText is an event's short reason, escaped; the whole error when
+// the event has none.
+func reasonText(ev mcpconn.Event) string {
+	if ev.Reason != "" {
+		return safetext.Escape(ev.Reason)
+	}
+	return errText(ev.Err)
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return safetext.Escape(err.Error())
+}
+
+// onWithdrawn drops a root the hub withdrew: it is no longer exposed, and
+// only a new consent may share it again.
+func (m *Model) onWithdrawn(ev mcpconn.Event) {
+	m.sh.served = slices.DeleteFunc(m.sh.served, func(r consent.Root) bool { return r.Path == ev.Path })
+	if m.sh.withdrawn == nil {
+		m.sh.withdrawn = map[string]string{}
+	}
+	m.sh.withdrawn[ev.Path] = ev.Text
+	m.setNote("Withdrawn "+safetext.Escape(relPath(m.cfg.Dir, ev.Path))+": "+safetext.Escape(ev.Text), true)
+}
+
+// onTick moves countdowns and the seconds a start has taken; ticking
+// stops when nothing counts.
+func (m *Model) onTick(now time.Time) tea.Cmd {
+	m.now = now
+	m.ticking = false
+	for _, s := range m.servers {
+		if s.state == "restarting" && !s.restartAt.IsZero() || !s.startedAt.IsZero() {
+			return m.startTicking()
+		}
+	}
+	return nil
+}
+
+func (m *Model) startTicking() tea.Cmd {
+	if m.ticking {
+		return nil
+	}
+	m.ticking = true
+	return tick()
+}
+
+func (m *Model) retry() tea.Cmd {
+	if m.cfg.Hub == nil {
+		return nil
+	}
+	for _, s := range m.servers {
+		if s.state == "restarting" || s.state == "failed" || s.state == "stuck" || s.state == "exited" {
+			m.setNote("Retrying now…", false)
+			return retryServers(m.cfg.Hub)
+		}
+	}
+	return nil
 }

@@ -5,7 +5,7 @@
 // The flow, as fzf's core.go tells its own:
 //
 //	Init ─ scan (scan.go)  ─ scanStartedMsg, scanBatchMsg ─▶ picker.State (rows)
-//	     ─ hub events (hub.go) ─ hubEventMsg, tickMsg ──▶ serverState (status.go)
+//	     ─ hub events (hub.go onHubEvent) ─ hubEventMsg, tickMsg ─▶ serverState
 //	     ─ proxies (proxies.go) ─ proxiesMsg ──────────────▶ the proxies beside the servers
 //	     ─ --resume (consent.go) ─ resumeMsg ────────────────▶ serveRoots
 //
@@ -31,7 +31,8 @@
 //
 // The consented set changes in one place: confirmConsent (and onResume),
 // which hands it to the hub through serveRoots; the hub's own withdrawals
-// come back as hub events (status.go onHubEvent).
+// come back as hub events (hub.go onHubEvent). status.go draws the
+// servers' states on the status line.
 package ui
 
 import (
