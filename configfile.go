@@ -89,9 +89,9 @@ func (cfg *configFile) parse(data string) error {
 			err = p.md.PrimitiveDecode(prim, &l)
 			cfg.Skip, cfg.hasSkip = l, true
 		case "max_depth":
-			var n tomlDepth
+			var n depth
 			err = p.md.PrimitiveDecode(prim, &n)
-			cfg.MaxDepth, cfg.hasMaxDepth = depth(n), true
+			cfg.MaxDepth, cfg.hasMaxDepth = n, true
 		case "theme":
 			var s tomlString
 			if err = p.md.PrimitiveDecode(prim, &s); err == nil {
@@ -132,13 +132,9 @@ func (p *configParser) servers() error {
 			var err error
 			switch key {
 			case "command":
-				var c tomlCommand
-				err = p.md.PrimitiveDecode(fields[key], &c)
-				s.Command = shellCommand(c)
+				err = p.md.PrimitiveDecode(fields[key], &s.Command)
 			case "url":
-				var u tomlURL
-				err = p.md.PrimitiveDecode(fields[key], &u)
-				s.URL = httpURL(u)
+				err = p.md.PrimitiveDecode(fields[key], &s.URL)
 			default:
 				return p.at(append(at, key), "unknown key "+quoteKey(append(at, key)))
 			}
@@ -286,59 +282,6 @@ func (l *tomlStrings) UnmarshalTOML(v any) error {
 		out = append(out, s)
 	}
 	*l = out
-	return nil
-}
-
-// tomlDepth is max_depth: an integer checked as --max-depth is.
-type tomlDepth depth
-
-func (d *tomlDepth) UnmarshalTOML(v any) error {
-	n, ok := v.(int64)
-	if !ok {
-		return wrongType("an integer", v)
-	}
-	if n != int64(int(n)) {
-		return fmt.Errorf("%d is too large", n)
-	}
-	got, err := checkDepth(int(n))
-	*d = tomlDepth(got)
-	return err
-}
-
-// tomlURL is a server's url, checked as --url is.
-type tomlURL httpURL
-
-func (u *tomlURL) UnmarshalTOML(v any) error {
-	s, ok := v.(string)
-	if !ok {
-		return wrongType("a string", v)
-	}
-	got, err := checkHTTPURL(s)
-	*u = tomlURL(got)
-	return err
-}
-
-// tomlCommand is a server's command: an array of words, or one string
-// split with shell rules as --server is.
-type tomlCommand shellCommand
-
-func (c *tomlCommand) UnmarshalTOML(v any) error {
-	if s, ok := v.(string); ok {
-		f, err := splitCommand(s)
-		*c = tomlCommand(f)
-		return err
-	}
-	var l tomlStrings
-	if err := l.UnmarshalTOML(v); err != nil {
-		if _, ok := v.([]any); !ok {
-			return wrongType("a string or an array of strings", v)
-		}
-		return err
-	}
-	if len(l) == 0 || l[0] == "" {
-		return errors.New("needs a command, got none")
-	}
-	*c = tomlCommand(l)
 	return nil
 }
 

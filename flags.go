@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -23,6 +24,10 @@ var flagGroups = []kong.Group{
 	{Key: "log", Title: "Logging:"},
 }
 
+// The flag value types below decode from the command line (kong's
+// Decode) and from the config file (TOML's UnmarshalTOML) with the same
+// check, so that a value is refused alike wherever it is written.
+
 // httpURL is an http or https URL with a host, checked while parsing.
 type httpURL string
 
@@ -37,6 +42,17 @@ func (u *httpURL) Decode(ctx *kong.DecodeContext) error {
 	}
 	*u = v
 	return nil
+}
+
+// UnmarshalTOML reads a server's url from the config file.
+func (u *httpURL) UnmarshalTOML(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return wrongType("a string", v)
+	}
+	got, err := checkHTTPURL(s)
+	*u = got
+	return err
 }
 
 // checkHTTPURL is the check of --url, also made on the config file's urls.
@@ -85,6 +101,20 @@ func (d *depth) Decode(ctx *kong.DecodeContext) error {
 	return nil
 }
 
+// UnmarshalTOML reads max_depth from the config file: an integer.
+func (d *depth) UnmarshalTOML(v any) error {
+	n, ok := v.(int64)
+	if !ok {
+		return wrongType("an integer", v)
+	}
+	if n != int64(int(n)) {
+		return fmt.Errorf("%d is too large", n)
+	}
+	got, err := checkDepth(int(n))
+	*d = got
+	return err
+}
+
 // checkDepth is the check of --max-depth, also made on the config file's.
 func checkDepth(n int) (depth, error) {
 	if n < 0 {
@@ -126,6 +156,28 @@ func (c *shellCommand) Decode(ctx *kong.DecodeContext) error {
 		return err
 	}
 	*c = f
+	return nil
+}
+
+// UnmarshalTOML reads a server's command from the config file: an array
+// of words, or one string split with shell rules as --server is.
+func (c *shellCommand) UnmarshalTOML(v any) error {
+	if s, ok := v.(string); ok {
+		f, err := splitCommand(s)
+		*c = f
+		return err
+	}
+	var l tomlStrings
+	if err := l.UnmarshalTOML(v); err != nil {
+		if _, ok := v.([]any); !ok {
+			return wrongType("a string or an array of strings", v)
+		}
+		return err
+	}
+	if len(l) == 0 || l[0] == "" {
+		return errors.New("needs a command, got none")
+	}
+	*c = shellCommand(l)
 	return nil
 }
 
