@@ -77,6 +77,11 @@ func saveConsent(t *testing.T, profile, dir string, roots ...consent.Root) {
 // launches rootpick proxy in front of server-filesystem and asks the server
 // what it allows: nothing before consent, exactly the consented folder
 // after.
+//
+// The Inspector calls the tool right after initialize, while
+// server-filesystem may still be taking in the roots it fetched on
+// initialized (on a loaded machine it often is): an answer counts only
+// once the server has said, in the proxy's log, that it took its roots.
 func TestE2EInspectorThroughProxy(t *testing.T) {
 	inspector := npmPath(t, filepath.Join(".bin", "mcp-inspector"))
 	fs := npmPath(t, filepath.Join("@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
@@ -88,7 +93,7 @@ func TestE2EInspectorThroughProxy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ask := func() []string {
+	askOnce := func() []string {
 		t.Helper()
 		cmd := exec.Command(inspector, "--cli", "-e", "XDG_STATE_HOME="+state,
 			bin, "proxy", "--profile", "insp", "node", fs,
@@ -106,27 +111,56 @@ func TestE2EInspectorThroughProxy(t *testing.T) {
 		}
 		return allowedDirs(res.Content[0].Text)
 	}
-	if got := ask(); len(got) != 0 {
-		t.Fatalf("before any consent the server allows %v", got)
+	// logs is what the proxies have logged so far, server-filesystem's
+	// stderr included.
+	logs := func() string {
+		files, _ := filepath.Glob(filepath.Join(state, "rootpick", "proxy-insp-*.log"))
+		var text string
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			text += string(b)
+		}
+		return text
 	}
+	// allows asks until the server allows want, within e2eWait. For
+	// nothing, an empty answer proves little (it is also what the server
+	// holds before it took its roots), so it takes the server's own words
+	// that the roots it was given were none; words that it took some fail
+	// at once.
+	allows := func(when string, want ...string) {
+		t.Helper()
+		for deadline := time.Now().Add(e2eWait); ; {
+			before := len(logs())
+			got := askOnce()
+			said := logs()[before:]
+			if len(want) == 0 {
+				if len(got) != 0 || strings.Contains(said, "Updated allowed directories from MCP roots") {
+					t.Fatalf("%s the server allows %v; it said:\n%s", when, got, said)
+				}
+				if strings.Contains(said, "No valid root directories provided by client") {
+					return
+				}
+			} else if slices.Equal(got, want) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s the server allows %v, want %v; it said:\n%s", when, got, want, said)
+			}
+		}
+	}
+	allows("before any consent")
 	saveConsent(t, "insp", tree, alpha)
-	if got := ask(); !slices.Equal(got, []string{alpha.Path}) {
-		t.Fatalf("after consenting to alpha the server allows %v", got)
-	}
+	allows("after consenting to alpha", alpha.Path)
 	saveConsent(t, "other", tree, alpha, alpha) // another profile changes nothing here
 	saveConsent(t, "insp", tree)
-	if got := ask(); len(got) != 0 {
-		t.Fatalf("after revoking all the server allows %v", got)
-	}
+	allows("after revoking all")
 	// A corrupt consent file serves nothing, and the proxy still works.
 	saveConsent(t, "insp", tree, alpha)
 	store, _ := consent.OpenStore("insp")
 	if err := os.WriteFile(store.Path(), []byte(`{"roots": [garbage`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if got := ask(); len(got) != 0 {
-		t.Fatalf("with a corrupt consent file the server allows %v", got)
-	}
+	allows("with a corrupt consent file")
 }
 
 // TestE2EPickerAndProxy: the picker of profile t in tmux and a proxy of
