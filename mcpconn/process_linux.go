@@ -342,11 +342,11 @@ func endTree(pid int, stamp uint64, tag string, termGrace, killGrace time.Durati
 		settled = false
 		signal(syscall.SIGKILL)
 		if time.Now().After(deadline) {
-			if late++; late == 5 {
-				t.waitGone(100 * time.Millisecond)
+			late++
+			t.waitGone(100 * time.Millisecond)
+			if late == 5 {
 				break
 			}
-			t.waitGone(100 * time.Millisecond)
 			continue
 		}
 		t.waitGone(min(100*time.Millisecond, time.Until(deadline)))
