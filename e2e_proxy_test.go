@@ -206,11 +206,17 @@ func pickerAndProxy(t *testing.T, bin, fs string, flagged bool) {
 	defer session.Close()
 	allowed := func() []string {
 		t.Helper()
-		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "list_allowed_directories", Arguments: map[string]any{}})
-		if err != nil {
-			t.Fatal(err)
+		// A call that meets the proxy restarting its server (revoke-all)
+		// is answered "retry the request", as documented: retry it.
+		for deadline := time.Now().Add(e2eWait); ; time.Sleep(50 * time.Millisecond) {
+			res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "list_allowed_directories", Arguments: map[string]any{}})
+			if err == nil {
+				return allowedDirs(res.Content[0].(*mcp.TextContent).Text)
+			}
+			if !strings.Contains(err.Error(), "retry the request") || time.Now().After(deadline) {
+				t.Fatal(err)
+			}
 		}
-		return allowedDirs(res.Content[0].(*mcp.TextContent).Text)
 	}
 	if got := allowed(); len(got) != 0 {
 		t.Fatalf("before consent: %v", got)
