@@ -26,6 +26,7 @@ func (tt *tui) rootpickPid() int {
 	tt.t.Helper()
 	bin := rootpickBin(tt.t)
 	ents, _ := os.ReadDir("/proc")
+	var found []string
 	for _, e := range ents {
 		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
 		if err != nil {
@@ -34,12 +35,16 @@ func (tt *tui) rootpickPid() int {
 		argv := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
 		// "--log LOG" comes first, or after a command (tuiOptions.command).
 		if i := slices.Index(argv, "--log"); argv[0] == bin && i >= 1 && i+1 < len(argv) && argv[i+1] == tt.logFile {
-			pid, _ := strconv.Atoi(e.Name())
-			return pid
+			found = append(found, e.Name())
 		}
 	}
-	tt.t.Fatal("rootpick's process not found")
-	return 0
+	// A child rootpick is starting (git, a server) wears rootpick's
+	// command line until it execs.
+	if found = faultserver.WithoutForks(found); len(found) != 1 {
+		tt.t.Fatalf("rootpick's process: found %v, want one", found)
+	}
+	pid, _ := strconv.Atoi(found[0])
+	return pid
 }
 
 // waitServed waits until the server has fetched its roots: the status

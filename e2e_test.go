@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rootpick/rootpick/internal/testskip"
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
 
 func TestMain(m *testing.M) {
@@ -223,7 +224,7 @@ func serveDemoPids(bin, rec string) []string {
 			pids = append(pids, e.Name())
 		}
 	}
-	return pids
+	return faultserver.WithoutForks(pids)
 }
 
 func TestE2EServeDemoChild(t *testing.T) {

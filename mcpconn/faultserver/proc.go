@@ -3,6 +3,7 @@ package faultserver
 import (
 	"bytes"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -82,5 +83,20 @@ func pids(argv0, s string) []string {
 		}
 		out = append(out, e.Name())
 	}
-	return out
+	return WithoutForks(out)
+}
+
+// WithoutForks drops from pids every process whose parent is in pids too,
+// and every process that has ended since it was listed. Between fork and
+// exec a child shares its parent's memory, so /proc shows it with its
+// parent's command line (Go's os/exec forks with CLONE_VM): a search by
+// command line also finds, for a moment, each child the process is
+// starting, and once pids wrap around such a child can come first.
+// Signalling it instead of its parent is a lost signal.
+func WithoutForks(pids []string) []string {
+	return slices.DeleteFunc(slices.Clone(pids), func(pid string) bool {
+		n, _ := strconv.Atoi(pid)
+		f := stat(n)
+		return len(f) < 2 || f[0] == "Z" || f[0] == "X" || slices.Contains(pids, f[1])
+	})
 }
