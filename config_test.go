@@ -12,7 +12,13 @@ import (
 	"testing"
 
 	"github.com/adrg/xdg"
+	"github.com/rootpick/rootpick/internal/testskip"
 )
+
+func TestMain(m *testing.M) {
+	isolateConfig()
+	testskip.Exit("rootpick", m.Run(), "as root")
+}
 
 // isolateConfig keeps the tests away from the user's config file: the
 // default config folder is one that does not exist.

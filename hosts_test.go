@@ -2,7 +2,7 @@ package main
 
 // Tests of rootpick hosts: the command on copies of internal/hostcfg's
 // fixture configurations, and the built binary writing them
-// (hosts_cli_test.go has the real hosts reading what it wrote).
+// (e2e/hosts_cli_test.go has the real hosts reading what it wrote).
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -190,10 +189,12 @@ func TestHostsWrapByName(t *testing.T) {
 	}
 }
 
-// TestHostsE2EWrapUnwrap: the built binary wraps every host's fixtures
-// with --yes, wraps nothing the second time, and unwraps them back.
-func TestHostsE2EWrapUnwrap(t *testing.T) {
-	bin := rootpickBin(t)
+// TestHostsWrapUnwrapRoundTrip: hosts wrap --yes wraps every host's
+// fixtures, wraps nothing the second time, and unwrap puts them back.
+// (e2e/hosts_cli_test.go does the same with the built binary and the
+// hosts' own CLIs.)
+func TestHostsWrapUnwrapRoundTrip(t *testing.T) {
+	bin := proxyExecutable() // what wrap writes as the proxy's command
 	home, project := hostsSandbox(t)
 	original := snapshot(t, home, project)
 	places := hostcfg.Places{Home: home, Project: project, Getenv: os.Getenv}
@@ -212,11 +213,8 @@ func TestHostsE2EWrapUnwrap(t *testing.T) {
 	}
 	rootpick := func(args ...string) string {
 		t.Helper()
-		cmd := exec.Command(bin, args...)
-		cmd.Dir = project
 		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		if err := cmd.Run(); err != nil {
+		if err := run(append(args, "--project", project), &out, &errb); err != nil {
 			t.Fatalf("rootpick %q: %v\n%s\n%s", args, err, out.String(), errb.String())
 		}
 		return errb.String()

@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rootpick/rootpick/internal/hostcfg"
@@ -31,5 +34,53 @@ func TestPrintConfigGeminiCodex(t *testing.T) {
 		if i := slices.Index(s.Args, "--state-dir"); i < 0 || i+1 >= len(s.Args) || s.Args[i+1] != "/custom/state/rootpick" {
 			t.Errorf("%s snippet does not pass the state folder: args %q", host, s.Args)
 		}
+	}
+}
+
+// TestProxyPrintConfig: each host's snippet runs rootpick proxy with the
+// profile and the server command, in that host's format.
+func TestProxyPrintConfig(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", "/custom/state")
+	for _, host := range []string{"claude", "cursor", "inspector", "vscode", "goose"} {
+		var out, hint bytes.Buffer
+		o := proxyCmd{PrintConfig: hostName(host), Profile: "work", Protocol: "2025-11-25"}
+		if err := printHostConfig(&out, &hint, o, []string{"npx", "-y", "@modelcontextprotocol/server-filesystem"}); err != nil {
+			t.Fatalf("%s: %v", host, err)
+		}
+		text := out.String()
+		for _, want := range []string{`"proxy"`, `"--profile"`, `"work"`, `"--"`, `"@modelcontextprotocol/server-filesystem"`, `"--state-dir"`, `"/custom/state/rootpick"`} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s snippet lacks %s:\n%s", host, want, text)
+			}
+		}
+		if host == "goose" {
+			if !strings.HasPrefix(text, "extensions:\n") || !strings.Contains(text, "type: stdio") {
+				t.Errorf("goose snippet:\n%s", text)
+			}
+			continue
+		}
+		var v map[string]map[string]map[string]any
+		if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+			t.Fatalf("%s snippet is not JSON: %v\n%s", host, err, text)
+		}
+		key := "mcpServers"
+		if host == "vscode" {
+			key = "servers"
+		}
+		srv := v[key]["server-filesystem"]
+		if srv == nil || srv["args"] == nil || srv["command"] == nil {
+			t.Errorf("%s snippet has no %s.server-filesystem with command and args:\n%s", host, key, text)
+		}
+	}
+	// With the state folder where HOME alone finds it, none is passed.
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "/home/someone")
+	var out bytes.Buffer
+	if err := printHostConfig(&out, io.Discard, proxyCmd{PrintConfig: "claude", Profile: "default", Protocol: "2025-11-25"}, []string{"x"}); err != nil || strings.Contains(out.String(), "--state-dir") {
+		t.Errorf("the default state folder is passed: %v\n%s", err, out.String())
+	}
+	var ee exitError
+	if err := run([]string{"proxy", "--print-config", "emacs", "--", "x"}, io.Discard, io.Discard); !errors.As(err, &ee) || ee.code != 2 {
+		t.Errorf("an unknown host: %v, want exit 2", err)
 	}
 }

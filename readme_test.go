@@ -1,11 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -14,7 +14,6 @@ import (
 	"unicode"
 
 	"github.com/alecthomas/kong"
-	"github.com/rootpick/rootpick/internal/testskip"
 	"github.com/rootpick/rootpick/ui"
 )
 
@@ -272,16 +271,15 @@ func TestReadmePrintConfig(t *testing.T) {
 	if shown == nil {
 		t.Fatal("README's printed config has no command")
 	}
-	bin := rootpickBin(t)
-	cmd := exec.Command(bin, args...)
-	cmd.Env = []string{"HOME=" + t.TempDir(), "PATH=/usr/bin:/bin"}
-	cmd.Dir = t.TempDir()
-	out, err := cmd.Output()
-	if err != nil {
+	bin := proxyExecutable() // the command the snippet names
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", "")
+	var out bytes.Buffer
+	if err := run(args, &out, io.Discard); err != nil {
 		t.Fatalf("rootpick %s: %v", strings.Join(args, " "), err)
 	}
 	q, _ := json.Marshal(bin)
-	got := strings.Replace(string(out), `"command": `+string(q), `"command": `+shown[1], 1)
+	got := strings.Replace(out.String(), `"command": `+string(q), `"command": `+shown[1], 1)
 	if got != want {
 		t.Errorf("README's printed config is out of date; rootpick %s prints:\n%s", strings.Join(args, " "), got)
 	}
@@ -448,69 +446,6 @@ func TestReadmeFirstCommand(t *testing.T) {
 			t.Errorf("README line %q: rootpick has no command %q", line, word)
 		}
 	}
-}
-
-// TestReadmeInstall runs the Install block's lines after `go install .`
-// in an empty home folder, with the built rootpick where go install puts
-// it: they must make the folders they write to, and man must find the
-// page with no MANPATH.
-func TestReadmeInstall(t *testing.T) {
-	bin := rootpickBin(t)
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go not on PATH")
-	}
-	var script []string
-	installed := false
-	for _, line := range readmeBlock(t, "## Install") {
-		if strings.HasPrefix(line, "go install .") {
-			installed = true
-			continue
-		}
-		if installed {
-			script = append(script, line)
-		}
-	}
-	if !installed || len(script) == 0 {
-		t.Fatal("README's Install block has no lines after go install .")
-	}
-	home := t.TempDir()
-	gobin := filepath.Join(home, "go", "bin")
-	if err := os.MkdirAll(gobin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(bin, filepath.Join(gobin, "rootpick")); err != nil {
-		t.Fatal(err)
-	}
-	// A fresh account: nothing but HOME, and PATH with go's bin folder on
-	// it, as go install asks.
-	env := []string{"HOME=" + home, "PATH=" + gobin + string(os.PathListSeparator) + filepath.Dir(goBin) + ":/usr/bin:/bin"}
-	cmd := exec.Command("sh", "-eux", "-c", strings.Join(script, "\n"))
-	cmd.Env, cmd.Dir = env, t.TempDir()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("the Install lines failed in an empty home: %v\n%s", err, out)
-	}
-	page := filepath.Join(home, "go", "share", "man", "man1", "rootpick.1")
-	for file, want := range map[string]string{
-		page: ".TH ROOTPICK 1",
-		filepath.Join(home, ".local", "share", "bash-completion", "completions", "rootpick"): "complete ",
-	} {
-		b, err := os.ReadFile(file)
-		if err != nil || !strings.Contains(string(b), want) {
-			t.Errorf("%s: %v; want a file holding %q", file, err, want)
-		}
-	}
-	t.Run("man finds it", func(t *testing.T) {
-		if _, err := exec.LookPath("man"); err != nil {
-			testskip.Skip(t, "man", "man not installed: apt-get install man-db")
-		}
-		cmd := exec.Command("man", "-w", "rootpick")
-		cmd.Env = env
-		out, err := cmd.CombinedOutput()
-		if err != nil || strings.TrimSpace(string(out)) != page {
-			t.Errorf("man -w rootpick = %q, %v; want %s", out, err, page)
-		}
-	})
 }
 
 // outsideFences returns text with the lines of fenced code blocks (``` or

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // Real agent hosts (npm, pinned in .ci/package.json) adding rootpick proxy
 // in front of server-filesystem with their own `mcp add`, then connecting

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // End-to-end tests of what rootpick believes of its state files: records
 // planted or mangled as another user on the machine (or a cloned

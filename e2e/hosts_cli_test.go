@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // The real Claude Code, Gemini CLI and Codex (npm, pinned in
 // .ci/package.json) reading the configurations `rootpick hosts wrap`
@@ -18,6 +18,9 @@ import (
 )
 
 // hostCLI is a host's CLI installed by npm ci --prefix .ci, or skips.
+// hostFixtures holds a config file of every host (internal/hostcfg).
+var hostFixtures = filepath.Join("..", "internal", "hostcfg", "testdata")
+
 func hostCLI(t *testing.T, name string) string {
 	t.Helper()
 	return ciNodeModule(t, filepath.Join(".bin", name), "host CLIs", "Claude Code, Gemini CLI and Codex")

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // End-to-end tests of the fzf habits of issue 17, each with the key
 // sequence that changed what was consented before: the real binary in

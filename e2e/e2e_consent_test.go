@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // End-to-end tests of consent: what the dialog shows, what needs a second
 // confirmation, and what is remembered between launches. They use the

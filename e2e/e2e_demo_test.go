@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // End-to-end tests of rootpick demo: the built binary in tmux, on the
 // sample workspace it makes in a temporary folder, from the first screen

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // Helpers for the end-to-end tests in e2e_test.go: building the real binary
 // once, driving it in a private tmux server, and making repository trees.
@@ -90,7 +90,7 @@ func rootpickBin(t *testing.T) string {
 		}
 		e2eBuildDir = dir
 		bin := filepath.Join(dir, "rootpick")
-		cmd := exec.Command("go", "build", "-o", bin, ".")
+		cmd := exec.Command("go", "build", "-o", bin, "..")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			e2eBuildErr = fmt.Errorf("go build: %v\n%s", err, out)
 			return

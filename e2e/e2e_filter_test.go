@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // End-to-end test of fzf-style picking, with the helpers of
 // e2e_tmux_test.go: the real binary in tmux, the built-in demo server.

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // Fault servers for the end-to-end tests: the test binary, run with
 // ROOTPICK_FAULT_SERVER=<name>, becomes that server (TestMain in

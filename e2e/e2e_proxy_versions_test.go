@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // The version matrix of rootpick proxy: a host asking for each MCP
 // revision from 2024-11-05 to 2026-07-28, in front of each kind of server

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // End-to-end tests: the real binary, built once, driven in tmux as a person
 // would drive it (send-keys, capture-pane). Each test has its own tmux
@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,13 @@ import (
 	"github.com/rootpick/rootpick/internal/testskip"
 	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
+
+// isolateConfig keeps the person's config file away from the program
+// under test: it finds none.
+func isolateConfig() {
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(os.TempDir(), "rootpick-e2e-no-config-"+strconv.Itoa(os.Getpid())))
+	os.Unsetenv("ROOTPICK_CONFIG")
+}
 
 func TestMain(m *testing.M) {
 	// The test binary doubles as the fault servers (faultserver_test.go).
@@ -31,7 +39,7 @@ func TestMain(m *testing.M) {
 	if e2eBuildDir != "" {
 		_ = os.RemoveAll(e2eBuildDir)
 	}
-	testskip.Exit("rootpick", code, "as root")
+	testskip.Exit("rootpick/e2e", code, "as root")
 }
 
 // readPrinted parses --print's output: exactly one JSON array of roots.

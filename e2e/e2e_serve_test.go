@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // End-to-end tests of serving under faults: the built binary in tmux with
 // misbehaving servers (mcpconn/faultserver, run from this test binary) and
@@ -266,7 +266,7 @@ func TestE2ENotFetchingAndInitTimeout(t *testing.T) {
 func TestE2ERevokeAllOnServerFilesystem(t *testing.T) {
 	t.Parallel()
 	requireE2E(t)
-	js, err := filepath.Abs(filepath.Join(".ci", "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
+	js, err := filepath.Abs(filepath.Join("..", ".ci", "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
 	if err != nil {
 		t.Fatal(err)
 	}

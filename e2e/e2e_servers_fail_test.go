@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // End-to-end tests of servers that fail, as a person runs them: the built
 // binary in tmux, the status line read off the screen.

@@ -1,7 +1,6 @@
-package main
+package e2e
 
 import (
-	"github.com/rootpick/rootpick/internal/logfile"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rootpick/rootpick/internal/logfile"
 
 	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // End-to-end: whatever way rootpick ends, no process a server started
 // survives it — including a grandchild that left the server's process group

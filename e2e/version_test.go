@@ -1,0 +1,41 @@
+package e2e
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestE2EVersionStamp: a binary built in the checkout names its commit.
+func TestE2EVersionStamp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the program: skipped with -short")
+	}
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skip("not a git checkout: ", err)
+	}
+	// go build stamps no commit in a linked worktree (.git is a file
+	// there), so build from a clone of the commit.
+	src := filepath.Join(t.TempDir(), "src")
+	if out, err := exec.Command("git", "clone", "-q", "--no-checkout", "..", src).CombinedOutput(); err != nil {
+		t.Skipf("git clone: %v\n%s", err, out)
+	}
+	if out, err := exec.Command("git", "-C", src, "checkout", "-q", strings.TrimSpace(string(head))).CombinedOutput(); err != nil {
+		t.Fatalf("git checkout: %v\n%s", err, out)
+	}
+	bin := filepath.Join(t.TempDir(), "rootpick")
+	build := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".")
+	build.Dir = src
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "commit " + string(head[:12]); !strings.Contains(string(out), want) || strings.Contains(string(out), "date unknown") {
+		t.Errorf("rootpick version: %q, want %q and a date", out, want)
+	}
+}
