@@ -26,7 +26,7 @@ func (tt *tui) rootpickPid() int {
 	tt.t.Helper()
 	bin := rootpickBin(tt.t)
 	ents, _ := os.ReadDir("/proc")
-	var found []string
+	found := map[string]string{}
 	for _, e := range ents {
 		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
 		if err != nil {
@@ -35,15 +35,16 @@ func (tt *tui) rootpickPid() int {
 		argv := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
 		// "--log LOG" comes first, or after a command (tuiOptions.command).
 		if i := slices.Index(argv, "--log"); argv[0] == bin && i >= 1 && i+1 < len(argv) && argv[i+1] == tt.logFile {
-			found = append(found, e.Name())
+			found[e.Name()] = string(b)
 		}
 	}
 	// A child rootpick is starting (git, a server) wears rootpick's
 	// command line until it execs.
-	if found = faultserver.WithoutForks(found); len(found) != 1 {
-		tt.t.Fatalf("rootpick's process: found %v, want one", found)
+	pids := faultserver.WithoutForks(found)
+	if len(pids) != 1 {
+		tt.t.Fatalf("rootpick's process: found %v, want one", pids)
 	}
-	pid, _ := strconv.Atoi(found[0])
+	pid, _ := strconv.Atoi(pids[0])
 	return pid
 }
 

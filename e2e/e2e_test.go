@@ -218,7 +218,7 @@ func waitRec(t *testing.T, file string, uris ...string) []recLine {
 // whole command line) and rootpick itself do not count.
 func serveDemoPids(bin, rec string) []string {
 	ents, _ := os.ReadDir("/proc")
-	var pids []string
+	pids := map[string]string{}
 	for _, e := range ents {
 		if e.Name()[0] < '0' || e.Name()[0] > '9' {
 			continue
@@ -229,7 +229,7 @@ func serveDemoPids(bin, rec string) []string {
 		}
 		argv := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
 		if len(argv) >= 2 && argv[0] == bin && argv[1] == "serve-demo" && slices.Contains(argv, rec) {
-			pids = append(pids, e.Name())
+			pids[e.Name()] = string(b)
 		}
 	}
 	return faultserver.WithoutForks(pids)

@@ -66,7 +66,7 @@ func PidsWith(s string) []string { return pids("", s) }
 func PidsOf(argv0, s string) []string { return pids(argv0, s) }
 
 func pids(argv0, s string) []string {
-	var out []string
+	found := map[string]string{}
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		n, err := strconv.Atoi(e.Name())
@@ -81,22 +81,39 @@ func pids(argv0, s string) []string {
 		if argv0 != "" && first != argv0 || first == "tmux" || strings.HasSuffix(first, "/tmux") {
 			continue
 		}
-		out = append(out, e.Name())
+		found[e.Name()] = string(b)
 	}
-	return WithoutForks(out)
+	return WithoutForks(found)
 }
 
-// WithoutForks drops from pids every process whose parent is in pids too,
-// and every process that has ended since it was listed. Between fork and
-// exec a child shares its parent's memory, so /proc shows it with its
-// parent's command line (Go's os/exec forks with CLONE_VM): a search by
-// command line also finds, for a moment, each child the process is
-// starting, and once pids wrap around such a child can come first.
-// Signalling it instead of its parent is a lost signal.
-func WithoutForks(pids []string) []string {
-	return slices.DeleteFunc(slices.Clone(pids), func(pid string) bool {
+// WithoutForks takes processes found by their command line (pid: the
+// command line read when it matched) and returns their pids in order,
+// less every process that was a copy of its parent, also found, caught
+// between fork and exec, and every process that has ended since. Between
+// fork and exec a child shares its parent's memory, so /proc shows it
+// with exactly its parent's command line (Go's os/exec forks with
+// CLONE_VM): a search by command line also finds, for a moment, each child
+// the process is starting, and once pids wrap around such a child can
+// come first. Signalling it instead of its parent is a lost signal. A
+// child whose command line merely holds the same words (a server under
+// its guard, a shell's command) is kept.
+func WithoutForks(found map[string]string) []string {
+	var out []string
+	for pid, cmdline := range found {
 		n, _ := strconv.Atoi(pid)
 		f := stat(n)
-		return len(f) < 2 || f[0] == "Z" || f[0] == "X" || slices.Contains(pids, f[1])
+		if len(f) < 2 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if parent, ok := found[f[1]]; ok && parent == cmdline {
+			continue
+		}
+		out = append(out, pid)
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		x, _ := strconv.Atoi(a)
+		y, _ := strconv.Atoi(b)
+		return x - y
 	})
+	return out
 }
