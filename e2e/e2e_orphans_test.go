@@ -25,22 +25,11 @@ import (
 func (tt *tui) rootpickPid() int {
 	tt.t.Helper()
 	bin := rootpickBin(tt.t)
-	ents, _ := os.ReadDir("/proc")
-	found := map[string]string{}
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		argv := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+	pids := faultserver.Find(func(argv []string) bool {
 		// "--log LOG" comes first, or after a command (tuiOptions.command).
-		if i := slices.Index(argv, "--log"); argv[0] == bin && i >= 1 && i+1 < len(argv) && argv[i+1] == tt.logFile {
-			found[e.Name()] = string(b)
-		}
-	}
-	// A child rootpick is starting (git, a server) wears rootpick's
-	// command line until it execs.
-	pids := faultserver.WithoutForks(found)
+		i := slices.Index(argv, "--log")
+		return argv[0] == bin && i >= 1 && i+1 < len(argv) && argv[i+1] == tt.logFile
+	})
 	if len(pids) != 1 {
 		tt.t.Fatalf("rootpick's process: found %v, want one", pids)
 	}

@@ -217,22 +217,9 @@ func waitRec(t *testing.T, file string, uris ...string) []recLine {
 // REC`. Only argv is looked at, so the tmux server (whose argv holds the
 // whole command line) and rootpick itself do not count.
 func serveDemoPids(bin, rec string) []string {
-	ents, _ := os.ReadDir("/proc")
-	pids := map[string]string{}
-	for _, e := range ents {
-		if e.Name()[0] < '0' || e.Name()[0] > '9' {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		argv := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
-		if len(argv) >= 2 && argv[0] == bin && argv[1] == "serve-demo" && slices.Contains(argv, rec) {
-			pids[e.Name()] = string(b)
-		}
-	}
-	return faultserver.WithoutForks(pids)
+	return faultserver.Find(func(argv []string) bool {
+		return len(argv) >= 2 && argv[0] == bin && argv[1] == "serve-demo" && slices.Contains(argv, rec)
+	})
 }
 
 func TestE2EServeDemoChild(t *testing.T) {

@@ -66,7 +66,26 @@ func PidsWith(s string) []string { return pids("", s) }
 func PidsOf(argv0, s string) []string { return pids(argv0, s) }
 
 func pids(argv0, s string) []string {
-	found := map[string]string{}
+	return Find(func(argv []string) bool {
+		first := argv[0]
+		if argv0 != "" && first != argv0 || first == "tmux" || strings.HasSuffix(first, "/tmux") {
+			return false
+		}
+		return strings.Contains(strings.Join(argv, "\x00"), s)
+	})
+}
+
+// Find lists, in order, the live processes whose arguments match, less
+// every process that is a copy of its parent, also found, caught between
+// fork and exec. Between fork and exec a child shares its parent's memory,
+// so /proc shows it with exactly its parent's command line (Go's os/exec
+// forks with CLONE_VM): a search by command line also finds, for a moment,
+// each child the process is starting, and once pids wrap around such a
+// child can come first. Signalling it instead of its parent is a lost
+// signal. A child whose command line merely holds the same words (a server
+// under its guard, a shell's command) is kept.
+func Find(match func(argv []string) bool) []string {
+	found := map[int]string{} // pid: its command line when it matched
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		n, err := strconv.Atoi(e.Name())
@@ -74,46 +93,26 @@ func pids(argv0, s string) []string {
 			continue
 		}
 		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err != nil || !strings.Contains(string(b), s) || !Running(n) {
+		if err != nil || len(b) == 0 || !match(strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")) {
 			continue
 		}
-		first, _, _ := strings.Cut(string(b), "\x00")
-		if argv0 != "" && first != argv0 || first == "tmux" || strings.HasSuffix(first, "/tmux") {
-			continue
-		}
-		found[e.Name()] = string(b)
+		found[n] = string(b)
 	}
-	return WithoutForks(found)
-}
-
-// WithoutForks takes processes found by their command line (pid: the
-// command line read when it matched) and returns their pids in order,
-// less every process that was a copy of its parent, also found, caught
-// between fork and exec, and every process that has ended since. Between
-// fork and exec a child shares its parent's memory, so /proc shows it
-// with exactly its parent's command line (Go's os/exec forks with
-// CLONE_VM): a search by command line also finds, for a moment, each child
-// the process is starting, and once pids wrap around such a child can
-// come first. Signalling it instead of its parent is a lost signal. A
-// child whose command line merely holds the same words (a server under
-// its guard, a shell's command) is kept.
-func WithoutForks(found map[string]string) []string {
-	var out []string
+	var out []int
 	for pid, cmdline := range found {
-		n, _ := strconv.Atoi(pid)
-		f := stat(n)
+		f := stat(pid) // read after the match: a process ended since is left out
 		if len(f) < 2 || f[0] == "Z" || f[0] == "X" {
 			continue
 		}
-		if parent, ok := found[f[1]]; ok && parent == cmdline {
+		if ppid, _ := strconv.Atoi(f[1]); found[ppid] == cmdline {
 			continue
 		}
 		out = append(out, pid)
 	}
-	slices.SortFunc(out, func(a, b string) int {
-		x, _ := strconv.Atoi(a)
-		y, _ := strconv.Atoi(b)
-		return x - y
-	})
-	return out
+	slices.Sort(out)
+	pids := make([]string, len(out))
+	for i, p := range out {
+		pids[i] = strconv.Itoa(p)
+	}
+	return pids
 }
