@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rootpick/rootpick/internal/testproc"
 	"github.com/rootpick/rootpick/internal/testskip"
 	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
@@ -29,6 +30,7 @@ func isolateConfig() {
 }
 
 func TestMain(m *testing.M) {
+	testproc.NoRaceExitSleep()
 	// The test binary doubles as the fault servers (faultserver_test.go).
 	if f := faultServers[os.Getenv("ROOTPICK_FAULT_SERVER")]; f != nil {
 		f()

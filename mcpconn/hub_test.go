@@ -23,6 +23,7 @@ import (
 // when ROOTPICK_TEST_SERVE is set, so stdio sessions are tested against a
 // real child process.
 func TestMain(m *testing.M) {
+	testproc.NoRaceExitSleep()
 	// The servers the tests start run under a guard, as rootpick's do.
 	GuardMain()
 	if f := faultModes[os.Getenv("ROOTPICK_TEST_SERVE")]; f != nil { // faults_test.go

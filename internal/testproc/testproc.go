@@ -2,6 +2,26 @@
 // (rootpick's end-to-end tests and mcpconn's) make to start servers in
 // their own session or group and to signal them. It has its own folder
 // because test files cannot be shared between packages, and each call
-// needs one body per system so that the tests build and vet on Windows
-// too (GOOS=windows go vet ./... in .ci/run). Only tests import it.
+// needs one body per system so that the tests type-check for Windows too
+// (.ci/typecheck in .ci/run). Only tests import it.
 package testproc
+
+import (
+	"os"
+	"strings"
+)
+
+// NoRaceExitSleep makes the processes a test binary starts from itself
+// (fault servers, guards) end as soon as they are done: a binary built
+// with -race otherwise sleeps 1 s before it exits (GORACE's
+// atexit_sleep_ms), and a test that waits for a server to end waits that
+// second too. It sets GORACE for the children only (the test binary read
+// its own at start), and keeps what a GORACE already set says. Call it
+// first in TestMain.
+func NoRaceExitSleep() {
+	v := os.Getenv("GORACE")
+	if strings.Contains(v, "atexit_sleep_ms=") {
+		return
+	}
+	os.Setenv("GORACE", strings.TrimSpace(v+" atexit_sleep_ms=0"))
+}
