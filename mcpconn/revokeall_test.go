@@ -155,9 +155,9 @@ func TestRevokeAllRestartsEveryServerWithinASecond(t *testing.T) {
 	for i := range healthy {
 		file := filepath.Join(dir, fmt.Sprintf("h%d.jsonl", i))
 		files = append(files, file)
-		// GORACE: a binary built with -race sleeps 1 s on exit by default;
-		// without that, the servers end alike with and without -race.
-		cmd := []string{"env", "ROOTPICK_TEST_SERVE=recorder", "ROOTPICK_RECORD=" + file, "GORACE=atexit_sleep_ms=0", exe, marker}
+		// The servers end alike with and without -race: TestMain's
+		// testproc.NoRaceExitSleep drops the race detector's 1 s exit sleep.
+		cmd := []string{"env", "ROOTPICK_TEST_SERVE=recorder", "ROOTPICK_RECORD=" + file, exe, marker}
 		if i%2 == 1 {
 			cmd = slices.Insert(cmd, 1, "ROOTPICK_EXIT_TAKES=1s")
 		}
