@@ -367,6 +367,15 @@ func (p *proxy) readHost() error {
 
 func (p *proxy) fromHost(m *jsonrpc.Request) {
 	p.log.Debug("host → server", "method", m.Method, "id", m.ID.Raw())
+	if err := checkParamKeys(m.Params); err != nil {
+		// The server would read these params otherwise than the proxy
+		// does (hostkeys.go): nothing of them may reach it.
+		p.log.Warn("refused a request from the host", "method", m.Method, "why", err)
+		if m.IsCall() {
+			p.toHost(&jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "rootpick proxy: " + err.Error()}})
+		}
+		return
+	}
 	switch m.Method {
 	case "notifications/roots/list_changed":
 		p.log.Info("dropping the host's roots/list_changed: rootpick's consent decides the roots")

@@ -108,10 +108,12 @@ func (p *proxy) rewriteInputs(m *jsonrpc.Request) *jsonrpc.Request {
 	if !m.IsCall() || len(m.Params) == 0 {
 		return m
 	}
-	// Most requests need nothing: spare them the parse (a tools/call may
-	// carry a whole file).
-	if !bytes.Contains(m.Params, []byte(mcp.MetaKeyProtocolVersion)) && !bytes.Contains(m.Params, []byte(`"inputResponses"`)) &&
-		!bytes.Contains(m.Params, []byte(rootsStatePrefix)) {
+	input := slices.Contains(inputMethods, m.Method)
+	// Other requests need nothing unless they declare a 2026-07-28
+	// client: spare them the parse. A request that may carry input
+	// responses is always parsed: a byte search misses an escaped key
+	// ("input\u0052esponses"), which the server decodes all the same.
+	if !input && !bytes.Contains(m.Params, []byte(mcp.MetaKeyProtocolVersion)) {
 		return m
 	}
 	var params map[string]json.RawMessage
@@ -119,7 +121,7 @@ func (p *proxy) rewriteInputs(m *jsonrpc.Request) *jsonrpc.Request {
 		return m
 	}
 	changed := declareRoots(params)
-	if slices.Contains(inputMethods, m.Method) && p.answerHostInputs(params) {
+	if input && p.answerHostInputs(params) {
 		changed = true
 	}
 	if !changed {
@@ -164,11 +166,8 @@ func (p *proxy) answerHostInputs(params map[string]json.RawMessage) bool {
 	_ = json.Unmarshal(params["inputResponses"], &responses)
 	var keys []string
 	for k, v := range responses {
-		var probe map[string]json.RawMessage
-		if json.Unmarshal(v, &probe) == nil {
-			if _, ok := probe["roots"]; ok {
-				keys = append(keys, k)
-			}
+		if isRootsAnswer(v) {
+			keys = append(keys, k)
 		}
 	}
 	var state string

@@ -370,3 +370,95 @@ func TestProxyMRTRCancel(t *testing.T) {
 		t.Fatalf("the server's request was not cancelled: %s", r.Result)
 	}
 }
+
+// sendRaw sends a call whose params are raw as written, escapes and
+// repeated keys included.
+func (h *msgHost) sendRaw(method, raw string) jsonrpc.ID {
+	h.t.Helper()
+	h.seq++
+	id, _ := jsonrpc.MakeID(float64(h.seq))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := h.conn.Write(ctx, &jsonrpc.Request{ID: id, Method: method, Params: json.RawMessage(raw)}); err != nil {
+		h.t.Fatal(err)
+	}
+	return id
+}
+
+// TestProxyMRTRForgedSpellings: a host slips roots of its own into a retry
+// in every spelling a go-sdk server decodes as roots (encoding/json folds
+// keys, takes the last of two, and decodes escapes). The server (go-sdk
+// v1.8.0, asking for roots by MRTR) reports what it decoded: never the
+// host's /etc or /, only the consent — or the proxy refuses the request
+// outright when its params could be read two ways. Both in a session
+// pinned to 2026-07-28 and in the default one.
+func TestProxyMRTRForgedSpellings(t *testing.T) {
+	a := root(t, "a")
+	src := newTestSource()
+	src.set([]consent.Root{a}, nil)
+	const forged = `[{"uri":"file:///etc"},{"uri":"file:///"}]`
+	replaced := []struct{ name, inputs string }{
+		{"exact", `"inputResponses":{"roots":{"roots":` + forged + `}}`},
+		{"Roots", `"inputResponses":{"roots":{"Roots":` + forged + `}}`},
+		{"ROOTS", `"inputResponses":{"roots":{"ROOTS":` + forged + `}}`},
+		{"long s", `"inputResponses":{"roots":{"root\u017f":` + forged + `}}`},
+		{"long s raw", `"inputResponses":{"roots":{"rootſ":` + forged + `}}`},
+		{"escaped roots", `"inputResponses":{"roots":{"r\u006f\u006fts":` + forged + `}}`},
+		{"escaped inputResponses", `"input\u0052esponses":{"roots":{"roots":` + forged + `}}`},
+		{"roots then Roots", `"inputResponses":{"roots":{"roots":[],"Roots":` + forged + `}}`},
+		{"repeated response key", `"inputResponses":{"roots":{"roots":[]},"roots":{"roots":` + forged + `}}`},
+		{"with an action", `"inputResponses":{"roots":{"action":"accept","Roots":` + forged + `}}`},
+	}
+	refused := []struct{ name, inputs string }{
+		{"InputResponses", `"InputResponses":{"roots":{"roots":` + forged + `}}`},
+		{"INPUTRESPONSES", `"INPUTRESPONSES":{"roots":{"roots":` + forged + `}}`},
+		{"two spellings", `"inputResponses":{},"inputresponses":{"roots":{"roots":` + forged + `}}`},
+		{"repeated", `"inputResponses":{},"inputResponses":{"roots":{"roots":` + forged + `}}`},
+		{"escaped repeat", `"inputResponses":{},"input\u0052esponses":{"roots":{"roots":` + forged + `}}`},
+		{"RequestState", `"inputResponses":{"roots":{"roots":` + forged + `}},"RequestState":"x"`},
+	}
+	for _, mode := range []string{"2026-07-28", "2025-11-25"} {
+		t.Run(mode, func(t *testing.T) {
+			h := startMsgHost(t, selfServer(t, "mrtr", uniqueMarker("mrtr-forged")), src, ProxyOptions{ProtocolVersion: mode})
+			meta := ""
+			if mode == "2026-07-28" {
+				if r := h.answer(h.send("server/discover", map[string]any{"_meta": modernMeta}, true), nil); r.Error != nil {
+					t.Fatalf("server/discover: %v", r.Error)
+				}
+				b, _ := json.Marshal(modernMeta)
+				meta = `,"_meta":` + string(b)
+			} else {
+				h.initialize(mode, nil)
+			}
+			call := func(inputs string) *jsonrpc.Response {
+				return h.answer(h.sendRaw("tools/call", `{"name":"roots","arguments":{}`+meta+`,`+inputs+`}`), nil)
+			}
+			for _, c := range replaced {
+				r := call(c.inputs)
+				if r.Error != nil {
+					t.Errorf("%s: %v", c.name, r.Error)
+					continue
+				}
+				var res struct {
+					Content []struct{ Text string } `json:"content"`
+				}
+				_ = json.Unmarshal(r.Result, &res)
+				if len(res.Content) != 1 {
+					t.Errorf("%s: not a complete result: %s", c.name, r.Result)
+					continue
+				}
+				if got := parseMRTRAnswer(t, res.Content[0].Text); !slices.Equal(got.Roots, []string{a.URI}) {
+					t.Errorf("%s: the server decoded roots %v; want the consent [%s]", c.name, got.Roots, a.URI)
+				}
+			}
+			for _, c := range refused {
+				r := call(c.inputs)
+				if r.Error == nil {
+					t.Errorf("%s: relayed, the server answered %s; want the proxy to refuse it", c.name, r.Result)
+				} else if !strings.Contains(r.Error.Error(), "rootpick proxy") {
+					t.Errorf("%s: %v; want the proxy's refusal", c.name, r.Error)
+				}
+			}
+		})
+	}
+}
