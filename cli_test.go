@@ -3,6 +3,9 @@ package main
 import (
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -37,5 +40,37 @@ func TestPickScanFlags(t *testing.T) {
 	o := c.Pick
 	if !o.All || !o.Follow || !o.OneFileSystem || strings.Join(o.Skip, ",") != "build,out" || o.Dir != "dir" {
 		t.Fatalf("options %+v", o)
+	}
+}
+
+// TestStateDirRefusals: --state-dir must name an absolute folder that is
+// absent or already private; a relative one, or a folder open to others,
+// ends the command with exit 2 and the reason, and the folder keeps its
+// mode (rootpick changes no folder it did not make).
+func TestStateDirRefusals(t *testing.T) {
+	// Each is refused before the process-wide state folder is set, so
+	// nothing leaks into the other tests.
+	loose := filepath.Join(t.TempDir(), "shared")
+	if err := os.Mkdir(loose, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(loose, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ dir, want string }{
+		{"state", `"state" is a relative path`},
+		{"./x/../state", "is a relative path"},
+		{loose, "chmod 700"},
+	} {
+		var ee exitError
+		err := run([]string{"proxy", "--state-dir", tc.dir, "--", "true"}, io.Discard, io.Discard)
+		if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(ee.msg, tc.want) {
+			t.Errorf("--state-dir %s: %v %q, want exit 2 saying %q", tc.dir, err, ee.msg, tc.want)
+		}
+	}
+	if runtime.GOOS != "windows" {
+		if st, err := os.Stat(loose); err != nil || st.Mode().Perm() != 0o755 {
+			t.Errorf("the loose folder is now %v (%v), want it left 0755", st.Mode(), err)
+		}
 	}
 }

@@ -173,6 +173,9 @@ func configPath(flag string) (path string, named bool) {
 		return flag, true
 	}
 	if p := os.Getenv(configEnv); p != "" {
+		if !strings.HasPrefix(p, "~") {
+			return p, true // not made absolute: a relative one is refused
+		}
 		return kong.ExpandPath(p), true
 	}
 	return defaultConfigPath(), false
@@ -189,6 +192,11 @@ func (c *cli) BeforeResolve(ctx *kong.Context) error {
 		}
 	}
 	path, named := configPath(flag)
+	if path != "" && !filepath.IsAbs(path) {
+		// Like a relative HOME or XDG_CONFIG_HOME: the file it names
+		// would depend on the folder rootpick was started in.
+		return &configError{path: path, msg: "a relative path in $" + configEnv + ": name the config file by its absolute path"}
+	}
 	c.configPath = path
 	c.config = &configFile{path: path}
 	if sel := ctx.Selected(); sel == nil || !slices.Contains(configCommands, sel.Path()) {

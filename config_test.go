@@ -311,6 +311,17 @@ func TestConfigFileChoice(t *testing.T) {
 		}
 	}
 
+	// A relative $ROOTPICK_CONFIG is refused, for every command, even
+	// when the current folder holds that file.
+	t.Chdir(filepath.Dir(writeConfig(t, "max_depth = 7\n")))
+	t.Setenv(configEnv, "config.toml")
+	for _, args := range [][]string{{"list"}, {"config", "path"}} {
+		var ee exitError
+		if err := run(args, io.Discard, io.Discard); !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(ee.msg, "config.toml: a relative path in $"+configEnv) {
+			t.Errorf("%q with $%s=config.toml: %v %q, want exit 2 refusing the relative path", args, configEnv, err, ee.msg)
+		}
+	}
+
 	// A broken file does not stop the commands that do not read it.
 	t.Setenv(configEnv, writeConfig(t, "max_depth = = 1\n"))
 	for _, args := range [][]string{{"version"}, {"config", "path"}, {"completion", "bash"}, {"help"}} {

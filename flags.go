@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -198,11 +199,25 @@ func splitCommand(s string) (shellCommand, error) {
 // useStateDir applies --state-dir: rootpick's state folder (consent
 // records, the proxy registry, logs) for this run, where the environment
 // cannot be relied on to say it (hosts start servers with a minimal one).
+//
+// The folder must be named by its absolute path (a host starts the proxy
+// in a folder of its own choosing, so a relative one would move), and be
+// absent or already private: rootpick changes no folder it did not make.
 func useStateDir(dir string) error {
 	if dir == "" {
 		return nil
 	}
+	if strings.HasPrefix(dir, "~/") {
+		dir = kong.ExpandPath(dir)
+	}
+	if !filepath.IsAbs(dir) {
+		return usageError("--state-dir %q is a relative path: name the folder by its absolute path", dir)
+	}
 	if err := consent.UseStateDir(dir); err != nil {
+		var ue *consent.UntrustedError
+		if errors.As(err, &ue) {
+			return usageError("--state-dir: %v; rootpick changes no folder it did not make: name a folder that does not exist yet, or make this one private yourself (chmod 700)", err)
+		}
 		return usageError("--state-dir: %v", err)
 	}
 	return nil

@@ -45,7 +45,7 @@ type pickCmd struct {
 	scanFlags
 
 	Profile  string `placeholder:"NAME" default:"${profile}" group:"consent" help:"Remember consent under profile NAME (default: ${default})."`
-	StateDir string `name:"state-dir" type:"path" placeholder:"DIR" group:"consent" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
+	StateDir string `name:"state-dir" placeholder:"DIR" group:"consent" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
 	Resume   bool   `group:"consent" help:"Serve the remembered consent at start if every root still validates."`
 
 	NoMouse bool `name:"no-mouse" group:"screen" help:"Leave the mouse to the terminal (to select text): no wheel scrolling or clicking rows."`

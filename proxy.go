@@ -35,7 +35,7 @@ type proxyCmd struct {
 	Protocol    string   `placeholder:"VERSION" default:"${protocol}" help:"MCP protocol VERSION to ask the server for (default: ${default})."`
 	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, gemini, codex, goose, inspector) and exit."`
 	Name        string   `placeholder:"NAME" help:"The server's NAME in a printed configuration (default: derived from the command)."`
-	StateDir    string   `name:"state-dir" type:"path" placeholder:"DIR" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
+	StateDir    string   `name:"state-dir" placeholder:"DIR" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
 	Log         string   `placeholder:"FILE" type:"path" group:"log" help:"Write the log to FILE (default: $XDG_STATE_HOME/rootpick/proxy-PROFILE-SERVER.log)."`
 	Debug       bool     `group:"log" help:"Log every relayed message's method."`
 }

@@ -142,3 +142,20 @@ func (d *OwnDir) Append(name string, b []byte) error {
 func (d *OwnDir) Remove(name string) error {
 	return os.Remove(filepath.Join(d.path, name))
 }
+
+// checkNamedStateDir checks a state folder the person names: absent, or a
+// real folder (owners and modes are not compared here). It changes
+// nothing.
+func checkNamedStateDir(dir string) error {
+	st, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return untrusted(dir, "is not a folder")
+	}
+	return nil
+}

@@ -26,9 +26,10 @@ func (d ownDirImpl) close() error { return unix.Close(d.fd) }
 // person running rootpick, and closed to group and others. Folders above
 // base are not rootpick's and are not checked. With create, missing folders
 // are made 0700 (and base's parents, 0700), and a folder of the person's own
-// that is open to others is tightened to 0700; a folder of another user is
-// refused either way, never tightened. A missing folder without create is
-// an error satisfying errors.Is(err, fs.ErrNotExist).
+// that is open to others is tightened to 0700 — except the state folder
+// named by --state-dir (UseStateDir), which is never changed; a folder of
+// another user is refused either way, never tightened. A missing folder
+// without create is an error satisfying errors.Is(err, fs.ErrNotExist).
 func OpenOwnDir(base string, create bool, subs ...string) (*OwnDir, error) {
 	if !filepath.IsAbs(base) {
 		return nil, untrusted(base, "is not an absolute path")
@@ -81,7 +82,7 @@ func openOwnDirAt(at int, name, path string, create bool) (int, error) {
 		return -1, untrusted(path, "%s", why)
 	}
 	if perm := uint32(st.Mode) & 0o777; perm&0o077 != 0 {
-		if !create {
+		if !create || namedStateDir(path) {
 			unix.Close(fd)
 			return -1, untrusted(path, "is open to others (mode %04o, not 0700)", perm)
 		}
@@ -271,3 +272,16 @@ func (d *OwnDir) Remove(name string) error {
 // sync syncs the folder, so that a rename or removal survives a crash.
 // Some file systems cannot sync a folder; the change is made either way.
 func (d *OwnDir) sync() { _ = unix.Fsync(d.impl.fd) }
+
+// checkNamedStateDir checks a state folder the person names: absent, or a
+// real folder of the person's own closed to others. It changes nothing.
+func checkNamedStateDir(dir string) error {
+	fd, err := openOwnDirAt(unix.AT_FDCWD, dir, dir, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return unix.Close(fd)
+}

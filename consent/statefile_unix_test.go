@@ -276,3 +276,119 @@ func TestForgetThroughLinkedFolder(t *testing.T) {
 		t.Error("Forget removed a file in the link's target")
 	}
 }
+
+// TestNamedStateDirIsNeverChanged: --state-dir (UseStateDir) takes a folder
+// that is absent (made 0700 on the first write) or already the person's
+// own and private; anything else — a folder open to others such as /etc or
+// /dev/shm, a link, a file, another user's folder — is refused with its
+// reason and left exactly as it was. A named folder that becomes loose
+// later is refused too, not tightened, when rootpick next writes.
+func TestNamedStateDirIsNeverChanged(t *testing.T) {
+	t.Cleanup(func() { stateDirOverride.Store(nil) })
+	base := tempDir(t)
+	mk := func(name string, mode os.FileMode) string {
+		t.Helper()
+		p := filepath.Join(base, name)
+		if err := os.Mkdir(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	private := mk("private", 0o700)
+	link := filepath.Join(base, "link")
+	if err := os.Symlink(private, link); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(base, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, dir, why string
+		mode           os.FileMode // the mode it must keep; 0: not checked
+	}{
+		{"open to group and others", mk("loose", 0o755), "is open to others (mode 0755", 0o755},
+		{"sticky and open to all, as /dev/shm", mk("shm", 0o777|os.ModeSticky), "is open to others (mode 0777", 0o777 | os.ModeSticky},
+		{"group-writable", mk("group", 0o770), "is open to others (mode 0770", 0o770},
+		{"a link to a private folder", link, "is a symbolic link", 0},
+		{"a file", file, "is a regular file", 0},
+	}
+	if os.Geteuid() == 0 {
+		other := mk("other", 0o700)
+		if err := os.Chown(other, nobody, nobody); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, struct {
+			name, dir, why string
+			mode           os.FileMode
+		}{"another user's", other, "belongs to user 65534", 0o700})
+	}
+	for _, c := range cases {
+		stateDirOverride.Store(nil)
+		err := UseStateDir(c.dir)
+		if err == nil || !strings.Contains(err.Error(), c.why) {
+			t.Errorf("%s: UseStateDir = %v, want a refusal saying %q", c.name, err, c.why)
+		}
+		if d := stateDirOverride.Load(); d != nil {
+			t.Errorf("%s: refused, yet the state folder is now %s", c.name, *d)
+		}
+		if c.mode != 0 {
+			if st, err := os.Stat(c.dir); err != nil || st.Mode()&(os.ModePerm|os.ModeSticky) != c.mode {
+				t.Errorf("%s: the folder is now %v (%v), want it left %v", c.name, st.Mode(), err, c.mode)
+			}
+		}
+	}
+
+	// Absent: taken, and made 0700 (with its parents) on the first write.
+	absent := filepath.Join(base, "new", "state")
+	if err := UseStateDir(absent); err != nil {
+		t.Fatalf("an absent folder: %v", err)
+	}
+	if d, err := OpenOwnDir(absent, true, "consent"); err != nil {
+		t.Fatal(err)
+	} else {
+		d.Close()
+	}
+	for _, p := range []string{filepath.Dir(absent), absent} {
+		if st, err := os.Stat(p); err != nil || st.Mode().Perm() != 0o700 {
+			t.Errorf("%s made %v (%v), want 0700", p, st.Mode(), err)
+		}
+	}
+
+	// Private: taken. Made loose afterwards: refused at the next write,
+	// left loose.
+	if err := UseStateDir(private); err != nil {
+		t.Fatalf("a private folder: %v", err)
+	}
+	if err := os.Chmod(private, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenOwnDir(private, true, "consent"); err == nil || !strings.Contains(err.Error(), "is open to others") {
+		t.Errorf("the named folder made loose: OpenOwnDir = %v, want a refusal", err)
+	}
+	if st, _ := os.Stat(private); st.Mode().Perm() != 0o755 {
+		t.Errorf("the named folder was changed to %v", st.Mode())
+	}
+	// rootpick's own folders below it, and the default state folder, are
+	// still tightened as before.
+	stateDirOverride.Store(nil)
+	if err := os.Chmod(private, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	loose := mk("rootpick", 0o755)
+	if d, err := OpenOwnDir(loose, true); err != nil {
+		t.Fatalf("the default state folder, loose: %v", err)
+	} else {
+		d.Close()
+	}
+	if st, _ := os.Stat(loose); st.Mode().Perm() != 0o700 {
+		t.Errorf("the default state folder was left %v, want tightened to 0700", st.Mode())
+	}
+
+	if err := UseStateDir("relative/state"); err == nil {
+		t.Error("a relative state folder was taken")
+	}
+}

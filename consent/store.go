@@ -89,14 +89,28 @@ var stateDirOverride atomic.Pointer[string]
 
 // UseStateDir makes dir rootpick's state folder for this process, in place
 // of $XDG_STATE_HOME/rootpick (--state-dir: hosts that start servers with
-// a minimal environment lose XDG_STATE_HOME). dir must be absolute.
+// a minimal environment lose XDG_STATE_HOME). dir must be absolute, and
+// either absent (it is made 0700 when first written) or already the
+// person's own private folder: a folder the person names is never
+// changed, so one that others may enter (/etc, /dev/shm, a 0755 folder of
+// one's own) is refused rather than closed to them.
 func UseStateDir(dir string) error {
 	if !filepath.IsAbs(dir) {
 		return fmt.Errorf("consent: the state folder %q is not an absolute path", dir)
 	}
 	dir = filepath.Clean(dir)
+	if err := checkNamedStateDir(dir); err != nil {
+		return err
+	}
 	stateDirOverride.Store(&dir)
 	return nil
+}
+
+// namedStateDir reports whether path is the state folder the person named
+// (UseStateDir): OpenOwnDir never tightens it.
+func namedStateDir(path string) bool {
+	d := stateDirOverride.Load()
+	return d != nil && *d == path
 }
 
 // DefaultStateDir is the state folder rootpick uses when neither
