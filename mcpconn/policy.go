@@ -1,0 +1,756 @@
+package mcpconn
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// A stdio server's file access, as the kernel enforces it on Linux
+// (landlock_linux.go): BuildPolicy lists every folder and file the server
+// may open, each with its access and the reason it is there, so that what
+// is enforced is also what can be shown ("what else it can read").
+//
+// The server may open the consented folders (read, write, execute), its
+// runtime (read and execute: the system folders, its program and
+// interpreter as found on PATH and through symlinks and #! lines, the
+// package it runs from), a private temporary folder and the cache of the
+// launcher it was started with (read, write, execute), the folders the
+// person allowed on top (allow-read, allow-write), and nothing else of the
+// person's: no other folder of $HOME, no /tmp, no /run, no /var, no
+// terminal.
+
+// Enforce says whether the kernel enforces a stdio server's access to files.
+type Enforce string
+
+// The values of Enforce.
+const (
+	// EnforceDefault is the default: EnforceOn.
+	EnforceDefault Enforce = ""
+	// EnforceOn: enforced where the kernel can (Linux with Landlock), the
+	// server runs advisory elsewhere, and every status says so.
+	EnforceOn Enforce = "on"
+	// EnforceOff: never enforced; roots are advice the server may ignore.
+	EnforceOff Enforce = "off"
+	// EnforceRequire: enforced, or the server is not started at all.
+	EnforceRequire Enforce = "require"
+)
+
+// ParseEnforce reads an enforce setting: on, off or require.
+func ParseEnforce(s string) (Enforce, error) {
+	switch e := Enforce(s); e {
+	case EnforceOn, EnforceOff, EnforceRequire:
+		return e, nil
+	}
+	return "", fmt.Errorf("want on, off or require, got %q", s)
+}
+
+// defaultEnforce is what EnforceDefault means. Only tests change it (their
+// servers that are not about enforcement run advisory, as before it).
+var defaultEnforce = EnforceOn
+
+// resolve returns the setting EnforceDefault stands for.
+func (e Enforce) resolve() Enforce {
+	if e == EnforceDefault {
+		return defaultEnforce
+	}
+	return e
+}
+
+// Access is what a server may do with a path of its Policy.
+type Access uint8
+
+// The bits of Access.
+const (
+	// AccessRead: read files, list folders.
+	AccessRead Access = 1 << iota
+	// AccessWrite: write, truncate, create, rename and remove files and
+	// folders (not device nodes).
+	AccessWrite
+	// AccessExec: execute files.
+	AccessExec
+)
+
+// String names the access: "read", "read+exec", "read+write+exec"…
+func (a Access) String() string {
+	var parts []string
+	for _, p := range []struct {
+		bit  Access
+		name string
+	}{{AccessRead, "read"}, {AccessWrite, "write"}, {AccessExec, "exec"}} {
+		if a&p.bit != 0 {
+			parts = append(parts, p.name)
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "+")
+}
+
+// MarshalText writes the access as String does.
+func (a Access) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+
+// UnmarshalText reads what MarshalText wrote.
+func (a *Access) UnmarshalText(b []byte) error {
+	*a = 0
+	for p := range strings.SplitSeq(string(b), "+") {
+		switch p {
+		case "read":
+			*a |= AccessRead
+		case "write":
+			*a |= AccessWrite
+		case "exec":
+			*a |= AccessExec
+		case "none":
+		default:
+			return fmt.Errorf("unknown access %q", p)
+		}
+	}
+	return nil
+}
+
+const (
+	accessRX  = AccessRead | AccessExec
+	accessRW  = AccessRead | AccessWrite
+	accessRWX = AccessRead | AccessWrite | AccessExec
+)
+
+// The reasons a path is in a Policy (PolicyPath.Why).
+const (
+	WhyConsented   = "consented"
+	WhyAllowRead   = "allow-read"
+	WhyAllowWrite  = "allow-write"
+	WhyTmp         = "tmp"
+	WhySystem      = "system"
+	WhyDevice      = "device"
+	WhyProgram     = "program"
+	WhyInterpreter = "interpreter"
+	WhyPackage     = "package"
+)
+
+// PolicyPath is one path a server may open.
+type PolicyPath struct {
+	// Path is absolute and canonical (symlinks resolved): a folder, with
+	// everything below it, or a single file.
+	Path   string `json:"path"`
+	Access Access `json:"access"`
+	// Why it is there: "consented", "system", "program", "interpreter",
+	// "package", "tmp", "npm cache", "allow-read"…
+	Why string `json:"why"`
+	// Create asks the starter to make the folder (0700) when it is
+	// missing: a launcher's cache that the launcher would make, but
+	// could not under the ruleset.
+	Create bool `json:"-"`
+}
+
+// Policy is everything a server may open, in the order of PolicyInput's
+// sources: consented, allowed, temporary, caches, program, system.
+type Policy struct {
+	Paths []PolicyPath `json:"paths"`
+}
+
+// Beyond returns the paths the server may open that are not consented:
+// "what else it can read".
+func (p Policy) Beyond() []PolicyPath {
+	var out []PolicyPath
+	for _, pp := range p.Paths {
+		if pp.Why != WhyConsented {
+			out = append(out, pp)
+		}
+	}
+	return out
+}
+
+// PolicyInput is what BuildPolicy reads.
+type PolicyInput struct {
+	// Command is the server command as it is started ({roots} expanded).
+	Command []string
+	// Env is the server's environment: PATH finds the program, HOME and
+	// the launchers' variables (npm_config_cache, UV_CACHE_DIR, GOCACHE…)
+	// find their caches.
+	Env []string
+	// Dir is the server's working folder, for relative paths ("" is this
+	// process's).
+	Dir string
+	// Consented are the consented folders.
+	Consented []string
+	// AllowRead and AllowWrite are folders the person allows on top, for
+	// this server.
+	AllowRead, AllowWrite []string
+	// TmpDir is the server's private temporary folder (its TMPDIR), ""
+	// for none.
+	TmpDir string
+}
+
+// systemDirs are read and executed by every program: libraries, tools,
+// configuration. A folder that holds $HOME is left out (see BuildPolicy).
+var systemDirs = []string{"/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt", "/nix/store"}
+
+// kernelDirs are read, never executed: what a runtime reads of itself and
+// the machine (/proc/self/…, /proc/meminfo, /sys/devices/system/cpu).
+// Landlock's ptrace rule keeps /proc/PID/environ, mem and the like of
+// processes outside the server's domain closed all the same.
+var kernelDirs = []string{"/proc", "/sys"}
+
+// devices are the device files a server may open: the bit buckets and the
+// random sources. Not /dev/tty or /dev/pts (the picker's terminal), not
+// /dev/shm or /dev/mqueue (other programs' shared memory): a server that
+// needs one gets it with allow-write.
+var devices = []struct {
+	path   string
+	access Access
+}{
+	{"/dev/null", accessRW},
+	{"/dev/zero", accessRW},
+	{"/dev/full", accessRW},
+	{"/dev/random", AccessRead},
+	{"/dev/urandom", AccessRead},
+}
+
+// etcLinks are files of /etc that are often symlinks to elsewhere
+// (systemd-resolved's /run/systemd/resolve/stub-resolv.conf): their
+// targets are readable too, so that name resolution and TLS work.
+var etcLinks = []string{"/etc/resolv.conf", "/etc/hosts", "/etc/localtime", "/etc/nsswitch.conf", "/etc/ssl/certs", "/etc/ca-certificates", "/etc/pki"}
+
+// interpreters are programs that run a script named by their first
+// argument that is not an option: the script's package is part of the
+// runtime.
+var interpreters = []string{"node", "nodejs", "bun", "deno", "python", "python3", "ruby", "perl", "php", "tsx", "ts-node", "sh", "bash"}
+
+func isInterpreter(name string) bool {
+	if slices.Contains(interpreters, name) {
+		return true
+	}
+	// python3.12, node22
+	for _, p := range []string{"python3.", "python2.", "node"} {
+		if strings.HasPrefix(name, p) && strings.Trim(name[len(p):], "0123456789.") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// packageMarkers name a package's root folder.
+var packageMarkers = []string{"package.json", "pyproject.toml", "setup.py", "setup.cfg", "pyvenv.cfg", "go.mod", "Cargo.toml", "deno.json", "Gemfile"}
+
+// BuildPolicy returns what the server described by in may open. It reads
+// the file system (PATH, symlinks, #! lines, package markers) and changes
+// nothing. Paths that do not exist are left out, except a launcher's
+// cache (Create). Nothing of the runtime set may be $HOME or a folder
+// holding it (nor /): such a folder is left out, so that only the
+// consented and explicitly allowed folders open the person's files.
+func BuildPolicy(in PolicyInput) Policy {
+	b := &policyBuilder{in: in, env: envMap(in.Env)}
+	b.home = b.absEnv("HOME")
+	if b.home != "" {
+		if r, err := filepath.EvalSymlinks(b.home); err == nil {
+			b.home = r
+		}
+	}
+	for _, p := range in.Consented {
+		b.add(p, accessRWX, WhyConsented, false)
+	}
+	for _, p := range in.AllowWrite {
+		b.add(p, accessRWX, WhyAllowWrite, false)
+	}
+	for _, p := range in.AllowRead {
+		b.add(p, accessRX, WhyAllowRead, false)
+	}
+	if in.TmpDir != "" {
+		b.add(in.TmpDir, accessRWX, WhyTmp, false)
+	}
+	command := in.Command
+	if len(command) > 0 && filepath.Base(command[0]) == "env" {
+		b.program(command[0], WhyProgram)
+		command = envCommand(command[1:])
+	}
+	if len(command) > 0 {
+		b.launcher(command)
+		b.program(command[0], WhyProgram)
+		if isInterpreter(filepath.Base(command[0])) {
+			b.script(command[1:])
+		}
+	}
+	for _, d := range systemDirs {
+		b.runtime(d, accessRX, WhySystem)
+	}
+	for _, l := range etcLinks {
+		b.runtime(l, AccessRead, WhySystem)
+	}
+	for _, d := range kernelDirs {
+		b.runtime(d, AccessRead, WhySystem)
+	}
+	for _, d := range devices {
+		b.runtime(d.path, d.access, WhyDevice)
+	}
+	return Policy{Paths: prune(b.paths)}
+}
+
+// prune drops a path that another one grants already (it is below it,
+// with as much access), so that each path shown says something; consented
+// folders always stay.
+func prune(paths []PolicyPath) []PolicyPath {
+	var out []PolicyPath
+	for i, p := range paths {
+		covered := false
+		for j, q := range paths {
+			if i != j && p.Why != WhyConsented && q.Access&p.Access == p.Access && within(p.Path, q.Path) && (p.Path != q.Path || j < i) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+type policyBuilder struct {
+	in    PolicyInput
+	env   map[string]string
+	home  string
+	paths []PolicyPath
+	seen  map[string]int // path → index in paths
+	depth int            // #! lines followed, against loops
+}
+
+func envMap(env []string) map[string]string {
+	m := map[string]string{}
+	for _, e := range env {
+		if k, v, ok := strings.Cut(e, "="); ok {
+			m[k] = v // the last one counts, as for exec
+		}
+	}
+	return m
+}
+
+// absEnv is the environment variable name when it holds an absolute path
+// ("" otherwise: a relative one counts as unset).
+func (b *policyBuilder) absEnv(name string) string {
+	if v := b.env[name]; filepath.IsAbs(v) {
+		return filepath.Clean(v)
+	}
+	return ""
+}
+
+// abs makes p absolute against the server's working folder.
+func (b *policyBuilder) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	dir := b.in.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	return filepath.Join(dir, p)
+}
+
+// add puts p in the policy, resolved; a path that does not exist is left
+// out unless create is set (it is kept as written, to be made).
+func (b *policyBuilder) add(p string, access Access, why string, create bool) {
+	if p == "" {
+		return
+	}
+	p = b.abs(p)
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p, create = r, false
+	} else if !create {
+		return
+	}
+	if b.seen == nil {
+		b.seen = map[string]int{}
+	}
+	if i, ok := b.seen[p]; ok {
+		b.paths[i].Access |= access
+		return
+	}
+	b.seen[p] = len(b.paths)
+	b.paths = append(b.paths, PolicyPath{Path: p, Access: access, Why: why, Create: create})
+}
+
+// holdsHome reports whether granting p would grant $HOME: p is / , $HOME
+// or a folder above it.
+func (b *policyBuilder) holdsHome(p string) bool {
+	if p == "/" {
+		return true
+	}
+	return b.home != "" && within(b.home, p)
+}
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// runtime adds p unless it would grant $HOME (p resolved first: /lib may
+// be a link to /usr/lib).
+func (b *policyBuilder) runtime(p string, access Access, why string) {
+	r, err := filepath.EvalSymlinks(b.abs(p))
+	if err != nil || b.holdsHome(r) {
+		return
+	}
+	b.add(r, access, why, false)
+}
+
+// cache adds a launcher's cache folder, to be made if missing; a cache
+// that would be $HOME itself or above it is left out.
+func (b *policyBuilder) cache(p string, access Access, why string) {
+	if p == "" {
+		return
+	}
+	p = b.abs(p)
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	if b.holdsHome(p) {
+		return
+	}
+	b.add(p, access, why, true)
+}
+
+// lookPath finds name as exec would with the server's PATH: a name with a
+// slash is a path; else the first executable regular file of that name
+// in PATH's folders.
+func (b *policyBuilder) lookPath(name string) string {
+	if strings.Contains(name, "/") {
+		return b.abs(name)
+	}
+	for _, dir := range filepath.SplitList(b.env["PATH"]) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue // exec refuses the current folder through PATH
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+// program adds the program name (as written in a command or a #! line)
+// with what it needs: the file it resolves to, the interpreter of a
+// script and the script's package, and for an interpreter installed in a
+// folder of its own (~/.nvm/versions/node/v22) that folder.
+func (b *policyBuilder) program(name, why string) {
+	found := b.lookPath(name)
+	if found == "" {
+		return
+	}
+	resolved, err := filepath.EvalSymlinks(found)
+	if err != nil {
+		return
+	}
+	b.runtimeFile(resolved, accessRX, why)
+	// A Python virtual environment: its bin/python is a link to the base
+	// interpreter, and the environment's site-packages are beside it.
+	for _, p := range []string{found, resolved} {
+		if venv := filepath.Dir(filepath.Dir(p)); filepath.Base(filepath.Dir(p)) == "bin" && exists(filepath.Join(venv, "pyvenv.cfg")) {
+			b.folder(venv, WhyPackage)
+			if home := readPyvenvHome(filepath.Join(venv, "pyvenv.cfg")); home != "" {
+				b.program(filepath.Join(home, filepath.Base(p)), WhyInterpreter)
+			}
+		}
+	}
+	if isInterpreter(filepath.Base(resolved)) || isInterpreter(filepath.Base(found)) {
+		b.installPrefix(resolved, WhyInterpreter)
+	}
+	// A version manager's shim (~/.pyenv/shims/python3, ~/.asdf/shims,
+	// ~/.rbenv/shims, mise's) runs the manager, which runs one of the
+	// versions it keeps beside the shims.
+	if shims := filepath.Dir(found); filepath.Base(shims) == "shims" {
+		b.installPrefix(filepath.Join(filepath.Dir(shims), "bin", "x"), "version manager")
+	}
+	if interp, arg := shebang(resolved); interp != "" && b.depth < 4 {
+		b.depth++
+		b.pkg(resolved)
+		if filepath.Base(interp) == "env" {
+			if rest := envCommand(strings.Fields(arg)); len(rest) > 0 {
+				b.program(interp, WhyInterpreter)
+				b.program(rest[0], WhyInterpreter)
+			}
+		} else {
+			b.program(interp, WhyInterpreter)
+		}
+	}
+}
+
+// runtimeFile adds one file of the runtime unless it is in a folder that
+// is granted already.
+func (b *policyBuilder) runtimeFile(p string, access Access, why string) {
+	if b.holdsHome(p) {
+		return
+	}
+	b.add(p, access, why, false)
+}
+
+// folder adds a runtime folder: read and execute, unless it holds $HOME.
+func (b *policyBuilder) folder(p, why string) {
+	if b.holdsHome(p) {
+		return
+	}
+	b.add(p, accessRX, why, false)
+}
+
+// installPrefix adds the folder an interpreter was installed in, PREFIX
+// for PREFIX/bin/node: its libraries (PREFIX/lib/node_modules,
+// PREFIX/lib/python3.12) come with it. Not for a prefix that is a folder
+// of the person's in general (~/.local, the XDG folders).
+func (b *policyBuilder) installPrefix(interp, why string) {
+	bin := filepath.Dir(interp)
+	if filepath.Base(bin) != "bin" {
+		return
+	}
+	prefix := filepath.Dir(bin)
+	for _, broad := range []string{"/usr", "/usr/local", "/", "/opt"} {
+		if prefix == broad {
+			return // a system folder: granted as such, or left out on purpose
+		}
+	}
+	if b.home != "" {
+		for _, broad := range []string{".local", ".config", ".cache", ".local/share", "bin"} {
+			if prefix == filepath.Join(b.home, broad) {
+				return
+			}
+		}
+	}
+	for _, v := range []string{"XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"} {
+		if d := b.absEnv(v); d != "" && within(d, prefix) {
+			return
+		}
+	}
+	b.folder(prefix, why)
+}
+
+// script adds the package of the script an interpreter runs: its first
+// argument that is not an option, when it is a file.
+func (b *policyBuilder) script(args []string) {
+	for _, a := range args {
+		if a == "--" {
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		p := b.abs(a)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			if r, err := filepath.EvalSymlinks(p); err == nil {
+				b.runtimeFile(r, AccessRead, WhyPackage)
+				b.pkg(r)
+			}
+		}
+		return
+	}
+}
+
+// pkg adds the package a script belongs to: for a script inside
+// node_modules, the outermost node_modules folder (a package's
+// dependencies are hoisted beside it); else the nearest folder above it
+// with a package marker (package.json, pyproject.toml, go.mod…). None is
+// added when that would be $HOME or above it.
+func (b *policyBuilder) pkg(script string) {
+	parts := strings.Split(script, string(filepath.Separator))
+	for i, part := range parts[:len(parts)-1] {
+		if part == "node_modules" {
+			b.folder(strings.Join(parts[:i+1], string(filepath.Separator)), WhyPackage)
+			return
+		}
+	}
+	for dir := filepath.Dir(script); ; dir = filepath.Dir(dir) {
+		if b.holdsHome(dir) {
+			return
+		}
+		for _, m := range packageMarkers {
+			if exists(filepath.Join(dir, m)) {
+				b.folder(dir, WhyPackage)
+				return
+			}
+		}
+		if dir == filepath.Dir(dir) {
+			return
+		}
+	}
+}
+
+// launcher adds the cache of the package runner command starts with, and
+// for go run the Go installation and its module and build caches.
+func (b *policyBuilder) launcher(command []string) {
+	name := filepath.Base(command[0])
+	args := command[1:]
+	sub := func(words ...string) bool {
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") {
+				return slices.Contains(words, a)
+			}
+		}
+		return false
+	}
+	cacheHome := b.absEnv("XDG_CACHE_HOME")
+	dataHome := b.absEnv("XDG_DATA_HOME")
+	inHome := func(p ...string) string {
+		if b.home == "" {
+			return ""
+		}
+		return filepath.Join(append([]string{b.home}, p...)...)
+	}
+	if cacheHome == "" {
+		cacheHome = inHome(".cache")
+	}
+	if dataHome == "" {
+		dataHome = inHome(".local", "share")
+	}
+	under := func(base string, p ...string) string {
+		if base == "" {
+			return ""
+		}
+		return filepath.Join(append([]string{base}, p...)...)
+	}
+	first := func(vs ...string) string {
+		for _, v := range vs {
+			if v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	switch {
+	case name == "npx" || (name == "npm" && sub("exec", "x")):
+		// npm reads its settings from npm_config_* variables, in any case.
+		b.cache(first(b.absEnv("npm_config_cache"), b.absEnv("NPM_CONFIG_CACHE"), inHome(".npm")), accessRWX, "npm cache")
+	case name == "uvx" || (name == "uv" && sub("run", "tool")):
+		b.cache(first(b.absEnv("UV_CACHE_DIR"), under(cacheHome, "uv")), accessRWX, "uv cache")
+		// Pythons uv installed itself, which its tool environments run.
+		if p := first(b.absEnv("UV_PYTHON_INSTALL_DIR"), under(dataHome, "uv", "python")); p != "" && exists(p) {
+			b.folder(p, "uv python")
+		}
+	case name == "bunx" || (name == "bun" && sub("x")):
+		bunInstall := first(b.absEnv("BUN_INSTALL"), inHome(".bun"))
+		b.cache(first(b.absEnv("BUN_INSTALL_CACHE_DIR"), under(bunInstall, "install", "cache")), accessRWX, "bun cache")
+	case name == "pnpx" || (name == "pnpm" && sub("dlx")):
+		b.cache(first(b.absEnv("PNPM_HOME"), under(dataHome, "pnpm")), accessRWX, "pnpm store")
+		b.cache(under(cacheHome, "pnpm"), accessRWX, "pnpm cache")
+	case name == "go" && sub("run"):
+		b.goRun(command, cacheHome, inHome)
+	}
+}
+
+// goRun adds what go run needs: GOROOT (read), the build and module caches
+// (read and write), go's own settings file, and the module of a local
+// package it builds.
+func (b *policyBuilder) goRun(command []string, cacheHome string, inHome func(...string) string) {
+	goroot := b.absEnv("GOROOT")
+	if goroot == "" {
+		if found := b.lookPath(command[0]); found != "" {
+			if r, err := filepath.EvalSymlinks(found); err == nil && filepath.Base(filepath.Dir(r)) == "bin" {
+				goroot = filepath.Dir(filepath.Dir(r))
+			}
+		}
+	}
+	if goroot != "" {
+		b.folder(goroot, "go root")
+	}
+	gocache := b.absEnv("GOCACHE")
+	if gocache == "" && cacheHome != "" {
+		gocache = filepath.Join(cacheHome, "go-build")
+	}
+	b.cache(gocache, accessRWX, "go build cache")
+	modcache := b.absEnv("GOMODCACHE")
+	if modcache == "" {
+		gopath := ""
+		if l := filepath.SplitList(b.env["GOPATH"]); len(l) > 0 && filepath.IsAbs(l[0]) {
+			gopath = l[0]
+		}
+		if gopath == "" {
+			gopath = inHome("go")
+		}
+		if gopath != "" {
+			modcache = filepath.Join(gopath, "pkg", "mod")
+		}
+	}
+	b.cache(modcache, accessRWX, "go module cache")
+	goenv := b.absEnv("GOENV")
+	if goenv == "" {
+		config := b.absEnv("XDG_CONFIG_HOME")
+		if config == "" {
+			config = inHome(".config")
+		}
+		if config != "" {
+			goenv = filepath.Join(config, "go", "env")
+		}
+	}
+	if goenv != "" {
+		b.runtimeFile(goenv, AccessRead, "go env")
+	}
+	// go run [build flags] PACKAGE [args]: a local package (., ./cmd/x,
+	// main.go) is built from its module.
+	run := slices.Index(command, "run")
+	for _, a := range command[run+1:] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if a == "." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../") || filepath.IsAbs(a) || strings.HasSuffix(a, ".go") {
+			p := b.abs(a)
+			if r, err := filepath.EvalSymlinks(p); err == nil {
+				if fi, err := os.Stat(r); err == nil && fi.IsDir() {
+					r = filepath.Join(r, "main.go") // pkg looks from the file's folder up
+				}
+				b.pkg(r)
+			}
+		}
+		return
+	}
+}
+
+// shebang returns the interpreter and its argument named by the #! line of
+// file, if it has one.
+func shebang(file string) (interp, arg string) {
+	f, err := os.Open(file)
+	if err != nil {
+		return "", ""
+	}
+	defer f.Close()
+	buf := make([]byte, 256)
+	n, _ := io.ReadFull(f, buf)
+	buf = buf[:n]
+	if !bytes.HasPrefix(buf, []byte("#!")) {
+		return "", ""
+	}
+	line, _, _ := bytes.Cut(buf[2:], []byte("\n"))
+	// Linux splits the line once, at the first blank after the
+	// interpreter: everything after it is one argument.
+	fields := strings.TrimSpace(string(line))
+	interp, arg, _ = strings.Cut(fields, " ")
+	if i := strings.IndexByte(interp, '\t'); i >= 0 {
+		interp, arg = interp[:i], interp[i+1:]+" "+arg
+	}
+	return interp, strings.TrimSpace(arg)
+}
+
+// readPyvenvHome returns the "home" folder a pyvenv.cfg names (the base
+// interpreter's folder).
+func readPyvenvHome(cfg string) string {
+	b, err := os.ReadFile(cfg)
+	if err != nil || len(b) > 64<<10 {
+		return ""
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		k, v, ok := strings.Cut(line, "=")
+		if ok && strings.TrimSpace(k) == "home" {
+			if v = strings.TrimSpace(v); filepath.IsAbs(v) {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
