@@ -52,7 +52,10 @@ func (d *demoCmd) Run(e *env) (err error) {
 	sigs := onSignals(context.Background())
 	defer sigs.stop()
 
-	tmp, err := os.MkdirTemp("", "rootpick-demo-")
+	// Demos killed before their clean-up (SIGKILL, SIGQUIT, SIGABRT) left
+	// their folders; those whose owner is gone go now.
+	swept, _ := sampleworkspace.SweepTemp()
+	tmp, err := sampleworkspace.MakeTemp(d.Keep)
 	if err != nil {
 		return fmt.Errorf("making the sample workspace: %w", err)
 	}
@@ -81,6 +84,13 @@ func (d *demoCmd) Run(e *env) (err error) {
 			}
 		default:
 			fmt.Fprintf(e.stdout, "The sample workspace %s was removed.\n", shown)
+		}
+		if len(swept) > 0 {
+			what := "1 sample workspace"
+			if len(swept) > 1 {
+				what = fmt.Sprintf("%d sample workspaces", len(swept))
+			}
+			fmt.Fprintf(e.stdout, "Also removed %s left behind by demos that were killed.\n", what)
 		}
 	}()
 
