@@ -18,6 +18,9 @@ type Config struct {
 	File    File
 	Data    []byte
 	Servers []Server
+
+	// eol is the file's line end, once newline has looked.
+	eol string
 }
 
 // Load reads and parses f. A missing file is an error that wraps
@@ -252,11 +255,16 @@ func (c *Config) flowSep(a *seqLoc) string {
 }
 
 // newline is the file's line end: CRLF when it has one, else LF.
+// It is looked for once: a wrap asks for each server, and a large file
+// searched that often costs seconds.
 func (c *Config) newline() string {
-	if bytes.Contains(c.Data, []byte("\r\n")) {
-		return "\r\n"
+	if c.eol == "" {
+		c.eol = "\n"
+		if bytes.Contains(c.Data, []byte("\r\n")) {
+			c.eol = "\r\n"
+		}
 	}
-	return "\n"
+	return c.eol
 }
 
 // movable reports whether the text of a string value can be moved as it
@@ -281,16 +289,32 @@ func (c *Config) movable(raw string, toFlow bool) bool {
 // have that command line, every other server is as it was, and, decoded
 // with the format's own decoder, everything else in the file is the same.
 func (c *Config) rewrite(edits []edit, want map[int][]string) ([]byte, error) {
-	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
-	out := slices.Clone(c.Data)
-	last := len(out) + 1
+	// One pass from the front, into one buffer: a file with thousands of
+	// servers (a large ~/.claude.json) gets thousands of edits, and
+	// splicing each into a fresh copy of the whole file cost time and
+	// memory in proportion to both.
+	// At one offset an insertion goes before a replacement, as the text
+	// it is inserted before.
+	sort.Slice(edits, func(i, j int) bool {
+		if edits[i].start != edits[j].start {
+			return edits[i].start < edits[j].start
+		}
+		return edits[i].end < edits[j].end
+	})
+	grow := 0
 	for _, e := range edits {
-		if e.end > last || e.start > e.end {
+		grow += len(e.text) - (e.end - e.start)
+	}
+	out := make([]byte, 0, len(c.Data)+max(grow, 0))
+	at := 0
+	for _, e := range edits {
+		if e.start < at || e.start > e.end || e.end > len(c.Data) {
 			return nil, errors.New("hostcfg: overlapping edits") // a bug, never a file's fault
 		}
-		out = slices.Concat(out[:e.start], []byte(e.text), out[e.end:])
-		last = e.start
+		out = append(append(out, c.Data[at:e.start]...), e.text...)
+		at = e.end
 	}
+	out = append(out, c.Data[at:]...)
 	back, err := Parse(c.File, out)
 	if err != nil {
 		return nil, fmt.Errorf("hostcfg: the rewritten file does not read back (%v); nothing written", err)
@@ -321,6 +345,9 @@ func (c *Config) check(back *Config, want map[int][]string) error {
 		if b.Command != line[0] || !slices.Equal(b.Args, line[1:]) {
 			return fmt.Errorf("%s runs %q %q", a.Name, b.Command, b.Args)
 		}
+	}
+	if c.File.format == formatJSON {
+		return c.checkJSON(back.Data, want)
 	}
 	before, err := decode(c.File.format, c.Data)
 	if err != nil {
