@@ -131,6 +131,9 @@ type Event struct {
 	Path string
 	// Count is the number of events dropped (Dropped).
 	Count int
+	// Enforcement says whether the kernel enforces what the server may
+	// open, and if so what (Connected).
+	Enforcement *Enforcement
 }
 
 // maxPendingChatter bounds the Stderr and ServerLog events waiting to be

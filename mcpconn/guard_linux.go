@@ -7,6 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -47,18 +50,22 @@ import (
 // server under a guard, so that the server's whole tree ends when this
 // process does, even by SIGKILL. Elsewhere than on Linux it only returns.
 func GuardMain() {
+	if len(os.Args) >= 4 && os.Args[0] == guardName && os.Args[1] == guardPolicyFlag {
+		os.Exit(runGuard(os.Args[2], os.Args[3:], true))
+	}
 	if len(os.Args) >= 3 && os.Args[0] == guardName {
-		os.Exit(runGuard(os.Args[1], os.Args[2:]))
+		os.Exit(runGuard(os.Args[1], os.Args[2:], false))
 	}
 	guardEnabled.Store(true)
 }
 
 // guard makes cmd, a server command made by exec.Command and set up by
 // setProcAttr, start the server under a guard, if guards are enabled and
-// the program was found (else cmd fails to start as it would have). It
-// returns the guard's report (nil without a guard): whether the program
-// started, and how it ended (see guardReport).
-func guard(cmd *exec.Cmd) (*guardReport, error) {
+// the program was found (else cmd fails to start as it would have). With
+// a policy, the guard restricts the server to it (Landlock) or does not
+// start it. It returns the guard's report (nil without a guard): whether
+// the program started, and how it ended (see guardReport).
+func guard(cmd *exec.Cmd, policy *Policy) (*guardReport, error) {
 	if !guardEnabled.Load() || cmd.Err != nil {
 		return nil, nil
 	}
@@ -66,23 +73,58 @@ func guard(cmd *exec.Cmd) (*guardReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd.Args = append([]string{guardName, cmd.Path}, cmd.Args...)
+	path := cmd.Path
+	if strings.HasPrefix(path, "-") {
+		path = "./" + path // never taken for the guard's flag
+	}
+	cmd.Args = append([]string{guardName, path}, cmd.Args...)
 	cmd.Path = "/proc/self/exe"           // this program, even if its file was replaced
 	cmd.ExtraFiles = []*os.File{report.w} // the guard's fd 3 (guardReportFD)
+	if policy != nil {
+		f, err := policyFile(*policy)
+		if err != nil {
+			report.afterStart(false)
+			return nil, err
+		}
+		report.policy = f
+		cmd.Args = slices.Insert(cmd.Args, 1, guardPolicyFlag)
+		cmd.ExtraFiles = append(cmd.ExtraFiles, f) // fd 4 (guardPolicyFD)
+	}
 	// Catchable, so that the guard can end the tree before it exits.
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
 	return report, nil
 }
 
 // runGuard is the guard: it runs the program path with arguments argv
-// (argv[0] included) and returns the exit code to exit with.
-func runGuard(path string, argv []string) int {
+// (argv[0] included) and returns the exit code to exit with. With enforce,
+// it first restricts itself to the policy on fd guardPolicyFD (see
+// restrictThread), or does not start the program.
+func runGuard(path string, argv []string, enforce bool) int {
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	report := openGuardReporter()
 	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
 		fmt.Fprintln(os.Stderr, "rootpick guard:", os.NewSyscallError("prctl(PR_SET_CHILD_SUBREAPER)", errno))
 		return 126
+	}
+	if enforce {
+		// Landlock restricts the calling thread, and the server inherits
+		// the domain of the thread that forks it: this goroutine keeps
+		// its thread from here on, restricts it and forks from it. The
+		// guard's own work after that (ending the server's tree: /proc
+		// reads and signals to its own domain, /dev/null) is within the
+		// ruleset too.
+		runtime.LockOSThread()
+		abi, skipped, err := applyGuardPolicy()
+		if err != nil {
+			report.say("landlock-error %s", strings.ReplaceAll(err.Error(), "\n", " "))
+			fmt.Fprintln(os.Stderr, "rootpick guard: not starting the server: cannot enforce its ruleset:", err)
+			return 126
+		}
+		for _, p := range skipped {
+			fmt.Fprintf(os.Stderr, "rootpick guard: %q is gone: left out of the ruleset\n", p)
+		}
+		report.say("landlock %d", abi)
 	}
 	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
 		Env:   os.Environ(),
@@ -165,4 +207,14 @@ func exitCode(ws syscall.WaitStatus) int {
 		time.Sleep(time.Second) // the signal is delivered meanwhile
 	}
 	return 128 + int(sig)
+}
+
+// applyGuardPolicy reads the guard's policy and restricts the calling
+// thread to it.
+func applyGuardPolicy() (abi int, skipped []string, err error) {
+	policy, err := readGuardPolicy()
+	if err != nil {
+		return 0, nil, err
+	}
+	return restrictThread(policy)
 }

@@ -31,20 +31,29 @@ func init() {
 		}
 		pidfile := os.Getenv("ROOTPICK_TEST_PIDFILE")
 		server := []string{"env", "ROOTPICK_TEST_SERVE=setsid-deaf", os.Args[0]}
+		// With ROOTPICK_TEST_ENFORCE the server runs under Landlock: the
+		// guard ends its tree from inside the ruleset. The pid file's
+		// folder is allowed for writing.
+		enforce, allow := EnforceOff, []string(nil)
+		if os.Getenv("ROOTPICK_TEST_ENFORCE") != "" {
+			enforce, allow = EnforceRequire, []string{filepath.Dir(pidfile)}
+		}
 		switch os.Getenv("ROOTPICK_TEST_HOST") {
 		case "hub":
 			if err := BecomeSubreaper(); err != nil {
 				fmt.Println("subreaper:", err)
 				os.Exit(1)
 			}
-			if err := NewHub(Options{}).Connect(context.Background(), Spec{Command: server}); err != nil {
+			if err := NewHub(Options{}).Connect(context.Background(), Spec{Command: server, Enforce: enforce, AllowWrite: allow}); err != nil {
 				fmt.Println("connect:", err)
 				os.Exit(1)
 			}
 		case "proxy":
 			// The child starts before the host says anything.
 			_, st := mcp.NewInMemoryTransports()
-			go func() { _ = RunProxy(context.Background(), st, ProxyOptions{Command: server}) }()
+			go func() {
+				_ = RunProxy(context.Background(), st, ProxyOptions{Command: server, Enforce: enforce, AllowWrite: allow})
+			}()
 		}
 		for deadline := time.Now().Add(5 * time.Second); len(faultserver.ReadPids(pidfile)) == 0; time.Sleep(5 * time.Millisecond) {
 			if time.Now().After(deadline) {
@@ -76,11 +85,12 @@ func init() {
 // that tree (pid → start time), the pid of its direct child, the server's
 // tag and the pid of the deaf grandchild. The test's end kills what is
 // left.
-func killedHost(t *testing.T, host string, guarded bool) (tree map[int]uint64, child int, tag string, grandchild int) {
+func killedHost(t *testing.T, host string, guarded bool, env ...string) (tree map[int]uint64, child int, tag string, grandchild int) {
 	t.Helper()
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=host", "ROOTPICK_TEST_HOST="+host, "ROOTPICK_TEST_PIDFILE="+pidfile)
+	cmd.Env = append(cmd.Env, env...)
 	if !guarded {
 		cmd.Env = append(cmd.Env, "ROOTPICK_TEST_NO_GUARD=1")
 	}
@@ -159,6 +169,24 @@ func TestServersDieWithTheirHost(t *testing.T) {
 			})
 			t.Logf("%s killed: the tree of %d processes ended in %v", host, len(tree), time.Since(start).Round(time.Millisecond))
 		})
+		// TestGuardEndsTreeUnderLandlock: the guard of an enforced server
+		// works inside the server's ruleset (it restricted the thread it
+		// forks from and goes on on it): its /proc reads find the deaf
+		// grandchild, and its signals reach it (same domain).
+		t.Run(host+" enforced", func(t *testing.T) {
+			needLandlock(t)
+			tree, _, tag, _ := killedHost(t, host, true, "ROOTPICK_TEST_ENFORCE=1")
+			start := time.Now()
+			waitFor(t, "the server's tree to end after its host was killed", func() bool {
+				for pid, st := range tree {
+					if p, ok := readProc(pid); ok && p.start == st && !p.dead() {
+						return false
+					}
+				}
+				return len(taggedRunning(tag)) == 0
+			})
+			t.Logf("%s killed: the tree of %d processes ended in %v", host, len(tree), time.Since(start).Round(time.Millisecond))
+		})
 		t.Run(host+" unguarded", func(t *testing.T) {
 			_, child, _, grandchild := killedHost(t, host, false)
 			waitFor(t, "the server to die with its host (PR_SET_PDEATHSIG)", func() bool { return !faultserver.Running(child) })
@@ -178,7 +206,7 @@ func guarded(t *testing.T, script string) *exec.Cmd {
 	}
 	cmd := exec.Command("sh", "-c", script)
 	setProcAttr(cmd)
-	if _, err := guard(cmd); err != nil {
+	if _, err := guard(cmd, nil); err != nil {
 		t.Fatal(err)
 	}
 	return cmd

@@ -18,6 +18,8 @@ import (
 // server that exits with status 127. So the guard reports both on a pipe
 // of its own, its fd 3 (guardReportFD), one line each:
 //
+//	landlock ABI          the guard restricted itself to the ruleset (with a policy)
+//	landlock-error TEXT   it could not: the program is not started
 //	started               the program was started
 //	start-error ERRNO     it could not be (ENOENT, EACCES, ENOEXEC…)
 //	exit STATUS           the server ended on its own, with this raw wait status
@@ -30,13 +32,15 @@ const guardReportFD = 3
 // guardReport is rootpick's end of a guard's report pipe.
 type guardReport struct {
 	r, w    *os.File      // w is the guard's end, closed here once it is started
+	policy  *os.File      // the guard's policy (fd 4), nil without; closed here once it is started
 	started chan struct{} // closed once the guard has said whether it started the program, or ended
 	done    chan struct{} // closed when the pipe has ended
 	after   sync.Once     // afterStart runs once
 
-	mu       sync.Mutex
-	startErr error               // why the program could not be started
-	status   *syscall.WaitStatus // how the server ended, if on its own
+	mu          sync.Mutex
+	landlockErr string              // why the guard could not enforce the ruleset
+	startErr    error               // why the program could not be started
+	status      *syscall.WaitStatus // how the server ended, if on its own
 }
 
 // newGuardReport makes the pipe a guard reports on; w goes to the guard.
@@ -57,6 +61,9 @@ func (g *guardReport) afterStart(ok bool) {
 	}
 	g.after.Do(func() {
 		_ = g.w.Close()
+		if g.policy != nil {
+			_ = g.policy.Close()
+		}
 		if !ok {
 			_ = g.r.Close()
 			close(g.started)
@@ -81,12 +88,14 @@ func (g *guardReport) read() {
 		switch word {
 		case "start-error":
 			g.startErr = syscall.Errno(n)
+		case "landlock-error":
+			g.landlockErr = arg
 		case "exit":
 			ws := syscall.WaitStatus(n)
 			g.status = &ws
 		}
 		g.mu.Unlock()
-		if word == "started" || word == "start-error" {
+		if word == "started" || word == "start-error" || word == "landlock-error" {
 			said()
 		}
 	}
@@ -106,6 +115,9 @@ func (g *guardReport) startError(d time.Duration) error {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.landlockErr != "" {
+		return landlockError(g.landlockErr)
+	}
 	return g.startErr
 }
 

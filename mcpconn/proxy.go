@@ -58,6 +58,11 @@ type ProxyOptions struct {
 	// Status, if set, is called with the proxy's state after every change
 	// that the picker shows (host and server names, fetches, restarts).
 	Status func(ProxyStatus)
+	// Enforce, AllowRead and AllowWrite are the child's Spec settings:
+	// whether the kernel enforces what it may open (the consented folders
+	// and its runtime), and the folders it may read or write on top.
+	Enforce               Enforce
+	AllowRead, AllowWrite []string
 	// NoConsent, if set, turns why no consent is served (Source's error,
 	// such as a missing record) into the warning the host is sent once,
 	// as an MCP log message, after it has initialized: which profile,
@@ -87,6 +92,12 @@ type ProxyStatus struct {
 	// (State restarting): it doubles from Timing.BackoffMin up to
 	// BackoffMax, and starts over after a run of HealthyAfter.
 	RetryIn time.Duration `json:"retry_in,omitempty"`
+	// Enforcement is "enforced" (the kernel enforces what the server may
+	// open: Access, with LandlockABI) or "advisory" (Advisory says why).
+	Enforcement string       `json:"enforcement,omitempty"`
+	LandlockABI int          `json:"landlock_abi,omitempty"`
+	Advisory    string       `json:"advisory,omitempty"`
+	Access      []PolicyPath `json:"access,omitempty"`
 }
 
 // RootsVersions are the MCP revisions in which a server may ask the client
@@ -204,6 +215,9 @@ type child struct {
 	// calls are the host's requests it may answer input_required, by the
 	// id it knows them by (proxy_mrtr.go).
 	calls map[any]*inputCall
+
+	// enforcement says whether the kernel enforces what it may open.
+	enforcement Enforcement
 }
 
 type proxy struct {
@@ -298,12 +312,14 @@ func (p *proxy) report(change func(*ProxyStatus)) {
 func (p *proxy) startChild() error {
 	p.mu.Lock()
 	command := p.opts.Command
+	served := p.served
 	if p.usesArgs {
-		command = expandRoots(command, p.served)
+		command = expandRoots(command, served)
 	}
 	p.mu.Unlock()
 	logger := p.log.With("server", "child")
-	t, stop, err := Spec{Command: command}.transport(p.ctx, logger, func(line string) {})
+	spec := Spec{Command: command, Enforce: p.opts.Enforce, AllowRead: p.opts.AllowRead, AllowWrite: p.opts.AllowWrite}
+	t, stop, err := spec.transport(p.ctx, logger, func(line string) {}, served)
 	if err != nil {
 		return err
 	}
@@ -313,6 +329,9 @@ func (p *proxy) startChild() error {
 		return err
 	}
 	c := &child{conn: conn, stop: stop, done: make(chan struct{}), started: time.Now(), ready: true, pending: map[any]bool{}, calls: map[any]*inputCall{}}
+	if pt, ok := t.(*processTransport); ok {
+		c.enforcement = pt.enforcement
+	}
 	p.mu.Lock()
 	p.cur = c
 	var replay *jsonrpc.Request
@@ -332,7 +351,14 @@ func (p *proxy) startChild() error {
 			p.log.Warn("replaying initialize", "err", err)
 		}
 	}
-	p.report(func(s *ProxyStatus) { s.State, s.Asked, s.RetryIn = "starting", false, 0 })
+	p.report(func(s *ProxyStatus) {
+		s.State, s.Asked, s.RetryIn = "starting", false, 0
+		e := c.enforcement
+		s.Enforcement, s.LandlockABI, s.Advisory, s.Access = e.Mode(), e.ABI, e.Advisory, nil
+		if e.Policy != nil {
+			s.Access = slices.Clone(e.Policy.Paths)
+		}
+	})
 	return nil
 }
 

@@ -202,12 +202,18 @@ func (s *server) start(attempt int) (*conn, error) {
 		c.tail.Add(line)
 		h.publish(Event{Server: s.label, Kind: Stderr, Text: line})
 		c.progress(line)
-	})
+	}, set.roots)
 	if err != nil {
+		var fe *finalError
+		if errors.As(err, &fe) {
+			return nil, s.fail(c, fe, fe.reason)
+		}
 		return nil, s.fail(c, spec.redactError(err), "")
 	}
+	c.enforcement = spec.advisory()
 	if pt, ok := transport.(*processTransport); ok {
 		c.exited, c.startFailure = pt.exited, pt.guardStartFailure
+		c.enforcement = pt.enforcement
 	}
 	c.stop = stop
 	if !s.setCurrent(c) {
@@ -257,7 +263,8 @@ func (s *server) start(attempt int) (*conn, error) {
 	}()
 
 	info := session.InitializeResult()
-	ev := Event{Server: s.label, Kind: Connected}
+	enforcement := c.enforcement
+	ev := Event{Server: s.label, Kind: Connected, Enforcement: &enforcement}
 	if info != nil && info.ServerInfo != nil {
 		ev.ServerName = info.ServerInfo.Name
 		ev.ServerVersion = info.ServerInfo.Version
@@ -267,7 +274,7 @@ func (s *server) start(attempt int) (*conn, error) {
 		ev.Text = info.ProtocolVersion
 	}
 	h.publish(ev)
-	h.logger.Info("connected", "server", s.label, "name", ev.ServerName, "protocol", ev.Text)
+	h.logger.Info("connected", "server", s.label, "name", ev.ServerName, "protocol", ev.Text, "access", enforcement.String())
 	for _, f := range []func(){c.notifier, c.watchdog, c.verifier} {
 		go func() {
 			defer panics.Guard()
@@ -390,10 +397,11 @@ type conn struct {
 	stop    func() // ends the processes or in-process server, if any
 	stopped sync.Once
 
-	serverName string
-	tail       *stderrRing   // the last stderr lines of this attempt, for a failure
-	done       chan struct{} // closed when the session has ended
-	endErr     error         // why, once done is closed
+	serverName  string
+	enforcement Enforcement   // whether the kernel enforces what it may open
+	tail        *stderrRing   // the last stderr lines of this attempt, for a failure
+	done        chan struct{} // closed when the session has ended
+	endErr      error         // why, once done is closed
 
 	// exited says how the server's process ended, once its connection is
 	// closed, if it ended on its own (stdio servers only).

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/panics"
 )
 
@@ -29,6 +30,16 @@ type Spec struct {
 	URL string
 	// Demo is the built-in server, run in this process.
 	Demo *Demo
+
+	// Enforce says whether the kernel enforces what a stdio server may
+	// open (Landlock, on Linux; see BuildPolicy): EnforceOn (the default
+	// EnforceDefault) where the kernel can, EnforceOff never,
+	// EnforceRequire or the server is not started.
+	Enforce Enforce
+	// AllowRead and AllowWrite are folders an enforced stdio server may
+	// read (and execute), or also write, on top of the consented folders
+	// and its runtime.
+	AllowRead, AllowWrite []string
 }
 
 // Label is the name used for the server before it has told its own. A URL
@@ -105,8 +116,9 @@ func envCommand(args []string) []string {
 const stdioTerminate = time.Second
 
 // transport builds the transport for spec and a stop function that ends what
-// it started. onStderr receives the server's stderr, line by line.
-func (s Spec) transport(ctx context.Context, logger *slog.Logger, onStderr func(string)) (mcp.Transport, func(), error) {
+// it started. onStderr receives the server's stderr, line by line. An
+// enforced stdio server may open the consented folders and its runtime.
+func (s Spec) transport(ctx context.Context, logger *slog.Logger, onStderr func(string), consented []consent.Root) (mcp.Transport, func(), error) {
 	switch {
 	case s.Demo != nil:
 		ct, st := mcp.NewInMemoryTransports()
@@ -118,13 +130,41 @@ func (s Spec) transport(ctx context.Context, logger *slog.Logger, onStderr func(
 	case s.URL != "":
 		return &mcp.StreamableClientTransport{Endpoint: s.URL}, func() {}, nil
 	case len(s.Command) > 0:
-		t, err := newProcessTransport(s.Command, logger, onStderr)
+		t, err := newProcessTransport(s.Command, s.access(consented), logger, onStderr)
 		if err != nil {
 			return nil, nil, err
 		}
 		return t, t.stop, nil
 	}
 	return nil, nil, errors.New("mcpconn: empty server spec")
+}
+
+// advisory is the Enforcement of a server rootpick does not start as a
+// process of its own.
+func (s Spec) advisory() Enforcement {
+	switch {
+	case s.Demo != nil:
+		return Enforcement{Advisory: "the built-in demo server runs inside rootpick and opens no files"}
+	case s.URL != "":
+		return Enforcement{Advisory: "an HTTP server runs outside rootpick: its host decides what it can open"}
+	}
+	return Enforcement{}
+}
+
+// access is what a stdio server of s may open besides its runtime.
+func (s Spec) access(consented []consent.Root) serverAccess {
+	a := serverAccess{enforce: s.Enforce, allowRead: s.AllowRead, allowWrite: s.AllowWrite}
+	for _, r := range consented {
+		a.consented = append(a.consented, r.Path)
+	}
+	return a
+}
+
+// serverAccess is what a stdio server may open besides its runtime, and
+// whether the kernel is to enforce it.
+type serverAccess struct {
+	enforce                          Enforce
+	consented, allowRead, allowWrite []string
 }
 
 // processTransport starts a stdio server in its own process group, so that
@@ -139,6 +179,11 @@ type processTransport struct {
 	// found: a failure to start it names them, not the guard.
 	program, path string
 	report        *guardReport // nil without a guard
+	// enforcement says whether the kernel enforces what the server may
+	// open; tmp is its private temporary folder then, removed once the
+	// server's processes have ended.
+	enforcement Enforcement
+	tmp         string
 
 	mu      sync.Mutex
 	tag     string // in the environment of the server and its descendants
@@ -209,24 +254,56 @@ func validTag(tag string) bool {
 	return len(tag) >= minTagLen && strings.HasPrefix(tag, tagPrefix)
 }
 
-func newProcessTransport(command []string, logger *slog.Logger, onStderr func(string)) (*processTransport, error) {
+func newProcessTransport(command []string, access serverAccess, logger *slog.Logger, onStderr func(string)) (*processTransport, error) {
 	tag, err := serverTag()
 	if err != nil {
 		return nil, err
 	}
+	abi, advisory, err := decideEnforcement(access.enforce, command[0])
+	if err != nil {
+		return nil, err
+	}
+	env := append(os.Environ(), tag)
+	enforcement := Enforcement{Advisory: advisory}
+	var policy *Policy
+	tmp := ""
+	if abi > 0 {
+		// Its own temporary folder: /tmp is shared with every other
+		// program of the person's.
+		if tmp, err = os.MkdirTemp("", "rootpick-server-"); err != nil {
+			return nil, fmt.Errorf("mcpconn: the server's temporary folder: %w", err)
+		}
+		env = append(env, "TMPDIR="+tmp)
+		p := BuildPolicy(PolicyInput{Command: command, Env: env, Consented: access.consented,
+			AllowRead: access.allowRead, AllowWrite: access.allowWrite, TmpDir: tmp})
+		makeCreates(p)
+		policy = &p
+		enforcement = Enforcement{Enforced: true, ABI: abi, Policy: policy}
+		logger.Info("enforced", "landlock_abi", abi, "paths", len(p.Paths))
+	} else {
+		logger.Info("advisory: the kernel does not enforce what the server may open", "why", advisory)
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
+		removeTmp(tmp)
 		return nil, err
 	}
 	cmd := exec.Command(command[0], command[1:]...)
 	setProcAttr(cmd)
 	path := cmd.Path
-	report, err := guard(cmd)
+	report, err := guard(cmd, policy)
 	if err != nil {
 		_, _ = r.Close(), w.Close()
+		removeTmp(tmp)
 		return nil, err
 	}
-	cmd.Env = append(os.Environ(), tag)
+	if policy != nil && report == nil && cmd.Err == nil {
+		// decideEnforcement saw a guard; there must be one.
+		_, _ = r.Close(), w.Close()
+		removeTmp(tmp)
+		return nil, errors.New("mcpconn: no guard to enforce the server's ruleset")
+	}
+	cmd.Env = env
 	cmd.Stderr = w
 	go func() {
 		defer panics.Guard()
@@ -246,7 +323,7 @@ func newProcessTransport(command []string, logger *slog.Logger, onStderr func(st
 		}
 	}()
 	return &processTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, stderrW: w, tag: tag,
-		program: command[0], path: path, report: report}, nil
+		program: command[0], path: path, report: report, enforcement: enforcement, tmp: tmp}, nil
 }
 
 // Connect starts the process; the SDK then speaks MCP over its stdin/stdout.
@@ -292,6 +369,11 @@ func (t *processTransport) guardStartFailure() error {
 	if serr == nil {
 		return nil
 	}
+	var le landlockError
+	if errors.As(serr, &le) {
+		reason := "not started: its Landlock ruleset could not be applied"
+		return &finalError{msg: t.program + ": " + reason + ": " + le.Error(), reason: reason, err: serr}
+	}
 	return startFailure(t.program, t.path, &os.PathError{Op: "fork/exec", Path: t.path, Err: serr})
 }
 
@@ -335,6 +417,11 @@ func (t *processTransport) stop() {
 	if pid != 0 {
 		// Concurrent callers (the session's end and Hub.Close) all return
 		// only once the tree is gone, so rootpick cannot exit first.
-		t.ended.Do(func() { endTree(pid, stamp, tag, termGrace, killGrace) })
+		t.ended.Do(func() {
+			endTree(pid, stamp, tag, termGrace, killGrace)
+			removeTmp(t.tmp)
+		})
+	} else if !starting {
+		t.ended.Do(func() { removeTmp(t.tmp) }) // it never started
 	}
 }

@@ -1,0 +1,414 @@
+package mcpconn
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/testskip"
+	"golang.org/x/sys/unix"
+)
+
+// The enforcement tests: a server that ignores roots altogether (snoop)
+// tries to open what it was not given, launched by the Hub as the picker
+// does and behind RunProxy as rootpick proxy does, and the kernel must
+// refuse it.
+
+func init() { faultModes["snoop"] = serveSnoop }
+
+// probeArgs are the attempts a snoop's probe tool makes.
+type probeArgs struct {
+	Read    []string `json:"read,omitempty"`    // read a file whole
+	List    []string `json:"list,omitempty"`    // list a folder
+	Write   []string `json:"write,omitempty"`   // create or append to a file
+	Signal  []int    `json:"signal,omitempty"`  // kill(pid, 0)
+	Connect []string `json:"connect,omitempty"` // connect to an abstract unix socket (name without the @)
+}
+
+// serveSnoop is a go-sdk stdio server that never asks for roots. Its tool
+// probe makes each attempt of probeArgs and answers a JSON object:
+// "read /path": "ok" or the errno's name, likewise for the others, and
+// "ppid" and "tmpdir".
+func serveSnoop() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "snoop", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "probe", Description: "try to open paths"}, func(_ context.Context, _ *mcp.CallToolRequest, a probeArgs) (*mcp.CallToolResult, any, error) {
+		out := map[string]string{"ppid": strconv.Itoa(os.Getppid()), "tmpdir": os.Getenv("TMPDIR")}
+		for _, p := range a.Read {
+			_, err := os.ReadFile(p)
+			out["read "+p] = errName(err)
+		}
+		for _, p := range a.List {
+			_, err := os.ReadDir(p)
+			out["list "+p] = errName(err)
+		}
+		for _, p := range a.Write {
+			f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+			if err == nil {
+				_, err = f.WriteString("snooped\n")
+				f.Close()
+			}
+			out["write "+p] = errName(err)
+		}
+		for _, pid := range a.Signal {
+			out["signal "+strconv.Itoa(pid)] = errName(syscall.Kill(pid, 0))
+		}
+		for _, name := range a.Connect {
+			c, err := net.Dial("unix", "@"+name)
+			if err == nil {
+				c.Close()
+			}
+			out["connect "+name] = errName(err)
+		}
+		b, _ := json.Marshal(out)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil, nil
+	})
+	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		os.Exit(1)
+	}
+}
+
+// errName is "ok", or the name of err's errno (EACCES), or its text.
+func errName(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return unix.ErrnoName(errno)
+	}
+	return err.Error()
+}
+
+// needLandlock skips t where the kernel offers no Landlock (a failure
+// under ROOTPICK_TEST_STRICT, as in CI).
+func needLandlock(t *testing.T) int {
+	t.Helper()
+	abi, why := landlockABI()
+	if abi == 0 {
+		testskip.Skip(t, "landlock", why+": run the enforcement tests on Linux 5.13 or later with Landlock on")
+	}
+	return abi
+}
+
+// snoopHome is a home for the person, with what a server must not open.
+type snoopHome struct {
+	home, a, b, arg, key, secret string
+	outside                      string // a file in /tmp, outside the server's own TMPDIR
+}
+
+// plantHome makes a home (HOME is set to it for the test) with two
+// repositories, a folder given to the server as its argument, a key in
+// .ssh and a file in home itself, each holding a file.
+func plantHome(t *testing.T) snoopHome {
+	t.Helper()
+	home := filepath.Join(tempDir(t), "home")
+	h := snoopHome{home: home, a: filepath.Join(home, "src", "a"), b: filepath.Join(home, "src", "b"),
+		arg: filepath.Join(home, "src", "arg"), key: filepath.Join(home, ".ssh", "id_test"), secret: filepath.Join(home, "secret.txt")}
+	for _, d := range []string{h.a, h.b, h.arg, filepath.Dir(h.key)} {
+		must(t, os.MkdirAll(d, 0o755))
+	}
+	for _, f := range []string{filepath.Join(h.a, "f"), filepath.Join(h.b, "f"), filepath.Join(h.arg, "f"), h.key, h.secret} {
+		must(t, os.WriteFile(f, []byte("private"), 0o600))
+	}
+	h.outside = filepath.Join(os.TempDir(), uniqueMarker("rootpick-snoop"))
+	t.Cleanup(func() { os.Remove(h.outside) })
+	t.Setenv("HOME", home)
+	return h
+}
+
+// attempts are the probes every step makes.
+func (h snoopHome) attempts(outsiders ...int) probeArgs {
+	return probeArgs{
+		Read:   []string{filepath.Join(h.a, "f"), filepath.Join(h.b, "f"), filepath.Join(h.arg, "f"), h.key, h.secret},
+		List:   []string{h.home, h.a, h.b, h.arg},
+		Write:  []string{filepath.Join(h.a, "w"), filepath.Join(h.b, "w"), filepath.Join(h.home, "w"), h.outside},
+		Signal: outsiders,
+	}
+}
+
+type probeFunc func(ctx context.Context, args probeArgs) (map[string]string, error)
+
+func decodeProbe(out string, err error) (map[string]string, error) {
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]string
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		return nil, fmt.Errorf("probe answered %q: %w", out, err)
+	}
+	return m, nil
+}
+
+// probeUntil probes until ok holds of the answer (a restarted server is
+// answered "retry" or not connected for a moment), and returns it.
+func probeUntil(t *testing.T, what string, probe probeFunc, args probeArgs, ok func(map[string]string) bool) map[string]string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	var last map[string]string
+	var lastErr error
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		got, err := probe(ctx, args)
+		cancel()
+		if err == nil && ok(got) {
+			return got
+		}
+		last, lastErr = got, err
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%s: last probe %v, %v", what, last, lastErr)
+	return nil
+}
+
+// expect checks each attempt's outcome: want maps a key of the answer to
+// "ok" or an errno's name.
+func expect(t *testing.T, step string, got, want map[string]string) {
+	t.Helper()
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %s: %s, want %s", step, k, got[k], w)
+		}
+	}
+}
+
+// denyAll is every attempt of h refused: nothing of home opens.
+func (h snoopHome) denyAll() map[string]string {
+	want := map[string]string{}
+	a := h.attempts()
+	for _, p := range a.Read {
+		want["read "+p] = "EACCES"
+	}
+	for _, p := range a.List {
+		want["list "+p] = "EACCES"
+	}
+	for _, p := range a.Write {
+		want["write "+p] = "EACCES"
+	}
+	return want
+}
+
+// checkSnoop: before any consent a snoop opens nothing of home (not a,
+// b, the key, the file in home, its argument folder, /tmp), and writes
+// its own TMPDIR. It cannot signal rootpick (this test process) or an
+// unrelated process, nor reach an abstract socket outside.
+func checkSnoop(t *testing.T, h snoopHome, probe probeFunc, set func([]consent.Root)) {
+	t.Helper()
+	sleeper := exec.Command("sleep", "60")
+	must(t, sleeper.Start())
+	t.Cleanup(func() { _ = sleeper.Process.Kill(); _ = sleeper.Wait() })
+	abstract := uniqueMarker("rootpick-abstract")
+	ln, err := net.Listen("unix", "@"+abstract)
+	must(t, err)
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	args := h.attempts(os.Getpid(), sleeper.Process.Pid)
+	args.Connect = []string{abstract}
+	anyAnswer := func(map[string]string) bool { return true }
+
+	got := probeUntil(t, "the first probe", probe, args, anyAnswer)
+	expect(t, "before consent", got, h.denyAll())
+	expect(t, "before consent", got, map[string]string{
+		"signal " + strconv.Itoa(os.Getpid()):         "EPERM",
+		"signal " + strconv.Itoa(sleeper.Process.Pid): "EPERM",
+		"connect " + abstract:                         "EPERM",
+	})
+	checkTmp(t, probe, got["tmpdir"])
+	// Its parent is its guard, in the same Landlock domain: the one
+	// process outside itself it may signal (killing it only ends the
+	// server: PR_SET_PDEATHSIG).
+	if cmdline, _ := os.ReadFile("/proc/" + got["ppid"] + "/cmdline"); !strings.HasPrefix(string(cmdline), guardName+"\x00") {
+		t.Errorf("the server's parent %s is %q, not its guard", got["ppid"], cmdline)
+	}
+
+}
+
+// checkTmp: the server writes its TMPDIR, a private folder of its own.
+func checkTmp(t *testing.T, probe probeFunc, tmp string) {
+	t.Helper()
+	if tmp == "" || !strings.HasPrefix(filepath.Base(tmp), "rootpick-server-") {
+		t.Fatalf("the server's TMPDIR is %q", tmp)
+	}
+	if fi, err := os.Stat(tmp); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("TMPDIR %s: %v, %v (want a 0700 folder)", tmp, fi, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	got, err := probe(ctx, probeArgs{Write: []string{filepath.Join(tmp, "t")}})
+	if err == nil && got["tmpdir"] == tmp && got["write "+filepath.Join(tmp, "t")] != "ok" {
+		t.Errorf("writing its own TMPDIR: %v", got)
+	}
+}
+
+// TestEnforcedHubServer: a server the picker launches (Hub) opens only
+// what is consented, from its first start on, and its Connected event
+// says it is enforced, with what else it can open.
+func TestEnforcedHubServer(t *testing.T) {
+	abi := needLandlock(t)
+	h := plantHome(t)
+	hub := NewHub(Options{Timing: testTiming})
+	events := collect(hub)
+	defer hub.Close()
+	cmd := selfServer(t, "snoop", uniqueMarker("snoop-hub"), h.arg)
+	if err := hub.Connect(context.Background(), Spec{Name: "snoop", Command: cmd, Enforce: EnforceRequire}); err != nil {
+		t.Fatal(err)
+	}
+	probe := func(ctx context.Context, args probeArgs) (map[string]string, error) {
+		return decodeProbe(hub.CallTool(ctx, "snoop", "probe", map[string]any{"read": args.Read, "list": args.List, "write": args.Write, "signal": args.Signal, "connect": args.Connect}))
+	}
+	checkSnoop(t, h, probe, hub.SetRoots)
+	e := connectedEvent(t, events, "snoop").Enforcement
+	if e == nil || !e.Enforced || e.ABI != min(abi, landlockMaxABI) || e.Policy == nil {
+		t.Fatalf("Connected says %+v; want enforced with ABI %d", e, min(abi, landlockMaxABI))
+	}
+	if slices.ContainsFunc(e.Policy.Paths, func(pp PolicyPath) bool { return pp.Why == WhyConsented }) {
+		t.Errorf("the first start's policy has consented paths: %+v", e.Policy.Paths)
+	}
+}
+
+// policyTmp is the private temporary folder a policy grants.
+func policyTmp(p Policy) string {
+	for _, pp := range p.Paths {
+		if pp.Why == WhyTmp {
+			return pp.Path
+		}
+	}
+	return ""
+}
+
+// enforcedHost is a test host in front of RunProxy with opts.
+type enforcedHost struct {
+	session *mcp.ClientSession
+	mu      sync.Mutex
+	status  []ProxyStatus
+}
+
+func (e *enforcedHost) statuses() []ProxyStatus {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.status)
+}
+
+func startEnforcedHost(t *testing.T, opts ProxyOptions) *enforcedHost {
+	t.Helper()
+	e := &enforcedHost{}
+	ct, st := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	opts.Timing, opts.Logger = testTiming, testLogger(t)
+	opts.Status = func(s ProxyStatus) {
+		e.mu.Lock()
+		e.status = append(e.status, s)
+		e.mu.Unlock()
+	}
+	go func() { done <- RunProxy(ctx, st, opts) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	e.session = cs
+	t.Cleanup(func() { endProxy(t, cs, cancel, done) })
+	return e
+}
+
+func (e *enforcedHost) call(ctx context.Context, tool string, args map[string]any) (string, error) {
+	return callTool(ctx, e.session, tool, args)
+}
+
+// TestEnforcedProxyChild: the server behind rootpick proxy opens only what
+// is consented; every change restarts it under the new ruleset; its
+// status says enforced, with the ABI and what it may open.
+func TestEnforcedProxyChild(t *testing.T) {
+	abi := needLandlock(t)
+	h := plantHome(t)
+	src := newTestSource()
+	cmd := selfServer(t, "snoop", uniqueMarker("snoop-proxy"), h.arg)
+	host := startEnforcedHost(t, ProxyOptions{Command: cmd, Source: src, Enforce: EnforceRequire})
+	probe := func(ctx context.Context, args probeArgs) (map[string]string, error) {
+		return decodeProbe(host.call(ctx, "probe", map[string]any{"read": args.Read, "list": args.List, "write": args.Write, "signal": args.Signal, "connect": args.Connect}))
+	}
+	checkSnoop(t, h, probe, func(roots []consent.Root) { src.set(roots, nil) })
+	sts := host.statuses()
+	last := sts[len(sts)-1]
+	if last.Enforcement != "enforced" || last.LandlockABI != min(abi, landlockMaxABI) || last.Advisory != "" || len(last.Access) == 0 {
+		t.Errorf("last status: enforcement %q, ABI %d, advisory %q, %d paths", last.Enforcement, last.LandlockABI, last.Advisory, len(last.Access))
+	}
+	if slices.ContainsFunc(last.Access, func(pp PolicyPath) bool { return pp.Why == WhyConsented }) {
+		t.Errorf("after revoking all the status still grants a consented folder: %+v", last.Access)
+	}
+}
+
+// TestEnforceOffAndRequire: off runs the server advisory (it reads what
+// it likes) and says why; require refuses to start a server it cannot
+// enforce, finally, saying why.
+func TestEnforceOffAndRequire(t *testing.T) {
+	needLandlock(t)
+	h := plantHome(t)
+	hub := NewHub(Options{Timing: testTiming})
+	events := collect(hub)
+	defer hub.Close()
+	cmd := selfServer(t, "snoop", uniqueMarker("snoop-off"))
+	if err := hub.Connect(context.Background(), Spec{Name: "off", Command: cmd, Enforce: EnforceOff}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	got, err := decodeProbe(hub.CallTool(ctx, "off", "probe", map[string]any{"read": []string{h.key}}))
+	if err != nil || got["read "+h.key] != "ok" {
+		t.Errorf("an advisory server reading the key: %v, %v (want ok: nothing stops it)", got, err)
+	}
+	if e := connectedEvent(t, events, "off").Enforcement; e == nil || e.Enforced || e.Advisory != "enforce is off for this server" || e.String() != "advisory: enforce is off for this server" {
+		t.Errorf("Connected says %+v", e)
+	}
+
+	// Without a guard there is nothing to apply a ruleset: require
+	// refuses, on fails open and says so.
+	guardEnabled.Store(false)
+	defer guardEnabled.Store(true)
+	err = hub.Connect(ctx, Spec{Name: "req", Command: cmd, Enforce: EnforceRequire})
+	if !isFinal(err) || !strings.Contains(err.Error(), "enforce = require") {
+		t.Errorf("require without a guard: %v; want a final error that names require", err)
+	}
+	if err := hub.Connect(ctx, Spec{Name: "on", Command: cmd, Enforce: EnforceOn}); err != nil {
+		t.Fatal(err)
+	}
+	if e := connectedEvent(t, events, "on").Enforcement; e == nil || e.Enforced || !strings.Contains(e.Advisory, "no guard") {
+		t.Errorf("on without a guard: %+v; want advisory, saying there is no guard", e)
+	}
+}
+
+// connectedEvent waits for server's first Connected event and returns it.
+func connectedEvent(t *testing.T, events func() []Event, server string) Event {
+	t.Helper()
+	var found Event
+	waitFor(t, server+"'s Connected event", func() bool {
+		evs := events()
+		i := slices.IndexFunc(evs, func(e Event) bool { return e.Kind == Connected && e.Server == server })
+		if i >= 0 {
+			found = evs[i]
+		}
+		return i >= 0
+	})
+	return found
+}
