@@ -77,6 +77,42 @@ func TestAdmit(t *testing.T) {
 	}
 }
 
+// TestAdmitRefusesAURIThatIsNotItsPath: a record's root names its folder
+// twice, as a path and as a URI, and the person's grants are filed by the
+// URI. A root whose two names disagree is not one the person was shown,
+// whatever it was granted, and is dropped.
+func TestAdmitRefusesAURIThatIsNotItsPath(t *testing.T) {
+	base := tempDir(t)
+	dir := mkdir(t, filepath.Join(base, "ws"))
+	home := mkdir(t, filepath.Join(base, "home"))
+	plain := mkdir(t, filepath.Join(dir, "plain"))
+	other := mkdir(t, filepath.Join(dir, "other"))
+	env := Env{Dir: dir, Home: home}
+	tests := []struct {
+		name    string
+		root    Root
+		granted []string // for the root's URI
+	}{
+		{"the URI of a sibling", Root{Path: plain, URI: PathToURI(other)}, nil},
+		{"the URI of its parent", Root{Path: plain, URI: PathToURI(dir)}, nil},
+		{"not a file URI", Root{Path: plain, URI: "https://example.com" + plain}, nil},
+		{"no URI", Root{Path: plain}, nil},
+		{"home, under the URI of a plain folder granted as home", Root{Path: home, URI: PathToURI(plain)}, []string{WarnHome, WarnOutside}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := Record{Dir: dir, Roots: []Root{tt.root}}
+			if tt.granted != nil {
+				rec.Granted = map[string][]string{tt.root.URI: tt.granted}
+			}
+			ok, dropped := Admit(rec, env)
+			if len(ok) != 0 || len(dropped) != 1 || dropped[0].Why == "" {
+				t.Errorf("Admit(path %q, uri %q) = %v, dropped %v; want it dropped with a reason", tt.root.Path, tt.root.URI, ok, dropped)
+			}
+		})
+	}
+}
+
 // TestAdmitWithoutAbsoluteDir: a record that names no absolute scanned
 // folder cannot be judged against one, and admits nothing.
 func TestAdmitWithoutAbsoluteDir(t *testing.T) {

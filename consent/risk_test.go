@@ -48,6 +48,56 @@ func TestRisks(t *testing.T) {
 	}
 }
 
+// TestRisksSystemFolderByPath: a system folder is known by its path, on
+// any system, whether or not it exists here: each of systemTrees and
+// anything inside it, and each of systemFolders itself (not what is inside
+// it), warns "system folder X" for the X it is in. The identity check
+// (device and inode) only adds aliases; it cannot stand in for the path,
+// since it knows only folders that exist and names them otherwise.
+func TestRisksSystemFolderByPath(t *testing.T) {
+	env := Env{Home: "/nonexistent-home"}
+	system := func(p string) []Warning {
+		var out []Warning
+		for _, w := range Risks("", Root{Path: p}, env) {
+			if w.Code == WarnSystem {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	check := func(p, in string) {
+		t.Helper()
+		got := system(p)
+		if in == "" {
+			if got != nil {
+				t.Errorf("%s: %v, want no system warning", p, got)
+			}
+			return
+		}
+		if want := []Warning{{WarnSystem, "system folder " + in}}; !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", p, got, want)
+		}
+	}
+	for _, s := range systemTrees {
+		check(s, s)
+		check(s+"/a", s)
+		check(s+"/a/b c", s)
+		check(s+"x", "") // a prefix is not a parent
+	}
+	for _, s := range systemFolders {
+		in := s
+		for _, tree := range systemTrees {
+			if Within(s, tree) {
+				in = tree
+			}
+		}
+		check(s, in)
+	}
+	for _, p := range []string{"/home/u/src", "/opt/proj", "/srv/www", "/tmp/x", "/Users/u/src", "/private/tmp/x", "/Volumes/disk/src"} {
+		check(p, "")
+	}
+}
+
 func TestRisksSecretsAtTop(t *testing.T) {
 	base := tempDir(t)
 	env := Env{Dir: base, Home: "/nonexistent-home"}

@@ -3,11 +3,14 @@
 package consent
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -390,5 +393,128 @@ func TestNamedStateDirIsNeverChanged(t *testing.T) {
 
 	if err := UseStateDir("relative/state"); err == nil {
 		t.Error("a relative state folder was taken")
+	}
+}
+
+// TestLoadSizeCapIsInclusive: a record of exactly MaxStateFile bytes is
+// believed; one byte more is refused, naming both sizes.
+func TestLoadSizeCapIsInclusive(t *testing.T) {
+	s, _ := saveTestRecord(t, "default")
+	saved, err := os.ReadFile(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	padTo := func(n int) {
+		t.Helper()
+		// JSON allows any amount of white space after the value.
+		b := append(slices.Clone(saved), bytes.Repeat([]byte(" "), n-len(saved))...)
+		must(t, os.WriteFile(s.Path(), b, 0o600))
+	}
+
+	padTo(MaxStateFile)
+	if _, err := loadWithin(t, s); err != nil {
+		t.Errorf("a record of exactly MaxStateFile (%d) bytes: Load = %v, want it believed", MaxStateFile, err)
+	}
+
+	padTo(MaxStateFile + 1)
+	_, err = loadWithin(t, s)
+	var u *UntrustedError
+	if want := fmt.Sprintf("is %d bytes, more than %d", MaxStateFile+1, MaxStateFile); !errors.As(err, &u) || !strings.Contains(err.Error(), want) {
+		t.Errorf("a record of MaxStateFile+1 bytes: Load = %v, want an UntrustedError saying %q", err, want)
+	}
+}
+
+// TestOpenOwnDirTakesOneFolderNameAtATime: each sub-folder is one name. A
+// name with a slash would be resolved by the kernel, following a link in
+// its first part (O_NOFOLLOW covers only the last) or leaving the base
+// folder; it is refused before anything is made.
+func TestOpenOwnDirTakesOneFolderNameAtATime(t *testing.T) {
+	base := tempDir(t)
+	state := mkdir(t, filepath.Join(base, "state"))
+	elsewhere := mkdir(t, filepath.Join(base, "elsewhere"))
+	must(t, os.Symlink(elsewhere, filepath.Join(state, "link")))
+	mkdir(t, filepath.Join(state, "real"))
+	abs := filepath.Join(base, "absolute")
+
+	for _, sub := range []string{
+		"link/consent", // through a link to another folder
+		"real/consent", // even through a real folder of the person's own
+		"../escaped",   // beside the state folder
+		abs,            // anywhere at all
+		"real/",
+		"",
+		".",
+		"..",
+	} {
+		d, err := OpenOwnDir(state, true, sub)
+		if err == nil {
+			d.Close()
+		}
+		if want := fmt.Sprintf("%q is not a folder name", sub); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("OpenOwnDir(state, true, %q) = %v, want an error saying %s", sub, err, want)
+		}
+	}
+	for _, p := range []string{
+		filepath.Join(elsewhere, "consent"),
+		filepath.Join(state, "real", "consent"),
+		filepath.Join(base, "escaped"),
+		abs,
+	} {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s was made (Lstat: %v)", p, err)
+		}
+	}
+}
+
+// TestAppendRefusesAnotherUsersLog: an audit log that is not the person's
+// own is neither written nor tightened (it is not theirs to change).
+func TestAppendRefusesAnotherUsersLog(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give the audit log to another user")
+	}
+	for _, mode := range []os.FileMode{0o600, 0o666} {
+		t.Run(fmt.Sprintf("%04o", mode), func(t *testing.T) {
+			s, _ := saveTestRecord(t, "default")
+			must(t, s.AppendAudit(AuditEntry{Action: "confirm"}))
+			must(t, os.Chown(s.AuditPath(), nobody, nobody))
+			must(t, os.Chmod(s.AuditPath(), mode))
+			before, err := os.ReadFile(s.AuditPath())
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = s.AppendAudit(AuditEntry{Action: "forget"})
+			var u *UntrustedError
+			if !errors.As(err, &u) || !strings.Contains(err.Error(), "belongs to user 65534") || !strings.Contains(err.Error(), s.AuditPath()) {
+				t.Errorf("AppendAudit to user 65534's log = %v, want an UntrustedError naming it and saying it belongs to user 65534", err)
+			}
+			if after, _ := os.ReadFile(s.AuditPath()); !bytes.Equal(after, before) {
+				t.Errorf("another user's audit log was written: %d bytes, was %d", len(after), len(before))
+			}
+			checkMode(t, s.AuditPath(), mode)
+		})
+	}
+}
+
+// TestAppendTightensOwnLooseLog: the person's own audit log, opened to
+// others by hand or an old version, is closed to 0600 and written; a
+// private one is left 0600.
+func TestAppendTightensOwnLooseLog(t *testing.T) {
+	for _, mode := range []os.FileMode{0o644, 0o666, 0o640, 0o600} {
+		t.Run(fmt.Sprintf("%04o", mode), func(t *testing.T) {
+			s, _ := saveTestRecord(t, "default")
+			must(t, s.AppendAudit(AuditEntry{Action: "confirm"}))
+			must(t, os.Chmod(s.AuditPath(), mode))
+			if err := s.AppendAudit(AuditEntry{Action: "forget"}); err != nil {
+				t.Fatalf("AppendAudit to the person's own %04o log: %v", mode, err)
+			}
+			checkMode(t, s.AuditPath(), 0o600)
+			b, err := os.ReadFile(s.AuditPath())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n"); len(lines) != 2 || !strings.Contains(lines[1], `"action":"forget"`) {
+				t.Errorf("the log holds %q, want the confirm line and then the forget line", b)
+			}
+		})
 	}
 }
