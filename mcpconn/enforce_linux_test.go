@@ -201,10 +201,12 @@ func (h snoopHome) denyAll() map[string]string {
 	return want
 }
 
-// checkSnoop: before any consent a snoop opens nothing of home (not a,
-// b, the key, the file in home, its argument folder, /tmp), and writes
-// its own TMPDIR. It cannot signal rootpick (this test process) or an
-// unrelated process, nor reach an abstract socket outside.
+// checkSnoop runs the consent story against a snoop: before any consent
+// it opens nothing of home; consented a, it reads and writes a and
+// nothing else (not b, the key, the file in home, its argument folder,
+// /tmp), and writes its own TMPDIR; moved to b, the same the other way
+// round; revoked, nothing. It cannot signal rootpick (this test process)
+// or an unrelated process, nor reach an abstract socket outside.
 func checkSnoop(t *testing.T, h snoopHome, probe probeFunc, set func([]consent.Root)) {
 	t.Helper()
 	sleeper := exec.Command("sleep", "60")
@@ -242,6 +244,23 @@ func checkSnoop(t *testing.T, h snoopHome, probe probeFunc, set func([]consent.R
 		t.Errorf("the server's parent %s is %q, not its guard", got["ppid"], cmdline)
 	}
 
+	a, b := mustNewRoot(t, h.a), mustNewRoot(t, h.b)
+	set([]consent.Root{a})
+	got = probeUntil(t, "the server to read a", probe, args, func(m map[string]string) bool { return m["read "+filepath.Join(h.a, "f")] == "ok" })
+	want := h.denyAll()
+	want["read "+filepath.Join(h.a, "f")], want["list "+h.a], want["write "+filepath.Join(h.a, "w")] = "ok", "ok", "ok"
+	expect(t, "consented a", got, want)
+	checkTmp(t, probe, got["tmpdir"])
+
+	set([]consent.Root{b})
+	got = probeUntil(t, "the server to read b", probe, args, func(m map[string]string) bool { return m["read "+filepath.Join(h.b, "f")] == "ok" })
+	want = h.denyAll()
+	want["read "+filepath.Join(h.b, "f")], want["list "+h.b], want["write "+filepath.Join(h.b, "w")] = "ok", "ok", "ok"
+	expect(t, "consented b instead", got, want)
+
+	set(nil)
+	got = probeUntil(t, "the server to read b no more", probe, args, func(m map[string]string) bool { return m["read "+filepath.Join(h.b, "f")] != "ok" })
+	expect(t, "after revoking all", got, h.denyAll())
 }
 
 // checkTmp: the server writes its TMPDIR, a private folder of its own.
@@ -277,13 +296,40 @@ func TestEnforcedHubServer(t *testing.T) {
 	probe := func(ctx context.Context, args probeArgs) (map[string]string, error) {
 		return decodeProbe(hub.CallTool(ctx, "snoop", "probe", map[string]any{"read": args.Read, "list": args.List, "write": args.Write, "signal": args.Signal, "connect": args.Connect}))
 	}
-	checkSnoop(t, h, probe, hub.SetRoots)
-	e := connectedEvent(t, events, "snoop").Enforcement
-	if e == nil || !e.Enforced || e.ABI != min(abi, landlockMaxABI) || e.Policy == nil {
-		t.Fatalf("Connected says %+v; want enforced with ABI %d", e, min(abi, landlockMaxABI))
+	var tmps []string
+	checkSnoop(t, h, probe, func(roots []consent.Root) {
+		if c := hub.server("snoop").current(); c != nil && c.enforcement.Policy != nil {
+			tmps = append(tmps, policyTmp(*c.enforcement.Policy))
+		}
+		hub.SetRoots(roots)
+	})
+	var connected []Event
+	for _, e := range events() {
+		if e.Kind == Connected && e.Server == "snoop" {
+			connected = append(connected, e)
+		}
 	}
-	if slices.ContainsFunc(e.Policy.Paths, func(pp PolicyPath) bool { return pp.Why == WhyConsented }) {
-		t.Errorf("the first start's policy has consented paths: %+v", e.Policy.Paths)
+	if len(connected) < 4 {
+		t.Fatalf("%d Connected events; want one per consent (4)", len(connected))
+	}
+	for _, e := range connected {
+		if e.Enforcement == nil || !e.Enforcement.Enforced || e.Enforcement.ABI != min(abi, landlockMaxABI) || e.Enforcement.Policy == nil {
+			t.Errorf("Connected says %+v; want enforced with ABI %d", e.Enforcement, min(abi, landlockMaxABI))
+		}
+	}
+	// The first start had nothing consented; the second had a.
+	if p := connected[0].Enforcement.Policy; slices.ContainsFunc(p.Paths, func(pp PolicyPath) bool { return pp.Why == WhyConsented }) {
+		t.Errorf("the first start's policy has consented paths: %+v", p.Paths)
+	}
+	if p := connected[1].Enforcement.Policy; !slices.ContainsFunc(p.Paths, func(pp PolicyPath) bool { return pp.Why == WhyConsented && pp.Path == h.a }) {
+		t.Errorf("the start after consenting a does not grant a: %+v", p.Paths)
+	}
+	// Each retired server's TMPDIR is removed once it has ended.
+	for _, tmp := range tmps {
+		waitFor(t, "the retired server's TMPDIR "+tmp+" to be removed", func() bool {
+			_, err := os.Stat(tmp)
+			return errors.Is(err, os.ErrNotExist)
+		})
 	}
 }
 
@@ -357,6 +403,19 @@ func TestEnforcedProxyChild(t *testing.T) {
 	}
 	if slices.ContainsFunc(last.Access, func(pp PolicyPath) bool { return pp.Why == WhyConsented }) {
 		t.Errorf("after revoking all the status still grants a consented folder: %+v", last.Access)
+	}
+	starts, prev := 0, ""
+	for _, s := range sts {
+		if s.State == "starting" && prev != "starting" {
+			starts++
+		}
+		prev = s.State
+	}
+	if starts < 4 {
+		t.Errorf("%d starts reported; want the first and one per change (4)", starts)
+	}
+	if !slices.ContainsFunc(sts, func(s ProxyStatus) bool { return s.Error == restartEnforced }) {
+		t.Errorf("no status says why the server was restarted (%q)", restartEnforced)
 	}
 }
 

@@ -663,6 +663,8 @@ func (p *proxy) apply(roots []consent.Root) {
 	case c == nil:
 	case p.usesArgs:
 		p.restart(c, "the folders changed and the server takes them as arguments")
+	case c.enforcement.Enforced:
+		p.restart(c, restartEnforced)
 	case len(roots) == 0 && len(old) > 0:
 		p.restart(c, "every root was revoked; restarting the server with none")
 	default:

@@ -100,6 +100,11 @@ func (s *server) changed(set *servedSet, revokeAll bool) {
 	switch {
 	case s.usesArgs:
 		s.requestRestart("the folders changed and this server takes them as arguments")
+	case s.enforced():
+		// The kernel cannot widen a running process's ruleset (nor be
+		// trusted to narrow it by the server's own word): a new process
+		// gets the new one.
+		s.requestRestart(restartEnforced)
 	case revokeAll && s.spec.Demo == nil:
 		// Some servers (server-filesystem) ignore an empty list and keep
 		// their folders: only a fresh process really has none.
@@ -109,6 +114,16 @@ func (s *server) changed(set *servedSet, revokeAll bool) {
 			c.poke(c.wake)
 		}
 	}
+}
+
+// restartEnforced is why an enforced server is restarted on a change.
+const restartEnforced = "the consent changed; restarting it under the new ruleset"
+
+// enforced reports whether the server's live (or starting) connection
+// runs under a ruleset of the consent it was started with.
+func (s *server) enforced() bool {
+	c := s.current()
+	return c != nil && c.enforcement.Enforced
 }
 
 func (s *server) requestRestart(why string) {
@@ -282,7 +297,7 @@ func (s *server) start(attempt int) (*conn, error) {
 		}()
 	}
 	c.expectFetch(set.version)
-	if s.usesArgs && h.served.Load().version != set.version {
+	if (s.usesArgs || c.enforcement.Enforced) && h.served.Load().version != set.version {
 		s.requestRestart("the folders changed while it started")
 	} else {
 		c.poke(c.wake) // a change made during the handshake
