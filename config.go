@@ -94,16 +94,21 @@ type configFile struct {
 	Servers []configServer
 }
 
-// configServer is one [servers.NAME] table: a command or a URL.
+// configServer is one [servers.NAME] table: a command or a URL, and for
+// a command what the kernel lets it open (enforce, allow-read,
+// allow-write).
 type configServer struct {
-	Name    string
-	Command shellCommand
-	URL     httpURL
+	Name                  string
+	Command               shellCommand
+	URL                   httpURL
+	Enforce               enforceFlag
+	AllowRead, AllowWrite allowPaths
 }
 
 // spec is the server as the hub takes it, labelled with its name.
 func (s configServer) spec() mcpconn.Spec {
-	return mcpconn.Spec{Name: s.Name, Command: s.Command, URL: string(s.URL)}
+	return mcpconn.Spec{Name: s.Name, Command: s.Command, URL: string(s.URL),
+		Enforce: mcpconn.Enforce(s.Enforce), AllowRead: s.AllowRead, AllowWrite: s.AllowWrite}
 }
 
 // server is the server of that name, or false.

@@ -135,6 +135,12 @@ func (p *configParser) servers() error {
 				err = p.md.PrimitiveDecode(fields[key], &s.Command)
 			case "url":
 				err = p.md.PrimitiveDecode(fields[key], &s.URL)
+			case "enforce":
+				err = p.md.PrimitiveDecode(fields[key], &s.Enforce)
+			case "allow-read":
+				err = p.md.PrimitiveDecode(fields[key], &s.AllowRead)
+			case "allow-write":
+				err = p.md.PrimitiveDecode(fields[key], &s.AllowWrite)
 			default:
 				return p.at(append(at, key), "unknown key "+quoteKey(append(at, key)))
 			}
@@ -144,6 +150,9 @@ func (p *configParser) servers() error {
 		}
 		if (s.Command == nil) == (s.URL == "") {
 			return p.at(at, "server "+quote(name)+": give either command or url")
+		}
+		if s.URL != "" && (s.Enforce != "" || s.AllowRead != nil || s.AllowWrite != nil) {
+			return p.at(at, "server "+quote(name)+": enforce, allow-read and allow-write are for a command rootpick starts, not a url")
 		}
 		p.cfg.Servers = append(p.cfg.Servers, s)
 	}

@@ -237,3 +237,64 @@ func nonDefaultStateDir() string {
 	}
 	return state
 }
+
+// enforceFlag is --enforce, and a server's enforce in the config file:
+// whether the kernel enforces what a stdio server may open (on, off or
+// require; see mcpconn.Enforce).
+type enforceFlag string
+
+func (e *enforceFlag) Decode(ctx *kong.DecodeContext) error {
+	var s string
+	if err := ctx.Scan.PopValueInto("on|off|require", &s); err != nil {
+		return err
+	}
+	v, err := checkEnforce(s)
+	if err != nil {
+		return err
+	}
+	*e = v
+	return nil
+}
+
+// UnmarshalTOML reads a server's enforce from the config file.
+func (e *enforceFlag) UnmarshalTOML(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return wrongType("a string", v)
+	}
+	got, err := checkEnforce(s)
+	*e = got
+	return err
+}
+
+// checkEnforce is the check of --enforce, also made on the config file's.
+func checkEnforce(s string) (enforceFlag, error) {
+	switch s {
+	case "on", "off", "require":
+		return enforceFlag(s), nil
+	}
+	return "", fmt.Errorf("want on, off or require, got %q", s)
+}
+
+// allowPaths is a server's allow-read or allow-write in the config file:
+// an array of absolute paths or paths under ~/ (as dir is), since the
+// file is read from any folder. On the command line --allow-read and
+// --allow-write are kong paths: relative to the current folder.
+type allowPaths []string
+
+func (a *allowPaths) UnmarshalTOML(v any) error {
+	var l tomlStrings
+	if err := l.UnmarshalTOML(v); err != nil {
+		return err
+	}
+	out := make([]string, 0, len(l))
+	for i, p := range l {
+		abs, err := expandDir(p)
+		if err != nil {
+			return fmt.Errorf("element %d: %w", i+1, err)
+		}
+		out = append(out, abs)
+	}
+	*a = out
+	return nil
+}

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,6 +42,7 @@ type pickCmd struct {
 	Use         []string         `placeholder:"NAME" sep:"none" group:"servers" help:"Serve roots to the server NAME of the config file (repeatable)."`
 	Protocol    string           `placeholder:"VERSION" default:"${protocol}" group:"servers" help:"MCP protocol VERSION to ask servers for (default: ${default}; from 2026-07-28 servers may no longer ask roots/list on their own)."`
 	InitTimeout positiveDuration `name:"init-timeout" placeholder:"D" default:"${initTimeout}" group:"servers" help:"Give each server D to start and answer initialize (default: ${default}, and ${firstRunInit} for a first start through npx, uvx, bunx, pnpm dlx or npm exec)."`
+	sandboxFlags
 
 	scanFlags
 
@@ -283,6 +285,9 @@ func (c *pickCmd) serverSpecs(command []string, cfg *configFile) ([]mcpconn.Spec
 	if len(specs) == 0 {
 		specs = append(specs, mcpconn.Spec{Demo: mcpconn.NewDemo(nil, nil)})
 	}
+	for i := range specs {
+		c.sandboxFlags.apply(&specs[i])
+	}
 	// Labels tell servers apart in events and on screen: make them unique.
 	seen := map[string]int{}
 	for i := range specs {
@@ -312,4 +317,30 @@ func loadConsent(store *consent.Store, logger *slog.Logger) (rec *consent.Record
 		return nil, "Remembered consent unreadable: " + strings.TrimPrefix(err.Error(), "consent: ")
 	}
 	return nil, ""
+}
+
+// sandboxFlags say what the kernel lets each stdio server open: taken by
+// the default command and by proxy.
+type sandboxFlags struct {
+	Enforce    enforceFlag `placeholder:"on|off|require" group:"servers" help:"Whether the kernel enforces what each stdio server may open (Linux, Landlock): on (the default: where the kernel can), off, or require (not started without it)."`
+	AllowRead  []string    `name:"allow-read" type:"path" placeholder:"DIR" sep:"none" group:"servers" help:"Let each stdio server also read DIR, beyond the consented folders and its runtime (repeatable)."`
+	AllowWrite []string    `name:"allow-write" type:"path" placeholder:"DIR" sep:"none" group:"servers" help:"Let each stdio server also read and write DIR (repeatable)."`
+}
+
+// apply sets the flags given on a stdio server's spec. As every flag, one
+// given replaces the config file's value of the same setting, lists
+// included.
+func (f sandboxFlags) apply(s *mcpconn.Spec) {
+	if len(s.Command) == 0 {
+		return
+	}
+	if f.Enforce != "" {
+		s.Enforce = mcpconn.Enforce(f.Enforce)
+	}
+	if len(f.AllowRead) > 0 {
+		s.AllowRead = slices.Clone(f.AllowRead)
+	}
+	if len(f.AllowWrite) > 0 {
+		s.AllowWrite = slices.Clone(f.AllowWrite)
+	}
 }

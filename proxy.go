@@ -38,6 +38,7 @@ type proxyCmd struct {
 	StateDir    string   `name:"state-dir" placeholder:"DIR" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
 	Log         string   `placeholder:"FILE" type:"path" group:"log" help:"Write the log to FILE (default: $XDG_STATE_HOME/rootpick/proxy-PROFILE-SERVER.log)."`
 	Debug       bool     `group:"log" help:"Log every relayed message's method."`
+	sandboxFlags
 }
 
 // hostName is an agent host rootpick proxy can print a configuration for.
@@ -129,6 +130,9 @@ func (o *proxyCmd) Run(e *env) error {
 		Logger:          logger,
 		Status:          reg.update,
 		NoConsent:       noConsentNote(o.Profile, o.StateDir),
+		Enforce:         mcpconn.Enforce(o.Enforce),
+		AllowRead:       o.AllowRead,
+		AllowWrite:      o.AllowWrite,
 	})
 	logger.Info("proxy exit", "err", err)
 	if errors.Is(err, context.Canceled) {
@@ -238,6 +242,17 @@ func printHostConfig(w, hint io.Writer, o proxyCmd, command []string) error {
 	// picker writes.
 	if state := nonDefaultStateDir(); state != "" {
 		args = append(args, "--state-dir", state)
+	}
+	// What the server may open goes with it, written --flag=value, which
+	// hosts wrap and unwrap read as one word whatever the flag.
+	if o.Enforce != "" {
+		args = append(args, "--enforce="+string(o.Enforce))
+	}
+	for _, d := range o.AllowRead {
+		args = append(args, "--allow-read="+d)
+	}
+	for _, d := range o.AllowWrite {
+		args = append(args, "--allow-write="+d)
 	}
 	args = append(append(args, "--"), command...)
 	name := o.Name
