@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"slices"
 	"sort"
@@ -24,9 +23,11 @@ type Config struct {
 }
 
 // Load reads and parses f. A missing file is an error that wraps
-// fs.ErrNotExist.
+// fs.ErrNotExist; a file that is not a regular file, is too big, or is a
+// symbolic link to a file that is not the person's own is refused with a
+// *RefusedError (see ReadConfig).
 func Load(f File) (*Config, error) {
-	data, err := os.ReadFile(f.Path)
+	data, err := ReadConfig(f.Path, f.limit())
 	if err != nil {
 		return nil, err
 	}

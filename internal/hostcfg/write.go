@@ -1,7 +1,6 @@
 package hostcfg
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -47,6 +46,8 @@ const BackupSuffix = ".rootpick-backup"
 // the next free TARGET.rootpick-backup.N). The new content is written to a
 // temporary file in the same folder with the target's permissions, synced,
 // and renamed over the target, so that the host never reads half a file.
+// The file is read as Load reads it (see ReadConfig), never more than old
+// and one byte.
 func Write(path string, old, new []byte) (Written, error) {
 	w := Written{Target: path}
 	if fi, err := os.Lstat(path); err != nil {
@@ -58,22 +59,20 @@ func Write(path string, old, new []byte) (Written, error) {
 		}
 		w.Target, w.Link = target, true
 	}
-	fi, err := os.Stat(w.Target)
+	// Read as Load reads (through the link, with its rules), never more
+	// than the old content and a byte.
+	same, fi, err := holds(path, old, true)
 	if err != nil {
 		return w, err
 	}
-	if !fi.Mode().IsRegular() {
-		return w, fmt.Errorf("%s is not a regular file", w.Target)
+	if tfi, err := os.Lstat(w.Target); err != nil || !os.SameFile(fi, tfi) {
+		return w, ErrChanged // the link leads elsewhere now
 	}
-	mode := fi.Mode().Perm()
-	current, err := os.ReadFile(w.Target)
-	if err != nil {
-		return w, err
-	}
-	if !bytes.Equal(current, old) {
+	if !same {
 		return w, ErrChanged
 	}
-	if err := w.backup(old, mode); err != nil {
+	mode := fi.Mode().Perm()
+	if err := w.backup(old, fi); err != nil {
 		return w, fmt.Errorf("writing the backup: %w", err)
 	}
 	dir := filepath.Dir(w.Target)
@@ -102,7 +101,7 @@ func Write(path string, old, new []byte) (Written, error) {
 		return w, err
 	}
 	// Last look before the rename: the host may have written meanwhile.
-	if current, err := os.ReadFile(w.Target); err != nil || !bytes.Equal(current, old) {
+	if same, _, err := holds(w.Target, old, false); err != nil || !same {
 		os.Remove(tmp.Name())
 		done = true
 		if err != nil {
@@ -119,19 +118,21 @@ func Write(path string, old, new []byte) (Written, error) {
 
 // backup copies old beside the target, created new (never through a link,
 // never over another file), with the target's permissions: a configuration
-// may hold tokens in its env blocks.
-func (w *Written) backup(old []byte, mode fs.FileMode) error {
+// may hold tokens in its env blocks. An existing backup is reused only when
+// it is a regular file (not a link) of the target's owner holding old; it
+// is read no further than that, so a FIFO or a link to a device in its
+// place costs nothing and is kept, as any other older backup.
+func (w *Written) backup(old []byte, target fs.FileInfo) error {
+	mode := target.Mode().Perm()
 	base := w.Target + BackupSuffix
 	for n := 0; n < 1000; n++ {
 		name := base
 		if n > 0 {
 			name = base + "." + strconv.Itoa(n)
 		}
-		if b, err := os.ReadFile(name); err == nil && bytes.Equal(b, old) {
-			if fi, err := os.Lstat(name); err == nil && fi.Mode().IsRegular() {
-				w.Backup, w.BackupExisted = name, true
-				return nil
-			}
+		if same, fi, err := holds(name, old, false); err == nil && same && sameOwner(fi, target) {
+			w.Backup, w.BackupExisted = name, true
+			return nil
 		}
 		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 		if errors.Is(err, fs.ErrExist) {

@@ -1,0 +1,322 @@
+//go:build unix
+
+package hostcfg
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// guarded runs fn, and ends the test binary at once when it takes longer
+// than 5 s or allocates more than 256 MB: code that reads a device or
+// waits on a FIFO would otherwise take the machine's memory or hang every
+// test after it.
+func guarded(t *testing.T, what string, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	go func() {
+		defer close(done)
+		fn()
+	}()
+	deadline := time.After(5 * time.Second)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-deadline:
+			fmt.Fprintf(os.Stderr, "FAIL %s: %s still running after 5 s (waiting on a FIFO?)\n", t.Name(), what)
+			os.Exit(1)
+		case <-tick.C:
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			if m.TotalAlloc-before.TotalAlloc > 256<<20 {
+				fmt.Fprintf(os.Stderr, "FAIL %s: %s allocated over 256 MB (reading a device?)\n", t.Name(), what)
+				os.Exit(1)
+			}
+		}
+	}
+}
+
+// loadGuarded is Load(f), guarded.
+func loadGuarded(t *testing.T, f File) (c *Config, err error) {
+	t.Helper()
+	guarded(t, "Load("+f.Path+")", func() { c, err = Load(f) })
+	return c, err
+}
+
+// refusedBecause checks that err is a RefusedError naming path whose text
+// holds why.
+func refusedBecause(t *testing.T, err error, path, why string) {
+	t.Helper()
+	var r *RefusedError
+	if !errors.As(err, &r) {
+		t.Fatalf("err = %v, want a refusal", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, path) || !strings.Contains(msg, why) || strings.Contains(msg, "\n") {
+		t.Errorf("refusal %q: want one line naming %s and saying %q", msg, path, why)
+	}
+}
+
+// projectFile is the File for the VS Code project configuration of a
+// new project folder, whose .vscode folder exists.
+func projectFile(t *testing.T) File {
+	t.Helper()
+	p := t.TempDir()
+	if err := os.Mkdir(filepath.Join(p, ".vscode"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Files(Places{Home: t.TempDir(), Project: p}) {
+		if f.Host == VSCode && f.Scope == "project" {
+			return f
+		}
+	}
+	t.Fatal("no VS Code project file")
+	return File{}
+}
+
+// TestHostsConfigLinkedToDevice: a repository's .vscode/mcp.json that is
+// a symbolic link to /dev/zero is refused at once, without reading it
+// (it used to be read until memory ran out).
+func TestHostsConfigLinkedToDevice(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	f := projectFile(t)
+	if err := os.Symlink("/dev/zero", f.Path); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err := loadGuarded(t, f)
+	refusedBecause(t, err, f.Path, "/dev/zero")
+	refusedBecause(t, err, f.Path, "a device, not a regular file")
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("refused after %v", d)
+	}
+}
+
+// TestHostsConfigFIFO: a configuration that is a FIFO, or a link to one,
+// is refused, never waited on (opening a FIFO waits for a writer).
+func TestHostsConfigFIFO(t *testing.T) {
+	f := projectFile(t)
+	if err := syscall.Mkfifo(f.Path, 0o600); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	_, err := loadGuarded(t, f)
+	refusedBecause(t, err, f.Path, "is a FIFO, not a regular file")
+
+	g := projectFile(t)
+	if err := os.Symlink(f.Path, g.Path); err != nil {
+		t.Fatal(err)
+	}
+	_, err = loadGuarded(t, g)
+	refusedBecause(t, err, g.Path, "a FIFO, not a regular file")
+}
+
+// TestHostsConfigTooBig: a file over the cap is refused by its size, not
+// read; ~/.claude.json, which Claude Code grows with every project's
+// history, has a larger cap.
+func TestHostsConfigTooBig(t *testing.T) {
+	f := projectFile(t)
+	if err := os.WriteFile(f.Path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(f.Path, MaxConfigFile+1); err != nil { // sparse: nothing written
+		t.Fatal(err)
+	}
+	_, err := loadGuarded(t, f)
+	refusedBecause(t, err, f.Path, fmt.Sprintf("is %d bytes, more than the 16 MiB rootpick reads", MaxConfigFile+1))
+
+	claude, _ := FileFor(Claude, "user", filepath.Join(t.TempDir(), ".claude.json"))
+	if err := os.WriteFile(claude.Path, []byte(`{"mcpServers": {}}`+strings.Repeat(" ", MaxConfigFile)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadGuarded(t, claude); err != nil {
+		t.Errorf("a %d-byte ~/.claude.json: %v", MaxConfigFile+18, err)
+	}
+}
+
+// endless is a reader that never ends, as a file that keeps growing.
+type endless struct{}
+
+func (endless) Read(b []byte) (int, error) { return len(b), nil }
+
+// TestHostsConfigGrowing: a file that grows past the cap while it is read
+// is refused, having read one byte past it.
+func TestHostsConfigGrowing(t *testing.T) {
+	r := &countingReader{r: endless{}}
+	var err error
+	guarded(t, "reading an endless file", func() { _, err = readCapped(r, "/p/mcp.json", 10, 1000) })
+	refusedBecause(t, err, "/p/mcp.json", "grew past")
+	if r.n > 1001 {
+		t.Errorf("read %d bytes with a cap of 1000", r.n)
+	}
+	b, err := readCapped(strings.NewReader(strings.Repeat("x", 1000)), "/p/mcp.json", 0, 1000)
+	if err != nil || len(b) != 1000 {
+		t.Errorf("a file of exactly the cap: %d bytes, %v", len(b), err)
+	}
+}
+
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += n
+	return n, err
+}
+
+// TestHostsConfigLinkRules: a link is followed to a regular file of the
+// person's own that others cannot write, and to nothing else; a file
+// that is no link is read whoever may write it (a 0666 file is still the
+// person's configuration).
+func TestHostsConfigLinkRules(t *testing.T) {
+	const content = `{"servers": {"s": {"command": "x"}}}`
+	dir := t.TempDir()
+	own := filepath.Join(dir, "own.json")
+	if err := os.WriteFile(own, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := projectFile(t)
+	if err := os.Symlink(own, f.Path); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := loadGuarded(t, f); err != nil || len(c.Servers) != 1 {
+		t.Fatalf("a link to the person's own file: %v", err)
+	}
+
+	loose := filepath.Join(dir, "loose.json")
+	if err := os.WriteFile(loose, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(loose, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	g := projectFile(t)
+	if err := os.Symlink(loose, g.Path); err != nil {
+		t.Fatal(err)
+	}
+	_, err := loadGuarded(t, g)
+	refusedBecause(t, err, g.Path, "is writable by others (mode 0666)")
+
+	direct := projectFile(t)
+	if err := os.WriteFile(direct.Path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(direct.Path, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadGuarded(t, direct); err != nil {
+		t.Errorf("a 0666 file that is no link: %v", err)
+	}
+
+	// Another user's file: as root, one given away; otherwise a file of
+	// root's.
+	other := filepath.Join(dir, "other.json")
+	if os.Geteuid() == 0 {
+		if err := os.WriteFile(other, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(other, 65534, 65534); err != nil {
+			t.Skip("cannot give a file away:", err)
+		}
+	} else {
+		other = "/etc/passwd"
+		if fi, err := os.Stat(other); err != nil || fi.Sys().(*syscall.Stat_t).Uid != 0 {
+			t.Skip("no file of root's to link to")
+		}
+	}
+	h := projectFile(t)
+	if err := os.Symlink(other, h.Path); err != nil {
+		t.Fatal(err)
+	}
+	_, err = loadGuarded(t, h)
+	refusedBecause(t, err, h.Path, "not to you")
+}
+
+// TestHostsWriteIgnoresStrangeBackups: a .rootpick-backup that is a link
+// to /dev/zero or a FIFO is neither read nor replaced: it is kept, and the
+// backup goes to the next name, at once.
+func TestHostsWriteIgnoresStrangeBackups(t *testing.T) {
+	for _, kind := range []string{"device link", "fifo"} {
+		dir := t.TempDir()
+		name := filepath.Join(dir, "mcp.json")
+		if err := os.WriteFile(name, []byte("old"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		switch kind {
+		case "device link":
+			if err := os.Symlink("/dev/zero", name+BackupSuffix); err != nil {
+				t.Fatal(err)
+			}
+		case "fifo":
+			if err := syscall.Mkfifo(name+BackupSuffix, 0o600); err != nil {
+				t.Skip("no FIFO here:", err)
+			}
+		}
+		var w Written
+		var err error
+		guarded(t, "Write with a "+kind+" as backup", func() { w, err = Write(name, []byte("old"), []byte("new")) })
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		if w.Backup != name+BackupSuffix+".1" || w.OlderBackup != name+BackupSuffix || readFile(t, w.Backup) != "old" {
+			t.Errorf("%s: backup %q (older %q)", kind, w.Backup, w.OlderBackup)
+		}
+		if fi, err := os.Lstat(name + BackupSuffix); err != nil || fi.Mode().IsRegular() {
+			t.Errorf("%s: the strange backup was replaced", kind)
+		}
+	}
+}
+
+// TestHostsWriteRefusesAFIFO: Write given a FIFO refuses it at once.
+func TestHostsWriteRefusesAFIFO(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "mcp.json")
+	if err := syscall.Mkfifo(name, 0o600); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	var err error
+	guarded(t, "Write to a FIFO", func() { _, err = Write(name, []byte("old"), []byte("new")) })
+	refusedBecause(t, err, name, "is a FIFO")
+	if _, err := os.Lstat(name + BackupSuffix); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a backup was made: %v", err)
+	}
+}
+
+// TestHostsConfigSwappedForFIFO: a FIFO put in place of a checked file
+// before it is opened is opened without waiting for a writer, and refused.
+func TestHostsConfigSwappedForFIFO(t *testing.T) {
+	dir := t.TempDir()
+	regular, fifo := filepath.Join(dir, "mcp.json"), filepath.Join(dir, "fifo")
+	if err := os.WriteFile(regular, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	st, err := os.Stat(regular)
+	if err != nil {
+		t.Fatal(err)
+	}
+	guarded(t, "opening a FIFO checked as a regular file", func() {
+		var f *os.File
+		if f, _, err = openChecked(fifo, "", st); err == nil {
+			f.Close()
+		}
+	})
+	refusedBecause(t, err, fifo, "changed while it was opened")
+}
