@@ -11,7 +11,7 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/rootpick/rootpick/consent"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/internal/redact"
 	"mvdan.cc/sh/v3/shell"
 )
 
@@ -60,26 +60,9 @@ func (u *httpURL) UnmarshalTOML(v any) error {
 func checkHTTPURL(s string) (httpURL, error) {
 	p, err := url.Parse(s)
 	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-		return "", fmt.Errorf("want an http:// or https:// URL with a host, got %q", redactArg(s))
+		return "", fmt.Errorf("want an http:// or https:// URL with a host, got %q", redact.URL(s))
 	}
 	return httpURL(s), nil
-}
-
-// redactArg is a value as an error may quote it: a URL loses its user
-// information, query and fragment, as in the log (an unparsable one is
-// withheld after its scheme); text that is no URL loses what stands before
-// an '@' (a user and password) and after a '?' or '#' (a token).
-func redactArg(s string) string {
-	if strings.Contains(s, "://") {
-		return mcpconn.RedactText(s)
-	}
-	if i := strings.LastIndexByte(s, '@'); i >= 0 {
-		s = "…" + s[i:]
-	}
-	if i := strings.IndexAny(s, "?#"); i >= 0 {
-		s = s[:i] + "…"
-	}
-	return s
 }
 
 // depth is a number of levels, 0 or more.

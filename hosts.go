@@ -16,8 +16,8 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/hostcfg"
+	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/rootpick/rootpick/internal/safetext"
-	"github.com/rootpick/rootpick/mcpconn"
 )
 
 // hostsCmd is "rootpick hosts [list|wrap|unwrap]": the MCP servers agent
@@ -208,7 +208,7 @@ func listHosts(w io.Writer, configs []*hostcfg.Config, host string) {
 				stdio++
 				what = "direct    " + commandLine(s.Command, s.Args)
 			case hostcfg.Remote:
-				what = "remote    " + shown(mcpconn.RedactText(s.URL)) + " (" + shown(s.Note) + "; the proxy speaks stdio only)"
+				what = "remote    " + shown(redact.URL(s.URL)) + " (" + shown(s.Note) + "; the proxy speaks stdio only)"
 			case hostcfg.Other:
 				fallthrough
 			default:
@@ -229,21 +229,26 @@ func listHosts(w io.Writer, configs []*hostcfg.Config, host string) {
 }
 
 // commandLine shows a command and its arguments, each quoted when it
-// holds a space or a quote, escaped for the terminal.
+// holds a space or a quote, with secrets hidden (each word by redact.Arg,
+// a URL with spaces included; then the line by redact.Text, so that
+// --api-key X loses X), escaped for the terminal.
 func commandLine(command string, args []string) string {
 	words := append([]string{command}, args...)
 	for i, w := range words {
+		w = redact.Arg(w)
 		if w == "" || strings.ContainsAny(w, " \t'\"\\$`") {
 			w = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'" // as a shell reads it
 		}
-		words[i] = mcpconn.RedactText(w)
+		words[i] = w
 	}
 	return shown(strings.Join(words, " "))
 }
 
-// shown escapes text from a file for the terminal.
+// shown is text from a host's file (a name, a command line, an error that
+// quotes the file, a diff) as the terminal shows it: its secrets hidden
+// (redact.Text), then escaped.
 func shown(s string) string {
-	return safetext.Escape(s)
+	return safetext.Escape(redact.Text(s))
 }
 
 // hostsChange is one wrap or unwrap run.

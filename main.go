@@ -11,7 +11,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/internal/redact"
 )
 
 // cli is the whole command line: one field per command, each a struct with
@@ -93,19 +93,25 @@ func usageError(format string, args ...any) error {
 }
 
 func main() {
-	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	os.Exit(report(os.Stderr, run(os.Args[1:], os.Stdout, os.Stderr)))
+}
+
+// report prints err's message on w, if it has one, and returns the exit
+// code for it. No secret is printed, whoever wrote the message: kong's
+// errors and the commands' quote values as they were given.
+func report(w io.Writer, err error) int {
 	var ee exitError
 	switch {
 	case err == nil:
+		return 0
 	case errors.As(err, &ee):
 		if ee.msg != "" {
-			// No URL secret is printed, whoever wrote the message.
-			fmt.Fprintln(os.Stderr, "rootpick:", mcpconn.RedactText(ee.msg))
+			fmt.Fprintln(w, "rootpick:", redact.Text(ee.msg))
 		}
-		os.Exit(ee.code)
+		return ee.code
 	default:
-		fmt.Fprintln(os.Stderr, "rootpick:", mcpconn.RedactText(err.Error()))
-		os.Exit(1)
+		fmt.Fprintln(w, "rootpick:", redact.Text(err.Error()))
+		return 1
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/hostcfg"
 	"github.com/rootpick/rootpick/internal/logfile"
+	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/rootpick/rootpick/mcpconn"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -154,7 +155,7 @@ func noConsentNote(profile, stateDir string) func(problem string) string {
 	}
 	return func(problem string) string {
 		return fmt.Sprintf("rootpick proxy: no folders are shared with this server: no consent of profile %q could be read (%s). "+
-			"Choose the folders with: %s DIR", profile, mcpconn.RedactText(strings.TrimPrefix(problem, "consent: ")), pick)
+			"Choose the folders with: %s DIR", profile, redact.Text(strings.TrimPrefix(problem, "consent: ")), pick)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
@@ -22,13 +23,23 @@ type diffLine struct {
 // are shown as oldName and newName; "" when they are equal. The lines are
 // matched with go-diff's line mode (Myers' algorithm), which go-git already
 // brings into the program.
+//
+// Every line shown, context and changed alike, has its secrets hidden
+// (redact.Text: URL credentials, tokens, the values of secret-named
+// settings and flags). Each file is redacted as a whole, so that a flag
+// on one line hides the value on the next ("--api-key",\n "X"); the lines
+// are matched on the real text, so a change in a secret alone still shows
+// as a changed line.
 func Diff(oldName, newName string, a, b []byte) string {
 	if string(a) == string(b) {
 		return ""
 	}
+	shownA, shownB := redactedLines(string(a)), redactedLines(string(b))
 	dmp := diffmatchpatch.New()
 	ra, rb, table := dmp.DiffLinesToRunes(string(a), string(b))
 	var lines []diffLine
+	// oldLine and newLine count the lines of a and b taken so far.
+	oldLine, newLine := 0, 0
 	for _, d := range dmp.DiffCharsToLines(dmp.DiffMainRunes(ra, rb, false), table) {
 		op := byte(' ')
 		switch d.Type {
@@ -41,7 +52,20 @@ func Diff(oldName, newName string, a, b []byte) string {
 		}
 		text := d.Text
 		for text != "" {
-			line, rest, eol := strings.Cut(text, "\n")
+			_, rest, eol := strings.Cut(text, "\n")
+			var line string
+			switch op {
+			case '-':
+				line = shownA[oldLine]
+				oldLine++
+			case '+':
+				line = shownB[newLine]
+				newLine++
+			default:
+				line = bothShown(shownA[oldLine], shownB[newLine])
+				oldLine++
+				newLine++
+			}
 			lines = append(lines, diffLine{op, line, eol})
 			text = rest
 		}
@@ -103,4 +127,34 @@ func hunkRange(before, n int) string {
 		return fmt.Sprint(before + 1)
 	}
 	return fmt.Sprintf("%d,%d", before+1, n)
+}
+
+// redactedLines is s with its secrets hidden, cut into lines (without
+// their line ends).
+func redactedLines(s string) []string {
+	lines := strings.Split(redact.Text(s), "\n")
+	if len(lines) != strings.Count(s, "\n")+1 { // redact.Text keeps lines; if it ever did not, redact line by line
+		lines = strings.Split(s, "\n")
+		for i, l := range lines {
+			lines[i] = redact.Text(l)
+		}
+	}
+	return lines
+}
+
+// bothShown is an unchanged line as shown: its two redactions differ only
+// when a line before it, on one side alone, made it a secret's value (a
+// flag deleted or added above it); then the one that hides something is
+// shown, and if both hide something different, the whole line is hidden.
+func bothShown(a, b string) string {
+	switch {
+	case a == b:
+		return a
+	case !strings.Contains(b, redact.Marker):
+		return a
+	case !strings.Contains(a, redact.Marker):
+		return b
+	}
+	indent := len(a) - len(strings.TrimLeft(a, " \t"))
+	return a[:indent] + redact.Marker
 }

@@ -1,6 +1,6 @@
 // Package logfile is rootpick's log: a rotating file in the person's own
-// state folder (or at --log FILE), whose records lose the secrets of any
-// URL they carry. It has its own room because every command that runs for
+// state folder (or at --log FILE), whose records lose every secret
+// internal/redact recognises (URL credentials, tokens, secret settings). It has its own room because every command that runs for
 // a while (the picker, the proxy) opens it, and the root package holds
 // only commands.
 package logfile
@@ -13,11 +13,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/rootpick/rootpick/consent"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/internal/redact"
 )
 
 // maxLogBytes is the size at which the log is rotated: the file becomes
@@ -29,8 +28,8 @@ const maxLogBytes = 10 << 20
 // unless path is given. It is created 0600 in a 0700 folder; an existing
 // log with looser modes is tightened, and so is the default folder (not the
 // folder of a --log FILE, which may be shared, such as /tmp). Nothing is
-// ever logged to the terminal. URLs in what is logged lose their user
-// information, query and fragment.
+// ever logged to the terminal. What is logged loses its secrets (see
+// redactHandler).
 func Open(path string, debug bool) (*slog.Logger, func(), error) {
 	if path == "" {
 		var err error
@@ -167,13 +166,15 @@ func (r *rotatingFile) Close() error {
 	return err
 }
 
-// redactHandler passes every message and attribute through
-// mcpconn.RedactText, so that no URL secret reaches the log whatever code
-// logs it (the SDK logs transport errors quoting the endpoint).
+// redactHandler passes every message and attribute through redact.Text,
+// so that no secret reaches the log whatever code logs it (the SDK logs
+// transport errors quoting the endpoint; a server's stderr may print its
+// token); an attribute whose key looks like a secret's (token, api_key)
+// is logged as redact.Marker whatever its value.
 type redactHandler struct{ slog.Handler }
 
 func (h redactHandler) Handle(ctx context.Context, r slog.Record) error {
-	nr := slog.NewRecord(r.Time, r.Level, mcpconn.RedactText(r.Message), r.PC)
+	nr := slog.NewRecord(r.Time, r.Level, redact.Text(r.Message), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		nr.AddAttrs(redactAttr(a))
 		return true
@@ -195,26 +196,32 @@ func (h redactHandler) WithGroup(name string) slog.Handler {
 
 func redactAttr(a slog.Attr) slog.Attr {
 	v := a.Value.Resolve()
-	switch v.Kind() {
-	case slog.KindString:
-		return slog.String(a.Key, mcpconn.RedactText(v.String()))
-	case slog.KindGroup:
+	if v.Kind() == slog.KindGroup {
 		g := v.Group()
 		out := make([]any, len(g))
 		for i, x := range g {
 			out[i] = redactAttr(x)
 		}
 		return slog.Group(a.Key, out...)
+	}
+	if redact.SecretName(a.Key) {
+		return slog.String(a.Key, redact.Marker)
+	}
+	var s string
+	switch v.Kind() {
+	case slog.KindString:
+		return slog.String(a.Key, redact.Text(v.String()))
 	case slog.KindAny:
-		var s string
 		if err, ok := v.Any().(error); ok {
 			s = err.Error()
 		} else {
 			s = fmt.Sprint(v.Any())
 		}
-		if strings.Contains(s, "://") {
-			return slog.String(a.Key, mcpconn.RedactText(s))
-		}
+	default:
+		return slog.Attr{Key: a.Key, Value: v} // numbers, times, durations, booleans
+	}
+	if r := redact.Text(s); r != s {
+		return slog.String(a.Key, r)
 	}
 	return slog.Attr{Key: a.Key, Value: v}
 }

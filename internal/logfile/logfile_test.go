@@ -127,7 +127,10 @@ func TestOpenLogTightensModes(t *testing.T) {
 	}
 }
 
-func TestLogRedactsURLs(t *testing.T) {
+// TestLogRedactsSecrets: every secret form, in a message, a string
+// attribute, an error, a value printed with fmt, a group and an attribute
+// set with With, is hidden in the log; what tells entries apart stays.
+func TestLogRedactsSecrets(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "x.log")
 	logger, closeLog, err := Open(file, true)
 	if err != nil {
@@ -138,15 +141,23 @@ func TestLogRedactsURLs(t *testing.T) {
 		"err", errors.New(`Post "http://u:***@127.0.0.1:1/mcp?k=TOKEN1": refused`),
 		slog.Group("g", "data", map[string]string{"u": "https://h/?t=TOKEN2#f"}),
 		"plain", "127.0.0.1 v=1")
+	logger.Info("bad url http://a b@127.0.0.1:47310/%zz?token=TOKEN3 refused")
+	logger.Warn("server stderr", "line", "using GITHUB_TOKEN=TOKEN4 and --api-key TOKEN5")
+	logger.Warn("starting npx srv --token=TOKEN6", "command", []string{"srv", "--password", "TOKEN7"})
+	logger.Info("header", "h", "Authorization: Bearer TOKEN8", "note", "sk-proj-TOKEN9abcdefghijklmnop")
+	logger.Info("a secret's name", "api_key", "TOKEN10", "token", 12345678)
 	closeLog()
 	b, _ := os.ReadFile(file)
 	s := string(b)
-	for _, secret := range []string{"pw", "TOKEN1", "TOKEN2", "u:***", "#f"} {
+	for _, secret := range []string{"pw", "TOKEN1", "TOKEN2", "u:***", "#f", "a b@", "TOKEN3", "TOKEN4", "TOKEN5",
+		"TOKEN6", "TOKEN7", "TOKEN8", "TOKEN9", "TOKEN10", "12345678"} {
 		if strings.Contains(s, secret) {
 			t.Errorf("log holds %q:\n%s", secret, s)
 		}
 	}
-	for _, kept := range []string{"http://127.0.0.1:1/mcp", "https://h/", `plain="127.0.0.1 v=1"`} {
+	for _, kept := range []string{"http://REDACTED@127.0.0.1:1/mcp?k=REDACTED", "https://h/?t=REDACTED", `plain="127.0.0.1 v=1"`,
+		"http://REDACTED@127.0.0.1:47310/%zz?token=REDACTED", "GITHUB_TOKEN=REDACTED", "--api-key REDACTED",
+		"sk-REDACTED", "Bearer REDACTED", "api_key=REDACTED"} {
 		if !strings.Contains(s, kept) {
 			t.Errorf("log lost %q:\n%s", kept, s)
 		}
