@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/panics"
+	"github.com/rootpick/rootpick/internal/redact"
 )
 
 // Spec says how to reach one server. Exactly one of Command, URL and Demo is
@@ -43,8 +44,9 @@ type Spec struct {
 }
 
 // Label is the name used for the server before it has told its own. A URL
-// is shown without its user information, query and fragment; a command
-// launched through env(1) is named after the command env runs.
+// is shown with its user information, query values and fragment hidden
+// (redact.URL); a command launched through env(1) is named after the
+// command env runs.
 func (s Spec) Label() string {
 	switch {
 	case s.Name != "":
@@ -52,11 +54,20 @@ func (s Spec) Label() string {
 	case s.Demo != nil:
 		return "demo"
 	case s.URL != "":
-		return redactURL(s.URL)
+		return redact.URL(s.URL)
 	case len(s.Command) > 0:
 		return commandLabel(s.Command)
 	}
 	return "server"
+}
+
+// redactError hides the secrets in an error about s (redact.Error): any
+// text's (a URL's credentials, --api-key X), and the secrets of s.URL
+// wherever they stand on their own, since transport errors quote the URL
+// they were given, whole or with the password masked, and a server may
+// repeat a token it was sent.
+func (s Spec) redactError(err error) error {
+	return redact.Error(err, redact.URLSecrets(s.URL))
 }
 
 // commandLabel names a server command.
