@@ -36,6 +36,9 @@ func Load(f File) (*Config, error) {
 
 // Parse reads data as f's host reads it.
 func Parse(f File, data []byte) (*Config, error) {
+	if err := checkDepth(f, data); err != nil {
+		return nil, err
+	}
 	c := &Config{File: f, Data: data}
 	var err error
 	switch f.format {
