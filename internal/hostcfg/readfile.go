@@ -19,23 +19,38 @@ import (
 	"strconv"
 )
 
-// MaxConfigFile is the most bytes hostcfg reads of a host's configuration
-// file: the servers of a host fit in a few KiB, so anything near this is
-// not a configuration (a link to a huge file, one grown by someone else).
-const MaxConfigFile = 16 << 20
-
-// MaxClaudeUserFile is the cap for Claude Code's ~/.claude.json, which
-// keeps every project's prompt history beside the servers and is known to
-// grow to tens of megabytes (65 and 101 MB are reported in
-// anthropics/claude-code#6394 and #2593). Refusing it would leave such a
-// person without `rootpick hosts`; it is the person's own file (a link to
-// it must lead to a file of theirs, see ReadConfig).
-const MaxClaudeUserFile = 128 << 20
+// The most bytes hostcfg reads of a host's configuration file. The
+// servers of a host fit in a few KiB, so anything near a cap is not a
+// configuration (a link to a huge file, one grown by someone else). The
+// caps also bound memory: the parsers take up to 100 times a file's size
+// (JSON kept whole in one servers object, TOML of one-character values)
+// and goccy/go-yaml up to 550 times (a flow sequence of one-letter items).
+const (
+	// MaxProjectFile is the cap for a project's files (.mcp.json,
+	// .vscode/mcp.json, …): they come with repositories, from anyone.
+	MaxProjectFile = 1 << 20
+	// MaxConfigFile is the cap for the person's own JSON and TOML files.
+	MaxConfigFile = 16 << 20
+	// MaxYAMLFile is the cap for Goose's config.yaml.
+	MaxYAMLFile = 256 << 10
+	// MaxClaudeUserFile is the cap for Claude Code's ~/.claude.json, which
+	// keeps every project's prompt history beside the servers and is
+	// known to grow to tens of megabytes (65 and 101 MB are reported in
+	// anthropics/claude-code#6394 and #2593); refusing it would leave such
+	// a person without `rootpick hosts`. Most of it is history, which is
+	// only walked over: reading and wrapping a 22 MB one takes about 130 MB.
+	MaxClaudeUserFile = 128 << 20
+)
 
 // limit is the cap for f.
 func (f File) limit() int64 {
-	if f.layout == layoutClaudeUser {
+	switch {
+	case f.Scope == "project":
+		return MaxProjectFile
+	case f.layout == layoutClaudeUser:
 		return MaxClaudeUserFile
+	case f.format == formatYAML:
+		return MaxYAMLFile
 	}
 	return MaxConfigFile
 }
@@ -210,7 +225,10 @@ func kindOf(m fs.FileMode) string {
 	return "not a regular file"
 }
 
-// sizeName writes a cap in MiB.
+// sizeName writes a cap in MiB or KiB.
 func sizeName(n int64) string {
-	return strconv.FormatInt(n>>20, 10) + " MiB"
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	}
+	return strconv.FormatInt(n>>10, 10) + " KiB"
 }

@@ -70,26 +70,72 @@ func TestHostsConfigFIFO(t *testing.T) {
 	refusedBecause(t, err, g.Path, "a FIFO, not a regular file")
 }
 
-// TestHostsConfigTooBig: a file over the cap is refused by its size, not
-// read; ~/.claude.json, which Claude Code grows with every project's
-// history, has a larger cap.
+// TestHostsConfigTooBig: a file over its cap is refused by its size, not
+// read (a sparse file of the cap and a byte would be zeros). A project's
+// files, from repositories, have the smallest cap; the person's own JSON
+// and TOML a larger one, ~/.claude.json (which Claude Code grows with
+// every project's history) the largest, Goose's YAML (costly to parse) a
+// small one.
 func TestHostsConfigTooBig(t *testing.T) {
-	f := projectFile(t)
-	if err := os.WriteFile(f.Path, nil, 0o600); err != nil {
-		t.Fatal(err)
+	sparse := func(path string, size int64) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(path, size); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := os.Truncate(f.Path, MaxConfigFile+1); err != nil { // sparse: nothing written
-		t.Fatal(err)
+	// padded is valid JSON of size bytes.
+	padded := func(path string, size int) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		body := `{"mcpServers": {}}`
+		if err := os.WriteFile(path, []byte(body+strings.Repeat(" ", size-len(body))), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
-	_, err := loadGuarded(t, f)
-	refusedBecause(t, err, f.Path, fmt.Sprintf("is %d bytes, more than the 16 MiB rootpick reads", MaxConfigFile+1))
-
-	claude, _ := FileFor(Claude, "user", filepath.Join(t.TempDir(), ".claude.json"))
-	if err := os.WriteFile(claude.Path, []byte(`{"mcpServers": {}}`+strings.Repeat(" ", MaxConfigFile)), 0o600); err != nil {
-		t.Fatal(err)
+	home, project := t.TempDir(), t.TempDir()
+	files := map[string]File{}
+	for _, f := range Files(Places{Home: home, Project: project}) {
+		files[f.Host+" "+f.Scope] = f
 	}
-	if _, err := loadGuarded(t, claude); err != nil {
-		t.Errorf("a %d-byte ~/.claude.json: %v", MaxConfigFile+18, err)
+	for _, tc := range []struct {
+		file string
+		size int64
+		cap  string
+	}{
+		{"claude project", MaxProjectFile + 1, "1 MiB"},
+		{"vscode project", MaxProjectFile + 1, "1 MiB"},
+		{"codex project", MaxProjectFile + 1, "1 MiB"},
+		{"cursor user", MaxConfigFile + 1, "16 MiB"},
+		{"codex user", MaxConfigFile + 1, "16 MiB"},
+		{"goose user", MaxYAMLFile + 1, "256 KiB"},
+		{"claude user", MaxClaudeUserFile + 1, "128 MiB"},
+	} {
+		f := files[tc.file]
+		sparse(f.Path, tc.size)
+		_, err := loadGuarded(t, f)
+		refusedBecause(t, err, f.Path, fmt.Sprintf("is %d bytes, more than the %s rootpick reads", tc.size, tc.cap))
+	}
+	for _, tc := range []struct {
+		file string
+		size int
+	}{
+		{"claude project", MaxProjectFile},
+		{"cursor user", MaxProjectFile + 1},
+		{"claude user", MaxConfigFile + 1},
+	} {
+		f := files[tc.file]
+		padded(f.Path, tc.size)
+		if _, err := loadGuarded(t, f); err != nil {
+			t.Errorf("%s of %d bytes: %v", tc.file, tc.size, err)
+		}
 	}
 }
 
