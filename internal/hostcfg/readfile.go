@@ -122,8 +122,9 @@ func readCapped(r io.Reader, path string, size, limit int64) ([]byte, error) {
 	}
 }
 
-// holds reports whether the file at path holds exactly want, reading no
-// more than one byte past it; follow says a symbolic link at path is
+// holds reports whether the file at path holds exactly want, reading it a
+// piece at a time (a large ~/.claude.json is not copied whole again) and
+// no more than one byte past want; follow says a symbolic link at path is
 // followed (as ReadConfig does) rather than refused. fi is the open
 // file's.
 func holds(path string, want []byte, follow bool) (same bool, fi fs.FileInfo, err error) {
@@ -135,15 +136,21 @@ func holds(path string, want []byte, follow bool) (same bool, fi fs.FileInfo, er
 	if fi.Size() != int64(len(want)) {
 		return false, fi, nil
 	}
-	got, err := readCapped(f, path, fi.Size(), int64(len(want)))
-	var r *RefusedError
-	if errors.As(err, &r) {
-		return false, fi, nil // it grew: not what was read
+	buf := make([]byte, min(len(want)+1, 64<<10))
+	rest := want
+	for {
+		n, err := f.Read(buf[:min(len(buf), len(rest)+1)])
+		if n > len(rest) || !bytes.Equal(buf[:n], rest[:n]) {
+			return false, fi, nil // different, or longer
+		}
+		rest = rest[n:]
+		if errors.Is(err, io.EOF) {
+			return len(rest) == 0, fi, nil
+		}
+		if err != nil {
+			return false, fi, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
 	}
-	if err != nil {
-		return false, fi, err
-	}
-	return bytes.Equal(got, want), fi, nil
 }
 
 // openRegular opens path for reading if it is a regular file; see
