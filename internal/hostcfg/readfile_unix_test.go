@@ -311,3 +311,67 @@ func TestHostsConfigSwappedForFIFO(t *testing.T) {
 	})
 	refusedBecause(t, err, fifo, "changed while it was opened")
 }
+
+// TestHostsBackupKeepsModeAndOwner: the backup has the file's mode, not
+// what the umask leaves of it (a 0666 file gave a 0644 backup), and, when
+// root writes a person's file, the person's owner, as the file itself.
+func TestHostsBackupKeepsModeAndOwner(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	for _, mode := range []os.FileMode{0o666, 0o640, 0o600} {
+		name := filepath.Join(t.TempDir(), "mcp.json")
+		if err := os.WriteFile(name, []byte("old"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(name, mode); err != nil {
+			t.Fatal(err)
+		}
+		w, err := Write(name, []byte("old"), []byte("new"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{name, w.Backup} {
+			if fi, err := os.Stat(f); err != nil || fi.Mode().Perm() != mode {
+				t.Errorf("%s: mode %v, want %v (%v)", f, fi.Mode().Perm(), mode, err)
+			}
+		}
+	}
+
+	// An identical backup more open than the file is not taken for its
+	// backup: a token would stay readable there.
+	name := filepath.Join(t.TempDir(), "mcp.json")
+	if err := os.WriteFile(name, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name+BackupSuffix, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Write(name, []byte("old"), []byte("new"))
+	if err != nil || w.BackupExisted || w.Backup != name+BackupSuffix+".1" {
+		t.Errorf("with a 0644 copy beside a 0600 file: %+v, %v", w, err)
+	}
+
+	if os.Geteuid() != 0 {
+		t.Skip("the owner part needs root, to give a file away")
+	}
+	name = filepath.Join(t.TempDir(), "mcp.json")
+	if err := os.WriteFile(name, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(name, 65534, 65534); err != nil {
+		t.Skip("cannot give a file away:", err)
+	}
+	w, err = Write(name, []byte("old"), []byte("new"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{name, w.Backup} {
+		fi, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := fi.Sys().(*syscall.Stat_t); st.Uid != 65534 || st.Gid != 65534 || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: owner %d:%d mode %v, want 65534:65534 0600", f, st.Uid, st.Gid, fi.Mode().Perm())
+		}
+	}
+}

@@ -117,11 +117,14 @@ func Write(path string, old, new []byte) (Written, error) {
 }
 
 // backup copies old beside the target, created new (never through a link,
-// never over another file), with the target's permissions: a configuration
-// may hold tokens in its env blocks. An existing backup is reused only when
-// it is a regular file (not a link) of the target's owner holding old; it
-// is read no further than that, so a FIFO or a link to a device in its
-// place costs nothing and is kept, as any other older backup.
+// never over another file), with the target's permissions and owner: a
+// configuration may hold tokens in its env blocks, so the copy is as
+// private as the file (and no more open), and root editing a person's
+// file leaves a copy the person owns, as the file. An existing backup is
+// reused only when it is a regular file (not a link) of the target's owner,
+// no more open than the target, holding old; it is read no further than
+// that, so a FIFO or a link to a device in its place costs nothing and is
+// kept, as any other older backup.
 func (w *Written) backup(old []byte, target fs.FileInfo) error {
 	mode := target.Mode().Perm()
 	base := w.Target + BackupSuffix
@@ -130,11 +133,13 @@ func (w *Written) backup(old []byte, target fs.FileInfo) error {
 		if n > 0 {
 			name = base + "." + strconv.Itoa(n)
 		}
-		if same, fi, err := holds(name, old, false); err == nil && same && sameOwner(fi, target) {
+		if same, fi, err := holds(name, old, false); err == nil && same && sameOwner(fi, target) && fi.Mode().Perm()&^mode == 0 {
 			w.Backup, w.BackupExisted = name, true
 			return nil
 		}
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+		// Made private, then given the target's owner and mode: created
+		// with the mode, it would get what the umask leaves of it.
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if errors.Is(err, fs.ErrExist) {
 			if n == 0 {
 				w.OlderBackup = name
@@ -145,6 +150,10 @@ func (w *Written) backup(old []byte, target fs.FileInfo) error {
 			return err
 		}
 		_, err = f.Write(old)
+		if err == nil {
+			keepOwner(f, target)
+			err = f.Chmod(mode)
+		}
 		if serr := f.Sync(); err == nil {
 			err = serr
 		}
