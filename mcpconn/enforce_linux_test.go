@@ -452,6 +452,13 @@ func TestEnforceOffAndRequire(t *testing.T) {
 	if err := hub.Connect(ctx, Spec{Name: "on", Command: cmd, Enforce: EnforceOn}); err != nil {
 		t.Fatal(err)
 	}
+	// rootpick proxy with require and no way to enforce exits at once,
+	// saying why, rather than serve the host an unenforced server.
+	_, st := mcp.NewInMemoryTransports()
+	perr := RunProxy(ctx, st, ProxyOptions{Command: cmd, Enforce: EnforceRequire, Logger: testLogger(t)})
+	if !isFinal(perr) || !strings.Contains(perr.Error(), "enforce = require") {
+		t.Errorf("proxy with require without a guard: %v; want a final error that names require", perr)
+	}
 	if e := connectedEvent(t, events, "on").Enforcement; e == nil || e.Enforced || !strings.Contains(e.Advisory, "no guard") {
 		t.Errorf("on without a guard: %+v; want advisory, saying there is no guard", e)
 	}
