@@ -90,12 +90,14 @@ func TestHostsList(t *testing.T) {
 	for _, want := range []string{
 		"claude  " + filepath.Join(project, ".mcp.json") + " (project)",
 		"filesystem  direct    npx -y @modelcontextprotocol/server-filesystem '/home/someone/My Projects/ünïcode ☃'",
-		"git         proxied   /usr/local/bin/rootpick proxy --profile work -- uvx mcp-server-git",
+		"git         proxied   rootpick proxy --profile work -- uvx mcp-server-git",
+		// Not this rootpick (no such file here): a server like any other.
+		"git           direct    /usr/local/bin/rootpick proxy -- uvx mcp-server-git",
 		"notion      remote    https://mcp.notion.com/mcp (type http; the proxy speaks stdio only)",
 		"local /home/someone/src/app:",
 		"developer     other     goose extension of type builtin, not a command",
 		"rp           proxied   rootpick proxy --profile work mcp-server-filesystem",
-		"36 servers: 5 through rootpick proxy, 21 direct stdio",
+		"36 servers: 3 through rootpick proxy, 23 direct stdio",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the list lacks %q:\n%s", want, text)

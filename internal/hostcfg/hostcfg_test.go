@@ -13,6 +13,11 @@ import (
 // testProxy is how the tests wrap: a path with a space and a profile.
 var testProxy = Proxy{Exe: "/opt/root pick/bin/rootpick", Profile: "hosts-test"}
 
+// fixtureRootpick are the paths the fixtures' proxied entries give this
+// rootpick, and the one the tests wrap with: none of them exists here, so
+// they are this rootpick as written, as hosts.go passes its own paths.
+var fixtureRootpick = []string{"/usr/local/bin/rootpick", "rootpick", "/home/someone/bin/rootpick", testProxy.Exe}
+
 // fixture is one configuration file under testdata, with what each of its
 // servers is.
 type fixture struct {
@@ -42,6 +47,7 @@ func (fx fixture) load(t *testing.T) *Config {
 	if !ok {
 		t.Fatalf("no file for %s %s", fx.host, fx.scope)
 	}
+	f.Rootpick = fixtureRootpick
 	c, err := Load(f)
 	if err != nil {
 		t.Fatal(err)
@@ -268,11 +274,6 @@ func TestHostsParseProxy(t *testing.T) {
 			t.Errorf("%q: %q %d, want %q %d", tc.args, profile, at, tc.profile, tc.at)
 		}
 	}
-	for cmd, want := range map[string]bool{"rootpick": true, "/usr/bin/rootpick": true, `C:\bin\RootPick.exe`: true, "rootpick-dev": false, "npx": false} {
-		if IsRootpick(cmd) != want {
-			t.Errorf("IsRootpick(%q) = %v", cmd, !want)
-		}
-	}
 }
 
 // TestHostsQuote: quote's output reads back as the same string in all
@@ -392,7 +393,7 @@ func TestHostsWrapTwiceUnderAnotherName(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := c.File
-	f.Rootpick = []string{p.Exe}
+	f.Rootpick = append(slices.Clone(f.Rootpick), p.Exe)
 	c2, err := Parse(f, wrapped)
 	if err != nil {
 		t.Fatal(err)
@@ -460,6 +461,7 @@ func TestHostsEdgeCases(t *testing.T) {
 // with a comma unwraps to valid JSONC.
 func TestHostsUnwrapTrailingComma(t *testing.T) {
 	f, _ := FileFor(VSCode, "project", "mcp.json")
+	f.Rootpick = []string{"rootpick"}
 	c, err := Parse(f, []byte(`{"servers": {"s": {"command": "rootpick", "args": ["proxy", "--", "x",]}}}`))
 	if err != nil {
 		t.Fatal(err)

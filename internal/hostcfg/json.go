@@ -137,7 +137,7 @@ func (c *Config) jsonServers(std []byte, obj int, key, scope string, path []stri
 				}
 			}
 		}
-		classify(&s, f, c.File.Rootpick)
+		classify(&s, f, c.self)
 		if s.Kind == Stdio || s.Kind == Proxied {
 			s.loc = c.jsonLoc(base, entry, command, args)
 			s.loc.path = append(append(append([]string{}, path...), key), name)

@@ -181,6 +181,7 @@ func bigClaudeJSON(n int) []byte {
 func TestHostsLargeClaudeJSON(t *testing.T) {
 	data := bigClaudeJSON(300)
 	f, _ := FileFor(Claude, "user", ".claude.json")
+	f.Rootpick = []string{testProxy.Exe}
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)

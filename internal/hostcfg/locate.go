@@ -46,13 +46,18 @@ type File struct {
 	Path string
 	// Scope says whom the file serves: "user" or "project".
 	Scope string
-	// Rootpick are paths of the rootpick executable that a command is
-	// recognised by, besides any file named rootpick (a build may be named
-	// otherwise, and must never be wrapped twice).
+	// Rootpick are the paths of this rootpick executable: an entry runs
+	// through the proxy when its command is one of them, or the same file
+	// as one of them (see IsRootpick). Any other file named rootpick is a
+	// server like any other.
 	Rootpick []string
 
 	format format
 	layout layout
+	// dir is the folder the host runs a project's servers in, from which
+	// a relative command is found ("" for the person's own files, whose
+	// servers run wherever the host was started).
+	dir string
 }
 
 // Places says where to look: the home folder and the project folder whose
@@ -125,11 +130,14 @@ func Files(p Places) []File {
 		if i, ok := seen[f.Path]; ok {
 			// The project folder is the home folder: the file is the
 			// user's, as the host reads it.
-			out[i].Scope = "user"
+			out[i].Scope, out[i].dir = "user", ""
 			continue
 		}
 		seen[f.Path] = len(out)
 		f.Rootpick = p.Rootpick
+		if f.Scope == "project" {
+			f.dir = p.Project
+		}
 		out = append(out, f)
 	}
 	return out

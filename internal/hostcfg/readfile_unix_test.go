@@ -375,3 +375,86 @@ func TestHostsBackupKeepsModeAndOwner(t *testing.T) {
 		}
 	}
 }
+
+// TestHostsProxiedOnlyWhenSelf: an entry runs through the proxy only when
+// its command is this rootpick: one of its paths, or the same file reached
+// another way (a link, a relative path from the project, a bare name on
+// PATH). A repository's own executable named rootpick is a server like
+// any other, listed as direct and wrapped: it used to pass for proxied,
+// and be skipped by wrap, by its name alone.
+func TestHostsProxiedOnlyWhenSelf(t *testing.T) {
+	executable := func(path string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, path string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	self := filepath.Join(dir, "opt", "rp-dev") // this rootpick, named otherwise
+	executable(self)
+	project := filepath.Join(dir, "project")
+	fake := filepath.Join(project, "node_modules", ".bin", "rootpick")
+	executable(fake)
+	link(self, filepath.Join(project, "tools", "rootpick"))
+	otherPath, selfPath := filepath.Join(dir, "other-bin"), filepath.Join(dir, "self-bin")
+	executable(filepath.Join(otherPath, "rootpick"))
+	link(self, filepath.Join(selfPath, "rootpick"))
+
+	entry := func(command string) string {
+		return `{"command": ` + Quote(command) + `, "args": ["proxy", "--", "server"]}`
+	}
+	mcp := `{"mcpServers": {` +
+		`"fake-relative": ` + entry("./node_modules/.bin/rootpick") + `, ` +
+		`"fake-absolute": ` + entry(fake) + `, ` +
+		`"bare": ` + entry("rootpick") + `, ` +
+		`"self": ` + entry(self) + `, ` +
+		`"self-linked": ` + entry(filepath.Join(project, "tools", "rootpick")) + `, ` +
+		`"self-relative": ` + entry("./tools/rootpick") + `}}`
+	if err := os.WriteFile(filepath.Join(project, ".mcp.json"), []byte(mcp), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var f File
+	for _, g := range Files(Places{Home: filepath.Join(dir, "home"), Project: project, Rootpick: []string{self}}) {
+		if g.Host == Claude && g.Scope == "project" {
+			f = g
+		}
+	}
+	for _, tc := range []struct {
+		path string
+		want map[string]Kind
+	}{
+		{otherPath, map[string]Kind{"fake-relative": Stdio, "fake-absolute": Stdio, "bare": Stdio, "self": Proxied, "self-linked": Proxied, "self-relative": Proxied}},
+		{selfPath, map[string]Kind{"fake-relative": Stdio, "fake-absolute": Stdio, "bare": Proxied, "self": Proxied, "self-linked": Proxied, "self-relative": Proxied}},
+	} {
+		t.Setenv("PATH", tc.path)
+		c, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range c.Servers {
+			if s.Kind != tc.want[s.Name] {
+				t.Errorf("PATH=%s: %s is %v, want %v", filepath.Base(tc.path), s.Name, s.Kind, tc.want[s.Name])
+			}
+			if ok, why := s.CanWrap(); ok != (tc.want[s.Name] == Stdio) {
+				t.Errorf("PATH=%s: %s CanWrap = %v (%s)", filepath.Base(tc.path), s.Name, ok, why)
+			}
+		}
+	}
+	// Elsewhere than a project, a relative command has no folder to be
+	// found from: it is not this rootpick.
+	if IsRootpick("./tools/rootpick", self) || !IsRootpick(self, self) || IsRootpick(fake, self) {
+		t.Error("IsRootpick without a project folder")
+	}
+}

@@ -20,6 +20,8 @@ type Config struct {
 
 	// eol is the file's line end, once newline has looked.
 	eol string
+	// self tells this rootpick's command from others while parsing.
+	self *selfCheck
 }
 
 // Load reads and parses f. A missing file is an error that wraps
@@ -39,7 +41,7 @@ func Parse(f File, data []byte) (*Config, error) {
 	if err := checkDepth(f, data); err != nil {
 		return nil, err
 	}
-	c := &Config{File: f, Data: data}
+	c := &Config{File: f, Data: data, self: newSelfCheck(f.Rootpick, f.dir)}
 	var err error
 	switch f.format {
 	case formatJSON:
@@ -49,6 +51,7 @@ func Parse(f File, data []byte) (*Config, error) {
 	case formatYAML:
 		err = c.parseYAML()
 	}
+	c.self = nil
 	if err != nil {
 		return nil, err
 	}

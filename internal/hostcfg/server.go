@@ -1,7 +1,10 @@
 package hostcfg
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -99,16 +102,81 @@ func (s Server) CanUnwrap() (bool, string) {
 	return true, ""
 }
 
-// IsRootpick reports whether command names the rootpick executable: a
-// file named rootpick (rootpick.exe) wherever it is installed, or one of
-// the paths in also.
-func IsRootpick(command string, also ...string) bool {
-	base := filepath.Base(strings.ReplaceAll(command, `\`, "/"))
-	if strings.TrimSuffix(strings.ToLower(base), ".exe") == "rootpick" {
+// IsRootpick reports whether command runs this rootpick, whose paths are
+// self: command is one of them as written, or names the same file as one
+// of them (os.SameFile), found as a host finds it (on PATH for a bare
+// name). Any other executable named rootpick (a project's
+// ./node_modules/.bin/rootpick) is not this rootpick: taking a name for
+// proof would let a repository's own server pass for one behind the proxy.
+func IsRootpick(command string, self ...string) bool {
+	return newSelfCheck(self, "").is(command)
+}
+
+// selfCheck tells this rootpick's command from others, once per command.
+type selfCheck struct {
+	paths []string
+	files []os.FileInfo
+	// dir is where a relative command is found from ("" when unknown).
+	dir  string
+	seen map[string]bool
+}
+
+// newSelfCheck checks against the paths of this rootpick; dir is the
+// folder a relative command is run from, "" when unknown.
+func newSelfCheck(paths []string, dir string) *selfCheck {
+	c := &selfCheck{dir: dir, seen: map[string]bool{}}
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		c.paths = append(c.paths, filepath.Clean(p))
+		if fi, err := os.Stat(p); err == nil {
+			c.files = append(c.files, fi)
+		}
+	}
+	return c
+}
+
+// is reports whether command runs this rootpick.
+func (c *selfCheck) is(command string) bool {
+	if command == "" {
+		return false
+	}
+	if v, ok := c.seen[command]; ok {
+		return v
+	}
+	v := c.lookup(command)
+	c.seen[command] = v
+	return v
+}
+
+func (c *selfCheck) lookup(command string) bool {
+	if slices.Contains(c.paths, filepath.Clean(command)) {
 		return true
 	}
-	for _, p := range also {
-		if p != "" && filepath.Clean(p) == filepath.Clean(command) {
+	if len(c.files) == 0 {
+		return false
+	}
+	path := command
+	switch {
+	case !strings.ContainsAny(command, `/\`):
+		p, err := exec.LookPath(command)
+		if err != nil {
+			return false
+		}
+		path = p
+	case !filepath.IsAbs(command):
+		if c.dir == "" {
+			return false
+		}
+		path = filepath.Join(c.dir, command)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	for _, self := range c.files {
+		if os.SameFile(fi, self) {
 			return true
 		}
 	}
@@ -179,8 +247,8 @@ type fields struct {
 }
 
 // classify sets s's Kind, Command, Args, URL and Note from f, as host reads
-// them; rootpick are other paths of the rootpick executable.
-func classify(s *Server, f fields, rootpick []string) {
+// them; self tells this rootpick's command.
+func classify(s *Server, f fields, self *selfCheck) {
 	remoteTypes := map[string]bool{"http": true, "sse": true, "streamable-http": true, "streamableHttp": true, "streamable_http": true, "ws": true}
 	switch {
 	case s.Host == Goose && f.hasType && f.typ != "stdio":
@@ -214,7 +282,7 @@ func classify(s *Server, f fields, rootpick []string) {
 		return
 	}
 	s.Kind, s.Command, s.Args = Stdio, f.command, f.args
-	if IsRootpick(f.command, rootpick...) {
+	if self.is(f.command) {
 		if profile, at := parseProxy(f.args); at >= 0 || (len(f.args) > 0 && f.args[0] == "proxy") {
 			s.Kind, s.Profile = Proxied, profile
 			if at >= 0 {

@@ -131,7 +131,7 @@ func (c *Config) parseTOML() error {
 	}
 	for _, e := range entries {
 		s := Server{Host: c.File.Host, Path: c.File.Path, Scope: c.File.Scope, Name: e.name}
-		classify(&s, e.f, c.File.Rootpick)
+		classify(&s, e.f, c.self)
 		if s.Kind == Stdio || s.Kind == Proxied {
 			if e.dupCommand || e.dup2 {
 				s.Problem = "command or args given twice"

@@ -99,7 +99,7 @@ func (y *yamlDoc) server(ext *ast.MappingValueNode) Server {
 			}
 		}
 	}
-	classify(&s, f, y.c.File.Rootpick)
+	classify(&s, f, y.c.self)
 	if s.Kind != Stdio && s.Kind != Proxied {
 		return s
 	}
