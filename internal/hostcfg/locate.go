@@ -1,6 +1,7 @@
 package hostcfg
 
 import (
+	"os"
 	"path/filepath"
 )
 
@@ -89,8 +90,11 @@ func (p Places) envDir(name string) string {
 
 // Files lists the configuration files of every host, existing or not, in
 // the order they are shown: for each host its project files, then its user
-// files. A path reached twice (the project folder is the home folder) is
-// listed once.
+// files. A file a host reaches twice, as its project's and as the person's
+// own (the project folder is the home folder, by the same path or through
+// a link; the project's .cursor is a link to ~/.cursor), is listed once,
+// as the person's: the host reads it as theirs, and one file must be
+// rewritten once.
 func Files(p Places) []File {
 	claudeDir := p.Home
 	if d := p.envDir("CLAUDE_CONFIG_DIR"); d != "" {
@@ -125,20 +129,31 @@ func Files(p Places) []File {
 		all = append(all, File{Host: Goose, Path: filepath.Join(gooseDir, "config.yaml"), Scope: "user", format: formatYAML, layout: layoutGoose})
 	}
 	var out []File
-	seen := map[string]int{}
+	var ids []os.FileInfo // out's files that exist, by identity; nil for the others
 	for _, f := range all {
-		if i, ok := seen[f.Path]; ok {
-			// The project folder is the home folder: the file is the
-			// user's, as the host reads it.
-			out[i].Scope, out[i].dir = "user", ""
-			continue
+		id, _ := os.Stat(f.Path)
+		i := -1
+		for j, g := range out {
+			if g.Path == f.Path || (g.Host == f.Host && id != nil && ids[j] != nil && os.SameFile(ids[j], id)) {
+				i = j
+				break
+			}
 		}
-		seen[f.Path] = len(out)
 		f.Rootpick = p.Rootpick
 		if f.Scope == "project" {
 			f.dir = p.Project
 		}
+		if i >= 0 {
+			// Listed already as the project's: it is the person's (the
+			// later of a host's files), read with the user file's layout
+			// (~/.claude.json's holds more than .mcp.json's).
+			if f.Scope == "user" {
+				out[i], ids[i] = f, id
+			}
+			continue
+		}
 		out = append(out, f)
+		ids = append(ids, id)
 	}
 	return out
 }

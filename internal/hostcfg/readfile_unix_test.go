@@ -458,3 +458,73 @@ func TestHostsProxiedOnlyWhenSelf(t *testing.T) {
 		t.Error("IsRootpick without a project folder")
 	}
 }
+
+// TestHostsSameFileTwice: a file a host reaches as its project's and as
+// the person's (the project folder is the home folder through a link; the
+// project's .cursor is a link to ~/.cursor) is listed once, as the
+// person's, so wrapping every file writes it once: it used to be written
+// as the project's, then refused as "changed since it was read".
+func TestHostsSameFileTwice(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	for _, name := range []string{".cursor/mcp.json", ".gemini/settings.json"} {
+		path := filepath.Join(home, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(`{"mcpServers": {"fs": {"command": "npx", "args": ["srv"]}}}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	homeLink := filepath.Join(dir, "home-link")
+	if err := os.Symlink(home, homeLink); err != nil {
+		t.Fatal(err)
+	}
+	project := filepath.Join(dir, "project")
+	if err := os.MkdirAll(project, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(home, ".cursor"), filepath.Join(project, ".cursor")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		project string
+		want    []string // the files that exist, as listed
+	}{
+		{homeLink, []string{"cursor user " + filepath.Join(home, ".cursor", "mcp.json"), "gemini user " + filepath.Join(home, ".gemini", "settings.json")}},
+		{project, []string{"cursor user " + filepath.Join(home, ".cursor", "mcp.json"), "gemini user " + filepath.Join(home, ".gemini", "settings.json")}},
+	} {
+		var got []string
+		var configs []*Config
+		for _, f := range Files(Places{Home: home, Project: tc.project, Rootpick: []string{"/r"}}) {
+			c, err := Load(f)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, f.Host+" "+f.Scope+" "+f.Path)
+			configs = append(configs, c)
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("project %s: listed\n%s\nwant\n%s", tc.project, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+		// As hosts wrap does: every file read first, then each written.
+		for _, c := range configs {
+			out, err := c.Wrap([]int{0}, Proxy{Exe: "/r"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Write(c.File.Path, c.Data, out); err != nil {
+				t.Errorf("project %s: writing %s: %v", tc.project, c.File.Path, err)
+			}
+		}
+		// Back as it was for the next round.
+		for _, c := range configs {
+			if err := os.WriteFile(c.File.Path, c.Data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
