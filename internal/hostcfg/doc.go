@@ -7,12 +7,18 @@
 // programs, in four formats (JSON, JSONC, TOML, YAML), and must leave every
 // byte it was not asked to change where it was: comments, key order,
 // indentation, quoting. Each format is read with a real parser that gives
-// the byte range of every value (hujson for JSON and JSONC, go-toml's
-// unstable parser for TOML, goccy/go-yaml for YAML); a rewrite is a few
-// splices at those ranges, read back with the same parser and checked
-// before anything is written. Wrap moves the original command's text into
-// the proxy's arguments and unwrap moves it back, so that wrap followed by
-// unwrap gives the original bytes.
+// the byte range of every value (hujson for JSON and JSONC, where only the
+// servers objects are parsed and the rest walked over; go-toml's unstable
+// parser for TOML, goccy/go-yaml for YAML); a rewrite is a few splices at
+// those ranges, read back with the same parser and checked before anything
+// is written. Wrap moves the original command's text into the proxy's
+// arguments and unwrap moves it back, so that wrap followed by unwrap gives
+// the original bytes.
+//
+// The files come from the home folder and from repositories, so they are
+// claims (ReadConfig): regular files only, a symbolic link only to a file
+// of the person's own, under a size cap, and nested no deeper than
+// MaxDepth, all checked before a parser sees them.
 //
 // Nothing here talks to a terminal: the command in the root package shows
 // the diff and asks.
