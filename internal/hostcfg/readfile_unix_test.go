@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -43,12 +44,19 @@ func TestHostsConfigLinkedToDevice(t *testing.T) {
 	if err := os.Symlink("/dev/zero", f.Path); err != nil {
 		t.Fatal(err)
 	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	start := time.Now()
 	_, err := loadGuarded(t, f)
+	d := time.Since(start)
+	runtime.ReadMemStats(&after)
 	refusedBecause(t, err, f.Path, "/dev/zero")
 	refusedBecause(t, err, f.Path, "a device, not a regular file")
-	if d := time.Since(start); d > time.Second {
+	if d > time.Second {
 		t.Errorf("refused after %v", d)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Errorf("refusing it allocated %d bytes", n)
 	}
 }
 
