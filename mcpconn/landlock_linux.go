@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -239,4 +242,58 @@ func readGuardPolicy() (Policy, error) {
 		return Policy{}, fmt.Errorf("reading the policy: %w", err)
 	}
 	return p, nil
+}
+
+// tmpPrefix starts the name of a server's private temporary folder:
+// rootpick-server-PID-STAMP-RANDOM, PID and STAMP (its start time) being
+// those of the rootpick that made it, so that one left behind by a
+// rootpick killed with SIGKILL (its server then dies with it, and nothing
+// removes the folder) is known and swept by the next one.
+const tmpPrefix = "rootpick-server-"
+
+var sweepOnce sync.Once
+
+// newServerTmp makes a server's private temporary folder (0700), after
+// sweeping, once per process, those of rootpicks that are gone.
+func newServerTmp() (string, error) {
+	sweepOnce.Do(func() { sweepServerTmps(os.TempDir()) })
+	self := os.Getpid()
+	return os.MkdirTemp("", fmt.Sprintf("%s%d-%d-", tmpPrefix, self, startStamp(self)))
+}
+
+// sweepServerTmps removes, in dir, the servers' temporary folders whose
+// rootpick no longer runs: only real folders (not links) of this user
+// named as newServerTmp names them. It returns how many it removed.
+func sweepServerTmps(dir string) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), tmpPrefix)
+		if !ok || !e.IsDir() { // IsDir is the entry's own type: a link is not one
+			continue
+		}
+		f := strings.Split(rest, "-")
+		if len(f) != 3 {
+			continue
+		}
+		pid, err1 := strconv.Atoi(f[0])
+		stamp, err2 := strconv.ParseUint(f[1], 10, 64)
+		if err1 != nil || err2 != nil || pid <= 0 {
+			continue
+		}
+		if p, ok := readProc(pid); ok && p.start == stamp && !p.dead() {
+			continue // its rootpick still runs
+		}
+		path := filepath.Join(dir, e.Name())
+		var st unix.Stat_t
+		if unix.Lstat(path, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || int(st.Uid) != os.Getuid() {
+			continue
+		}
+		removeTmp(path)
+		n++
+	}
+	return n
 }

@@ -2,7 +2,10 @@
 
 package mcpconn
 
-import "runtime"
+import (
+	"errors"
+	"runtime"
+)
 
 // landlockABI returns 0: Landlock is a Linux security module. Servers run
 // advisory here, and say so.
@@ -13,3 +16,8 @@ func landlockABI() (int, string) {
 // landlockMaxABI is the newest Landlock ABI rootpick knows (see the Linux
 // version).
 const landlockMaxABI = 7
+
+// newServerTmp is never called here: no server is enforced.
+func newServerTmp() (string, error) {
+	return "", errors.New("mcpconn: no private temporary folders without Landlock")
+}

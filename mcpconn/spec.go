@@ -281,7 +281,7 @@ func newProcessTransport(command []string, access serverAccess, logger *slog.Log
 	if abi > 0 {
 		// Its own temporary folder: /tmp is shared with every other
 		// program of the person's.
-		if tmp, err = os.MkdirTemp("", "rootpick-server-"); err != nil {
+		if tmp, err = newServerTmp(); err != nil {
 			return nil, fmt.Errorf("mcpconn: the server's temporary folder: %w", err)
 		}
 		env = append(env, "TMPDIR="+tmp)
