@@ -15,6 +15,7 @@ import (
 	"github.com/adrg/xdg"
 	"github.com/alecthomas/kong"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
@@ -304,12 +305,27 @@ func (c *configFile) show(w io.Writer) error {
 		_, err := fmt.Fprintln(w, "# servers: none, so the built-in demo server runs")
 		return err
 	}
+	// Shown, not copied: a secret in a URL or an argument (a token, an
+	// --api-key) is printed as REDACTED, as everywhere else.
 	for _, s := range c.Servers {
 		fmt.Fprintf(w, "\n[servers.%s]\n", s.Name)
 		if s.URL != "" {
-			line("url", string(s.URL), true)
-		} else {
-			line("command", []string(s.Command), true)
+			line("url", redact.URL(string(s.URL)), true)
+			continue
+		}
+		words := make([]string, len(s.Command))
+		for i, a := range s.Command {
+			words[i] = redact.Arg(a)
+		}
+		line("command", words, true)
+		if s.Enforce != "" {
+			line("enforce", string(s.Enforce), true)
+		}
+		if len(s.AllowRead) > 0 {
+			line("allow-read", []string(s.AllowRead), true)
+		}
+		if len(s.AllowWrite) > 0 {
+			line("allow-write", []string(s.AllowWrite), true)
 		}
 	}
 	return nil

@@ -379,6 +379,40 @@ command = ["srv", "--root", "my dir"]
 	}
 }
 
+// TestConfigShowHidesSecrets: config show prints a server's URL and
+// command without their secrets (the URL's user and query values, an
+// --api-key value, a token), and a command server's sandbox settings, which
+// read back.
+func TestConfigShowHidesSecrets(t *testing.T) {
+	allow := t.TempDir()
+	path := writeConfig(t, `[servers.web]
+url = "https://alice:hunter22@mcp.example.com/mcp?token=SEKRITTOKEN42"
+[servers.fs]
+command = "srv --api-key sk-abcdefghijklmnopqrstuvwx --root /srv"
+enforce = "require"
+allow-read = ["`+allow+`"]
+`)
+	var out bytes.Buffer
+	if err := run([]string{"--config", path, "config", "show"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{"hunter22", "alice", "SEKRITTOKEN42", "abcdefghijklmnopqrstuvwx"} {
+		if strings.Contains(out.String(), secret) {
+			t.Errorf("config show prints %q:\n%s", secret, out.String())
+		}
+	}
+	for _, want := range []string{"mcp.example.com/mcp", `"--root", "/srv"`, `enforce = "require"`, `allow-read = ["` + allow + `"]`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("config show lacks %q:\n%s", want, out.String())
+		}
+	}
+	c, _ := parseWith(t, "--config", writeConfig(t, strings.Replace(out.String(), "[servers.web]", "[servers.web-shown]", 1)))
+	fs, ok := c.config.server("fs")
+	if !ok || fs.Enforce != "require" || !slices.Equal(fs.AllowRead, []string{allow}) {
+		t.Errorf("the sandbox settings do not read back: %+v", fs)
+	}
+}
+
 // TestRelativeHomeReadsNothingHere: with a relative HOME (and no absolute
 // XDG_CONFIG_HOME) the config file is never looked for below the current
 // folder, where a cloned repository could have planted one that starts a
