@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
@@ -51,10 +54,11 @@ type hostsListCmd struct {
 
 // hostsWrapCmd puts servers behind the proxy.
 type hostsWrapCmd struct {
-	Targets []string `arg:"" optional:"" name:"host-or-server" help:"A host (claude, vscode, cursor, gemini, codex, goose), then servers by name; with none, every stdio server."`
-	Profile string   `placeholder:"NAME" help:"The proxy serves the consent of profile NAME (default: the proxy's own default, as 'rootpick proxy' without --profile)."`
-	Yes     bool     `short:"y" help:"Write without asking (for scripts)."`
-	Project string   `placeholder:"DIR" type:"path" help:"Read the project files of DIR (default: the current folder)."`
+	Targets  []string `arg:"" optional:"" name:"host-or-server" help:"A host (claude, vscode, cursor, gemini, codex, goose), then servers by name; with none, every stdio server."`
+	Profile  string   `placeholder:"NAME" help:"The proxy serves the consent of profile NAME (default: the proxy's own default, as 'rootpick proxy' without --profile)."`
+	KeepArgs bool     `name:"keep-args" help:"Keep the servers' folder arguments as they are, instead of replacing them with {roots}: the servers then get those folders whatever you consent."`
+	Yes      bool     `short:"y" help:"Write without asking (for scripts)."`
+	Project  string   `placeholder:"DIR" type:"path" help:"Read the project files of DIR (default: the current folder)."`
 }
 
 // hostsUnwrapCmd restores servers that run through the proxy.
@@ -76,17 +80,24 @@ wrapping once. Remote servers (url, httpUrl, type http or sse) are refused:
 the proxy speaks stdio only. A file that is a symbolic link stays one: the
 file it leads to is written. Comments, order and layout are kept.
 
+Arguments that name folders (~/src, ${workspaceFolder}, /srv/docs) become
+{roots}, which the proxy expands to the folders you consent, so that a
+server sees only those; the diff names each, and unwrap puts them back.
+--keep-args keeps them: the server then gets them whatever you consent.
+
 Examples:
   rootpick hosts wrap                            every host's stdio servers
   rootpick hosts wrap claude --profile work      Claude Code's
-  rootpick hosts wrap codex context7 docs --yes  two of Codex's, without asking`
+  rootpick hosts wrap codex context7 docs --yes  two of Codex's, without asking
+  rootpick hosts wrap claude fs --keep-args      keep fs's folder arguments`
 }
 
 func (hostsUnwrapCmd) Help() string {
 	return `The server command after the proxy's flags becomes the entry's command
-and arguments again; after 'hosts wrap' and 'hosts unwrap' a file is as it
-was, byte for byte (an entry that had no args keeps an empty one). The diff
-is shown and the files are written as for wrap.
+and arguments again, with the folder arguments wrap replaced by {roots} put
+back; after 'hosts wrap' and 'hosts unwrap' a file is as it was, byte for
+byte (an entry that had no args keeps an empty one). The diff is shown and
+the files are written as for wrap.
 
 Examples:
   rootpick hosts unwrap claude
@@ -119,7 +130,7 @@ func (o *hostsWrapCmd) Run(e *env) error {
 		}
 	}
 	ch := hostsChange{targets: o.Targets, project: o.Project, yes: o.Yes, wrap: true,
-		proxy: hostcfg.Proxy{Exe: proxyExecutable(), Profile: o.Profile, StateDir: nonDefaultStateDir()}}
+		proxy: hostcfg.Proxy{Exe: proxyExecutable(), Profile: o.Profile, StateDir: nonDefaultStateDir(), KeepArgs: o.KeepArgs}}
 	return ch.run(e, terminalAsk())
 }
 
@@ -163,13 +174,24 @@ func loadHostConfigs(w io.Writer, places hostcfg.Places, host string) (configs [
 			continue
 		}
 		if err != nil {
-			fmt.Fprintf(w, "rootpick: %s: %s\n", shown(f.Path), shown(err.Error()))
+			fmt.Fprintln(w, fileError(f.Path, err))
 			failed = true
 			continue
 		}
 		configs = append(configs, c)
 	}
 	return configs, failed
+}
+
+// fileError is the line that says err happened to the file at path: the
+// path first, unless the error names it already (a refusal, an error of
+// the file system).
+func fileError(path string, err error) string {
+	msg := err.Error()
+	if strings.Contains(msg, path) || strings.Contains(msg, strconv.Quote(path)) {
+		return "rootpick: " + shown(msg)
+	}
+	return "rootpick: " + shown(path) + ": " + shown(msg)
 }
 
 // listHosts prints each file's servers, grouped by host and file.
@@ -281,11 +303,63 @@ func terminalAsk() askFunc {
 	}
 }
 
-// planned is one file to rewrite.
+// planned is one file to rewrite, as read by one or more hosts.
 type planned struct {
-	c     *hostcfg.Config
-	which []int
+	// configs are the file as each host that reads it read it (several
+	// when one file is reached two ways: .cursor/mcp.json a link to
+	// ../.mcp.json); hosts names them.
+	configs []*hostcfg.Config
+	hosts   string
+	// paths are the paths the hosts read the file by.
+	paths []string
+	// steps are the rewrites, one per host view that changed something,
+	// each of the one before's result; out is the last one's.
+	steps []*hostcfg.Rewrite
 	out   []byte
+	// servers are the names rewritten; notes say what became of their
+	// folder arguments.
+	servers []string
+	notes   []string
+}
+
+func (p *planned) data() []byte { return p.configs[0].Data }
+func (p *planned) path() string { return p.configs[0].File.Path }
+
+// sameFiles groups configs by the file they were read from (os.SameFile,
+// links followed), in the order they come: one file that two hosts read
+// (a project's .cursor/mcp.json a link to its .mcp.json) must be rewritten
+// once, or the second write finds it changed since it was read.
+func sameFiles(configs []*hostcfg.Config) [][]*hostcfg.Config {
+	var groups [][]*hostcfg.Config
+	var ids []os.FileInfo
+	for _, c := range configs {
+		id, err := os.Stat(c.File.Path)
+		at := -1
+		for i, g := range groups {
+			if g[0].File.Path == c.File.Path || (err == nil && ids[i] != nil && os.SameFile(ids[i], id)) {
+				at = i
+				break
+			}
+		}
+		if at >= 0 {
+			groups[at] = append(groups[at], c)
+			continue
+		}
+		groups = append(groups, []*hostcfg.Config{c})
+		if err != nil {
+			id = nil
+		}
+		ids = append(ids, id)
+	}
+	return groups
+}
+
+// sameServers reports whether two readings of one file found the same
+// servers (two hosts that read it alike): the second adds nothing.
+func sameServers(a, b *hostcfg.Config) bool {
+	return slices.EqualFunc(a.Servers, b.Servers, func(x, y hostcfg.Server) bool {
+		return x.Name == y.Name && x.Scope == y.Scope && x.Kind == y.Kind && x.Command == y.Command && slices.Equal(x.Args, y.Args) && x.URL == y.URL
+	})
 }
 
 func (ch hostsChange) run(e *env, ask askFunc) error {
@@ -310,45 +384,98 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 	}
 	found := map[string]bool{}
 	refused := false
-	var plans []planned
-	for _, c := range configs {
-		p := planned{c: c}
-		for i, s := range c.Servers {
-			if len(names) > 0 && !slices.Contains(names, s.Name) {
+	grants := profileGrants{}
+	var plans []*planned
+	for _, group := range sameFiles(configs) {
+		p := &planned{}
+		var hosts []string
+		for _, c := range group {
+			if !slices.ContainsFunc(p.configs, func(d *hostcfg.Config) bool { return sameServers(c, d) }) {
+				p.configs = append(p.configs, c)
+			}
+			if !slices.Contains(hosts, c.File.Host) {
+				hosts = append(hosts, c.File.Host)
+			}
+			if !slices.Contains(p.paths, c.File.Path) {
+				p.paths = append(p.paths, c.File.Path)
+			}
+			if !bytes.Equal(c.Data, group[0].Data) {
+				return exitError{code: 1, msg: fmt.Sprintf("nothing written: %s changed while it was read (by %s and %s); run the command again", shown(c.File.Path), group[0].File.Host, c.File.Host)}
+			}
+		}
+		p.hosts = strings.Join(hosts, ", ")
+		data := p.data()
+		rewritten := map[string]bool{} // scope and name of the servers an earlier step rewrote
+		for k, read := range p.configs {
+			c := read
+			label := p.hosts
+			if len(p.configs) > 1 {
+				label = c.File.Host
+			}
+			if k > 0 {
+				// The file as the steps before left it, read as this host
+				// reads it.
+				if c, err = hostcfg.Parse(read.File, data); err != nil {
+					return exitError{code: 1, msg: fmt.Sprintf("nothing written: %s: %v", shown(read.File.Path), shown(err.Error()))}
+				}
+			}
+			var which []int
+			for i, s := range c.Servers {
+				if len(names) > 0 && !slices.Contains(names, s.Name) {
+					continue
+				}
+				found[s.Name] = true
+				if rewritten[s.Scope+"\x00"+s.Name] {
+					continue
+				}
+				ok, why := s.CanWrap()
+				if !ch.wrap {
+					ok, why = s.CanUnwrap()
+				}
+				if ok {
+					which = append(which, i)
+					continue
+				}
+				// Asked for by name and not possible: an error, unless it is
+				// already as asked.
+				already := (ch.wrap && s.Kind == hostcfg.Proxied) || (!ch.wrap && s.Kind != hostcfg.Proxied && s.Kind != hostcfg.Other)
+				switch {
+				case len(names) > 0 && !already:
+					refused = true
+					fmt.Fprintf(e.stderr, "rootpick: %s %s in %s: not %s: %s\n", label, shown(s.Name), shown(c.File.Path), done, shown(why))
+				case ch.wrap || len(names) > 0 || s.Kind == hostcfg.Proxied:
+					fmt.Fprintf(e.stderr, "%s %s: left alone: %s\n", label, shown(s.Name), shown(why))
+				}
+			}
+			if len(which) == 0 {
 				continue
 			}
-			found[s.Name] = true
-			ok, why := s.CanWrap()
-			if !ch.wrap {
-				ok, why = s.CanUnwrap()
+			var rw *hostcfg.Rewrite
+			if ch.wrap {
+				rw, err = c.PlanWrap(which, ch.proxy)
+			} else {
+				rw, err = c.PlanUnwrap(which)
 			}
-			if ok {
-				p.which = append(p.which, i)
-				continue
+			if err != nil {
+				return exitError{code: 1, msg: fmt.Sprintf("nothing written: %s: %v", shown(c.File.Path), shown(err.Error()))}
 			}
-			// Asked for by name and not possible: an error, unless it is
-			// already as asked.
-			already := (ch.wrap && s.Kind == hostcfg.Proxied) || (!ch.wrap && s.Kind != hostcfg.Proxied && s.Kind != hostcfg.Other)
-			switch {
-			case len(names) > 0 && !already:
-				refused = true
-				fmt.Fprintf(e.stderr, "rootpick: %s %s in %s: not %s: %s\n", c.File.Host, shown(s.Name), shown(c.File.Path), done, shown(why))
-			case ch.wrap || len(names) > 0 || s.Kind == hostcfg.Proxied:
-				fmt.Fprintf(e.stderr, "%s %s: left alone: %s\n", c.File.Host, shown(s.Name), shown(why))
+			for _, i := range which {
+				s := c.Servers[i]
+				rewritten[s.Scope+"\x00"+s.Name] = true
+				p.servers = append(p.servers, shown(s.Name))
+				if ch.wrap {
+					p.notes = append(p.notes, ch.wrapNotes(c, i, grants)...)
+				} else {
+					p.notes = append(p.notes, unwrapNotes(s)...)
+				}
 			}
+			p.steps = append(p.steps, rw)
+			data = rw.New
 		}
-		if len(p.which) == 0 {
-			continue
+		if len(p.steps) > 0 {
+			p.out = data
+			plans = append(plans, p)
 		}
-		if ch.wrap {
-			p.out, err = c.Wrap(p.which, ch.proxy)
-		} else {
-			p.out, err = c.Unwrap(p.which)
-		}
-		if err != nil {
-			return exitError{code: 1, msg: fmt.Sprintf("nothing written: %s: %v", shown(c.File.Path), shown(err.Error()))}
-		}
-		plans = append(plans, p)
 	}
 	var missing []string
 	for _, n := range names {
@@ -373,17 +500,27 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 
 	n := 0
 	for _, p := range plans {
-		fmt.Fprint(e.stdout, shownDiff(hostcfg.Diff(p.c.File.Path, p.c.File.Path+" ("+done+")", p.c.Data, p.out)))
-		var servers []string
-		for _, i := range p.which {
-			servers = append(servers, shown(p.c.Servers[i].Name))
+		// The diff goes out hunk by hunk, escaped line by line: it can be
+		// tens of megabytes for a large ~/.claude.json.
+		w := diffWriter{e.stdout}
+		oldName, newName := p.path(), p.path()+" ("+done+")"
+		if len(p.steps) == 1 {
+			err = p.steps[0].WriteDiff(w, oldName, newName)
+		} else {
+			_, err = io.WriteString(w, hostcfg.Diff(oldName, newName, p.data(), p.out))
+		}
+		if err != nil {
+			return err
+		}
+		for _, note := range p.notes {
+			fmt.Fprintln(e.stdout, note)
 		}
 		how := "to run directly"
 		if ch.wrap {
 			how = "to run through rootpick proxy"
 		}
-		fmt.Fprintf(e.stderr, "%s %s: %s %s\n", p.c.File.Host, shown(p.c.File.Path), strings.Join(servers, ", "), how)
-		n += len(p.which)
+		fmt.Fprintf(e.stderr, "%s %s%s: %s %s\n", p.hosts, shown(p.path()), p.alsoAs(), strings.Join(p.servers, ", "), how)
+		n += len(p.servers)
 	}
 	files := fmt.Sprintf("%d file", len(plans))
 	if len(plans) > 1 {
@@ -401,14 +538,14 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 	}
 	writeFailed := false
 	for _, p := range plans {
-		w, err := hostcfg.Write(p.c.File.Path, p.c.Data, p.out)
+		w, err := hostcfg.Write(p.path(), p.data(), p.out)
 		if err != nil {
 			writeFailed = true
-			fmt.Fprintf(e.stderr, "rootpick: %s: %s\n", shown(p.c.File.Path), shown(err.Error()))
+			fmt.Fprintln(e.stderr, fileError(p.path(), err))
 			continue
 		}
 		if w.Link {
-			fmt.Fprintf(e.stderr, "%s is a symbolic link: wrote the file it leads to, %s", shown(p.c.File.Path), shown(w.Target))
+			fmt.Fprintf(e.stderr, "%s is a symbolic link: wrote the file it leads to, %s", shown(p.path()), shown(w.Target))
 		} else {
 			fmt.Fprintf(e.stderr, "Wrote %s", shown(w.Target))
 		}
@@ -432,6 +569,119 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 		return exitError{code: 1}
 	}
 	return nil
+}
+
+// alsoAs names the file's other paths, when hosts reach it by several.
+func (p *planned) alsoAs() string {
+	if len(p.paths) < 2 {
+		return ""
+	}
+	var other []string
+	for _, path := range p.paths[1:] {
+		other = append(other, shown(path))
+	}
+	return " (also read as " + strings.Join(other, ", ") + ")"
+}
+
+// diffWriter shows a diff on w: each Write holds whole lines (a hunk, as
+// hostcfg.Rewrite.WriteDiff writes them), escaped by shownDiff.
+type diffWriter struct{ w io.Writer }
+
+func (d diffWriter) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(d.w, shownDiff(string(b))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// wrapNotes say, below the diff, what becomes of server i's folder
+// arguments: each run replaced by {roots} (and what the server was
+// limited to, against what its profile grants now), or kept, with what
+// keeping them means.
+func (ch hostsChange) wrapNotes(c *hostcfg.Config, i int, grants profileGrants) []string {
+	s := c.Servers[i]
+	profile := cmp.Or(ch.proxy.Profile, consent.DefaultProfile)
+	var notes, replaced, kept []string
+	for _, r := range c.FolderArgs(i) {
+		words := argWords(r.Args)
+		switch {
+		case r.Inside:
+			notes = append(notes, fmt.Sprintf("warning: %s keeps %s: {roots} cannot stand inside an argument, so the server gets that folder whatever you consent (enforced, it cannot open it unless consented)", shown(s.Name), words))
+		case ch.proxy.KeepArgs:
+			kept = append(kept, words)
+		default:
+			replaced = append(replaced, words)
+			notes = append(notes, fmt.Sprintf("%s: %s → %s: it will see only what you consent", shown(s.Name), words, hostcfg.RootsArg))
+		}
+	}
+	if len(replaced) > 0 {
+		notes = append(notes, fmt.Sprintf("%s was limited to %s; behind profile %s it sees what you consent for %s (%s)",
+			shown(s.Name), strings.Join(replaced, " and "), shown(profile), shown(profile), grants.of(profile)))
+	}
+	if len(kept) > 0 {
+		notes = append(notes, fmt.Sprintf("warning: --keep-args: %s keeps %s: the server gets those folders whatever you consent for %s (enforced, it cannot open them unless consented)",
+			shown(s.Name), strings.Join(kept, " and "), shown(profile)))
+	}
+	return notes
+}
+
+// unwrapNotes say which folder arguments unwrap puts back.
+func unwrapNotes(s hostcfg.Server) []string {
+	if slices.Equal(s.Behind, s.Restored) {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s: %s → %s: it sees those folders again whatever you consent", shown(s.Name), hostcfg.RootsArg, argWords(s.Restored[1:]))}
+}
+
+// argWords shows arguments as a shell reads them, quoted where needed,
+// secrets hidden, escaped.
+func argWords(args []string) string {
+	return strings.TrimPrefix(commandLine("", args), "'' ")
+}
+
+// profileGrants reads once per profile what its consent grants now.
+type profileGrants map[string]string
+
+// of says what profile's proxies serve now: the consented folders, or
+// that there are none and why.
+func (g profileGrants) of(profile string) string {
+	if v, ok := g[profile]; ok {
+		return v
+	}
+	v := readGrant(profile)
+	g[profile] = v
+	return v
+}
+
+func readGrant(profile string) string {
+	store, err := consent.OpenStore(profile)
+	if err != nil {
+		return "what it grants cannot be read: " + shown(err.Error())
+	}
+	rec, err := store.Load()
+	if errors.Is(err, fs.ErrNotExist) {
+		return "nothing yet: choose with 'rootpick --profile " + shellWord(profile) + " DIR'"
+	}
+	if err != nil {
+		return "nothing: its consent cannot be read: " + shown(err.Error())
+	}
+	roots, _ := consent.Admit(rec, consent.DefaultEnv(rec.Dir))
+	if len(roots) == 0 {
+		return "nothing now"
+	}
+	paths := make([]string, 0, 3)
+	for _, r := range roots[:min(3, len(roots))] {
+		paths = append(paths, shown(r.Path))
+	}
+	more := ""
+	if len(roots) > 3 {
+		more = fmt.Sprintf(" and %d more", len(roots)-3)
+	}
+	folders := "folders"
+	if len(roots) == 1 {
+		folders = "folder"
+	}
+	return fmt.Sprintf("now %d %s: %s%s", len(roots), folders, strings.Join(paths, ", "), more)
 }
 
 // shownDiff escapes each line of a diff for the terminal, tabs kept.

@@ -9,12 +9,15 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/hostcfg"
 )
 
@@ -97,7 +100,7 @@ func TestHostsList(t *testing.T) {
 		"local /home/someone/src/app:",
 		"developer     other     goose extension of type builtin, not a command",
 		"rp           proxied   rootpick proxy --profile work mcp-server-filesystem",
-		"36 servers: 3 through rootpick proxy, 23 direct stdio",
+		"39 servers: 3 through rootpick proxy, 26 direct stdio",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the list lacks %q:\n%s", want, text)
@@ -235,7 +238,21 @@ func TestHostsWrapUnwrapRoundTrip(t *testing.T) {
 				continue
 			}
 			names[c.File.Host] = append(names[c.File.Host], s.Name)
-			want := append([]string{"proxy", "--profile", "e2e", "--state-dir", filepath.Join(os.Getenv("XDG_STATE_HOME"), "rootpick"), "--", b.Command}, b.Args...)
+			// Folder arguments become {roots}, kept after --orig-arg.
+			args, orig := slices.Clone(b.Args), []string{}
+			runs := before[i].FolderArgs(j)
+			for k := len(runs) - 1; k >= 0; k-- {
+				args = slices.Replace(args, runs[k].Start, runs[k].End, hostcfg.RootsArg)
+			}
+			for k, r := range runs {
+				if k > 0 {
+					orig = append(orig, hostcfg.OrigNextFlag)
+				}
+				for _, a := range r.Args {
+					orig = append(orig, hostcfg.OrigArgFlag, a)
+				}
+			}
+			want := append(append(append([]string{"proxy", "--profile", "e2e", "--state-dir", filepath.Join(os.Getenv("XDG_STATE_HOME"), "rootpick")}, orig...), "--", b.Command), args...)
 			if s.Kind != hostcfg.Proxied || s.Command != bin || !slices.Equal(s.Args, want) {
 				t.Errorf("%s %s: %q %q, want %q %q", c.File.Path, s.Name, s.Command, s.Args, bin, want)
 			}
@@ -295,5 +312,271 @@ func TestHostsHelpGolden(t *testing.T) {
 		if out.String() != string(want) {
 			t.Errorf("%s --help differs from %s (-update rewrites it):\n%s", strings.Join(args, " "), file, out.String())
 		}
+	}
+}
+
+// folderSandbox is hostsSandbox with the fixtures' absolute folders
+// (/home/someone, /srv/docs) moved into the sandbox, and every folder a
+// fixture's server names made, so that each host's fixture has servers
+// with folder arguments.
+func folderSandbox(t *testing.T) (home, project string) {
+	t.Helper()
+	home, project = hostsSandbox(t)
+	dir := filepath.Dir(home)
+	moved := strings.NewReplacer("/home/someone", home, "/srv/docs", filepath.Join(dir, "srv", "docs"))
+	for name, text := range snapshot(t, home, project) {
+		if err := os.WriteFile(name, []byte(moved.Replace(text)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{
+		"home/My Projects/ünïcode ☃", "home/notes", "home/projects", "home/shared", "home/archive",
+		"home/My Files/ünï", "srv/docs/My Documents/ünïcode", "project/docs and notes",
+	} {
+		if err := os.MkdirAll(filepath.Join(dir, f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return home, project
+}
+
+// folderServers are, by host, the fixtures' servers with folder arguments,
+// and those arguments as the diff's words show them.
+var folderServers = map[string]map[string][]string{
+	"claude": {"filesystem": {"'@HOME@/My Projects/ünïcode ☃'"}, "memory": {"'${HOME}/notes'"}},
+	"vscode": {"filesystem": {"'${workspaceFolder}/docs and notes'"}},
+	"cursor": {"fs": {"'${workspaceFolder}' '${userHome}/shared'"}},
+	"gemini": {"files": {"'$HOME/projects'", "'${PWD}'"}},
+	"codex":  {"docs": {"'@DIR@/srv/docs/My Documents/ünïcode'"}},
+	"goose":  {"filesystem": {"'@HOME@/My Files/ünï'"}, "notes": {"~/notes ~/archive"}},
+}
+
+// TestHostsWrapFolderArgs: hosts wrap of each host's fixture replaces
+// every folder argument by {roots} and says so in words under the diff,
+// naming what each server was limited to and what its profile grants;
+// unwrap gives every file back byte for byte; --keep-args keeps them and
+// warns.
+func TestHostsWrapFolderArgs(t *testing.T) {
+	home, project := folderSandbox(t)
+	dir := filepath.Dir(home)
+	words := strings.NewReplacer("@HOME@", home, "@DIR@", dir)
+	original := snapshot(t, home, project)
+	rootpick := func(args ...string) (stdout, stderr string) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if err := run(append(args, "--project", project), &out, &errb); err != nil {
+			t.Fatalf("rootpick %q: %v\n%s\n%s", args, err, out.String(), errb.String())
+		}
+		return out.String(), errb.String()
+	}
+	// What profile work grants: one folder.
+	granted := filepath.Join(project, "docs and notes")
+	root, err := consent.NewRoot(granted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, _ := consent.OpenStoreIn(filepath.Join(dir, "state", "rootpick"), "work")
+	if err := store.Save(consent.Record{Dir: project, Roots: []consent.Root{root}, Time: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	for host, servers := range folderServers {
+		names := slices.Sorted(maps.Keys(servers))
+		out, _ := rootpick(append([]string{"hosts", "wrap", "--yes", "--profile", "work", host}, names...)...)
+		for name, runs := range servers {
+			var limited []string
+			for _, r := range runs {
+				r = words.Replace(r)
+				limited = append(limited, r)
+				if want := name + ": " + r + " → {roots}: it will see only what you consent\n"; !strings.Contains(out, want) {
+					t.Errorf("%s: the diff does not say %q:\n%s", host, want, out)
+				}
+			}
+			want := name + " was limited to " + strings.Join(limited, " and ") + "; behind profile work it sees what you consent for work (now 1 folder: " + granted + ")\n"
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: the diff does not say %q:\n%s", host, want, out)
+			}
+		}
+	}
+	// Read back: each server runs the proxy, with {roots} where its
+	// folders were and the folders after --orig-arg.
+	places := hostcfg.Places{Home: home, Project: project, Getenv: os.Getenv, Rootpick: []string{proxyExecutable()}}
+	seen := 0
+	for _, f := range hostcfg.Files(places) {
+		c, err := hostcfg.Load(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range c.Servers {
+			if _, ok := folderServers[f.Host][s.Name]; !ok {
+				continue
+			}
+			seen++
+			if s.Kind != hostcfg.Proxied || !slices.Contains(s.Behind, hostcfg.RootsArg) || !slices.Contains(s.Args, hostcfg.OrigArgFlag) || slices.Equal(s.Behind, s.Restored) {
+				t.Errorf("%s %s after wrap: %v %q", f.Host, s.Name, s.Kind, s.Args)
+			}
+			for i, a := range s.Args {
+				if a == hostcfg.OrigArgFlag && slices.Contains(s.Behind, s.Args[i+1]) {
+					t.Errorf("%s %s keeps the folder argument %q: %q", f.Host, s.Name, s.Args[i+1], s.Behind)
+				}
+			}
+		}
+	}
+	if seen != 8 {
+		t.Errorf("%d servers with folder arguments read back, want 8", seen)
+	}
+	for host, servers := range folderServers {
+		out, _ := rootpick(append([]string{"hosts", "unwrap", "--yes", host}, slices.Sorted(maps.Keys(servers))...)...)
+		if !strings.Contains(out, "{roots} → ") {
+			t.Errorf("%s: unwrap does not say it puts the folders back:\n%s", host, out)
+		}
+	}
+	for name, text := range snapshot(t, home, project) {
+		if strings.Contains(name, hostcfg.BackupSuffix) || strings.Contains(name, "/state/") {
+			continue
+		}
+		if text != original[name] {
+			t.Errorf("%s after wrap and unwrap:\n%s", name, hostcfg.Diff("original", "unwrapped", []byte(original[name]), []byte(text)))
+		}
+	}
+
+	// --keep-args: the arguments stay, and the diff warns.
+	out, _ := rootpick("hosts", "wrap", "--yes", "--keep-args", "cursor", "fs")
+	if want := "warning: --keep-args: fs keeps '${workspaceFolder}' '${userHome}/shared': the server gets those folders whatever you consent for default (enforced, it cannot open them unless consented)\n"; !strings.Contains(out, want) {
+		t.Errorf("--keep-args does not warn %q:\n%s", want, out)
+	}
+	if strings.Contains(out, "{roots}") {
+		t.Errorf("--keep-args replaced arguments:\n%s", out)
+	}
+	b, _ := os.ReadFile(filepath.Join(project, ".cursor", "mcp.json"))
+	if !strings.Contains(string(b), `"--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "${workspaceFolder}", "${userHome}/shared"]`) {
+		t.Errorf("--keep-args wrote:\n%s", b)
+	}
+}
+
+// TestHostsWrapOneFileTwoHosts: a file two hosts read (a project's
+// .cursor/mcp.json a link to its .mcp.json; a .vscode/mcp.json link to a
+// file holding both "servers" and "mcpServers") is shown, written and
+// reported once, with every server either host starts wrapped once; unwrap
+// gives it back.
+func TestHostsWrapOneFileTwoHosts(t *testing.T) {
+	dir := t.TempDir()
+	home, project := filepath.Join(dir, "home"), filepath.Join(dir, "project")
+	for _, d := range []string{home, filepath.Join(project, ".cursor"), filepath.Join(project, ".vscode")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CODEX_HOME", "")
+	mcp := filepath.Join(project, ".mcp.json")
+	original := `{
+  "mcpServers": {
+    "both": {"command": "srv-both", "args": ["-v"]}
+  },
+  "servers": {
+    "vs": {"type": "stdio", "command": "srv-vs"}
+  }
+}
+`
+	if err := os.WriteFile(mcp, []byte(original), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{".cursor/mcp.json", ".vscode/mcp.json"} {
+		if err := os.Symlink("../.mcp.json", filepath.Join(project, l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	if err := run([]string{"hosts", "wrap", "--yes", "--profile", "two", "--project", project}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
+	}
+	t.Logf("stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
+	if n := strings.Count(out.String(), "--- "+mcp+"\n"); n != 1 {
+		t.Errorf("the diff of %s is shown %d times", mcp, n)
+	}
+	report := "claude, vscode, cursor " + mcp + " (also read as " + filepath.Join(project, ".vscode", "mcp.json") + ", " + filepath.Join(project, ".cursor", "mcp.json") + "): both, vs to run through rootpick proxy\n"
+	if !strings.Contains(errb.String(), report) || strings.Count(errb.String(), "Wrote ") != 1 || strings.Contains(errb.String(), "changed since") {
+		t.Errorf("not reported and written once, as %q:\n%s", report, errb.String())
+	}
+	f, _ := hostcfg.FileFor("claude", "project", mcp)
+	f.Rootpick = []string{proxyExecutable()}
+	c, err := hostcfg.Load(f)
+	if err != nil || len(c.Servers) != 1 || c.Servers[0].Kind != hostcfg.Proxied || !slices.Equal(c.Servers[0].Behind, []string{"srv-both", "-v"}) {
+		t.Fatalf("after wrap, claude reads %+v (%v)", c, err)
+	}
+	b, _ := os.ReadFile(mcp)
+	if strings.Count(string(b), `"proxy"`) != 2 {
+		t.Errorf("each server wrapped once? the file:\n%s", b)
+	}
+	out.Reset()
+	errb.Reset()
+	if err := run([]string{"hosts", "unwrap", "--yes", "--project", project}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out.String(), errb.String())
+	}
+	if b, _ := os.ReadFile(mcp); string(b) != strings.Replace(original, `"command": "srv-vs"}`, `"command": "srv-vs", "args": []}`, 1) {
+		t.Errorf("after unwrap:\n%s", b)
+	}
+}
+
+// TestHostsRefusalNamesThePathOnce: a file refused (a link to a device)
+// and a file that does not parse are each named once in their line.
+func TestHostsRefusalNamesThePathOnce(t *testing.T) {
+	_, project := hostsSandbox(t)
+	vs := filepath.Join(project, ".vscode", "mcp.json")
+	if err := os.Remove(vs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", vs); err != nil {
+		t.Fatal(err)
+	}
+	mcp := filepath.Join(project, ".mcp.json")
+	if err := os.WriteFile(mcp, []byte(`{"mcpServers": `), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	var ee exitError
+	if err := run([]string{"hosts", "--project", project}, io.Discard, &errb); !errors.As(err, &ee) || ee.code != 1 {
+		t.Errorf("hosts with a refused file: %v, want exit 1", err)
+	}
+	want := `rootpick: "` + vs + `" (a symbolic link to "/dev/zero") is a device, not a regular file; not read` + "\n"
+	if !strings.Contains(errb.String(), want) {
+		t.Errorf("the refusal is not %q:\n%s", want, errb.String())
+	}
+	for _, path := range []string{vs, mcp} {
+		for _, line := range strings.Split(errb.String(), "\n") {
+			if strings.Contains(line, path) && strings.Count(line, path) != 1 {
+				t.Errorf("%s is named %d times: %s", path, strings.Count(line, path), line)
+			}
+		}
+		if !strings.Contains(errb.String(), path) {
+			t.Errorf("%s is not named:\n%s", path, errb.String())
+		}
+	}
+}
+
+// TestHostsWrapDuplicateServersKey: a file that gives "mcpServers" twice
+// is not rewritten, and says why in words.
+func TestHostsWrapDuplicateServersKey(t *testing.T) {
+	home, project := hostsSandbox(t)
+	mcp := filepath.Join(project, ".mcp.json")
+	if err := os.WriteFile(mcp, []byte(`{"mcpServers": {"a": {"command": "x"}}, "mcpServers": {"a": {"command": "y"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, home, project)
+	var errb bytes.Buffer
+	var ee exitError
+	err := run([]string{"hosts", "wrap", "--yes", "claude", "a", "--project", project}, io.Discard, &errb)
+	want := `rootpick: claude a in ` + mcp + `: not wrapped: the file gives "mcpServers" twice (the host reads only the last one): rootpick rewrites neither; make it one, then run again`
+	if !errors.As(err, &ee) || ee.code != 1 || !strings.Contains(errb.String(), want) || strings.Contains(errb.String(), "changed otherwise") {
+		t.Errorf("wrapping a in a file with two mcpServers: %v\n%s\nwant %q", err, errb.String(), want)
+	}
+	if !maps2Equal(before, snapshot(t, home, project)) {
+		t.Error("files changed")
 	}
 }

@@ -40,6 +40,12 @@ type proxyCmd struct {
 	Log         string   `placeholder:"FILE" type:"path" group:"log" help:"Write the log to FILE (default: $XDG_STATE_HOME/rootpick/proxy-PROFILE-SERVER.log)."`
 	Debug       bool     `group:"log" help:"Log every relayed message's method."`
 	sandboxFlags
+
+	// OrigArg and OrigNext are the folder arguments `rootpick hosts wrap`
+	// replaced by {roots}, kept in the host's entry for `hosts unwrap`
+	// (hostcfg.OrigArgFlag). The proxy ignores them.
+	OrigArg  []string `name:"orig-arg" sep:"none" hidden:"" help:"A folder argument hosts wrap replaced by {roots} (kept for hosts unwrap; ignored)."`
+	OrigNext bool     `name:"orig-next" hidden:"" help:"The next --orig-arg stands for the next {roots} (kept for hosts unwrap; ignored)."`
 }
 
 // hostName is an agent host rootpick proxy can print a configuration for.

@@ -15,6 +15,17 @@
 // arguments and unwrap moves it back, so that wrap followed by unwrap gives
 // the original bytes.
 //
+// A server started with a folder as an argument keeps it whatever the
+// consent says, so wrap replaces each run of arguments that name folders
+// (FolderArgs: expanded as the host expands them, a launcher's own program
+// left out) with {roots}, which the proxy expands to the consented
+// folders, and moves their text to the proxy's --orig-arg flags, where
+// unwrap finds it (OrigArgFlag).
+//
+// The diff a command shows (Rewrite.WriteDiff) matches only the lines the
+// splices touched and is written a hunk at a time, every line with its
+// secrets hidden: a ~/.claude.json of tens of megabytes costs what changed.
+//
 // The files come from the home folder and from repositories, so they are
 // claims (ReadConfig): regular files only, a symbolic link only to a file
 // of the person's own, under a size cap, and nested no deeper than

@@ -32,13 +32,13 @@ var fixtures = []fixture{
 	{Claude, "project", "project/.mcp.json", map[string]Kind{"filesystem": Stdio, "notion": Remote, "git": Proxied, "time": Stdio}, []string{"time"}},
 	{Claude, "user", "home/.claude.json", map[string]Kind{"everything": Stdio, "sentry": Remote, "memory": Stdio}, nil},
 	{VSCode, "project", "project/.vscode/mcp.json", map[string]Kind{"filesystem": Stdio, "github": Remote, "legacy": Remote, "fetch": Stdio, "git": Proxied}, nil},
-	{Cursor, "project", "project/.cursor/mcp.json", map[string]Kind{"sqlite": Stdio, "context7": Remote}, nil},
+	{Cursor, "project", "project/.cursor/mcp.json", map[string]Kind{"sqlite": Stdio, "fs": Stdio, "context7": Remote}, nil},
 	{Cursor, "user", "home/.cursor/mcp.json", map[string]Kind{"playwright": Stdio, "echo": Stdio}, []string{"echo"}},
-	{Gemini, "user", "home/.gemini/settings.json", map[string]Kind{"pythonTools": Stdio, "httpServer": Remote, "sseServer": Remote, "rp": Proxied}, nil},
+	{Gemini, "user", "home/.gemini/settings.json", map[string]Kind{"pythonTools": Stdio, "files": Stdio, "httpServer": Remote, "sseServer": Remote, "rp": Proxied}, nil},
 	{Gemini, "project", "project/.gemini/settings.json", map[string]Kind{"nodeServer": Stdio}, nil},
 	{Codex, "user", "home/.codex/config.toml", map[string]Kind{"context7": Stdio, "docs": Stdio, "figma": Remote, "git": Proxied, "time": Stdio, "inline": Stdio, "noargs-inline": Stdio, "dotted": Stdio}, []string{"time", "noargs-inline"}},
 	{Codex, "project", "project/.codex/config.toml", map[string]Kind{"my server": Stdio}, nil},
-	{Goose, "user", "home/.config/goose/config.yaml", map[string]Kind{"developer": Other, "github": Stdio, "filesystem": Stdio, "remote-tools": Remote, "memory": Stdio, "git": Proxied}, []string{"memory"}},
+	{Goose, "user", "home/.config/goose/config.yaml", map[string]Kind{"developer": Other, "github": Stdio, "filesystem": Stdio, "remote-tools": Remote, "memory": Stdio, "notes": Stdio, "git": Proxied}, []string{"memory"}},
 }
 
 func (fx fixture) load(t *testing.T) *Config {
@@ -256,22 +256,51 @@ func TestHostsWrapWithoutProfile(t *testing.T) {
 
 func TestHostsParseProxy(t *testing.T) {
 	for _, tc := range []struct {
-		args    []string
-		profile string
-		at      int
+		args     []string
+		profile  string
+		at       int
+		restored []string // nil: as the args from at
 	}{
-		{[]string{"proxy", "--", "npx", "-y"}, "", 2},
-		{[]string{"proxy", "--profile", "work", "--", "npx"}, "work", 4},
-		{[]string{"proxy", "--profile=work", "--debug", "npx", "--", "x"}, "work", 3},
-		{[]string{"proxy", "--protocol", "2025-06-18", "--state-dir", "/s", "srv"}, "", 5},
-		{[]string{"proxy", "--weird", "srv"}, "", -1},
-		{[]string{"proxy", "--profile"}, "", -1},
-		{[]string{"proxy", "--"}, "", -1},
-		{[]string{"serve-demo"}, "", -1},
+		{[]string{"proxy", "--", "npx", "-y"}, "", 2, nil},
+		{[]string{"proxy", "--profile", "work", "--", "npx"}, "work", 4, nil},
+		{[]string{"proxy", "--profile=work", "--debug", "npx", "--", "x"}, "work", 3, nil},
+		{[]string{"proxy", "--protocol", "2025-06-18", "--state-dir", "/s", "srv"}, "", 5, nil},
+		{[]string{"proxy", "--enforce=require", "--allow-read", "/r", "--allow-write=/w", "--", "srv"}, "", 6, nil},
+		{[]string{"proxy", "--weird", "srv"}, "", -1, nil},
+		{[]string{"proxy", "--profile"}, "", -1, nil},
+		{[]string{"proxy", "--"}, "", -1, nil},
+		{[]string{"serve-demo"}, "", -1, nil},
+		// Folder arguments wrap replaced: one run of two, then one run
+		// after --orig-next, and an empty group for a {roots} that was
+		// there before wrap.
+		{[]string{"proxy", "--orig-arg", "/a", "--orig-arg", "/b", "--", "fs", "{roots}"}, "", 6, []string{"fs", "/a", "/b"}},
+		{[]string{"proxy", "--orig-arg", "/a", "--orig-next", "--orig-arg=/c", "--", "fs", "--x", "{roots}", "--y", "{roots}"}, "", 6, []string{"fs", "--x", "/a", "--y", "/c"}},
+		{[]string{"proxy", "--orig-next", "--orig-arg", "/c", "--", "fs", "{roots}", "{roots}"}, "", 5, []string{"fs", "{roots}", "/c"}},
 	} {
-		profile, at := parseProxy(tc.args)
-		if profile != tc.profile || at != tc.at {
-			t.Errorf("%q: %q %d, want %q %d", tc.args, profile, at, tc.profile, tc.at)
+		l := parseProxy(tc.args)
+		if l.profile != tc.profile || l.at != tc.at {
+			t.Errorf("%q: %q %d, want %q %d", tc.args, l.profile, l.at, tc.profile, tc.at)
+		}
+		if l.at < 0 {
+			continue
+		}
+		want := tc.restored
+		if want == nil {
+			want = tc.args[tc.at:]
+		}
+		if got, ok := l.restore(tc.args[l.at:]); !ok || !slices.Equal(got, want) {
+			t.Errorf("%q restores %q %v, want %q", tc.args, got, ok, want)
+		}
+	}
+	// Groups that do not match the {roots}: no guess.
+	for _, args := range [][]string{
+		{"proxy", "--orig-arg", "/a", "--", "fs"},
+		{"proxy", "--orig-arg", "/a", "--", "fs", "{roots}", "{roots}"},
+		{"proxy", "--orig-arg", "/a", "--orig-next", "--orig-arg", "/b", "--", "fs", "{roots}"},
+	} {
+		l := parseProxy(args)
+		if got, ok := l.restore(args[l.at:]); ok {
+			t.Errorf("%q restores %q", args, got)
 		}
 	}
 }
@@ -475,9 +504,9 @@ func TestHostsUnwrapTrailingComma(t *testing.T) {
 // TestProxyArgsPassTheStateDir: a state folder the environment moved is
 // passed as --state-dir, before the server command.
 func TestProxyArgsPassTheStateDir(t *testing.T) {
-	got := Proxy{Exe: "rootpick", Profile: "work", StateDir: "/s/rootpick"}.proxyArgs()
-	want := []string{"proxy", "--profile", "work", "--state-dir", "/s/rootpick", "--"}
+	got := Proxy{Exe: "rootpick", Profile: "work", StateDir: "/s/rootpick"}.proxyFlags()
+	want := []string{"proxy", "--profile", "work", "--state-dir", "/s/rootpick"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("proxyArgs = %q, want %q", got, want)
+		t.Errorf("proxyFlags = %q, want %q", got, want)
 	}
 }

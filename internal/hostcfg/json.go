@@ -36,9 +36,9 @@ func (c *Config) parseJSON() error {
 	}
 	switch c.File.layout {
 	case layoutVSCode:
-		return c.jsonServers(std, top, "servers", c.File.Scope, nil)
+		return c.jsonServers(std, top, "servers", c.File.Scope, nil, "")
 	case layoutClaudeUser:
-		if err := c.jsonServers(std, top, "mcpServers", "user", nil); err != nil {
+		if err := c.jsonServers(std, top, "mcpServers", "user", nil, ""); err != nil {
 			return err
 		}
 		// Claude Code's "local" scope: servers for one project, kept in
@@ -47,29 +47,52 @@ func (c *Config) parseJSON() error {
 		if !ok || std[at] != '{' {
 			return nil
 		}
+		dup := ""
+		if jsonCount(std, top, "projects") > 1 {
+			dup = `"projects"`
+		}
+		seen := map[string]int{}
+		jsonEach(std, at, func(name []byte, _, _ int) { seen[jsonKey(name)]++ })
 		var err error
 		jsonEach(std, at, func(name []byte, start, _ int) {
 			if err == nil && std[start] == '{' {
 				path := jsonKey(name)
-				err = c.jsonServers(std, start, "mcpServers", "local "+path, []string{"projects", path})
+				d := dup
+				if d == "" && seen[path] > 1 {
+					d = "the project " + strconv.Quote(path)
+				}
+				err = c.jsonServers(std, start, "mcpServers", "local "+path, []string{"projects", path}, d)
 			}
 		})
 		return err
 	case layoutMCPServers, layoutCodex, layoutGoose:
 		fallthrough
 	default:
-		return c.jsonServers(std, top, "mcpServers", c.File.Scope, nil)
+		return c.jsonServers(std, top, "mcpServers", c.File.Scope, nil, "")
 	}
 }
 
 // jsonServers adds the servers of the member key of the object at
 // std[obj] (a later duplicate wins, as with JSON.parse). The servers
 // object alone is parsed by hujson, from the file's own bytes (with their
-// comments), and its offsets moved to the file's.
-func (c *Config) jsonServers(std []byte, obj int, key, scope string, path []string) error {
+// comments), and its offsets moved to the file's. dup, when not "", names
+// a key on the way there that the file gives twice.
+//
+// A key on the way given twice makes every server there one that cannot
+// be rewritten: the host reads the last of the two, and a rewrite of it
+// could not be checked against the file as the decoder reads it (it meets
+// the first), so it is refused with the reason in words.
+func (c *Config) jsonServers(std []byte, obj int, key, scope string, path []string, dup string) error {
 	start, end, ok := jsonLast(std, obj, key)
 	if !ok || std[start] != '{' {
 		return nil
+	}
+	if dup == "" && jsonCount(std, obj, key) > 1 {
+		dup = strconv.Quote(key)
+	}
+	problem := ""
+	if dup != "" {
+		problem = "the file gives " + dup + " twice (the host reads only the last one): rootpick rewrites neither; make it one, then run again"
 	}
 	v, err := hujson.Parse(c.Data[start:end])
 	if err != nil {
@@ -138,6 +161,9 @@ func (c *Config) jsonServers(std []byte, obj int, key, scope string, path []stri
 			}
 		}
 		classify(&s, f, c.self)
+		if problem != "" && (s.Kind == Stdio || s.Kind == Proxied) {
+			s.Problem = problem
+		}
 		if s.Kind == Stdio || s.Kind == Proxied {
 			s.loc = c.jsonLoc(base, entry, command, args)
 			s.loc.path = append(append(append([]string{}, path...), key), name)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"reflect"
 	"runtime"
 	"slices"
@@ -213,4 +214,112 @@ func TestHostsLargeClaudeJSON(t *testing.T) {
 			t.Fatalf("%s is %v after the wrap", s.Name, s.Kind)
 		}
 	}
+}
+
+// TestHostsDuplicateKeysOnTheWay: a file that gives the servers' key, or
+// a key on the way to them, twice is read as the host reads it (the last
+// one), and none of its servers is rewritten, for a reason in words: the
+// host reads one of the two, and a rewrite could not be checked.
+func TestHostsDuplicateKeysOnTheWay(t *testing.T) {
+	for _, tc := range []struct {
+		host, scope, text, twice string
+	}{
+		{Claude, "project", `{"mcpServers": {"a": {"command": "x"}}, "mcpServers": {"a": {"command": "y", "args": ["z"]}}}`, `"mcpServers"`},
+		{VSCode, "project", `{"servers": {"a": {"command": "x"}}, "servers": {"a": {"command": "y"}}}`, `"servers"`},
+		{Claude, "user", `{"projects": {"/p": {"mcpServers": {"a": {"command": "x"}}}}, "projects": {"/p": {"mcpServers": {"a": {"command": "y"}}}}}`, `"projects"`},
+		{Claude, "user", `{"projects": {"/p": {"mcpServers": {"a": {"command": "x"}}}, "/p": {"mcpServers": {"a": {"command": "y"}}}}}`, `the project "/p"`},
+		{Claude, "user", `{"projects": {"/p": {"mcpServers": {"a": {"command": "x"}}, "mcpServers": {"a": {"command": "y"}}}}}`, `"mcpServers"`},
+	} {
+		f, _ := FileFor(tc.host, tc.scope, "x.json")
+		c, err := Parse(f, []byte(tc.text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a *Server
+		for i := range c.Servers {
+			if c.Servers[i].Name == "a" {
+				a = &c.Servers[i]
+			}
+		}
+		if a == nil || a.Command != "y" {
+			t.Fatalf("%s: the servers %+v, want a running y (the last)", tc.text, c.Servers)
+		}
+		ok, why := a.CanWrap()
+		if want := "the file gives " + tc.twice + " twice (the host reads only the last one)"; ok || !strings.Contains(why, want) {
+			t.Errorf("%s: CanWrap %v %q, want %q", tc.text, ok, why, want)
+		}
+	}
+}
+
+// TestHostsLargeClaudeJSONDiff: the diff of a wrap of every server of a
+// large ~/.claude.json is written a hunk at a time and allocates in
+// proportion to what changed, not to the file: with 10 MB more of history
+// it allocates no more (the whole-file diff it replaced ran go-diff over
+// every line and redacted both files whole, and took 478–540 MB for a
+// 22 MB file).
+func TestHostsLargeClaudeJSONDiff(t *testing.T) {
+	small := bigClaudeJSON(300)
+	// The history goes between the servers (after the user's, before the
+	// projects'), where no trimming of common lines can leave it out.
+	var history strings.Builder
+	history.WriteString("\n  \"history\": [\n")
+	for i := range 40000 {
+		fmt.Fprintf(&history, "    %q,\n", strings.Repeat(fmt.Sprintf("an old prompt %d, ", i), 12))
+	}
+	history.WriteString("    \"last\"\n  ],\n  \"numStartups\"")
+	large := bytes.Replace(small, []byte("\n  \"numStartups\""), []byte(history.String()), 1)
+	var allocs []uint64
+	for _, data := range [][]byte{small, large} {
+		f, _ := FileFor(Claude, "user", ".claude.json")
+		f.Rootpick = []string{testProxy.Exe}
+		c, err := Parse(f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rw, err := c.PlanWrap(wrappable(c), testProxy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		var n countingWriter
+		if err := rw.WriteDiff(&n, "a", "b"); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		allocated := after.TotalAlloc - before.TotalAlloc
+		allocs = append(allocs, allocated)
+		t.Logf("%d bytes, a diff of %d bytes in %d writes: %d bytes allocated", len(data), n.bytes, n.writes, allocated)
+		if n.writes != 601 {
+			t.Errorf("%d writes, want one per hunk: 601", n.writes)
+		}
+	}
+	if allocs[1] > allocs[0]+allocs[0]/4 {
+		t.Errorf("with %d bytes more of history the diff allocated %d bytes, not about %d", len(large)-len(small), allocs[1], allocs[0])
+	}
+}
+
+// countingWriter counts what is written to it.
+type countingWriter struct{ bytes, writes int }
+
+func (w *countingWriter) Write(b []byte) (int, error) {
+	w.bytes += len(b)
+	w.writes++
+	return len(b), nil
+}
+
+// TestHostsWriteLargeClaudeJSON writes a large ~/.claude.json, for
+// measuring rootpick hosts wrap on it (docs/performance.md), to the file
+// ROOTPICK_LARGE_CLAUDE_JSON names; skipped without it.
+func TestHostsWriteLargeClaudeJSON(t *testing.T) {
+	path := os.Getenv("ROOTPICK_LARGE_CLAUDE_JSON")
+	if path == "" {
+		t.Skip("ROOTPICK_LARGE_CLAUDE_JSON=FILE writes the file")
+	}
+	data := bigClaudeJSON(3765)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: %d bytes, 3765 projects, 7531 servers", path, len(data))
 }

@@ -98,6 +98,17 @@ func jsonLast(b []byte, obj int, key string) (start, end int, ok bool) {
 	return start, end, ok
 }
 
+// jsonCount is how many members of the object at b[obj] are named key.
+func jsonCount(b []byte, obj int, key string) int {
+	n := 0
+	jsonEach(b, obj, func(name []byte, _, _ int) {
+		if jsonNameIs(name, key) {
+			n++
+		}
+	})
+	return n
+}
+
 // jsonNameIs reports whether the member name as written is key.
 func jsonNameIs(name []byte, key string) bool {
 	if bytes.IndexByte(name, '\\') < 0 {

@@ -52,6 +52,13 @@ type File struct {
 	// as one of them (see IsRootpick). Any other file named rootpick is a
 	// server like any other.
 	Rootpick []string
+	// Home and Workspace are the home folder and the folder the host runs
+	// its servers in (the project folder), and Getenv the environment:
+	// what `~`, ${userHome}, ${workspaceFolder}, ${VAR} and relative
+	// paths in a server's arguments stand for (see Config.FolderArgs).
+	// Empty, such arguments are not known to name folders.
+	Home, Workspace string
+	Getenv          func(string) string
 
 	format format
 	layout layout
@@ -140,6 +147,7 @@ func Files(p Places) []File {
 			}
 		}
 		f.Rootpick = p.Rootpick
+		f.Home, f.Workspace, f.Getenv = p.Home, p.Project, p.Getenv
 		if f.Scope == "project" {
 			f.dir = p.Project
 		}

@@ -2,6 +2,7 @@ package hostcfg
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"reflect"
@@ -122,10 +123,16 @@ type Proxy struct {
 	// StateDir, when not "", is passed as --state-dir: hosts start servers
 	// with a minimal environment, which may lack XDG_STATE_HOME.
 	StateDir string
+	// KeepArgs keeps a server's folder arguments (FolderArgs) as they are.
+	// Otherwise each run of them becomes one {roots}, which the proxy
+	// expands to the consented folders, and the arguments themselves go to
+	// the proxy's --orig-arg flags, for unwrap (see OrigArgFlag).
+	KeepArgs bool
 }
 
-// proxyArgs are the arguments Wrap puts before the server command.
-func (p Proxy) proxyArgs() []string {
+// proxyFlags are the proxy's arguments Wrap puts before the folder
+// arguments it keeps and the server command.
+func (p Proxy) proxyFlags() []string {
 	args := []string{"proxy"}
 	if p.Profile != "" {
 		args = append(args, "--profile", p.Profile)
@@ -133,7 +140,7 @@ func (p Proxy) proxyArgs() []string {
 	if p.StateDir != "" {
 		args = append(args, "--state-dir", p.StateDir)
 	}
-	return append(args, "--")
+	return args
 }
 
 // edit replaces data[start:end] with text.
@@ -142,12 +149,52 @@ type edit struct {
 	text       string
 }
 
+// Rewrite is a file rewritten by Wrap or Unwrap: its content before and
+// after, and the splices that made one from the other, which WriteDiff
+// uses to diff only the lines they touched.
+type Rewrite struct {
+	Old, New []byte
+	// edits are sorted, in Old's offsets.
+	edits []edit
+}
+
 // Wrap returns the file with the servers at the indexes which (into
 // c.Servers) running through the proxy: the command becomes p.Exe and the
-// arguments `proxy [--profile P] -- COMMAND ARGS...`. Every server must be
-// one CanWrap accepts. The result is read back and checked before it is
-// returned.
+// arguments `proxy [--profile P] [--orig-arg A…] -- COMMAND ARGS...`, each
+// run of folder arguments (FolderArgs) replaced by {roots} unless
+// p.KeepArgs. Every server must be one CanWrap accepts. The result is read
+// back and checked before it is returned.
 func (c *Config) Wrap(which []int, p Proxy) ([]byte, error) {
+	r, err := c.PlanWrap(which, p)
+	if err != nil {
+		return nil, err
+	}
+	return r.New, nil
+}
+
+// Unwrap returns the file with the servers at the indexes which no longer
+// running through the proxy: the command and arguments become the server
+// command that followed the proxy's flags, with the folder arguments wrap
+// replaced by {roots} put back (Server.Restored). Every server must be one
+// CanUnwrap accepts.
+func (c *Config) Unwrap(which []int) ([]byte, error) {
+	r, err := c.PlanUnwrap(which)
+	if err != nil {
+		return nil, err
+	}
+	return r.New, nil
+}
+
+// piece is an element Wrap puts first in an args array: its text (a value
+// as written; in a YAML block sequence without its dash unless dashed),
+// and what follows it ("" for the array's usual separator).
+type piece struct {
+	text, sep string
+	dashed    bool
+}
+
+// PlanWrap is Wrap, with what it changed.
+func (c *Config) PlanWrap(which []int, p Proxy) (*Rewrite, error) {
 	if p.Exe == "" || !utf8.ValidString(p.Exe) || !utf8.ValidString(p.Profile) || !utf8.ValidString(p.StateDir) {
 		return nil, errors.New("hostcfg: the rootpick executable's path and the profile must be valid UTF-8")
 	}
@@ -159,30 +206,65 @@ func (c *Config) Wrap(which []int, p Proxy) ([]byte, error) {
 			return nil, fmt.Errorf("%s: %s", s.Name, why)
 		}
 		l := s.loc
+		line := append([]string{p.Exe}, p.proxyFlags()...)
+		var pieces []piece
+		for _, a := range p.proxyFlags() {
+			pieces = append(pieces, piece{text: Quote(a)})
+		}
+		args := slices.Clone(s.Args)
+		if !p.KeepArgs {
+			var runs []FolderRun
+			for _, r := range c.FolderArgs(i) {
+				if !r.Inside {
+					runs = append(runs, r)
+				}
+			}
+			// Each folder argument's own text moves into the proxy's
+			// arguments, after --orig-arg, with what separated it from the
+			// next one of its run, so that Unwrap can put the run back
+			// byte for byte; the run becomes one {roots}.
+			for k := len(runs) - 1; k >= 0; k-- {
+				r := runs[k]
+				args = slices.Replace(args, r.Start, r.End, RootsArg)
+			}
+			for k, r := range runs {
+				if k > 0 {
+					pieces = append(pieces, piece{text: Quote(OrigNextFlag)})
+					line = append(line, OrigNextFlag)
+				}
+				items := l.args.items
+				for j := r.Start; j < r.End; j++ {
+					pieces = append(pieces, piece{text: Quote(OrigArgFlag)})
+					line = append(line, OrigArgFlag, s.Args[j])
+					it := items[j]
+					moved := piece{text: string(c.Data[it.lead:it.raw.end]), dashed: l.args.block}
+					if !c.movable(string(c.Data[it.raw.start:it.raw.end]), !l.args.block) {
+						moved = piece{text: Quote(s.Args[j])}
+					}
+					if j+1 < r.End {
+						moved.sep = string(c.Data[it.raw.end:items[j+1].lead])
+					}
+					pieces = append(pieces, moved)
+				}
+				edits = append(edits, edit{items[r.Start].raw.start, items[r.End-1].raw.end, Quote(RootsArg)})
+			}
+		}
 		// The command's own text moves into the arguments, so that Unwrap
 		// can move it back byte for byte.
 		moved := string(c.Data[l.command.start:l.command.end])
 		if !c.movable(moved, l.args == nil || !l.args.block) {
 			moved = Quote(s.Command)
 		}
-		var elems []string
-		for _, a := range p.proxyArgs() {
-			elems = append(elems, Quote(a))
-		}
-		elems = append(elems, moved)
+		pieces = append(pieces, piece{text: Quote("--")}, piece{text: moved})
 		edits = append(edits, edit{l.command.start, l.command.end, Quote(p.Exe)})
-		edits = append(edits, c.prepend(l, elems))
-		want[i] = append(append(p.proxyArgs(), s.Command), s.Args...)
-		want[i] = append([]string{p.Exe}, want[i]...)
+		edits = append(edits, c.prepend(l, pieces))
+		want[i] = append(append(append(line, "--"), s.Command), args...)
 	}
 	return c.rewrite(edits, want)
 }
 
-// Unwrap returns the file with the servers at the indexes which no longer
-// running through the proxy: the command and arguments become the server
-// command that followed the proxy's flags. Every server must be one
-// CanUnwrap accepts.
-func (c *Config) Unwrap(which []int) ([]byte, error) {
+// PlanUnwrap is Unwrap, with what it changed.
+func (c *Config) PlanUnwrap(which []int) (*Rewrite, error) {
 	var edits []edit
 	want := map[int][]string{}
 	for _, i := range which {
@@ -215,29 +297,86 @@ func (c *Config) Unwrap(which []int) ([]byte, error) {
 			}
 			edits = append(edits, edit{items[0].lead, end, ""})
 		}
-		want[i] = slices.Clone(s.Behind)
+		// Each {roots} wrap put in stands for its --orig-arg group again.
+		if groups := parseProxy(s.Args).orig; groups != nil {
+			g := 0
+			for m := k + 1; m < len(items); m++ {
+				if s.Args[m] != RootsArg {
+					continue
+				}
+				if group := groups[g]; len(group) > 0 {
+					edits = append(edits, edit{items[m].raw.start, items[m].raw.end, c.runText(l.args, group)})
+				}
+				g++
+			}
+		}
+		want[i] = slices.Clone(s.Restored)
 	}
 	return c.rewrite(edits, want)
 }
 
-// prepend is the edit that puts elems (already quoted) first in l's args,
-// or adds an args member holding them.
-func (c *Config) prepend(l *entryLoc, elems []string) edit {
+// runText is the text of a run of arguments kept by --orig-arg flags in a:
+// each argument's own text, and between two of them what separated them
+// there (which Wrap copied from the original run); the array's usual
+// separator for arguments written otherwise (by hand, --orig-arg=A).
+func (c *Config) runText(a *seqLoc, group []origArg) string {
+	var b strings.Builder
+	for j, o := range group {
+		if j > 0 {
+			prev := group[j-1]
+			if prev.at >= 0 && o.at == prev.at+2 {
+				b.Write(c.Data[a.items[prev.at].raw.end:a.items[o.at-1].lead])
+				b.Write(c.Data[a.items[o.at].lead:a.items[o.at].raw.start])
+			} else if a.block {
+				b.WriteString(c.newline() + a.indent + "- ")
+			} else {
+				b.WriteString(c.flowSep(a))
+			}
+		}
+		if o.at >= 0 {
+			b.Write(c.Data[a.items[o.at].raw.start:a.items[o.at].raw.end])
+		} else {
+			b.WriteString(Quote(o.value))
+		}
+	}
+	return b.String()
+}
+
+// prepend is the edit that puts pieces first in l's args, or adds an
+// args member holding them.
+func (c *Config) prepend(l *entryLoc, pieces []piece) edit {
 	a := l.args
+	var b strings.Builder
 	switch {
-	case a == nil:
-		return edit{l.addAt, l.addAt, l.addBefore + "[" + strings.Join(elems, ", ") + "]" + l.addAfter}
+	case a == nil || len(a.items) == 0:
+		// No arguments, so no folder arguments: nothing but the proxy's.
+		for i, p := range pieces {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(p.text)
+		}
+		if a == nil {
+			return edit{l.addAt, l.addAt, l.addBefore + "[" + b.String() + "]" + l.addAfter}
+		}
+		return edit{a.open, a.open, b.String()}
 	case a.block:
 		sep := c.newline() + a.indent
-		for i, e := range elems {
-			elems[i] = "- " + e
+		for _, p := range pieces {
+			if !p.dashed {
+				b.WriteString("- ")
+			}
+			b.WriteString(p.text)
+			b.WriteString(cmp.Or(p.sep, sep))
 		}
-		return edit{a.items[0].lead, a.items[0].lead, strings.Join(elems, sep) + sep}
-	case len(a.items) == 0:
-		return edit{a.open, a.open, strings.Join(elems, ", ")}
+	default:
+		sep := c.flowSep(a)
+		for _, p := range pieces {
+			b.WriteString(p.text)
+			b.WriteString(cmp.Or(p.sep, sep))
+		}
 	}
-	sep := c.flowSep(a)
-	return edit{a.items[0].lead, a.items[0].lead, strings.Join(elems, sep) + sep}
+	return edit{a.items[0].lead, a.items[0].lead, b.String()}
 }
 
 // flowSep is what goes between two elements put first in a [a, b] array:
@@ -295,7 +434,7 @@ func (c *Config) movable(raw string, toFlow bool) bool {
 // that it holds exactly what was meant: the servers in want (by index)
 // have that command line, every other server is as it was, and, decoded
 // with the format's own decoder, everything else in the file is the same.
-func (c *Config) rewrite(edits []edit, want map[int][]string) ([]byte, error) {
+func (c *Config) rewrite(edits []edit, want map[int][]string) (*Rewrite, error) {
 	// One pass from the front, into one buffer: a file with thousands of
 	// servers (a large ~/.claude.json) gets thousands of edits, and
 	// splicing each into a fresh copy of the whole file cost time and
@@ -329,7 +468,7 @@ func (c *Config) rewrite(edits []edit, want map[int][]string) ([]byte, error) {
 	if err := c.check(back, want); err != nil {
 		return nil, fmt.Errorf("hostcfg: the rewritten file does not hold what was meant (%v); nothing written", err)
 	}
-	return out, nil
+	return &Rewrite{Old: c.Data, New: out, edits: edits}, nil
 }
 
 // check compares the file read back after a rewrite with c.

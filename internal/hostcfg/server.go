@@ -1,6 +1,7 @@
 package hostcfg
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,6 +60,10 @@ type Server struct {
 	// when it cannot be found).
 	Profile string
 	Behind  []string
+	// Restored is the command line unwrap gives a Proxied entry: Behind
+	// with the folder arguments wrap replaced by {roots} put back (see
+	// OrigArgFlag); nil when Behind is.
+	Restored []string
 	// Note says why an entry is Remote or Other, in a few words.
 	Note string
 	// Problem, when not "", says why this Stdio or Proxied entry cannot be
@@ -186,51 +191,133 @@ func (c *selfCheck) lookup(command string) bool {
 // proxyFlags are rootpick proxy's flags (and the global --config) that
 // take a value; proxyBool those that take none.
 var (
-	proxyFlags = map[string]bool{"--profile": true, "--protocol": true, "--print-config": true, "--name": true, "--log": true, "--state-dir": true, "--config": true}
-	proxyBool  = map[string]bool{"--debug": true}
+	proxyFlags = map[string]bool{"--profile": true, "--protocol": true, "--print-config": true, "--name": true, "--log": true, "--state-dir": true, "--config": true,
+		"--enforce": true, "--allow-read": true, "--allow-write": true, OrigArgFlag: true}
+	proxyBool = map[string]bool{"--debug": true, OrigNextFlag: true}
 )
 
+// OrigArgFlag and OrigNextFlag keep, in a wrapped entry's proxy
+// arguments, the folder arguments wrap replaced by {roots}, so that unwrap
+// can put them back: `--orig-arg A --orig-arg B` are the arguments the
+// first {roots} of the server command stands for, and each --orig-next
+// moves on to the next {roots}. The proxy ignores both. They are kept in
+// the entry itself, not only in the backup, because the entry is what
+// unwrap reads: a backup may be older than later edits, be replaced by the
+// next wrap's, or be gone, and the entry travels with the file. Wrap moves
+// each argument's own text there (quotes, escapes, a TOML literal string,
+// a YAML plain scalar), as it moves the command's, so that unwrap gives the
+// original bytes back.
+const (
+	OrigArgFlag  = "--orig-arg"
+	OrigNextFlag = "--orig-next"
+)
+
+// origArg is one --orig-arg value: the argument, and the index in the
+// entry's args of the element that holds it (-1 for --orig-arg=VALUE).
+type origArg struct {
+	value string
+	at    int
+}
+
+// proxyLine is `proxy [FLAGS] [--] SERVER...` as parseProxy reads it.
+type proxyLine struct {
+	profile string
+	// at is the index of the server command in the args, -1 when the
+	// flags cannot be read or no command follows.
+	at int
+	// orig are the --orig-arg values, a group for each {roots} they stand
+	// for; nil when there are none.
+	orig [][]origArg
+}
+
 // parseProxy reads `proxy [FLAGS] [--] SERVER...` (args after the
-// executable): the profile, and the index of the server command in args,
-// or -1 when the flags cannot be read or no command follows. Hosts may have
-// dropped the "--" (Gemini CLI's `mcp add` does), so the command is also
-// the first word that is not a flag.
-func parseProxy(args []string) (profile string, at int) {
+// executable). Hosts may have dropped the "--" (Gemini CLI's `mcp add`
+// does), so the command is also the first word that is not a flag.
+func parseProxy(args []string) proxyLine {
+	l := proxyLine{at: -1}
 	if len(args) == 0 || args[0] != "proxy" {
-		return "", -1
+		return l
+	}
+	group := func() *[]origArg {
+		if l.orig == nil {
+			l.orig = [][]origArg{{}}
+		}
+		return &l.orig[len(l.orig)-1]
 	}
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
 			if i+1 < len(args) {
-				return profile, i + 1
+				l.at = i + 1
 			}
-			return profile, -1
+			return l
 		case proxyFlags[a]:
 			if i+1 >= len(args) {
-				return profile, -1
+				return l
 			}
-			if a == "--profile" {
-				profile = args[i+1]
+			switch a {
+			case "--profile":
+				l.profile = args[i+1]
+			case OrigArgFlag:
+				g := group()
+				*g = append(*g, origArg{args[i+1], i + 1})
 			}
 			i++
 		case strings.HasPrefix(a, "--") && strings.Contains(a, "="):
 			name, value, _ := strings.Cut(a, "=")
 			if !proxyFlags[name] {
-				return profile, -1
+				return l
 			}
-			if name == "--profile" {
-				profile = value
+			switch name {
+			case "--profile":
+				l.profile = value
+			case OrigArgFlag:
+				g := group()
+				*g = append(*g, origArg{value, -1})
 			}
+		case a == OrigNextFlag:
+			group()
+			l.orig = append(l.orig, nil)
 		case proxyBool[a]:
 		case strings.HasPrefix(a, "-"):
-			return profile, -1 // a flag we do not know: do not guess
+			return l // a flag we do not know: do not guess
 		default:
-			return profile, i
+			l.at = i
+			return l
 		}
 	}
-	return profile, -1
+	return l
+}
+
+// restore is the server command unwrap gives for behind (the command after
+// the proxy's flags): each {roots} its arguments hold replaced by the
+// arguments of its --orig-arg group, in order (an empty group leaves that
+// {roots}, which was there before wrap). ok is false when the groups and
+// the {roots} do not match one for one.
+func (l proxyLine) restore(behind []string) (out []string, ok bool) {
+	if l.orig == nil {
+		return slices.Clone(behind), true
+	}
+	out = []string{behind[0]}
+	g := 0
+	for _, a := range behind[1:] {
+		if a != RootsArg {
+			out = append(out, a)
+			continue
+		}
+		if g >= len(l.orig) {
+			return nil, false
+		}
+		if len(l.orig[g]) == 0 {
+			out = append(out, a)
+		}
+		for _, o := range l.orig[g] {
+			out = append(out, o.value)
+		}
+		g++
+	}
+	return out, g == len(l.orig)
 }
 
 // fields are the parts of an entry that decide its Kind, as decoded by the
@@ -283,10 +370,15 @@ func classify(s *Server, f fields, self *selfCheck) {
 	}
 	s.Kind, s.Command, s.Args = Stdio, f.command, f.args
 	if self.is(f.command) {
-		if profile, at := parseProxy(f.args); at >= 0 || (len(f.args) > 0 && f.args[0] == "proxy") {
-			s.Kind, s.Profile = Proxied, profile
-			if at >= 0 {
-				s.Behind = f.args[at:]
+		if l := parseProxy(f.args); l.at >= 0 || (len(f.args) > 0 && f.args[0] == "proxy") {
+			s.Kind, s.Profile = Proxied, l.profile
+			if l.at >= 0 {
+				s.Behind = f.args[l.at:]
+				restored, ok := l.restore(s.Behind)
+				s.Restored = restored
+				if !ok {
+					s.Problem = fmt.Sprintf("its %d %s groups do not match the %s in its server command", len(l.orig), OrigArgFlag, RootsArg)
+				}
 			}
 		}
 	}
