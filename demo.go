@@ -20,6 +20,10 @@ type demoCmd struct {
 	// Command only documents the server command, as pick's does.
 	Command []string `arg:"" optional:"" name:"server-command" help:"After --: an MCP server to try the demo with, in place of the built-in demo server."`
 
+	// A server named after -- runs as the default command's do: under the
+	// kernel's ruleset, unless told otherwise.
+	sandboxFlags
+
 	Keep  bool   `help:"Keep the sample workspace at exit, and print where it is."`
 	Debug bool   `help:"Log at debug level."`
 	Log   string `placeholder:"FILE" type:"path" help:"Write the log to FILE (default: beside the sample workspace, removed with it)."`
@@ -111,9 +115,10 @@ func (d *demoCmd) Run(e *env) (err error) {
 		// The demo's consent stays with the demo: a proxy of the person's
 		// own profile would otherwise serve the sample folders to their
 		// agent.
-		StateDir: filepath.Join(tmp, "state"),
-		Debug:    d.Debug,
-		Log:      d.Log,
+		StateDir:     filepath.Join(tmp, "state"),
+		sandboxFlags: d.sandboxFlags,
+		Debug:        d.Debug,
+		Log:          d.Log,
 		// A panic on another goroutine ends the program without running
 		// the deferred removal.
 		onPanic: remove,

@@ -94,7 +94,7 @@ func TestE2EDemo(t *testing.T) {
 			if server == "serve-demo" {
 				// The same demo server in a process of its own, which can
 				// record what it is given.
-				args = []string{"--", bin, "serve-demo", "--record", rec}
+				args = []string{"--allow-write", filepath.Dir(rec), "--", bin, "serve-demo", "--record", rec}
 			}
 			tt, tmp := startDemo(t, nil, args...)
 			tt.waitText("rootpick")

@@ -52,7 +52,7 @@ func TestE2EStderrFloodBoundedMemory(t *testing.T) {
 	}
 	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
 	pidfile := filepath.Join(t.TempDir(), "pids")
-	tt := startTUI(t, tuiOptions{width: 100, height: 24, args: []string{tree, "--",
+	tt := startTUI(t, tuiOptions{width: 100, height: 24, args: []string{tree, "--allow-write", filepath.Dir(pidfile), "--",
 		"env", "ROOTPICK_FAULT_SERVER=flood", "ROOTPICK_FAULT_PIDFILE=" + pidfile, exe}})
 	tt.waitRows(2)
 	tt.waitServed()

@@ -33,7 +33,7 @@ func habitsTUI(t *testing.T, width int) (tt *tui, tree, rec string) {
 	bin := rootpickBin(t)
 	tree = habitsTree(t)
 	rec = filepath.Join(t.TempDir(), "roots.jsonl")
-	tt = startTUI(t, tuiOptions{width: width, height: 30, args: []string{tree, "--", bin, "serve-demo", "--record", rec}})
+	tt = startTUI(t, tuiOptions{width: width, height: 30, args: []string{tree, "--allow-write", filepath.Dir(rec), "--", bin, "serve-demo", "--record", rec}})
 	tt.waitRows(7)
 	return tt, tree, rec
 }

@@ -85,7 +85,7 @@ func TestE2ENoOrphans(t *testing.T) {
 			if strings.HasSuffix(tc.name, "panic") {
 				tt.env = append(tt.env, "ROOTPICK_TEST_PANIC=1")
 			}
-			tt.start(tuiOptions{width: 100, height: 24, args: []string{tree, "--",
+			tt.start(tuiOptions{width: 100, height: 24, args: []string{tree, "--allow-write", filepath.Dir(pidfile), "--",
 				"env", "ROOTPICK_FAULT_SERVER=setsid", "ROOTPICK_FAULT_PIDFILE=" + pidfile, exe}})
 			tt.waitRows(1)
 			tt.waitServed()

@@ -54,7 +54,10 @@ func procsWith(s string) []string {
 
 // TestE2EWedgedServer: a server that stops reading while it floods
 // roots/list must not keep a revocation from the healthy server, is shown
-// stuck, and q still ends everything within 3 s.
+// stuck, and q still ends everything within 3 s. The servers run advisory
+// (--enforce off, as everywhere but Linux): only then is a change told by
+// list_changed, which is what sets the wedge flooding; enforced, a change
+// restarts it instead (mcpconn's revoke-all tests cover that path).
 func TestE2EWedgedServer(t *testing.T) {
 	t.Parallel()
 	requireE2E(t)
@@ -66,7 +69,7 @@ func TestE2EWedgedServer(t *testing.T) {
 	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
 	rec := filepath.Join(t.TempDir(), "roots.jsonl")
 	tt := startTUI(t, tuiOptions{width: 200, height: 24,
-		args: []string{tree, "--server", faultCommand(t, "wedge", marker), "--", bin, "serve-demo", "--record", rec}})
+		args: []string{tree, "--enforce", "off", "--server", faultCommand(t, "wedge", marker), "--", bin, "serve-demo", "--record", rec}})
 	rows := tt.waitRows(2)
 	first, second := filepath.Join(tree, rows[0].label()), filepath.Join(tree, rows[1].label())
 
@@ -136,7 +139,7 @@ func TestE2EWithdrawnFolder(t *testing.T) {
 			tree := makeRepos(t, t.TempDir(), "alpha", "beta")
 			rec := filepath.Join(t.TempDir(), "roots.jsonl")
 			tt := startTUI(t, tuiOptions{width: 160, height: 24,
-				args: []string{tree, "--", bin, "serve-demo", "--record", rec}})
+				args: []string{tree, "--allow-write", filepath.Dir(rec), "--", bin, "serve-demo", "--record", rec}})
 			rows := tt.waitRows(2)
 			first, second := filepath.Join(tree, rows[0].label()), filepath.Join(tree, rows[1].label())
 			t.Cleanup(func() { _ = os.Chmod(first, 0o755) })
@@ -172,7 +175,7 @@ func TestE2EKilledServerComesBack(t *testing.T) {
 	tree := makeRepos(t, t.TempDir(), "alpha")
 	rec := filepath.Join(t.TempDir(), "roots.jsonl")
 	tt := startTUI(t, tuiOptions{width: 200, height: 24,
-		args: []string{tree, "--", bin, "serve-demo", "--record", rec}})
+		args: []string{tree, "--allow-write", filepath.Dir(rec), "--", bin, "serve-demo", "--record", rec}})
 	tt.waitRows(1)
 	alpha := filepath.Join(tree, "alpha")
 	tt.send("Space", "Enter")
