@@ -100,7 +100,9 @@ func TestHostsList(t *testing.T) {
 		"local /home/someone/src/app:",
 		"developer     other     goose extension of type builtin, not a command",
 		"rp           proxied   rootpick proxy --profile work mcp-server-filesystem",
-		"39 servers: 3 through rootpick proxy, 26 direct stdio",
+		"60 servers: 4 through rootpick proxy, 40 direct stdio",
+		"copilot", "playwright  direct    npx -y @playwright/mcp@latest",
+		"crush", "time  direct    uvx mcp-server-time --local-timezone=Europe/Paris",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the list lacks %q:\n%s", want, text)

@@ -12,17 +12,21 @@ import (
 	"github.com/rootpick/rootpick/internal/hostcfg"
 )
 
-// TestPrintConfigGeminiCodex: the snippets for Gemini CLI and Codex are
-// what hostcfg reads as a server behind the proxy, with the profile.
+// TestPrintConfigGeminiCodex: the snippets for Gemini CLI, Codex and the
+// hosts of issue 28 are what hostcfg reads as a server behind the proxy,
+// with the profile.
 func TestPrintConfigGeminiCodex(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", "/custom/state") // not where HOME alone finds it: passed on
-	for host, scope := range map[string]string{"gemini": "user", "codex": "user"} {
+	for host, scope := range map[string]string{"gemini": "user", "codex": "user", "copilot": "user", "qwen": "user", "crush": "user", "claude-desktop": "user", "windsurf": "user", "kiro": "user"} {
 		var out bytes.Buffer
 		o := proxyCmd{PrintConfig: hostName(host), Profile: "work", Protocol: "2025-11-25", Name: "fs.one"}
 		if err := printHostConfig(&out, io.Discard, o, []string{"npx", "-y", "@modelcontextprotocol/server-filesystem"}); err != nil {
 			t.Fatalf("%s: %v", host, err)
 		}
 		f, _ := hostcfg.FileFor(host, scope, host+"-snippet")
+		// Under go test the snippet names rootpick by its PATH name
+		// (the test binary is in go-build): that is this rootpick.
+		f.Rootpick = []string{"rootpick"}
 		c, err := hostcfg.Parse(f, out.Bytes())
 		if err != nil || len(c.Servers) != 1 {
 			t.Fatalf("%s snippet: %v\n%s", host, err, out.String())

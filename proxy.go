@@ -34,7 +34,7 @@ type proxyCmd struct {
 
 	Profile     string   `placeholder:"NAME" default:"${profile}" help:"Serve the consent of profile NAME (default: ${default})."`
 	Protocol    string   `placeholder:"VERSION" default:"${protocol}" help:"MCP protocol VERSION to ask the server for (default: ${default})."`
-	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, gemini, codex, goose, inspector) and exit."`
+	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, inspector) and exit."`
 	Name        string   `placeholder:"NAME" help:"The server's NAME in a printed configuration (default: derived from the command)."`
 	StateDir    string   `name:"state-dir" placeholder:"DIR" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
 	Log         string   `placeholder:"FILE" type:"path" group:"log" help:"Write the log to FILE (default: $XDG_STATE_HOME/rootpick/proxy-PROFILE-SERVER.log)."`
@@ -52,7 +52,7 @@ type proxyCmd struct {
 type hostName string
 
 // hostNames are the hosts --print-config knows.
-var hostNames = []string{"claude", "vscode", "cursor", "gemini", "codex", "goose", "inspector"}
+var hostNames = []string{"claude", "vscode", "cursor", "gemini", "codex", "goose", "copilot", "qwen", "crush", "claude-desktop", "windsurf", "kiro", "inspector"}
 
 func (h *hostName) Decode(ctx *kong.DecodeContext) error {
 	var s string
@@ -286,6 +286,26 @@ func printHostConfig(w, hint io.Writer, o proxyCmd, command []string) error {
 		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
 	case "gemini":
 		fmt.Fprintln(hint, "# for ~/.gemini/settings.json (or .gemini/settings.json in the project)")
+		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
+	case "copilot":
+		fmt.Fprintln(hint, "# for ~/.copilot/mcp-config.json (or $COPILOT_HOME/mcp-config.json)")
+		cp := map[string]any{"type": "local", "command": exe, "args": args, "tools": []string{"*"}}
+		return writeJSON(map[string]any{"mcpServers": map[string]any{name: cp}})
+	case "qwen":
+		fmt.Fprintln(hint, "# for ~/.qwen/settings.json (or .qwen/settings.json in the project)")
+		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
+	case "crush":
+		fmt.Fprintln(hint, "# for ~/.config/crush/crush.json (or .crush.json / crush.json in the project)")
+		cr := map[string]any{"type": "stdio", "command": exe, "args": args}
+		return writeJSON(map[string]any{"mcp": map[string]any{name: cr}})
+	case "claude-desktop":
+		fmt.Fprintln(hint, "# for claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\)")
+		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
+	case "windsurf":
+		fmt.Fprintln(hint, "# for ~/.codeium/windsurf/mcp_config.json")
+		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
+	case "kiro":
+		fmt.Fprintln(hint, "# for ~/.kiro/settings/mcp.json (or .kiro/settings/mcp.json in the project)")
 		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
 	case "codex":
 		// Codex: a [mcp_servers.NAME] table, written as Codex's docs do

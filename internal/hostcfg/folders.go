@@ -260,7 +260,7 @@ func (f File) expand(a string) (string, bool) {
 			ok = false
 			return m
 		})
-	case Gemini:
+	case Gemini, Qwen: // Qwen Code keeps Gemini CLI's settings loader
 		out = braced.ReplaceAllStringFunc(a, func(m string) string {
 			if v, set := f.env(m[2 : len(m)-1]); set {
 				return v

@@ -39,6 +39,16 @@ var fixtures = []fixture{
 	{Codex, "user", "home/.codex/config.toml", map[string]Kind{"context7": Stdio, "docs": Stdio, "figma": Remote, "git": Proxied, "time": Stdio, "inline": Stdio, "noargs-inline": Stdio, "dotted": Stdio}, []string{"time", "noargs-inline"}},
 	{Codex, "project", "project/.codex/config.toml", map[string]Kind{"my server": Stdio}, nil},
 	{Goose, "user", "home/.config/goose/config.yaml", map[string]Kind{"developer": Other, "github": Stdio, "filesystem": Stdio, "remote-tools": Remote, "memory": Stdio, "notes": Stdio, "git": Proxied}, []string{"memory"}},
+	{Copilot, "user", "home/.copilot/mcp-config.json", map[string]Kind{"playwright": Stdio, "memory": Stdio, "context7": Remote, "git": Proxied}, nil},
+	{Qwen, "user", "home/.qwen/settings.json", map[string]Kind{"pythonTools": Stdio, "httpServer": Remote}, nil},
+	{Qwen, "project", "project/.qwen/settings.json", map[string]Kind{"nodeServer": Stdio}, nil},
+	{Crush, "project", "project/.crush.json", map[string]Kind{"filesystem": Stdio, "github": Remote, "streaming": Remote}, nil},
+	{Crush, "project", "project/crush.json", map[string]Kind{"git": Stdio}, nil},
+	{Crush, "user", "home/.config/crush/crush.json", map[string]Kind{"time": Stdio, "echo": Stdio}, []string{"echo"}},
+	{ClaudeDesktop, "user", "home/.config/Claude/claude_desktop_config.json", map[string]Kind{"filesystem": Stdio, "sqlite": Stdio}, nil},
+	{Windsurf, "user", "home/.codeium/windsurf/mcp_config.json", map[string]Kind{"github": Stdio, "zapier": Remote, "ollama": Stdio}, nil},
+	{Kiro, "user", "home/.kiro/settings/mcp.json", map[string]Kind{"fetch": Stdio}, nil},
+	{Kiro, "project", "project/.kiro/settings/mcp.json", map[string]Kind{"aws-docs": Stdio, "api-server": Remote}, nil},
 }
 
 func (fx fixture) load(t *testing.T) *Config {
@@ -346,6 +356,16 @@ func TestHostsFiles(t *testing.T) {
 		"codex project /p/.codex/config.toml",
 		"codex user /h/.codex/config.toml", // a relative CODEX_HOME is not believed
 		"goose user /xdg/goose/config.yaml",
+		"copilot user /h/.copilot/mcp-config.json",
+		"qwen project /p/.qwen/settings.json",
+		"qwen user /h/.qwen/settings.json",
+		"crush project /p/.crush.json",
+		"crush project /p/crush.json",
+		"crush user /xdg/crush/crush.json",
+		"claude-desktop user /xdg/Claude/claude_desktop_config.json",
+		"windsurf user /h/.codeium/windsurf/mcp_config.json",
+		"kiro project /p/.kiro/settings/mcp.json",
+		"kiro user /h/.kiro/settings/mcp.json",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("files:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -363,6 +383,35 @@ func TestHostsFiles(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("~/.cursor/mcp.json listed %d times", n)
+	}
+}
+
+// TestHostsFilesByOS: Claude Desktop's file is in the OS's
+// application-data folder, and Copilot CLI's moves with COPILOT_HOME.
+func TestHostsFilesByOS(t *testing.T) {
+	env := map[string]string{"APPDATA": `/appdata`, "COPILOT_HOME": "/ch"}
+	getenv := func(k string) string { return env[k] }
+	find := func(p Places, host string) string {
+		for _, f := range Files(p) {
+			if f.Host == host {
+				return filepath.ToSlash(f.Path)
+			}
+		}
+		return ""
+	}
+	for _, tc := range []struct {
+		p          Places
+		host, want string
+	}{
+		{Places{Home: "/h", Project: "/p"}, ClaudeDesktop, "/h/.config/Claude/claude_desktop_config.json"},
+		{Places{Home: "/h", Project: "/p", Darwin: true}, ClaudeDesktop, "/h/Library/Application Support/Claude/claude_desktop_config.json"},
+		{Places{Home: "/h", Project: "/p", Windows: true, Getenv: getenv}, ClaudeDesktop, "/appdata/Claude/claude_desktop_config.json"},
+		{Places{Home: "/h", Project: "/p", Windows: true}, ClaudeDesktop, ""},
+		{Places{Home: "/h", Project: "/p", Getenv: getenv}, Copilot, "/ch/mcp-config.json"},
+	} {
+		if got := find(tc.p, tc.host); got != tc.want {
+			t.Errorf("%s with %+v: %q, want %q", tc.host, tc.p, got, tc.want)
+		}
 	}
 }
 

@@ -65,6 +65,8 @@ func (c *Config) parseJSON() error {
 			}
 		})
 		return err
+	case layoutCrush:
+		return c.jsonServers(std, top, "mcp", c.File.Scope, nil, "")
 	case layoutMCPServers, layoutCodex, layoutGoose:
 		fallthrough
 	default:

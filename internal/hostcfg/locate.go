@@ -14,10 +14,18 @@ const (
 	Gemini = "gemini"
 	Codex  = "codex"
 	Goose  = "goose"
+	// Issue 28's hosts: each reads JSON with command and args (see
+	// docs/hosts.md for where each format was confirmed).
+	Copilot       = "copilot"        // GitHub Copilot CLI
+	Qwen          = "qwen"           // Qwen Code, Gemini CLI's fork
+	Crush         = "crush"          // Charm's Crush: an "mcp" object
+	ClaudeDesktop = "claude-desktop" // the Claude desktop app
+	Windsurf      = "windsurf"
+	Kiro          = "kiro"
 )
 
 // Hosts lists the host names in the order they are shown.
-var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose}
+var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro}
 
 // format is the syntax of a configuration file.
 type format int
@@ -37,6 +45,7 @@ const (
 	layoutVSCode                   // {"servers": {NAME: {...}}}
 	layoutCodex                    // [mcp_servers.NAME]
 	layoutGoose                    // extensions: NAME: {...}
+	layoutCrush                    // {"mcp": {NAME: {...}}}
 )
 
 // File is one configuration file a host may read.
@@ -76,8 +85,9 @@ type Places struct {
 	// Getenv reads the environment (CLAUDE_CONFIG_DIR, CODEX_HOME,
 	// XDG_CONFIG_HOME, APPDATA); nil reads nothing.
 	Getenv func(string) string
-	// Windows selects Goose's Windows location.
-	Windows bool
+	// Windows selects Goose's and Claude Desktop's Windows locations,
+	// Darwin Claude Desktop's macOS one.
+	Windows, Darwin bool
 	// Rootpick is given to each File (see File.Rootpick).
 	Rootpick []string
 }
@@ -121,6 +131,25 @@ func Files(p Places) []File {
 			gooseDir = filepath.Join(d, "Block", "goose", "config")
 		}
 	}
+	xdgConfig := filepath.Join(p.Home, ".config")
+	if d := p.envDir("XDG_CONFIG_HOME"); d != "" {
+		xdgConfig = d
+	}
+	copilotDir := filepath.Join(p.Home, ".copilot")
+	if d := p.envDir("COPILOT_HOME"); d != "" {
+		copilotDir = d
+	}
+	// Claude Desktop keeps its file in the OS's application-data folder.
+	desktopDir := filepath.Join(xdgConfig, "Claude")
+	switch {
+	case p.Windows:
+		desktopDir = ""
+		if d := p.envDir("APPDATA"); d != "" {
+			desktopDir = filepath.Join(d, "Claude")
+		}
+	case p.Darwin:
+		desktopDir = filepath.Join(p.Home, "Library", "Application Support", "Claude")
+	}
 	all := []File{
 		{Host: Claude, Path: filepath.Join(p.Project, ".mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
 		{Host: Claude, Path: filepath.Join(claudeDir, ".claude.json"), Scope: "user", format: formatJSON, layout: layoutClaudeUser},
@@ -135,6 +164,23 @@ func Files(p Places) []File {
 	if gooseDir != "" {
 		all = append(all, File{Host: Goose, Path: filepath.Join(gooseDir, "config.yaml"), Scope: "user", format: formatYAML, layout: layoutGoose})
 	}
+	all = append(all,
+		File{Host: Copilot, Path: filepath.Join(copilotDir, "mcp-config.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
+		File{Host: Qwen, Path: filepath.Join(p.Project, ".qwen", "settings.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
+		File{Host: Qwen, Path: filepath.Join(p.Home, ".qwen", "settings.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
+		// Crush reads .crush.json before crush.json in the project.
+		File{Host: Crush, Path: filepath.Join(p.Project, ".crush.json"), Scope: "project", format: formatJSON, layout: layoutCrush},
+		File{Host: Crush, Path: filepath.Join(p.Project, "crush.json"), Scope: "project", format: formatJSON, layout: layoutCrush},
+		File{Host: Crush, Path: filepath.Join(xdgConfig, "crush", "crush.json"), Scope: "user", format: formatJSON, layout: layoutCrush},
+	)
+	if desktopDir != "" {
+		all = append(all, File{Host: ClaudeDesktop, Path: filepath.Join(desktopDir, "claude_desktop_config.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers})
+	}
+	all = append(all,
+		File{Host: Windsurf, Path: filepath.Join(p.Home, ".codeium", "windsurf", "mcp_config.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
+		File{Host: Kiro, Path: filepath.Join(p.Project, ".kiro", "settings", "mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
+		File{Host: Kiro, Path: filepath.Join(p.Home, ".kiro", "settings", "mcp.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
+	)
 	var out []File
 	var ids []os.FileInfo // out's files that exist, by identity; nil for the others
 	for _, f := range all {
@@ -179,8 +225,11 @@ func FileFor(host, scope, path string) (File, bool) {
 		f.format, f.layout = formatJSON, layoutClaudeUser
 	case host == VSCode:
 		f.format, f.layout = formatJSON, layoutVSCode
-	case host == Cursor, host == Gemini:
+	case host == Cursor, host == Gemini, host == Qwen, host == Kiro,
+		host == Copilot && scope == "user", host == ClaudeDesktop && scope == "user", host == Windsurf && scope == "user":
 		f.format, f.layout = formatJSON, layoutMCPServers
+	case host == Crush:
+		f.format, f.layout = formatJSON, layoutCrush
 	case host == Codex:
 		f.format, f.layout = formatTOML, layoutCodex
 	case host == Goose:

@@ -355,7 +355,8 @@ func classify(s *Server, f fields, self *selfCheck) {
 			s.Note = "type " + f.typ
 		}
 		return
-	case s.Host != Goose && f.hasType && f.typ != "stdio":
+	case s.Host != Goose && f.hasType && f.typ != "stdio" && !(s.Host == Copilot && f.typ == "local"):
+		// Copilot CLI's "local" is its name for stdio.
 		s.Kind, s.Note = Other, "type "+f.typ
 		return
 	case !f.hasCommand:
