@@ -100,7 +100,9 @@ func TestHostsList(t *testing.T) {
 		"local /home/someone/src/app:",
 		"developer     other     goose extension of type builtin, not a command",
 		"rp           proxied   rootpick proxy --profile work mcp-server-filesystem",
-		"60 servers: 4 through rootpick proxy, 40 direct stdio",
+		"67 servers: 5 through rootpick proxy, 44 direct stdio",
+		"odd      other     command is not an array (OpenCode takes [command, args...])",
+		"bare                 direct    echo-server",
 		"copilot", "playwright  direct    npx -y @playwright/mcp@latest",
 		"crush", "time  direct    uvx mcp-server-time --local-timezone=Europe/Paris",
 	} {

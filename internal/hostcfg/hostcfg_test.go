@@ -47,6 +47,8 @@ var fixtures = []fixture{
 	{Crush, "user", "home/.config/crush/crush.json", map[string]Kind{"time": Stdio, "echo": Stdio}, []string{"echo"}},
 	{ClaudeDesktop, "user", "home/.config/Claude/claude_desktop_config.json", map[string]Kind{"filesystem": Stdio, "sqlite": Stdio}, nil},
 	{Windsurf, "user", "home/.codeium/windsurf/mcp_config.json", map[string]Kind{"github": Stdio, "zapier": Remote, "ollama": Stdio}, nil},
+	{OpenCode, "project", "project/opencode.json", map[string]Kind{"mcp_everything": Stdio, "my-local-mcp-server": Stdio, "bare": Stdio, "my-remote-mcp": Remote}, nil},
+	{OpenCode, "user", "home/.config/opencode/opencode.json", map[string]Kind{"git": Stdio, "wrapped": Proxied, "odd": Other}, nil},
 	{Kiro, "user", "home/.kiro/settings/mcp.json", map[string]Kind{"fetch": Stdio}, nil},
 	{Kiro, "project", "project/.kiro/settings/mcp.json", map[string]Kind{"aws-docs": Stdio, "api-server": Remote}, nil},
 }
@@ -150,6 +152,13 @@ func TestHostsFixtures(t *testing.T) {
 				s := c.Servers[i]
 				e := decodedEntry(t, c, wrapped, s)
 				want := append([]string{"proxy", "--profile", "hosts-test", "--", s.Command}, s.Args...)
+				if s.loc.inline {
+					// OpenCode: one array, the command first.
+					if got := strs(e[s.loc.commandKey]); !slices.Equal(got, append([]string{testProxy.Exe}, want...)) || e["args"] != nil {
+						t.Errorf("%s wrapped: %q args %v, want %q", s.Name, got, e["args"], append([]string{testProxy.Exe}, want...))
+					}
+					continue
+				}
 				if e[s.loc.commandKey] != testProxy.Exe || !slices.Equal(strs(e["args"]), want) {
 					t.Errorf("%s wrapped: %v %q, want %v %q", s.Name, e[s.loc.commandKey], strs(e["args"]), testProxy.Exe, want)
 				}
@@ -223,6 +232,12 @@ func TestHostsUnwrapProxied(t *testing.T) {
 				t.Fatalf("%s %s: %v", fx.path, name, err)
 			}
 			e := decodedEntry(t, c, out, s)
+			if s.loc.inline {
+				if got := strs(e[s.loc.commandKey]); !slices.Equal(got, s.Behind) {
+					t.Errorf("%s %s unwrapped: %q, want %q", fx.path, name, got, s.Behind)
+				}
+				continue
+			}
 			if e[s.loc.commandKey] != s.Behind[0] || !slices.Equal(strs(e["args"]), s.Behind[1:]) {
 				t.Errorf("%s %s unwrapped: %v %q, want %q", fx.path, name, e[s.loc.commandKey], strs(e["args"]), s.Behind)
 			}
@@ -366,6 +381,8 @@ func TestHostsFiles(t *testing.T) {
 		"windsurf user /h/.codeium/windsurf/mcp_config.json",
 		"kiro project /p/.kiro/settings/mcp.json",
 		"kiro user /h/.kiro/settings/mcp.json",
+		"opencode project /p/opencode.json",
+		"opencode user /xdg/opencode/opencode.json",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("files:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

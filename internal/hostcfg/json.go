@@ -65,7 +65,7 @@ func (c *Config) parseJSON() error {
 			}
 		})
 		return err
-	case layoutCrush:
+	case layoutCrush, layoutOpenCode:
 		return c.jsonServers(std, top, "mcp", c.File.Scope, nil, "")
 	case layoutMCPServers, layoutCodex, layoutGoose:
 		fallthrough
@@ -138,6 +138,14 @@ func (c *Config) jsonServers(std []byte, obj int, key, scope string, path []stri
 				if isStr {
 					f.command = lit.String()
 				}
+				if arr, ok := v.Value.(*hujson.Array); ok && c.File.layout == layoutOpenCode {
+					// OpenCode: [CMD, ARGS...], read as command and args.
+					strs, all := jsonStrings(arr)
+					f.commandIsStr = all && len(strs) > 0
+					if f.commandIsStr {
+						f.command, f.args, f.hasArgs, f.argsAreStrs = strs[0], strs[1:], true, true
+					}
+				}
 			case "args":
 				f.hasArgs, args = true, v
 				arr, ok := v.Value.(*hujson.Array)
@@ -166,7 +174,17 @@ func (c *Config) jsonServers(std []byte, obj int, key, scope string, path []stri
 		if problem != "" && (s.Kind == Stdio || s.Kind == Proxied) {
 			s.Problem = problem
 		}
-		if s.Kind == Stdio || s.Kind == Proxied {
+		if c.File.layout == layoutOpenCode && (s.Kind == Stdio || s.Kind == Proxied) {
+			if _, isArr := command.Value.(*hujson.Array); !isArr {
+				s.Kind, s.Note = Other, "command is not an array (OpenCode takes [command, args...])"
+			} else if args != nil {
+				s.Kind, s.Note = Other, "args beside the command array (not an OpenCode field)"
+			}
+		}
+		if c.File.layout == layoutOpenCode && (s.Kind == Stdio || s.Kind == Proxied) {
+			s.loc = c.inlineLoc(base, command)
+			s.loc.path = append(append(append([]string{}, path...), key), name)
+		} else if s.Kind == Stdio || s.Kind == Proxied {
 			s.loc = c.jsonLoc(base, entry, command, args)
 			s.loc.path = append(append(append([]string{}, path...), key), name)
 		}
@@ -206,6 +224,36 @@ func (c *Config) jsonLoc(base int, entry *hujson.Object, command, args *hujson.V
 	}
 	l.addBefore = "," + sep + `"args"` + colon
 	return l
+}
+
+// inlineLoc is where an OpenCode entry's command array's parts are: its
+// first element the command, the others the arguments.
+func (c *Config) inlineLoc(base int, command *hujson.Value) *entryLoc {
+	arr := command.Value.(*hujson.Array)
+	first := arr.Elements[0]
+	l := &entryLoc{commandKey: "command", inline: true, command: span{base + first.StartOffset, base + first.EndOffset}}
+	if len(arr.Elements) > 1 {
+		a := &seqLoc{open: base + first.EndOffset}
+		for _, e := range arr.Elements[1:] {
+			a.items = append(a.items, item{raw: span{base + e.StartOffset, base + e.EndOffset}, lead: base + e.StartOffset})
+		}
+		l.args = a
+	}
+	return l
+}
+
+// jsonStrings are an array's elements when all are strings; all is false
+// otherwise.
+func jsonStrings(arr *hujson.Array) (out []string, all bool) {
+	out = []string{}
+	for _, e := range arr.Elements {
+		l, ok := e.Value.(hujson.Literal)
+		if !ok || l.Kind() != '"' {
+			return nil, false
+		}
+		out = append(out, l.String())
+	}
+	return out, true
 }
 
 // isBlank reports whether b is only spaces, tabs and line ends.
@@ -299,6 +347,7 @@ func standardJSON(data []byte) []byte {
 // jsonTarget is a rewritten entry, as checkJSON expects to find it.
 type jsonTarget struct {
 	name, commandKey string
+	inline           bool // the line is one array under commandKey (OpenCode)
 	line             []string
 	met              int
 }
@@ -314,7 +363,7 @@ func (c *Config) checkJSON(after []byte, want map[int][]string) error {
 	w := jsonWalk{targets: map[string]*jsonTarget{}}
 	for i, line := range want {
 		l := c.Servers[i].loc
-		w.targets[pathKey(l.path)] = &jsonTarget{name: c.Servers[i].Name, commandKey: l.commandKey, line: line}
+		w.targets[pathKey(l.path)] = &jsonTarget{name: c.Servers[i].Name, commandKey: l.commandKey, inline: l.inline, line: line}
 		w.deepest = max(w.deepest, len(l.path))
 	}
 	w.a = json.NewDecoder(bytes.NewReader(standardJSON(c.Data)))
@@ -431,12 +480,16 @@ func (w *jsonWalk) entry(t *jsonTarget) error {
 	if !ok {
 		return fmt.Errorf("%s is not an object", t.name)
 	}
-	m[t.commandKey] = t.line[0]
 	args := make([]any, 0, len(t.line)-1)
 	for _, a := range t.line[1:] {
 		args = append(args, a)
 	}
-	m["args"] = args
+	if t.inline {
+		m[t.commandKey] = append([]any{t.line[0]}, args...)
+	} else {
+		m[t.commandKey] = t.line[0]
+		m["args"] = args
+	}
 	if !reflect.DeepEqual(before, after) {
 		return fmt.Errorf("%s changed otherwise", t.name)
 	}

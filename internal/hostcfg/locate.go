@@ -22,10 +22,12 @@ const (
 	ClaudeDesktop = "claude-desktop" // the Claude desktop app
 	Windsurf      = "windsurf"
 	Kiro          = "kiro"
+	// OpenCode's "mcp" entries give the whole command line as one array.
+	OpenCode = "opencode"
 )
 
 // Hosts lists the host names in the order they are shown.
-var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro}
+var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode}
 
 // format is the syntax of a configuration file.
 type format int
@@ -46,6 +48,7 @@ const (
 	layoutCodex                    // [mcp_servers.NAME]
 	layoutGoose                    // extensions: NAME: {...}
 	layoutCrush                    // {"mcp": {NAME: {...}}}
+	layoutOpenCode                 // {"mcp": {NAME: {"command": [CMD, ARGS...]}}}
 )
 
 // File is one configuration file a host may read.
@@ -180,6 +183,8 @@ func Files(p Places) []File {
 		File{Host: Windsurf, Path: filepath.Join(p.Home, ".codeium", "windsurf", "mcp_config.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
 		File{Host: Kiro, Path: filepath.Join(p.Project, ".kiro", "settings", "mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
 		File{Host: Kiro, Path: filepath.Join(p.Home, ".kiro", "settings", "mcp.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
+		File{Host: OpenCode, Path: filepath.Join(p.Project, "opencode.json"), Scope: "project", format: formatJSON, layout: layoutOpenCode},
+		File{Host: OpenCode, Path: filepath.Join(xdgConfig, "opencode", "opencode.json"), Scope: "user", format: formatJSON, layout: layoutOpenCode},
 	)
 	var out []File
 	var ids []os.FileInfo // out's files that exist, by identity; nil for the others
@@ -230,6 +235,8 @@ func FileFor(host, scope, path string) (File, bool) {
 		f.format, f.layout = formatJSON, layoutMCPServers
 	case host == Crush:
 		f.format, f.layout = formatJSON, layoutCrush
+	case host == OpenCode:
+		f.format, f.layout = formatJSON, layoutOpenCode
 	case host == Codex:
 		f.format, f.layout = formatTOML, layoutCodex
 	case host == Goose:

@@ -108,6 +108,11 @@ type entryLoc struct {
 	commandFlow bool
 	// args is the args array, nil when the entry has none.
 	args *seqLoc
+	// inline says the arguments follow the command in one array (OpenCode's
+	// "command": [CMD, ARGS...]): command is its first element, args the
+	// rest (open just after the first), and an entry with no arguments
+	// gets them inserted after the first with a comma, at addAt.
+	inline bool
 	// An entry with no args gets addBefore + ARRAY + addAfter inserted at
 	// addAt; addBefore ends with the key ("args": , args = , args: ).
 	addAt               int
@@ -283,6 +288,9 @@ func (c *Config) PlanUnwrap(which []int) (*Rewrite, error) {
 		switch {
 		case k+1 < len(items):
 			edits = append(edits, edit{items[0].lead, items[k+1].lead, ""})
+		case l.inline:
+			// Nothing is left after the command: remove from its end.
+			edits = append(edits, edit{l.command.end, items[k].raw.end, ""})
 		case l.args.block:
 			// Nothing is left: an empty block sequence cannot be written.
 			edits = append(edits, edit{items[0].lead, items[k].raw.end, "[]"})
@@ -355,6 +363,9 @@ func (c *Config) prepend(l *entryLoc, pieces []piece) edit {
 				b.WriteString(", ")
 			}
 			b.WriteString(p.text)
+		}
+		if l.inline {
+			return edit{l.command.end, l.command.end, ", " + b.String()}
 		}
 		if a == nil {
 			return edit{l.addAt, l.addAt, l.addBefore + "[" + b.String() + "]" + l.addAfter}

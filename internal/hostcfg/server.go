@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -348,6 +349,13 @@ func classify(s *Server, f fields, self *selfCheck) {
 	case s.Host == Goose && !f.hasType:
 		s.Kind, s.Note = Other, "no type"
 		return
+	case s.Host == OpenCode && f.typ == "remote":
+		s.Kind, s.URL, s.Note = Remote, f.url, "type remote"
+		return
+	case s.Host == OpenCode && f.typ != "local":
+		// OpenCode requires the type: "local" for a command.
+		s.Kind, s.Note = Other, "type "+strconv.Quote(f.typ)+", not local"
+		return
 	case s.Host != Goose && (f.urlKey != "" || remoteTypes[f.typ]):
 		s.Kind, s.URL = Remote, f.url
 		s.Note = f.urlKey
@@ -355,8 +363,8 @@ func classify(s *Server, f fields, self *selfCheck) {
 			s.Note = "type " + f.typ
 		}
 		return
-	case s.Host != Goose && f.hasType && f.typ != "stdio" && !(s.Host == Copilot && f.typ == "local"):
-		// Copilot CLI's "local" is its name for stdio.
+	case s.Host != Goose && f.hasType && f.typ != "stdio" && !((s.Host == Copilot || s.Host == OpenCode) && f.typ == "local"):
+		// Copilot CLI's and OpenCode's "local" is their name for stdio.
 		s.Kind, s.Note = Other, "type "+f.typ
 		return
 	case !f.hasCommand:
