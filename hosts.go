@@ -56,6 +56,7 @@ type hostsListCmd struct {
 type hostsWrapCmd struct {
 	Targets  []string `arg:"" optional:"" name:"host-or-server" help:"A host (claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode), then servers by name; with none, every stdio server."`
 	Profile  string   `placeholder:"NAME" help:"The proxy serves the consent of profile NAME (default: the proxy's own default, as 'rootpick proxy' without --profile)."`
+	Except   []string `placeholder:"NAME" help:"Leave the server NAME alone (repeat for several); it wins over a NAME given as an argument."`
 	KeepArgs bool     `name:"keep-args" help:"Keep the servers' folder arguments as they are, instead of replacing them with {roots}: the servers then get those folders whatever you consent."`
 	Yes      bool     `short:"y" help:"Write without asking (for scripts)."`
 	Project  string   `placeholder:"DIR" type:"path" help:"Read the project files of DIR (default: the current folder)."`
@@ -76,7 +77,8 @@ shown first; the files are written only after a y on the terminal (or with
 --yes), each beside a backup FILE.rootpick-backup (an older backup holding
 something else is kept, and the new one is FILE.rootpick-backup.N). A server
 that already runs through rootpick proxy is left alone, so wrapping twice is
-wrapping once. Remote servers (url, httpUrl, type http or sse) are refused:
+wrapping once; named with --profile NAME, it moves to that profile (only its
+--profile changes). --except NAME leaves NAME alone. Remote servers (url, httpUrl, type http or sse) are refused:
 the proxy speaks stdio only. A file that is a symbolic link stays one: the
 file it leads to is written. Comments, order and layout are kept.
 
@@ -89,7 +91,9 @@ Examples:
   rootpick hosts wrap                            every host's stdio servers
   rootpick hosts wrap claude --profile work      Claude Code's
   rootpick hosts wrap codex context7 docs --yes  two of Codex's, without asking
-  rootpick hosts wrap claude fs --keep-args      keep fs's folder arguments`
+  rootpick hosts wrap claude fs --keep-args      keep fs's folder arguments
+  rootpick hosts wrap claude --except memory     all of Claude Code's but memory
+  rootpick hosts wrap claude fs --profile home   move fs to profile home`
 }
 
 func (hostsUnwrapCmd) Help() string {
@@ -129,7 +133,7 @@ func (o *hostsWrapCmd) Run(e *env) error {
 			return usageError("hosts wrap: --profile: %v", err)
 		}
 	}
-	ch := hostsChange{targets: o.Targets, project: o.Project, yes: o.Yes, wrap: true,
+	ch := hostsChange{targets: o.Targets, except: o.Except, project: o.Project, yes: o.Yes, wrap: true,
 		proxy: hostcfg.Proxy{Exe: proxyExecutable(), Profile: o.Profile, StateDir: nonDefaultStateDir(), KeepArgs: o.KeepArgs}}
 	return ch.run(e, terminalAsk())
 }
@@ -276,6 +280,8 @@ func shown(s string) string {
 // hostsChange is one wrap or unwrap run.
 type hostsChange struct {
 	targets []string
+	// except are servers named with --except: never rewritten.
+	except  []string
 	project string
 	yes     bool
 	// wrap says wrap (with proxy), not unwrap.
@@ -419,7 +425,7 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 					return exitError{code: 1, msg: fmt.Sprintf("nothing written: %s: %v", shown(read.File.Path), shown(err.Error()))}
 				}
 			}
-			var which []int
+			var which, moves []int
 			for i, s := range c.Servers {
 				if len(names) > 0 && !slices.Contains(names, s.Name) {
 					continue
@@ -427,6 +433,24 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 				found[s.Name] = true
 				if rewritten[s.Scope+"\x00"+s.Name] {
 					continue
+				}
+				if slices.Contains(ch.except, s.Name) {
+					fmt.Fprintf(e.stderr, "%s %s: left alone: --except\n", label, shown(s.Name))
+					continue
+				}
+				// A server behind the proxy under another profile than the
+				// one asked for moves to it when it is named: a wrap of
+				// every server must not move those of other profiles.
+				if ch.wrap && ch.proxy.Profile != "" && s.Kind == hostcfg.Proxied {
+					if ok, _ := s.CanMove(ch.proxy.Profile); ok {
+						if len(names) > 0 {
+							moves = append(moves, i)
+						} else {
+							fmt.Fprintf(e.stderr, "%s %s: left alone: runs through rootpick proxy with profile %s; to move it to %s: rootpick hosts wrap %s %s --profile %s\n",
+								label, shown(s.Name), shown(cmp.Or(s.Profile, consent.DefaultProfile)), shown(ch.proxy.Profile), c.File.Host, argWords([]string{s.Name}), argWords([]string{ch.proxy.Profile}))
+						}
+						continue
+					}
 				}
 				ok, why := s.CanWrap()
 				if !ch.wrap {
@@ -445,6 +469,26 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 					fmt.Fprintf(e.stderr, "rootpick: %s %s in %s: not %s: %s\n", label, shown(s.Name), shown(c.File.Path), done, shown(why))
 				case ch.wrap || len(names) > 0 || s.Kind == hostcfg.Proxied:
 					fmt.Fprintf(e.stderr, "%s %s: left alone: %s\n", label, shown(s.Name), shown(why))
+				}
+			}
+			if len(moves) > 0 {
+				rw, err := c.PlanProfile(moves, ch.proxy.Profile)
+				if err != nil {
+					return exitError{code: 1, msg: fmt.Sprintf("nothing written: %s: %v", shown(c.File.Path), shown(err.Error()))}
+				}
+				for _, i := range moves {
+					s := c.Servers[i]
+					p.servers = append(p.servers, shown(s.Name))
+					p.notes = append(p.notes, fmt.Sprintf("%s: profile %s → %s: it will see what you consent for %s (%s)",
+						shown(s.Name), shown(cmp.Or(s.Profile, consent.DefaultProfile)), shown(ch.proxy.Profile), shown(ch.proxy.Profile), grants.of(ch.proxy.Profile)))
+				}
+				p.steps = append(p.steps, rw)
+				data = rw.New
+				if len(which) > 0 {
+					// The servers to wrap, in the file as moved.
+					if c, err = hostcfg.Parse(read.File, data); err != nil {
+						return exitError{code: 1, msg: fmt.Sprintf("nothing written: %s: %v", shown(read.File.Path), shown(err.Error()))}
+					}
 				}
 			}
 			if len(which) == 0 {
@@ -530,7 +574,16 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 		if ask == nil {
 			return exitError{code: 1, msg: fmt.Sprintf("nothing written: there is no terminal to ask on; run again with --yes to write %s", files)}
 		}
-		ok, err := ask(fmt.Sprintf("Write %s (each backed up beside it as FILE%s)? [y/N] ", files, hostcfg.BackupSuffix))
+		var all []string
+		for _, p := range plans {
+			all = append(all, p.servers...)
+		}
+		what := files
+		if len(all) > 1 {
+			// Several candidates: the question names them all.
+			what = fmt.Sprintf("%s (%s: %s)", files, servers(len(all)), strings.Join(all, ", "))
+		}
+		ok, err := ask(fmt.Sprintf("Write %s, each backed up beside it as FILE%s? [y/N] ", what, hostcfg.BackupSuffix))
 		if err != nil || !ok {
 			fmt.Fprintln(e.stderr, "Nothing written.")
 			return nil
@@ -563,12 +616,38 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 		if ch.proxy.Profile != "" {
 			pick += " --profile " + ch.proxy.Profile
 		}
-		fmt.Fprintf(e.stderr, "%d servers now run through rootpick proxy: restart the host, then choose their folders with '%s'.\n", n, pick)
+		verb := "run"
+		if n == 1 {
+			verb = "runs"
+		}
+		fmt.Fprintf(e.stderr, "%s now %s through rootpick proxy: restart the host, then choose their folders with '%s %s'.\n", servers(n), verb, pick, shownFolder(places.Project, places.Home))
 	}
 	if writeFailed || refused {
 		return exitError{code: 1}
 	}
 	return nil
+}
+
+// servers is "1 server" or "N servers".
+func servers(n int) string {
+	if n == 1 {
+		return "1 server"
+	}
+	return fmt.Sprintf("%d servers", n)
+}
+
+// shownFolder is dir as a person types it in a shell: ~ for the home
+// folder and ~/… under it, quoted where the shell needs it, escaped.
+func shownFolder(dir, home string) string {
+	if home != "" && dir == home {
+		return "~"
+	}
+	if rel, err := filepath.Rel(home, dir); home != "" && err == nil && filepath.IsLocal(rel) {
+		if q := argWords([]string{rel}); q == shown(rel) {
+			return "~/" + q
+		}
+	}
+	return argWords([]string{dir})
 }
 
 // alsoAs names the file's other paths, when hosts reach it by several.

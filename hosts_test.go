@@ -584,3 +584,102 @@ func TestHostsWrapDuplicateServersKey(t *testing.T) {
 		t.Error("files changed")
 	}
 }
+
+// TestHostsWrapChoose: --except leaves a server alone; the question names
+// the servers when there are several; the success line says how many, in
+// the right number, and the command that chooses their folders, with the
+// folder; a server named with another --profile moves to it (the diff
+// shows it, exit 0), and one not named is left alone with the command
+// that would move it.
+func TestHostsWrapChoose(t *testing.T) {
+	_, project := hostsSandbox(t)
+	mcp := filepath.Join(project, ".mcp.json")
+	asked := ""
+	no := func(q string) (bool, error) { asked = q; return false, nil }
+	ch := hostsChange{targets: []string{"claude"}, project: project, wrap: true, proxy: hostcfg.Proxy{Exe: "/bin/rootpick"}}
+	if err := ch.run(&env{stdout: io.Discard, stderr: io.Discard}, no); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(asked, "4 servers: filesystem, time, everything, memory") {
+		t.Errorf("the question does not list the servers: %q", asked)
+	}
+
+	var errb bytes.Buffer
+	if err := run([]string{"hosts", "wrap", "claude", "--except", "time", "--except", "memory", "--yes", "--project", project}, io.Discard, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	b, _ := os.ReadFile(mcp)
+	if !strings.Contains(string(b), `"command": "mcp-server-time"`) || !strings.Contains(errb.String(), "claude time: left alone: --except") {
+		t.Errorf("--except time wrapped it:\n%s\n%s", b, errb.String())
+	}
+	if want := "2 servers now run through rootpick proxy: restart the host, then choose their folders with 'rootpick " + argWords([]string{project}) + "'."; !strings.Contains(errb.String(), want) {
+		t.Errorf("the success line is not %q:\n%s", want, errb.String())
+	}
+
+	errb.Reset()
+	if err := run([]string{"hosts", "wrap", "claude", "time", "--profile", "work", "--yes", "--project", project}, io.Discard, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if want := "1 server now runs through rootpick proxy: restart the host, then choose their folders with 'rootpick --profile work " + argWords([]string{project}) + "'."; !strings.Contains(errb.String(), want) {
+		t.Errorf("the success line is not %q:\n%s", want, errb.String())
+	}
+
+	// git runs behind the proxy with profile work: named, it moves.
+	var out bytes.Buffer
+	errb.Reset()
+	if err := run([]string{"hosts", "wrap", "claude", "git", "--profile", "other", "--yes", "--project", project}, &out, &errb); err != nil {
+		t.Fatalf("moving git: %v\n%s", err, errb.String())
+	}
+	for _, want := range []string{`-      "args": ["proxy", "--profile", "work", "--", "uvx", "mcp-server-git"]`, `+      "args": ["proxy", "--profile", "other", "--", "uvx", "mcp-server-git"]`, "git: profile work → other"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the move does not show %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(errb.String(), "Nothing to wrap") {
+		t.Errorf("the move says Nothing to wrap:\n%s", errb.String())
+	}
+	places := hostcfg.Places{Home: os.Getenv("HOME"), Project: project}
+	for _, f := range hostcfg.Files(places) {
+		if f.Path != mcp {
+			continue
+		}
+		f.Rootpick = []string{"rootpick"}
+		c, err := hostcfg.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range c.Servers {
+			if s.Name == "git" && (s.Kind != hostcfg.Proxied || s.Profile != "other" || !slices.Equal(s.Behind, []string{"uvx", "mcp-server-git"})) {
+				t.Errorf("git after the move: %v profile %q behind %q", s.Kind, s.Profile, s.Behind)
+			}
+		}
+	}
+
+	// Not named: left alone, with the command that moves it.
+	before, _ := os.ReadFile(mcp)
+	errb.Reset()
+	if err := run([]string{"hosts", "wrap", "claude", "--profile", "third", "--yes", "--project", project}, io.Discard, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if after, _ := os.ReadFile(mcp); !bytes.Equal(before, after) {
+		t.Errorf("a wrap of every server moved one of another profile:\n%s", after)
+	}
+	if want := "claude git: left alone: runs through rootpick proxy with profile other; to move it to third: rootpick hosts wrap claude git --profile third"; !strings.Contains(errb.String(), want) {
+		t.Errorf("no %q:\n%s", want, errb.String())
+	}
+}
+
+// TestHostsShownFolder: the folder in the success line, as typed.
+func TestHostsShownFolder(t *testing.T) {
+	for _, tc := range []struct{ dir, want string }{
+		{"/home/me", "~"},
+		{"/home/me/src", "~/src"},
+		{"/home/me/My src", "'/home/me/My src'"},
+		{"/srv/code", "/srv/code"},
+		{"/home/meant", "/home/meant"},
+	} {
+		if got := shownFolder(tc.dir, "/home/me"); got != tc.want {
+			t.Errorf("shownFolder(%q) = %q, want %q", tc.dir, got, tc.want)
+		}
+	}
+}

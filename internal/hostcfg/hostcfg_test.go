@@ -432,6 +432,66 @@ func TestHostsFilesByOS(t *testing.T) {
 	}
 }
 
+// TestHostsMoveProfile: a server behind the proxy moves to another
+// profile, whichever way its --profile is written (or with none), and
+// nothing else in its file changes; moving it back gives the file byte
+// for byte.
+func TestHostsMoveProfile(t *testing.T) {
+	n := 0
+	for _, fx := range fixtures {
+		for name, kind := range fx.kinds {
+			if kind != Proxied {
+				continue
+			}
+			c := fx.load(t)
+			i := indexesOf(c, name)[0]
+			s := c.Servers[i]
+			if ok, _ := s.CanMove(s.Profile); ok {
+				t.Errorf("%s %s: CanMove to its own profile", fx.path, name)
+			}
+			rw, err := c.PlanProfile([]int{i}, "other team")
+			if err != nil {
+				t.Fatalf("%s %s: %v", fx.path, name, err)
+			}
+			c2, err := Parse(c.File, rw.New)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := c2.Servers[i]
+			if m.Kind != Proxied || m.Profile != "other team" || !slices.Equal(m.Behind, s.Behind) || !slices.Equal(m.Restored, s.Restored) {
+				t.Errorf("%s %s moved: %v profile %q behind %q", fx.path, name, m.Kind, m.Profile, m.Behind)
+			}
+			t.Logf("%s %s:\n%s", fx.path, name, Diff("a", "b", c.Data, rw.New))
+			if s.Profile == "" {
+				n++
+				continue // none to move back to
+			}
+			back, err := c2.PlanProfile([]int{i}, s.Profile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(back.New, c.Data) {
+				t.Errorf("%s %s moved and back:\n%s", fx.path, name, Diff("a", "b", c.Data, back.New))
+			}
+			n++
+		}
+	}
+	if n < 5 {
+		t.Errorf("only %d proxied fixtures", n)
+	}
+	// --profile=NAME is rewritten as one word.
+	f, _ := FileFor(Claude, "project", ".mcp.json")
+	f.Rootpick = fixtureRootpick
+	c, err := Parse(f, []byte(`{"mcpServers": {"a": {"command": "rootpick", "args": ["proxy", "--profile=work", "--", "srv"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw, err := c.PlanProfile([]int{0}, "home")
+	if err != nil || !bytes.Contains(rw.New, []byte(`"--profile=home", "--", "srv"`)) {
+		t.Errorf("--profile=work moved: %v\n%s", err, rw.New)
+	}
+}
+
 // TestHostsFixturesAreTracked guards against a fixture left out of the
 // table above.
 func TestHostsFixturesAreTracked(t *testing.T) {

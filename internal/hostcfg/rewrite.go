@@ -268,6 +268,64 @@ func (c *Config) PlanWrap(which []int, p Proxy) (*Rewrite, error) {
 	return c.rewrite(edits, want)
 }
 
+// CanMove reports whether PlanProfile would move s to profile, and if
+// not, why: s must run through the proxy, under another profile, with a
+// server command after the proxy's flags.
+func (s Server) CanMove(profile string) (bool, string) {
+	switch {
+	case s.Kind != Proxied:
+		return false, "does not run through rootpick proxy"
+	case s.Profile == profile:
+		return false, "already runs through rootpick proxy (profile " + profile + ")"
+	case s.Behind == nil:
+		return false, "no server command after rootpick proxy's flags"
+	case s.Problem != "":
+		return false, s.Problem
+	}
+	return true, ""
+}
+
+// PlanProfile returns the file with the servers at the indexes which
+// (each one CanMove accepts) served by the proxy's profile instead of the
+// one they have: the --profile value is replaced where there is one, and
+// `--profile PROFILE` put right after `proxy` where there is none. Nothing
+// else in the entry changes (its --state-dir, --enforce, --allow-* flags
+// and folder arguments stay).
+func (c *Config) PlanProfile(which []int, profile string) (*Rewrite, error) {
+	if profile == "" || !utf8.ValidString(profile) {
+		return nil, errors.New("hostcfg: a profile must be named, in UTF-8")
+	}
+	var edits []edit
+	want := map[int][]string{}
+	for _, i := range which {
+		s := c.Servers[i]
+		if ok, why := s.CanMove(profile); !ok {
+			return nil, fmt.Errorf("%s: %s", s.Name, why)
+		}
+		l := s.loc
+		items := l.args.items
+		pl := parseProxy(s.Args)
+		args := slices.Clone(s.Args)
+		switch {
+		case pl.profileAt >= 0 && pl.profileEq:
+			args[pl.profileAt] = "--profile=" + profile
+			edits = append(edits, edit{items[pl.profileAt].raw.start, items[pl.profileAt].raw.end, Quote(args[pl.profileAt])})
+		case pl.profileAt >= 0:
+			args[pl.profileAt] = profile
+			edits = append(edits, edit{items[pl.profileAt].raw.start, items[pl.profileAt].raw.end, Quote(profile)})
+		default:
+			args = slices.Insert(args, 1, "--profile", profile)
+			sep := c.flowSep(l.args)
+			if l.args.block {
+				sep = c.newline() + l.args.indent + "- "
+			}
+			edits = append(edits, edit{items[0].raw.end, items[0].raw.end, sep + Quote("--profile") + sep + Quote(profile)})
+		}
+		want[i] = append([]string{s.Command}, args...)
+	}
+	return c.rewrite(edits, want)
+}
+
 // PlanUnwrap is Unwrap, with what it changed.
 func (c *Config) PlanUnwrap(which []int) (*Rewrite, error) {
 	var edits []edit

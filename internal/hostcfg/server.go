@@ -223,6 +223,10 @@ type origArg struct {
 // proxyLine is `proxy [FLAGS] [--] SERVER...` as parseProxy reads it.
 type proxyLine struct {
 	profile string
+	// profileAt is the index in the args of the last --profile's value
+	// (of the --profile=VALUE word when profileEq), -1 when none.
+	profileAt int
+	profileEq bool
 	// at is the index of the server command in the args, -1 when the
 	// flags cannot be read or no command follows.
 	at int
@@ -235,7 +239,7 @@ type proxyLine struct {
 // executable). Hosts may have dropped the "--" (Gemini CLI's `mcp add`
 // does), so the command is also the first word that is not a flag.
 func parseProxy(args []string) proxyLine {
-	l := proxyLine{at: -1}
+	l := proxyLine{at: -1, profileAt: -1}
 	if len(args) == 0 || args[0] != "proxy" {
 		return l
 	}
@@ -259,7 +263,7 @@ func parseProxy(args []string) proxyLine {
 			}
 			switch a {
 			case "--profile":
-				l.profile = args[i+1]
+				l.profile, l.profileAt, l.profileEq = args[i+1], i+1, false
 			case OrigArgFlag:
 				g := group()
 				*g = append(*g, origArg{args[i+1], i + 1})
@@ -272,7 +276,7 @@ func parseProxy(args []string) proxyLine {
 			}
 			switch name {
 			case "--profile":
-				l.profile = value
+				l.profile, l.profileAt, l.profileEq = value, i, true
 			case OrigArgFlag:
 				g := group()
 				*g = append(*g, origArg{value, -1})
