@@ -6,11 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"sync"
 	"syscall"
-	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Why a stdio server failed is best said by the process, not by the
@@ -150,33 +146,11 @@ func signalEnd(sig syscall.Signal, core bool) string {
 	return s
 }
 
-// processExit records how a stdio server's process ended, as the SDK's
-// close of its connection learns it (that close is what waits for the
-// process). It is filled in once.
+// processExit records how a stdio server's process ended. It is filled
+// in once (processTransport.noteExit).
 type processExit struct {
-	reason string // "" until known, or when the end says nothing
-	// self is false when the close had to signal the process: its end
+	reason string // "" when its end says nothing
+	// self is false when rootpick had begun to end the process: its end
 	// was then rootpick's doing, not the server's.
 	self bool
-}
-
-// closeWatch wraps a stdio connection so that its Close, which closes the
-// server's input and waits for the process (signalling it after
-// stdioTerminate), records how the process ended.
-type closeWatch struct {
-	mcp.Connection
-	record func(err error, took time.Duration)
-	once   sync.Once
-	err    error
-}
-
-// Close closes the connection once; every caller gets the first result,
-// once it is known.
-func (c *closeWatch) Close() error {
-	c.once.Do(func() {
-		start := time.Now()
-		c.err = c.Connection.Close()
-		c.record(c.err, time.Since(start))
-	})
-	return c.err
 }

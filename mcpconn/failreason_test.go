@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
 
 // Tests of why a server failed, as the person reads it: the exit status or
@@ -35,8 +37,22 @@ func failedEvent(t *testing.T, evs []Event, server string) Event {
 
 // TestExitIsTheReason: a server whose process exits or is killed while it
 // starts is reported by its exit status or signal, not by the EOF the
-// handshake met; a final failure it is not, so it is restarted.
+// handshake met; a final failure it is not, so it is restarted. The
+// status is waited for, not guessed from how soon the process went away:
+// "SIGTERM, slow to end" leaves a grandchild deaf to SIGTERM, which its
+// guard takes a second to end (as a loaded machine delays any guard), and
+// is still reported by its signal.
 func TestExitIsTheReason(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	t.Cleanup(func() {
+		for _, p := range faultserver.ReadPids(pidfile) {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+		}
+	})
 	for _, tc := range []struct {
 		name    string
 		command []string
@@ -49,6 +65,8 @@ func TestExitIsTheReason(t *testing.T) {
 		{"exit 127", []string{"sh", "-c", "exit 127"}, "exited with status 127 (a command it ran was not found)", ""},
 		{"SIGKILL", []string{"sh", "-c", "kill -KILL $$"}, "killed by signal 9 (SIGKILL)", ""},
 		{"SIGTERM", []string{"sh", "-c", "kill -TERM $$"}, "terminated by SIGTERM (signal 15)", ""},
+		{"SIGTERM, slow to end", []string{"env", "ROOTPICK_TEST_SERVE=setsid-then-term", "ROOTPICK_TEST_PIDFILE=" + pidfile, exe},
+			"terminated by SIGTERM (signal 15)", "terminated by SIGTERM (signal 15) before it answered initialize"},
 		{"SIGSEGV", []string{"sh", "-c", "kill -SEGV $$"}, "killed by signal 11 (SIGSEGV)", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

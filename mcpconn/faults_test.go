@@ -59,6 +59,19 @@ var faultModes = map[string]func(){
 		serveDemo()
 		select {}
 	},
+	// setsid-then-term starts a sleeper and, once the sleeper is deaf to
+	// SIGTERM, dies of SIGTERM itself, before it has answered
+	// initialize: its guard then takes termGrace to end the sleeper, and
+	// exits only after that.
+	"setsid-then-term": func() {
+		spawnSleeper()
+		pidfile := os.Getenv("ROOTPICK_TEST_PIDFILE")
+		for deadline := time.Now().Add(10 * time.Second); len(faultserver.ReadPids(pidfile)) == 0 && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		_ = testproc.Kill(os.Getpid(), syscall.SIGTERM)
+		time.Sleep(time.Hour)
+	},
 	// setsid-untagged starts, with a cleared environment (as by env -i, so
 	// no server tag), a grandchild in a new session that ignores SIGTERM,
 	// then sleeps: only the server's children in /proc lead to it.

@@ -30,17 +30,31 @@ import (
 //     rootpick made: nothing is relayed), then lets go of them, so that
 //     rootpick sees the server's output end when the server's does;
 //   - when the server exits, or on SIGTERM, SIGINT or SIGHUP, ends every
-//     process below it (EndDescendants: SIGTERM, then SIGKILL) and exits
-//     with the server's status.
-// rootpick still ends the tree itself when it stops a server (endTree on
-// the guard: its group, its descendants, the tag); the guard only matters
-// when rootpick can no longer do it.
+//     process below it (SIGTERM, then SIGKILL) and exits with the
+//     server's status only once none is left: while one runs, the guard
+//     stays, and with it the subreaper that holds the tree together.
+// rootpick ends a guarded server by sending its guard SIGTERM and waiting
+// for the guard to be done (endGuard), and only past guardGrace by
+// killing the tree itself (endTree: the group, the descendants, the tag);
+// endTree also sweeps what carries the tag outside the guard's tree.
+// Nothing SIGKILLs a guard that is still ending its tree, and the
+// connection's close does not signal it either (processTransport, where
+// the SDK's CommandTransport sent the guard SIGKILL 2 s after closing its
+// input): killed in that moment, the guard's orphans would go to rootpick
+// and, were rootpick killed before it had ended them (a server that
+// crash-loops is always in that moment), to init; one that ignores
+// SIGTERM then outlived rootpick.
+// TestNothingOutlivesAKilledPickerWhileAServerCrashLoops kills the picker
+// at random moments of a crash loop: with rootpick killing the guard at
+// once, 17 of 20 runs left a grandchild running; now none does.
 //
-// What is not covered: the guard itself killed with SIGKILL (its server
-// dies by PR_SET_PDEATHSIG; the server's descendants are left to
-// rootpick, or to init if rootpick is gone too); rootpick killed in the
-// instant between the guard's start and its handler for SIGTERM (the
-// guard then dies before it has started the server, so nothing is left).
+// What is not covered: the guard itself killed with SIGKILL by someone
+// else (its server dies by PR_SET_PDEATHSIG; the server's descendants are
+// left to rootpick, or to init if rootpick is gone too); rootpick killed
+// in the instant between the guard's start and its handler for SIGTERM
+// (the guard then dies before it has started the server, so nothing is
+// left); a descendant that does not die of SIGKILL within guardHold
+// (stuck in the kernel: it dies when it wakes, SIGKILL pending).
 
 // GuardMain must be called first in main, before the command line is
 // parsed, by a program that launches stdio servers (and by the TestMain of
@@ -174,12 +188,25 @@ func runGuard(path string, argv []string, enforce bool) int {
 	select {
 	case status = <-exited:
 		done = true
-		// Its own end, which the guard's exit status cannot always
-		// mirror (a SIGSEGV becomes 139).
-		report.say("exit %d", uint32(status))
 	case <-stop:
+		// A server that ended just before the signal came ended on its
+		// own: rootpick signals the guard only, so nothing else killed
+		// it. Its status is on its way.
+		if p, ok := readProc(pid); !ok || p.dead() {
+			select {
+			case status = <-exited:
+				done = true
+			case <-time.After(time.Second):
+			}
+		}
 	}
-	endDescendants(termGrace, pid)
+	if done {
+		// Its own end, which the guard's exit status cannot always
+		// mirror (a SIGSEGV becomes 139), said before the rest of the
+		// tree is ended: rootpick gives it as the reason at once.
+		report.say("exit %d", uint32(status))
+	}
+	endDescendants(termGrace, guardHold, pid)
 	if !done {
 		select {
 		case status = <-exited:
@@ -188,6 +215,27 @@ func runGuard(path string, argv []string, enforce bool) int {
 		}
 	}
 	return exitCode(status)
+}
+
+// guardHold bounds how long a guard keeps ending its tree: it exits no
+// sooner while a process of the tree runs, unless that process has not
+// died of SIGKILL for this long (it is stuck in the kernel, and dies when
+// it wakes). rootpick waits guardGrace for a guard it stopped.
+const guardHold = 30 * time.Second
+
+// endGuard asks the guard pid (started at stamp, see startStamp) to end
+// its server's tree, with SIGTERM to the guard alone, and waits up to
+// bound for the guard to have exited, which it does only once its tree is
+// gone. The guard is never sent SIGKILL here: killed while it ends its
+// tree, it would leave the tree's orphans to rootpick, and to init if
+// rootpick were killed meanwhile.
+func endGuard(pid int, stamp uint64, bound time.Duration) {
+	t := target{pid: stamp}
+	if len(t.live()) == 0 {
+		return
+	}
+	t.signal(syscall.SIGTERM)
+	t.waitGone(bound)
 }
 
 // exitCode returns the code to exit with for a server that ended with ws;

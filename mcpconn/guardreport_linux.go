@@ -41,6 +41,11 @@ type guardReport struct {
 	landlockErr string              // why the guard could not enforce the ruleset
 	startErr    error               // why the program could not be started
 	status      *syscall.WaitStatus // how the server ended, if on its own
+	// onExit, if set, is called with how the server ended as soon as the
+	// guard says it ended on its own: before the guard has ended the
+	// rest of the tree, which takes a second when a descendant ignores
+	// SIGTERM.
+	onExit func(end string)
 }
 
 // newGuardReport makes the pipe a guard reports on; w goes to the guard.
@@ -94,11 +99,26 @@ func (g *guardReport) read() {
 			ws := syscall.WaitStatus(n)
 			g.status = &ws
 		}
+		onExit := g.onExit
 		g.mu.Unlock()
+		if word == "exit" && onExit != nil {
+			onExit(waitStatusEnd(syscall.WaitStatus(n)))
+		}
 		if word == "started" || word == "start-error" || word == "landlock-error" {
 			said()
 		}
 	}
+}
+
+// whenServerEnds has f called with how the server ended (in words), if
+// the guard reports that it ended on its own. Call it before afterStart.
+func (g *guardReport) whenServerEnds(f func(end string)) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.onExit = f
 }
 
 // startError waits up to d until the guard has said whether it started

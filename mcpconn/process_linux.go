@@ -214,9 +214,15 @@ func (t target) live() []int {
 	return pids
 }
 
+// signal sends sig to the processes of t that still run. One that this
+// process may not signal (it changed its user: sudo) cannot be ended from
+// here and is no longer waited for: its stamp becomes 0, which matches no
+// process.
 func (t target) signal(sig syscall.Signal) {
 	for _, pid := range t.live() {
-		_ = syscall.Kill(pid, sig)
+		if syscall.Kill(pid, sig) == syscall.EPERM {
+			t[pid] = 0
+		}
 	}
 }
 
@@ -415,30 +421,34 @@ func realUID(pid int) (int, bool) {
 // EndDescendants ends every process still running below this one — what
 // is left after the servers were stopped, such as a crashed server's
 // grandchild that escaped with setsid() and was re-parented here — with
-// SIGTERM, then SIGKILL after grace, and reaps them. Call it last, after
+// SIGTERM, then SIGKILL after grace, and reaps them; it gives up on a
+// process that has not died 2×grace after it began. Call it last, after
 // Hub.Close: it would also end servers a live Hub still serves. It returns
 // how many processes it found.
-func EndDescendants(grace time.Duration) int { return endDescendants(grace, 0) }
+func EndDescendants(grace time.Duration) int { return endDescendants(grace, 2*grace, 0) }
 
-// endDescendants is EndDescendants, leaving the exit status of child skip
-// (if not 0) to be collected by its own waiter.
-func endDescendants(grace time.Duration, skip int) int {
+// endDescendants is EndDescendants with its own bound: it returns once no
+// process runs below this one, or bound after it began. The exit status
+// of child skip (if not 0) is left to its own waiter.
+func endDescendants(grace, bound time.Duration, skip int) int {
 	self := os.Getpid()
 	t := target{}
 	t.add(treeOf(readProcs(), self))
-	n := len(t)
-	if n > 0 {
+	if len(t) > 0 {
+		deadline := time.Now().Add(bound)
 		t.signal(syscall.SIGTERM)
-		t.waitGone(grace)
+		t.waitGone(min(grace, bound))
 		// As in endTree: kill what runs, including what was started
-		// meanwhile, until nothing new runs or grace has passed again.
-		for deadline := time.Now().Add(grace); ; {
+		// meanwhile (a process forked just before its parent was killed
+		// shows up, re-parented here, in the next look), until a look
+		// finds nothing running.
+		for {
 			t.add(treeOf(readProcs(), self))
 			if len(t.live()) == 0 || time.Now().After(deadline) {
 				break
 			}
 			t.signal(syscall.SIGKILL)
-			t.waitGone(min(100*time.Millisecond, time.Until(deadline)))
+			t.waitGone(min(100*time.Millisecond, max(time.Until(deadline), 0)))
 		}
 		t.reap(skip)
 	}

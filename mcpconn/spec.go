@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -180,11 +181,15 @@ type serverAccess struct {
 
 // processTransport starts a stdio server in its own process group, so that
 // the terminal's signals do not reach it and shutdown can end its
-// descendants too (npx starts node). Its stderr is an OS pipe read line by
-// line: the child never inherits the terminal, and waiting for the child
-// does not wait for a grandchild that keeps stderr open.
+// descendants too (npx starts node). Its stdin, stdout and stderr are OS
+// pipes, stderr read line by line: the child never inherits the terminal,
+// and waiting for the child does not wait for a grandchild that keeps one
+// of them open. It does what the SDK's CommandTransport does, except
+// that closing the connection never signals the process (stop ends it,
+// guard first: see endGuard), and it learns how the process ended as
+// soon as the process (or its guard) says so.
 type processTransport struct {
-	inner   *mcp.CommandTransport
+	cmd     *exec.Cmd
 	stderrW *os.File
 	// program is the command's program as written, path where it was
 	// found: a failure to start it names them, not the guard.
@@ -206,8 +211,14 @@ type processTransport struct {
 	// file while exec passes it on races (its descriptor could even be
 	// reused for another file before the child gets it).
 	starting bool
-	ended    sync.Once // the tree is ended once; every stop waits for it
-	exit     processExit
+	// signalled is set once stop has begun to end the process: an end
+	// that comes after is rootpick's doing, not the server's.
+	signalled bool
+	ended     sync.Once // the tree is ended once; every stop waits for it
+	exit      processExit
+	exitSet   bool
+	exitKnown chan struct{} // closed once exit is set
+	waited    chan struct{} // closed once the process has been waited for
 }
 
 // How long a server's processes get to exit after SIGTERM before SIGKILL,
@@ -216,6 +227,12 @@ const (
 	termGrace = time.Second
 	killGrace = time.Second
 )
+
+// guardGrace is how long rootpick waits for a guard it sent SIGTERM to
+// end its server's tree and exit (Linux), before it kills the tree
+// itself: the guard gives the tree termGrace after SIGTERM, then kills
+// what is left; the rest is room for a loaded machine.
+const guardGrace = termGrace + killGrace + 3*time.Second
 
 // Stderr logging limits, per server: a burst, then a steady rate (see
 // logBudget). The Stderr events are not limited by this, the event queue
@@ -333,8 +350,11 @@ func newProcessTransport(command []string, access serverAccess, logger *slog.Log
 			logger.Warn("stderr lines not logged: the server writes too fast", "lines", budget.skipped)
 		}
 	}()
-	return &processTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, stderrW: w, tag: tag,
-		program: command[0], path: path, report: report, enforcement: enforcement, tmp: tmp}, nil
+	t := &processTransport{cmd: cmd, stderrW: w, tag: tag,
+		program: command[0], path: path, report: report, enforcement: enforcement, tmp: tmp,
+		exitKnown: make(chan struct{}), waited: make(chan struct{})}
+	report.whenServerEnds(func(end string) { t.noteExit(end, true) })
+	return t, nil
 }
 
 // Connect starts the process; the SDK then speaks MCP over its stdin/stdout.
@@ -346,19 +366,20 @@ func (t *processTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	}
 	t.starting = true
 	t.mu.Unlock()
-	conn, err := t.inner.Connect(ctx)
+	conn, err := t.start(ctx)
 	_ = t.stderrW.Close() // the child holds its own copy
 	t.report.afterStart(err == nil)
 	t.mu.Lock()
 	t.starting = false
 	if err == nil {
-		t.pid = t.inner.Command.Process.Pid
+		t.pid = t.cmd.Process.Pid
 		t.stamp = startStamp(t.pid)
 	}
 	stopped := t.stopped
 	t.mu.Unlock()
 	if err != nil {
-		if t.inner.Command.Process == nil { // it did not start
+		t.noteExit("", false)     // nothing ran
+		if t.cmd.Process == nil { // it did not start
 			return nil, startFailure(t.program, t.path, err)
 		}
 		return nil, err
@@ -368,15 +389,86 @@ func (t *processTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 		t.stop()
 		return nil, errors.New("mcpconn: stopped while starting")
 	}
-	return &closeWatch{Connection: conn, record: t.recordExit}, nil
+	return conn, nil
 }
+
+// start starts the process with its stdin and stdout on pipes of its own,
+// and a waiter that records how it ended.
+func (t *processTransport) start(ctx context.Context) (mcp.Connection, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		_, _ = inR.Close(), inW.Close()
+		return nil, err
+	}
+	t.cmd.Stdin, t.cmd.Stdout = inR, outW
+	err = t.cmd.Start()
+	_, _ = inR.Close(), outW.Close() // the child holds its own copies
+	if err != nil {
+		_, _ = inW.Close(), outR.Close()
+		return nil, err
+	}
+	go func() {
+		defer panics.Guard()
+		t.wait()
+	}()
+	// The connection closes its input only (the reader is left open, so
+	// that the server's last words are still read); the output's end is
+	// closed once the connection is closed and the process waited for.
+	in := &serverInput{t: t, w: inW, out: outR}
+	return (&mcp.IOTransport{Reader: io.NopCloser(outR), Writer: in}).Connect(ctx)
+}
+
+// wait waits for the process and records how it ended (noteExit), unless
+// its guard said so first.
+func (t *processTransport) wait() {
+	err := t.cmd.Wait()
+	close(t.waited)
+	if t.report != nil {
+		// The server's own end, if it had one, is in the guard's report,
+		// whole once the guard has exited; else the guard was told to end
+		// it (or was killed): not the server's doing.
+		if end := t.report.serverEnd(exitWait); end != "" {
+			t.noteExit(end, true)
+		}
+		t.noteExit(exitReason(err), false)
+		return
+	}
+	t.mu.Lock()
+	self := !t.signalled
+	t.mu.Unlock()
+	reason := exitReason(err)
+	t.noteExit(reason, self && reason != "")
+}
+
+// noteExit records how the process ended, the first time it is called,
+// and whether that end was its own (not rootpick's stopping it).
+func (t *processTransport) noteExit(reason string, self bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.exitSet {
+		return
+	}
+	t.exitSet = true
+	t.exit = processExit{reason: reason, self: self}
+	close(t.exitKnown)
+}
+
+// exitWait bounds the wait for how a process ended, once it has been
+// stopped (it is gone then, and only the goroutines that learn its
+// status have to run): a catch-all for a hang, far above what a loaded
+// machine needs.
+const exitWait = 5 * time.Second
 
 // guardStartFailure says why the guard could not start the program, once
 // the handshake has failed (the guard then exits with status 127): a
 // finalError, or nil when it did start it or there is no guard. Nothing
 // waits for the guard's word while all goes well.
 func (t *processTransport) guardStartFailure() error {
-	serr := t.report.startError(500 * time.Millisecond)
+	serr := t.report.startError(exitWait)
 	if serr == nil {
 		return nil
 	}
@@ -388,28 +480,19 @@ func (t *processTransport) guardStartFailure() error {
 	return startFailure(t.program, t.path, &os.PathError{Op: "fork/exec", Path: t.path, Err: serr})
 }
 
-// recordExit keeps how the process ended, from the result of closing its
-// connection (the SDK's close waits for the process, and returns what
-// Wait returned). A close that took stdioTerminate or longer had to
-// signal the process: its end is then not the server's own.
-func (t *processTransport) recordExit(err error, took time.Duration) {
-	reason := exitReason(err)
-	if reason != "" { // the guard (if any) has exited: its report is whole
-		if end := t.report.serverEnd(500 * time.Millisecond); end != "" {
-			reason = end // the server's own, which the guard's cannot always mirror
-		}
+// exited says how the process ended, and whether it ended on its own. It
+// waits (up to exitWait) until that is known: call it once the process
+// has been stopped, so that the answer does not depend on how loaded the
+// machine is.
+func (t *processTransport) exited() (string, bool) {
+	select {
+	case <-t.exitKnown:
+	case <-time.After(exitWait):
+		return "", false
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.exit = processExit{reason: reason, self: reason != "" && took < stdioTerminate}
-}
-
-// exited says how the process ended, once its connection is closed, if it
-// ended on its own.
-func (t *processTransport) exited() (string, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.exit.reason, t.exit.self
+	return t.exit.reason, t.exit.self && t.exit.reason != ""
 }
 
 // stop ends the server and all its descendants, if the process was started;
@@ -418,6 +501,9 @@ func (t *processTransport) stop() {
 	t.mu.Lock()
 	t.stopped = true
 	pid, stamp, tag, starting := t.pid, t.stamp, t.tag, t.starting
+	if pid != 0 {
+		t.signalled = true
+	}
 	t.mu.Unlock()
 	if !starting { // else Connect closes it, sees stopped and calls stop again
 		_ = t.stderrW.Close() // if the process never started, the reader ends too
@@ -429,10 +515,49 @@ func (t *processTransport) stop() {
 		// Concurrent callers (the session's end and Hub.Close) all return
 		// only once the tree is gone, so rootpick cannot exit first.
 		t.ended.Do(func() {
+			if t.report != nil {
+				// The guard ends the tree (and stays its subreaper
+				// until it has); what is left (a guard that did not
+				// exit, a process outside its tree that carries the
+				// tag) is ended here.
+				endGuard(pid, stamp, guardGrace)
+			}
 			endTree(pid, stamp, tag, termGrace, killGrace)
 			removeTmp(t.tmp)
 		})
 	} else if !starting {
 		t.ended.Do(func() { removeTmp(t.tmp) }) // it never started
+		t.noteExit("", false)
 	}
+}
+
+// serverInput is the server's stdin as the connection writes it. Closing
+// it is the polite end of a stdio server (the MCP spec's first step): the
+// server reads the end of its input and exits. Close waits up to
+// stdioTerminate for that, so that a server that exits is reported by its
+// status, but it never signals the process: stop does, after.
+type serverInput struct {
+	t    *processTransport
+	w    *os.File
+	out  *os.File // the server's stdout, read end
+	once sync.Once
+	err  error
+}
+
+func (in *serverInput) Write(p []byte) (int, error) { return in.w.Write(p) }
+
+func (in *serverInput) Close() error {
+	in.once.Do(func() {
+		in.err = in.w.Close()
+		select {
+		case <-in.t.exitKnown:
+		case <-time.After(stdioTerminate):
+		}
+		go func() {
+			defer panics.Guard()
+			<-in.t.waited
+			_ = in.out.Close()
+		}()
+	})
+	return in.err
 }

@@ -1,0 +1,170 @@
+package mcpconn
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
+)
+
+func init() {
+	// crashloop starts a sleeper (a grandchild in a session of its own,
+	// deaf to SIGTERM, SIGHUP and SIGINT), then crashes: at once, or
+	// after it has answered initialize and served for up to 200 ms. Its
+	// supervisor restarts it, with a short backoff, over and over.
+	faultModes["crashloop"] = func() {
+		spawnSleeper()
+		if rand.IntN(2) == 0 {
+			os.Exit(1)
+		}
+		go func() {
+			time.Sleep(time.Duration(rand.IntN(200)) * time.Millisecond)
+			os.Exit(1)
+		}()
+		serveDemo()
+	}
+	// crashhost is the picker in miniature while a server crash-loops: a
+	// subreaper with a Hub serving a crashloop server under a guard, as
+	// rootpick does. It prints "up" once the server has started its first
+	// sleeper, then runs until it is killed.
+	faultModes["crashhost"] = func() {
+		if err := BecomeSubreaper(); err != nil {
+			fmt.Println("subreaper:", err)
+			os.Exit(1)
+		}
+		hub := NewHub(Options{Timing: Timing{BackoffMin: 30 * time.Millisecond, BackoffMax: 120 * time.Millisecond}})
+		hub.Add(Spec{Command: []string{"env", "ROOTPICK_TEST_SERVE=crashloop", os.Args[0]}})
+		go func() {
+			for range hub.Events() {
+			}
+		}()
+		pidfile := os.Getenv("ROOTPICK_TEST_PIDFILE")
+		for deadline := time.Now().Add(20 * time.Second); len(faultserver.ReadPids(pidfile)) == 0; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				fmt.Println("no grandchild")
+				os.Exit(1)
+			}
+		}
+		fmt.Println("up")
+		select {}
+	}
+}
+
+// withEntry lists the processes (zombies left out) whose environment holds
+// entry.
+func withEntry(entry string) []int {
+	var pids []int
+	for _, p := range readProcs() {
+		if p.dead() {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/environ")
+		if err != nil {
+			continue
+		}
+		for e := range bytes.SplitSeq(b, []byte{0}) {
+			if string(e) == entry {
+				pids = append(pids, p.pid)
+				break
+			}
+		}
+	}
+	return pids
+}
+
+// TestNothingOutlivesAKilledPickerWhileAServerCrashLoops: the picker (a
+// Hub in a subreaper, crashhost) is killed with SIGKILL at a random moment
+// while its server crash-loops, each run leaving a grandchild that left
+// the server's session and ignores SIGTERM: the server's guard is then
+// ending a tree, or the supervisor is ending an old guard's tree, starting
+// a new one or waiting out its backoff. Whatever the moment, every process
+// of the picker's (each carries the trial's environment entry) is gone
+// soon after: the guard keeps its subreaper role, and so its tree, until
+// the tree is gone, and nothing SIGKILLs a guard before that.
+func TestNothingOutlivesAKilledPickerWhileAServerCrashLoops(t *testing.T) {
+	const trials, atOnce = 20, 4
+	// The bound is a catch-all: a guard ends its tree in about termGrace
+	// (1 s) after its parent's death; the report that led here saw
+	// survivors 12 s later.
+	const bound = 15 * time.Second
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var survivors []string
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, atOnce)
+	for i := range trials {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			entry := fmt.Sprintf("ROOTPICK_TEST_TRIAL=%d-%d-%d", os.Getpid(), i, time.Now().UnixNano())
+			pidfile := filepath.Join(t.TempDir(), "pids")
+			cmd := exec.Command(exe)
+			cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=crashhost", "ROOTPICK_TEST_PIDFILE="+pidfile, entry)
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if err := cmd.Start(); err != nil {
+				t.Error(err)
+				return
+			}
+			up := make(chan string, 1)
+			go func() {
+				b := make([]byte, 64)
+				n, _ := out.Read(b)
+				up <- string(b[:n])
+			}()
+			select {
+			case s := <-up:
+				if s != "up\n" {
+					t.Errorf("trial %d: the picker said %q", i, s)
+				}
+			case <-time.After(30 * time.Second):
+				t.Errorf("trial %d: the picker did not start its server in 30 s", i)
+			}
+			// A moment of the restart loop: each run lasts up to about
+			// 0.2 s, then its tree takes about a second to end.
+			time.Sleep(time.Duration(rand.IntN(2500)) * time.Millisecond)
+			_ = cmd.Process.Signal(syscall.SIGKILL)
+			_ = cmd.Wait()
+			killed := time.Now()
+			var left []int
+			for {
+				left = withEntry(entry)
+				if len(left) == 0 || time.Since(killed) > bound {
+					break
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			if len(left) > 0 {
+				mu.Lock()
+				survivors = append(survivors, fmt.Sprintf("trial %d: %v", i, left))
+				mu.Unlock()
+				for _, p := range left {
+					_ = syscall.Kill(p, syscall.SIGKILL)
+				}
+				return
+			}
+			t.Logf("trial %d: nothing left %v after the SIGKILL", i, time.Since(killed).Round(10*time.Millisecond))
+		}()
+	}
+	wg.Wait()
+	if len(survivors) > 0 {
+		t.Fatalf("%d of %d trials left processes running %v after the picker was killed: %v", len(survivors), trials, bound, survivors)
+	}
+}
