@@ -23,7 +23,7 @@ var testTiming = Timing{BackoffMin: 20 * time.Millisecond, BackoffMax: 80 * time
 
 // selfServer is a command that runs the test binary as the fault server
 // name; marker appears in its command line, so pidsWith finds it.
-func selfServer(t *testing.T, name, marker string, args ...string) []string {
+func selfServer(t testing.TB, name, marker string, args ...string) []string {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -557,4 +557,42 @@ func killServer(t *testing.T, marker string) string {
 	}
 	must(t, testproc.Kill(pid, syscall.SIGKILL))
 	return pids[0]
+}
+
+// TestRestartPreemptsAStart: a server started with the consented folders
+// as its arguments ({roots}) that takes its time to answer initialize
+// (this one never does) is restarted with the new folders as soon as the
+// consent changes, not once its handshake is over: the process being
+// started was made for a set that is no longer the consent. The old
+// process is ended; the bound is a catch-all, far below the initialize
+// budget that a serialized restart would wait out.
+func TestRestartPreemptsAStart(t *testing.T) {
+	marker := uniqueMarker("preempt")
+	hub := NewHub(Options{InitTimeout: 10 * time.Minute, Timing: testTiming})
+	defer hub.Close()
+	events := collect(hub)
+	a := root(t, "a")
+	hub.Add(Spec{Name: "slow", Command: []string{"sh", "-c", `echo "args:$*" >&2; sleep 600`, marker, rootsPlaceholder}})
+	saw := func(line string) func() bool {
+		return func() bool {
+			return slices.ContainsFunc(events(), func(e Event) bool { return e.Kind == Stderr && e.Text == line })
+		}
+	}
+	waitFor(t, "the first start, with no folder", saw("args:"))
+	first := pidsWith(marker)
+	if len(first) != 1 {
+		t.Fatalf("want one process being started, have %v", first)
+	}
+	hub.SetRoots([]consent.Root{a})
+	waitFor(t, "a start with a, while the first is still starting", saw("args:"+a.Path))
+	waitFor(t, "the first process ended", func() bool { return !slices.Contains(pidsWith(marker), first[0]) })
+	evs := events()
+	if n := count(evs, Failed, "slow"); n > 0 {
+		t.Errorf("a start cut short by a restart was reported failed %d times: %v", n, evs)
+	}
+	if !slices.ContainsFunc(evs, func(e Event) bool {
+		return e.Kind == Restarting && e.Server == "slow" && strings.Contains(e.Text, "arguments")
+	}) {
+		t.Errorf("no Restarting event that says why: %v", evs)
+	}
 }

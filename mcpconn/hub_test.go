@@ -49,7 +49,7 @@ func TestMain(m *testing.M) {
 
 // root makes the folder name under a temporary folder and returns its
 // root: served roots are watched, so they must exist.
-func root(t *testing.T, name string) consent.Root {
+func root(t testing.TB, name string) consent.Root {
 	t.Helper()
 	dir := filepath.Join(tempDir(t), name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -63,7 +63,7 @@ func root(t *testing.T, name string) consent.Root {
 }
 
 // tempDir is one temporary folder per test, symlinks resolved.
-func tempDir(t *testing.T) string {
+func tempDir(t testing.TB) string {
 	t.Helper()
 	d, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -82,14 +82,14 @@ func uris(roots []*mcp.Root) []string {
 }
 
 // waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	waitWithin(t, 30*time.Second, what, cond)
 }
 
 // waitWithin is waitFor with its own deadline, for a wait whose bound is
 // checked afterwards and may exceed waitFor's (under -race).
-func waitWithin(t *testing.T, limit time.Duration, what string, cond func() bool) {
+func waitWithin(t testing.TB, limit time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for !cond() {

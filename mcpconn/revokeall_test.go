@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -41,7 +42,9 @@ type recorderLine struct {
 //
 // With ROOTPICK_EXIT_TAKES set (a duration) it takes that long to exit once
 // its input has ended or it got SIGTERM, whichever comes first, as a server
-// that flushes or closes what it holds before it exits does.
+// that flushes or closes what it holds before it exits does. With
+// ROOTPICK_INIT_TAKES it takes that long before it reads initialize, as a
+// server that loads a runtime or an index first does.
 func serveRecorder() {
 	f, err := os.OpenFile(os.Getenv("ROOTPICK_RECORD"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
@@ -56,6 +59,9 @@ func serveRecorder() {
 			time.Sleep(takes)
 			os.Exit(code)
 		})
+	}
+	if d, _ := time.ParseDuration(os.Getenv("ROOTPICK_INIT_TAKES")); d > 0 {
+		time.Sleep(d) // reads nothing meanwhile: initialize waits
 	}
 	if takes > 0 {
 		term := make(chan os.Signal, 1)
@@ -94,7 +100,7 @@ func (w *recordWriter) write(l recorderLine) {
 	_, _ = w.f.Write(append(b, '\n')) // one write a line: O_APPEND keeps lines whole
 }
 
-func readRecord(t *testing.T, file string) []recorderLine {
+func readRecord(t testing.TB, file string) []recorderLine {
 	t.Helper()
 	f, err := os.Open(file)
 	if err != nil {
@@ -125,147 +131,225 @@ func holds(lines []recorderLine, pid int) ([]string, bool) {
 	return last, got
 }
 
-// revokeAllBound is how long after SetRoots(nil) every healthy server's new
-// process may take to hold nothing. The target is 1 s; see raceSlack.
-var revokeAllBound = time.Second * raceSlack
+// revokeRig is ten stdio servers behind one hub, as issue 31 measured
+// revoke-all with: 8 healthy recorders, one wedged (it stopped reading
+// its input and ignores SIGTERM) and one flooding stderr. Half the
+// healthy servers exit at once when their input ends; the other half
+// take 1 s to exit (ROOTPICK_EXIT_TAKES), even after SIGTERM: a restart
+// that waited for them would be a second late.
+type revokeRig struct {
+	hub    *Hub
+	marker string
+	files  []string // the healthy servers' records, h0…h7
+	names  []string // every server's label
+	kinds  func() []stamped
+	a, b   consent.Root
+}
 
-// TestRevokeAllRestartsEveryServerWithinASecond: 10 stdio servers, 8
-// healthy, one wedged (it stopped reading its input and ignores SIGTERM)
-// and one flooding stderr. Revoking every root restarts each server, and
-// each healthy one's new process must hold nothing within 1 s of
-// SetRoots(nil): restarts run in parallel, and none waits for its old
-// process to be ended, the wedged one's least of all. Half the healthy
-// servers exit at once when their input ends; the other half take 1 s to
-// exit (ROOTPICK_EXIT_TAKES), even after SIGTERM: waiting for them would
-// alone use up the second.
-func TestRevokeAllRestartsEveryServerWithinASecond(t *testing.T) {
-	marker := uniqueMarker("revokeall")
+const rigHealthy = 8
+
+// newRevokeRig starts the rig. With slowStart, each healthy server takes
+// the consented folders as its arguments ({roots}), so that every change
+// restarts it, and takes slowStart to answer initialize. ROOTPICK_RIG_LOG
+// names a file for the hub's debug log, to see where a slow round went.
+func newRevokeRig(tb testing.TB, slowStart time.Duration) *revokeRig {
+	tb.Helper()
+	r := &revokeRig{marker: uniqueMarker("revokeall")}
+	var logger *slog.Logger
+	if f := os.Getenv("ROOTPICK_RIG_LOG"); f != "" {
+		w, err := os.Create(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { w.Close() })
+		logger = slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
 	// The wedge must still be wedged when every root is revoked: the
 	// watchdog would otherwise restart it on its own first.
-	hub := NewHub(Options{Timing: Timing{StuckAfter: time.Minute}})
-	kinds := keepEvents(hub, Restarting, Connecting, Connected, Fetched, Stuck, Disconnected, Failed, NotFetching, Mismatch)
+	r.hub = NewHub(Options{Timing: Timing{StuckAfter: time.Minute}, Logger: logger})
+	r.kinds = keepEvents(r.hub, Restarting, Connecting, Connected, Fetched, Stuck, Disconnected, Failed, NotFetching, Mismatch)
 	exe, err := os.Executable()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	dir := tempDir(t)
-	const healthy = 8
-	var files []string
+	dir := tempDir(tb)
 	ctx := context.Background()
-	for i := range healthy {
+	for i := range rigHealthy {
 		file := filepath.Join(dir, fmt.Sprintf("h%d.jsonl", i))
-		files = append(files, file)
+		r.files = append(r.files, file)
 		// The servers end alike with and without -race: TestMain's
 		// testproc.NoRaceExitSleep drops the race detector's 1 s exit sleep.
-		cmd := []string{"env", "ROOTPICK_TEST_SERVE=recorder", "ROOTPICK_RECORD=" + file, exe, marker}
+		cmd := []string{"env", "ROOTPICK_TEST_SERVE=recorder", "ROOTPICK_RECORD=" + file, exe, r.marker}
 		if i%2 == 1 {
 			cmd = slices.Insert(cmd, 1, "ROOTPICK_EXIT_TAKES=1s")
 		}
-		if err := hub.Connect(ctx, Spec{Name: fmt.Sprintf("h%d", i), Command: cmd}); err != nil {
-			t.Fatal(err)
+		if slowStart > 0 {
+			cmd = slices.Insert(cmd, 1, "ROOTPICK_INIT_TAKES="+slowStart.String())
+			cmd = append(cmd, rootsPlaceholder)
+		}
+		name := fmt.Sprintf("h%d", i)
+		r.names = append(r.names, name)
+		if err := r.hub.Connect(ctx, Spec{Name: name, Command: cmd}); err != nil {
+			tb.Fatal(err)
 		}
 	}
-	if err := hub.Connect(ctx, Spec{Name: "wedge", Command: selfServer(t, "wedge", marker)}); err != nil {
-		t.Fatal(err)
+	if err := r.hub.Connect(ctx, Spec{Name: "wedge", Command: selfServer(tb, "wedge", r.marker)}); err != nil {
+		tb.Fatal(err)
 	}
-	t.Setenv("ROOTPICK_TEST_SERVE", "flood")
-	if err := hub.Connect(ctx, Spec{Name: "flood", Command: []string{exe, marker}}); err != nil {
-		t.Fatal(err)
+	if err := r.hub.Connect(ctx, Spec{Name: "flood", Command: []string{"env", "ROOTPICK_TEST_SERVE=flood", exe, r.marker}}); err != nil {
+		tb.Fatal(err)
 	}
-	closed := false
-	defer func() {
-		if !closed {
-			hub.Close()
-		}
-	}()
+	r.names = append(r.names, "wedge", "flood")
+	r.a, r.b = root(tb, "a"), root(tb, "b")
+	return r
+}
 
-	a, b := root(t, "a"), root(t, "b")
-	hub.SetRoots([]consent.Root{a, b})
-	both := uris([]*mcp.Root{{URI: a.URI}, {URI: b.URI}})
-	oldPid := make([]int, healthy)
-	for i, file := range files {
-		waitFor(t, fmt.Sprintf("h%d to hold a and b", i), func() bool {
-			lines := readRecord(t, file)
+// consent serves a and b, and waits until every healthy server's current
+// process holds both and the wedge's writes block (it wedges at its
+// first list_changed). It returns every process each healthy server has
+// had so far.
+func (r *revokeRig) consent(tb testing.TB) []map[int]bool {
+	tb.Helper()
+	r.hub.SetRoots([]consent.Root{r.a, r.b})
+	both := uris([]*mcp.Root{{URI: r.a.URI}, {URI: r.b.URI}})
+	seen := make([]map[int]bool, rigHealthy)
+	for i, file := range r.files {
+		waitFor(tb, fmt.Sprintf("h%d to hold a and b", i), func() bool {
+			lines := readRecord(tb, file)
 			if len(lines) == 0 {
 				return false
 			}
-			oldPid[i] = lines[len(lines)-1].Pid
-			got, _ := holds(lines, oldPid[i])
+			got, _ := holds(lines, lines[len(lines)-1].Pid)
 			return slices.Equal(got, both)
 		})
+		seen[i] = map[int]bool{}
+		for _, l := range readRecord(tb, file) {
+			seen[i][l.Pid] = true
+		}
 	}
-	waitFor(t, "the wedge's writes to block", func() bool {
-		c := hub.server("wedge").current()
+	waitFor(tb, "the wedge's writes to block", func() bool {
+		c := r.hub.server("wedge").current()
 		return c != nil && c.wc.blocked() > 0
 	})
+	return seen
+}
 
-	start := time.Now()
-	hub.SetRoots(nil)
-	// It waits for no server (half of them take 1 s to end); the bound
-	// leaves room for a loaded machine.
-	if d := time.Since(start); d > 250*time.Millisecond*raceSlack {
-		t.Errorf("SetRoots(nil) took %v", d)
+// consentStarting serves a and b to a rig made with slowStart, which
+// restarts every healthy server, and returns as soon as each one's new
+// process runs (it is still starting: it takes slowStart to answer
+// initialize), with every process each has had so far.
+func (r *revokeRig) consentStarting(tb testing.TB) []map[int]bool {
+	tb.Helper()
+	before := make([]map[int]bool, rigHealthy)
+	for i, file := range r.files {
+		before[i] = map[int]bool{}
+		for _, l := range readRecord(tb, file) {
+			before[i][l.Pid] = true
+		}
 	}
-	// The time each healthy server's new process first held nothing: its
-	// first answer, [] (it held nothing before it, being new).
-	took := make([]time.Duration, healthy)
-	began := make([]time.Duration, healthy)
-	for i, file := range files {
-		// The bound is checked below; the wait leaves room past it, so a
-		// slow machine fails with the times rather than with a timeout.
-		waitWithin(t, max(5*time.Second, 3*revokeAllBound), fmt.Sprintf("h%d's new process to hold nothing", i), func() bool {
-			for _, l := range readRecord(t, file) {
-				if l.Pid == oldPid[i] {
+	r.hub.SetRoots([]consent.Root{r.a, r.b})
+	seen := make([]map[int]bool, rigHealthy)
+	for i, file := range r.files {
+		waitFor(tb, fmt.Sprintf("h%d's process for a and b to start", i), func() bool {
+			lines := readRecord(tb, file)
+			return slices.ContainsFunc(lines, func(l recorderLine) bool { return l.Start && !before[i][l.Pid] })
+		})
+		seen[i] = map[int]bool{}
+		for _, l := range readRecord(tb, file) {
+			seen[i][l.Pid] = true
+		}
+	}
+	return seen
+}
+
+// revoked is what each healthy server did after SetRoots(nil): the new
+// process, when it started and when it was first answered roots/list,
+// from the SetRoots call.
+type revoked struct {
+	pid             int
+	started, served time.Duration
+}
+
+// revoke revokes every root and waits until each healthy server has a
+// process it did not have before (seen, from consent) that has been
+// answered roots/list; that answer, the first it got, must be empty. The
+// wait is a catch-all for a hang.
+func (r *revokeRig) revoke(tb testing.TB, seen []map[int]bool) (start time.Time, got []revoked) {
+	tb.Helper()
+	start = time.Now()
+	r.hub.SetRoots(nil)
+	got = make([]revoked, rigHealthy)
+	for i, file := range r.files {
+		waitFor(tb, fmt.Sprintf("h%d's new process to be answered", i), func() bool {
+			for _, l := range readRecord(tb, file) {
+				if seen[i][l.Pid] {
 					continue
 				}
+				got[i].pid = l.Pid
 				if l.Start {
-					began[i] = time.Unix(0, l.T).Sub(start)
+					got[i].started = time.Unix(0, l.T).Sub(start)
 					continue
 				}
 				if len(l.Roots) > 0 {
-					t.Fatalf("h%d's new process %d was answered %v", i, l.Pid, uris(l.Roots))
+					tb.Fatalf("h%d's new process %d was answered %v after every root was revoked", i, l.Pid, uris(l.Roots))
 				}
-				took[i] = time.Unix(0, l.T).Sub(start)
+				got[i].served = time.Unix(0, l.T).Sub(start)
 				return true
 			}
 			return false
 		})
 	}
-	sorted := slices.Clone(took)
-	slices.Sort(sorted)
-	t.Logf("after SetRoots(nil): new processes started at %v", began)
-	t.Logf("after SetRoots(nil): each healthy server's new process held [] at %v (sorted %v)", took, sorted)
-	for i, d := range took {
-		if d > revokeAllBound {
-			t.Errorf("h%d's new process held [] only %v after SetRoots(nil); want within %v", i, d, revokeAllBound)
-		}
-	}
+	return start, got
+}
 
-	// Every old process is ended, the wedged one (deaf to SIGTERM) too, and
-	// each server said why it restarted.
-	waitFor(t, "the old healthy processes gone", func() bool {
-		live := pidsWith(marker)
-		for _, p := range oldPid {
-			if slices.Contains(live, fmt.Sprint(p)) {
-				return false
+// TestRevokeAllRestartsEveryServer: revoking every root restarts each of
+// the rig's ten servers, wedged and flooding ones included: each healthy
+// server's new process gets no root (its first answer is []), each server
+// tells the UI
+// Restarting (for the revocation), Connecting, Connected in that order
+// and nothing after that says otherwise, every old process is ended, the
+// new ones are spared, and Close ends them all. How soon the new processes
+// hold nothing is a figure, not a promise checked here: BenchmarkRevokeAll
+// reports it (docs/performance.md); the waits here only catch a hang.
+func TestRevokeAllRestartsEveryServer(t *testing.T) {
+	r := newRevokeRig(t, 0)
+	closed := false
+	defer func() {
+		if !closed {
+			r.hub.Close()
+		}
+	}()
+	seen := r.consent(t)
+	_, got := r.revoke(t, seen)
+	t.Logf("after SetRoots(nil): the healthy servers' new processes started at %v and were answered [] at %v",
+		durations(got, func(g revoked) time.Duration { return g.started }), durations(got, func(g revoked) time.Duration { return g.served }))
+
+	// Every old process is ended, the wedged one (deaf to SIGTERM) too.
+	waitFor(t, "the old processes gone", func() bool {
+		live := pidsWith(r.marker)
+		for i := range rigHealthy {
+			for pid := range seen[i] {
+				if slices.Contains(live, fmt.Sprint(pid)) {
+					return false
+				}
 			}
 		}
 		return true
 	})
-	// What the UI is told: each server restarts for the revocation, is
-	// connected again, and nothing after that says otherwise; the wedge is
-	// back as soon as the others, long before its old process is killed.
-	names := []string{"wedge", "flood"}
-	for i := range healthy {
-		names = append(names, fmt.Sprintf("h%d", i))
-	}
-	for _, name := range names {
+	// What the UI is told, per server, after its restart for the
+	// revocation: Connecting, then Connected, and nothing that says it
+	// failed, got roots, or was stuck.
+	for _, name := range r.names {
 		waitFor(t, name+" connected again after the revocation", func() bool {
-			return slices.ContainsFunc(afterRevocation(kinds(), name), func(e stamped) bool { return e.Kind == Connected })
+			return slices.ContainsFunc(afterRevocation(r.kinds(), name), func(e stamped) bool { return e.Kind == Connected })
 		})
 	}
-	for _, name := range names {
-		for _, e := range afterRevocation(kinds(), name) {
+	for _, name := range r.names {
+		var order []EventKind
+		for _, e := range afterRevocation(r.kinds(), name) {
+			if e.Kind == Connecting || e.Kind == Connected {
+				order = append(order, e.Kind)
+			}
 			if e.Kind == NotFetching && name == "wedge" {
 				continue // true: it asks only after a list_changed
 			}
@@ -273,36 +357,107 @@ func TestRevokeAllRestartsEveryServerWithinASecond(t *testing.T) {
 				t.Errorf("%s after the revocation: %v %v %v", name, e.Kind, e.URIs, e.Err)
 			}
 		}
-	}
-	for _, e := range afterRevocation(kinds(), "wedge") {
-		if e.Kind == Connected {
-			t.Logf("the wedge's new process connected %v after SetRoots(nil)", e.at.Sub(start))
-			if d := e.at.Sub(start); d > revokeAllBound {
-				t.Errorf("the wedge's new process connected only %v after SetRoots(nil)", d)
-			}
-			break
+		if !slices.Equal(order, []EventKind{Connecting, Connected}) {
+			t.Errorf("%s after its restart for the revocation: %v, want Connecting then Connected", name, order)
 		}
 	}
 	// Still running: ending an old tree spared the new one.
-	live := pidsWith(marker)
-	for i, file := range files {
-		var pid int
-		for _, l := range readRecord(t, file) {
-			pid = l.Pid
-		}
-		if !slices.Contains(live, fmt.Sprint(pid)) {
-			t.Errorf("h%d's new process %d is gone", i, pid)
+	live := pidsWith(r.marker)
+	for i, g := range got {
+		if !slices.Contains(live, fmt.Sprint(g.pid)) {
+			t.Errorf("h%d's new process %d is gone", i, g.pid)
 		}
 	}
 	closeStart := time.Now()
-	hub.Close()
+	r.hub.Close()
 	closed = true
-	if d := time.Since(closeStart); d > 3*time.Second*raceSlack {
-		t.Errorf("Close took %v", d)
-	}
-	if pids := pidsWith(marker); len(pids) > 0 {
+	t.Logf("Close took %v", time.Since(closeStart))
+	if pids := pidsWith(r.marker); len(pids) > 0 {
 		t.Errorf("servers %v still running after Close", pids)
 	}
+}
+
+// durations lists f of each of got.
+func durations(got []revoked, f func(revoked) time.Duration) []time.Duration {
+	out := make([]time.Duration, len(got))
+	for i, g := range got {
+		out[i] = f(g).Round(time.Millisecond)
+	}
+	return out
+}
+
+// BenchmarkRevokeAll measures, on the rig of TestRevokeAllRestartsEveryServer
+// (8 healthy servers, a wedged one, a flooding one), how long after
+// SetRoots(nil) each healthy server holds no roots: its new process has
+// been answered roots/list, with nothing (the old one is answered nothing
+// from the moment of the call, and is being ended beside it). It prints
+// every server's time, each round, and reports the worst and the median
+// over all rounds:
+//
+//	go test -run XXX -bench BenchmarkRevokeAll -benchtime 5x ./mcpconn/
+//
+// settled: each round consents a and b (one list_changed each; the new
+// wedge wedges again), waits until every server holds them, then revokes.
+//
+// while starting: the healthy servers take the folders as arguments
+// ({roots}) and 300 ms to answer initialize; each round consents a and
+// b, which restarts them, and revokes as soon as their new processes run,
+// mid-handshake. A restart then cuts the handshake short rather than wait
+// for it (TestRestartPreemptsAStart).
+func BenchmarkRevokeAll(b *testing.B) {
+	b.Run("settled", func(b *testing.B) { benchRevokeAll(b, 0) })
+	b.Run("while starting", func(b *testing.B) { benchRevokeAll(b, 300*time.Millisecond) })
+}
+
+func benchRevokeAll(b *testing.B, slowStart time.Duration) {
+	r := newRevokeRig(b, slowStart)
+	defer r.hub.Close()
+	var all []time.Duration
+	for n := 0; b.Loop(); n++ {
+		b.StopTimer()
+		var seen []map[int]bool
+		if slowStart > 0 {
+			seen = r.consentStarting(b)
+		} else {
+			seen = r.consent(b)
+		}
+		b.StartTimer()
+		_, got := r.revoke(b, seen)
+		b.StopTimer()
+		served := durations(got, func(g revoked) time.Duration { return g.served })
+		var line strings.Builder
+		for i, d := range served {
+			fmt.Fprintf(&line, " h%d %v", i, d)
+		}
+		fmt.Printf("%s round %d: load %s; holds no roots after%s; worst %v\n", b.Name(), n+1, loadAverage(), line.String(), slices.Max(served))
+		all = append(all, served...)
+		// The old processes are gone before the next round: they would
+		// not count, but they would load the machine.
+		waitFor(b, "the old processes gone", func() bool {
+			live := pidsWith(r.marker)
+			for i := range rigHealthy {
+				for pid := range seen[i] {
+					if slices.Contains(live, fmt.Sprint(pid)) {
+						return false
+					}
+				}
+			}
+			return true
+		})
+		b.StartTimer()
+	}
+	slices.Sort(all)
+	b.ReportMetric(float64(all[len(all)-1].Milliseconds()), "worst-ms")
+	b.ReportMetric(float64(all[len(all)/2].Milliseconds()), "median-ms")
+}
+
+// loadAverage is the first field of /proc/loadavg, or "?".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // server returns the hub's server labelled label, or nil.

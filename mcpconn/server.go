@@ -116,6 +116,11 @@ func (s *server) changed(set *servedSet, revokeAll bool) {
 	}
 }
 
+// errPreempted is what start returns when a restart was asked while it
+// was starting: the process is being ended, and the next start is due at
+// once.
+var errPreempted = errors.New("mcpconn: restarted while it started")
+
 // restartEnforced is why an enforced server is restarted on a change.
 const restartEnforced = "the consent changed; restarting it under the new ruleset"
 
@@ -151,6 +156,9 @@ func (s *server) run() {
 		}
 		started := time.Now()
 		c, err := s.start(attempt + 1)
+		if errors.Is(err, errPreempted) {
+			continue // the set changed while it started: start again at once
+		}
 		s.signalFirst(err)
 		if err == nil {
 			restartNow := s.serve(c)
@@ -227,7 +235,7 @@ func (s *server) start(attempt int) (*conn, error) {
 	}
 	c.enforcement = spec.advisory()
 	if pt, ok := transport.(*processTransport); ok {
-		c.exited, c.startFailure = pt.exited, pt.guardStartFailure
+		c.exited, c.startFailure, c.abandon = pt.exited, pt.guardStartFailure, pt.abandon
 		c.enforcement = pt.enforcement
 	}
 	c.stop = stop
@@ -236,7 +244,41 @@ func (s *server) start(attempt int) (*conn, error) {
 		return nil, errors.New("mcpconn: hub is closed")
 	}
 	c.wc = &watchedTransport{inner: transport, passthrough: spec.URL != ""}
+	// A restart asked while the handshake is under way (every root
+	// revoked, or the set changed for a server started with it as its
+	// arguments or its ruleset) cuts the handshake short: the process was
+	// made for a set that is no longer the consent. It is ended beside the
+	// next start, which begins at once; waiting for the handshake first
+	// would hold the new consent back by as long as the server takes to
+	// answer initialize, seconds on a loaded machine.
+	preempted := make(chan string, 1)
+	connecting, watched := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer panics.Guard()
+		defer close(watched)
+		select {
+		case why := <-s.restart:
+			preempted <- why
+			c.abandon() // the handshake's end need not wait for the process
+			cancel()
+		case <-connecting:
+		}
+	}()
 	session, err := c.client.Connect(ctx, c.wc, &mcp.ClientSessionOptions{ProtocolVersion: h.opts.ProtocolVersion})
+	close(connecting)
+	<-watched
+	select {
+	case why := <-preempted:
+		if err == nil {
+			s.requestRestart(why) // connected all the same: serve restarts it
+			break
+		}
+		c.endStarting()
+		h.logger.Info("restarting at once, while it started", "server", s.label, "why", why)
+		s.retire(c, why)
+		return nil, errPreempted
+	default:
+	}
 	if err != nil {
 		s.setCurrent(nil)
 		c.kill()
@@ -425,6 +467,9 @@ type conn struct {
 	// when a guard started it and the handshake failed (stdio servers
 	// only).
 	startFailure func() error
+	// abandon makes closing the connection return without waiting for
+	// the process to exit: it is about to be ended (stdio servers only).
+	abandon func()
 	// starting is true until the handshake has an outcome; while it is,
 	// each stderr line is also published as Progress. startMu makes the
 	// last Progress come before the outcome's event.
@@ -449,6 +494,7 @@ func newConn(s *server, version int) *conn {
 		stop:         func() {},
 		exited:       func() (string, bool) { return "", false },
 		startFailure: func() error { return nil },
+		abandon:      func() {},
 		starting:     true,
 		done:         make(chan struct{}),
 		tail:         newStderrRing(3, 200),

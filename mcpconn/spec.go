@@ -219,6 +219,10 @@ type processTransport struct {
 	exitSet   bool
 	exitKnown chan struct{} // closed once exit is set
 	waited    chan struct{} // closed once the process has been waited for
+	// abandoned is closed by abandon: closing the connection then waits
+	// for nothing.
+	abandoned   chan struct{}
+	abandonOnce sync.Once
 }
 
 // How long a server's processes get to exit after SIGTERM before SIGKILL,
@@ -352,7 +356,7 @@ func newProcessTransport(command []string, access serverAccess, logger *slog.Log
 	}()
 	t := &processTransport{cmd: cmd, stderrW: w, tag: tag,
 		program: command[0], path: path, report: report, enforcement: enforcement, tmp: tmp,
-		exitKnown: make(chan struct{}), waited: make(chan struct{})}
+		exitKnown: make(chan struct{}), waited: make(chan struct{}), abandoned: make(chan struct{})}
 	report.whenServerEnds(func(end string) { t.noteExit(end, true) })
 	return t, nil
 }
@@ -531,6 +535,13 @@ func (t *processTransport) stop() {
 	}
 }
 
+// abandon makes closing the connection return at once, without waiting
+// for the process to exit: it is about to be stopped, and how it ended
+// will not be asked.
+func (t *processTransport) abandon() {
+	t.abandonOnce.Do(func() { close(t.abandoned) })
+}
+
 // serverInput is the server's stdin as the connection writes it. Closing
 // it is the polite end of a stdio server (the MCP spec's first step): the
 // server reads the end of its input and exits. Close waits up to
@@ -551,6 +562,7 @@ func (in *serverInput) Close() error {
 		in.err = in.w.Close()
 		select {
 		case <-in.t.exitKnown:
+		case <-in.t.abandoned:
 		case <-time.After(stdioTerminate):
 		}
 		go func() {
