@@ -1,0 +1,218 @@
+package e2e
+
+// The hosts issue 28 added, run themselves (npm, pinned in .ci/package.json
+// when CI installs them): each reads the file `rootpick hosts wrap` wrote,
+// as the host's own documentation writes it, and starts the proxy for
+// each server; unwrap gives the file back byte for byte.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rootpick/rootpick/internal/hostcfg"
+)
+
+// moreHostCLI is the host's CLI under .ci/node_modules, or skips saying
+// which package to install.
+func moreHostCLI(t *testing.T, bin, pkg string) string {
+	t.Helper()
+	return ciNodeModule(t, filepath.Join(".bin", bin), "host CLIs", pkg+" (npm ci --prefix .ci)")
+}
+
+// hostFiles are the files named in files as they are on disk now.
+func hostFiles(t *testing.T, files map[string]string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[name] = string(b)
+	}
+	return out
+}
+
+// proxyLogged reports whether a proxy of profile started and logged under
+// the state folder: the host did start it.
+func proxyLogged(t *testing.T, environ []string, profile string) bool {
+	t.Helper()
+	logs, _ := filepath.Glob(filepath.Join(stateDirOf(environ), "proxy-"+profile+"-*.log"))
+	return len(logs) > 0
+}
+
+// TestHostsE2EOpenCode: opencode 1.18.33's `opencode mcp list` reads the
+// project's opencode.json and the user's, with the command arrays wrap
+// rewrote, starts the proxy for each and finds it connected.
+func TestHostsE2EOpenCode(t *testing.T) {
+	cli := moreHostCLI(t, "opencode", "opencode-ai@1.18.33")
+	bin := rootpickBin(t)
+	q := hostcfg.Quote
+	home, project, environ := hostCLISandbox(t)
+	_ = home
+	files := map[string]string{
+		filepath.Join(project, "opencode.json"): `{
+  "$schema": "https://opencode.ai/config.json",
+  "mcp": {
+    "demo": {"type": "local", "command": [` + q(bin) + `, "serve-demo"], "enabled": true},
+    "remote": {"type": "remote", "url": "http://127.0.0.1:9/mcp", "enabled": false}
+  }
+}
+`,
+		filepath.Join(home, ".config", "opencode", "opencode.json"): `{
+  "mcp": {
+    "demo-user": {
+      "type": "local",
+      "command": [
+        ` + q(bin) + `,
+        "serve-demo",
+        "--record",
+        "/dev/null"
+      ]
+    }
+  }
+}
+`,
+	}
+	state := stateDirOf(environ)
+	for name, text := range files {
+		writeFile(t, name, text)
+	}
+	// opencode adds "$schema" to the user's file when it runs: the
+	// original is the file as opencode keeps it.
+	runIn(t, project, environ, cli, "mcp", "list")
+	files = hostFiles(t, files)
+	runIn(t, project, environ, bin, "hosts", "wrap", "opencode", "--yes", "--profile", "hosts-e2e")
+	out := runIn(t, project, environ, cli, "mcp", "list")
+	t.Logf("opencode mcp list:\n%s", out)
+	for _, name := range []string{"demo", "demo-user"} {
+		found := false
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "✓ "+name+" ") && strings.Contains(l, "connected") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("opencode mcp list does not find %s connected", name)
+		}
+	}
+	for _, w := range []string{
+		bin + " proxy --profile hosts-e2e --state-dir " + state + " -- " + bin + " serve-demo",
+		bin + " proxy --profile hosts-e2e --state-dir " + state + " -- " + bin + " serve-demo --record /dev/null",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("opencode mcp list lacks %q", w)
+		}
+	}
+	if !proxyLogged(t, environ, "hosts-e2e") {
+		t.Error("no proxy log: opencode did not start the proxy")
+	}
+	runIn(t, project, environ, bin, "hosts", "unwrap", "opencode", "--yes")
+	for name, text := range files {
+		if b, _ := os.ReadFile(name); string(b) != text {
+			t.Errorf("%s after wrap and unwrap:\n%s\nwas:\n%s", name, b, text)
+		}
+	}
+}
+
+// TestHostsE2EQwenCode: Qwen Code 0.24.4's `qwen mcp list` reads the
+// settings (with a comment) wrap wrote, user and project, starts the
+// proxy and finds it connected.
+func TestHostsE2EQwenCode(t *testing.T) {
+	cli := moreHostCLI(t, "qwen", "@qwen-code/qwen-code@0.24.4")
+	bin := rootpickBin(t)
+	q := hostcfg.Quote
+	home, project, environ := hostCLISandbox(t)
+	state := stateDirOf(environ)
+	files := map[string]string{
+		filepath.Join(home, ".qwen", "settings.json"): `{
+  // the user's servers
+  "mcpServers": {
+    "demo-user": {"command": ` + q(bin) + `, "args": ["serve-demo"]},
+    "remote": {"httpUrl": "http://127.0.0.1:9/mcp"}
+  }
+}
+`,
+		filepath.Join(project, ".qwen", "settings.json"): `{
+  "mcpServers": {
+    "demo": {"command": ` + q(bin) + `, "args": ["serve-demo", "a b"]}
+  }
+}
+`,
+	}
+	for name, text := range files {
+		writeFile(t, name, text)
+	}
+	// Qwen Code, as Gemini CLI, starts no project server in an
+	// untrusted folder.
+	writeFile(t, filepath.Join(home, ".qwen", "trustedFolders.json"), `{`+jsonQuote(project)+`: "TRUST_FOLDER"}`)
+	// Qwen Code adds "$version" to settings files when it runs: the
+	// originals are the files as it keeps them.
+	runIn(t, project, environ, cli, "mcp", "list")
+	files = hostFiles(t, files)
+	runIn(t, project, environ, bin, "hosts", "wrap", "qwen", "--yes", "--profile", "hosts-e2e")
+	out := runIn(t, project, environ, cli, "mcp", "list")
+	t.Logf("qwen mcp list:\n%s", out)
+	for _, w := range []string{
+		"demo-user: " + bin + " proxy --profile hosts-e2e --state-dir " + state + " -- " + bin + " serve-demo (stdio) - Connected",
+		// A project's server waits for the person's approval in mcp
+		// list, wrapped or not.
+		"demo: " + bin + " proxy --profile hosts-e2e --state-dir " + state + " -- " + bin + " serve-demo a b (stdio) - ",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("qwen mcp list lacks %q", w)
+		}
+	}
+	if !proxyLogged(t, environ, "hosts-e2e") {
+		t.Error("no proxy log: Qwen Code did not start the proxy")
+	}
+	runIn(t, project, environ, bin, "hosts", "unwrap", "qwen", "--yes")
+	for name, text := range files {
+		if b, _ := os.ReadFile(name); string(b) != text {
+			t.Errorf("%s after wrap and unwrap:\n%s\nwas:\n%s", name, b, text)
+		}
+	}
+}
+
+// TestHostsE2ECopilotCLI: GitHub Copilot CLI 1.0.102's `copilot mcp list`
+// and `mcp get` read ~/.copilot/mcp-config.json as wrap wrote it (type
+// local kept, the proxy's command line). Its mcp commands do not connect
+// (a session needs a GitHub account): that is not tested.
+func TestHostsE2ECopilotCLI(t *testing.T) {
+	cli := moreHostCLI(t, "copilot", "@github/copilot@1.0.102")
+	bin := rootpickBin(t)
+	q := hostcfg.Quote
+	home, project, environ := hostCLISandbox(t)
+	state := stateDirOf(environ)
+	file := filepath.Join(home, ".copilot", "mcp-config.json")
+	text := `{
+  "mcpServers": {
+    "demo": {
+      "type": "local",
+      "command": ` + q(bin) + `,
+      "args": ["serve-demo"],
+      "tools": ["*"]
+    },
+    "remote": {"type": "http", "url": "http://127.0.0.1:9/mcp", "tools": ["*"]}
+  }
+}
+`
+	writeFile(t, file, text)
+	runIn(t, project, environ, bin, "hosts", "wrap", "copilot", "--yes", "--profile", "hosts-e2e")
+	out := runIn(t, project, environ, cli, "mcp", "list")
+	t.Logf("copilot mcp list:\n%s", out)
+	if !strings.Contains(out, "demo (local)") {
+		t.Errorf("copilot mcp list lacks demo (local)")
+	}
+	out = runIn(t, project, environ, cli, "mcp", "get", "demo")
+	t.Logf("copilot mcp get demo:\n%s", out)
+	if w := "Command: " + bin + " proxy --profile hosts-e2e --state-dir " + state + " -- " + bin + " serve-demo"; !strings.Contains(out, w) {
+		t.Errorf("copilot mcp get demo lacks %q", w)
+	}
+	runIn(t, project, environ, bin, "hosts", "unwrap", "copilot", "--yes")
+	if b, _ := os.ReadFile(file); string(b) != text {
+		t.Errorf("after wrap and unwrap:\n%s\nwas:\n%s", b, text)
+	}
+}
