@@ -49,6 +49,8 @@ var fixtures = []fixture{
 	{Windsurf, "user", "home/.codeium/windsurf/mcp_config.json", map[string]Kind{"github": Stdio, "zapier": Remote, "ollama": Stdio}, nil},
 	{OpenCode, "project", "project/opencode.json", map[string]Kind{"mcp_everything": Stdio, "my-local-mcp-server": Stdio, "bare": Stdio, "my-remote-mcp": Remote}, nil},
 	{OpenCode, "user", "home/.config/opencode/opencode.json", map[string]Kind{"git": Stdio, "wrapped": Proxied, "odd": Other}, nil},
+	{Zed, "user", "home/.config/zed/settings.json", map[string]Kind{"local-mcp-server": Stdio, "remote-mcp-server": Remote, "mcp-server-github": Other, "old": Other}, nil},
+	{Zed, "project", "project/.zed/settings.json", map[string]Kind{"mcp-local-server": Stdio}, nil},
 	{Kiro, "user", "home/.kiro/settings/mcp.json", map[string]Kind{"fetch": Stdio}, nil},
 	{Kiro, "project", "project/.kiro/settings/mcp.json", map[string]Kind{"aws-docs": Stdio, "api-server": Remote}, nil},
 }
@@ -383,6 +385,8 @@ func TestHostsFiles(t *testing.T) {
 		"kiro user /h/.kiro/settings/mcp.json",
 		"opencode project /p/opencode.json",
 		"opencode user /xdg/opencode/opencode.json",
+		"zed project /p/.zed/settings.json",
+		"zed user /xdg/zed/settings.json",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("files:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

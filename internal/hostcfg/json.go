@@ -67,6 +67,8 @@ func (c *Config) parseJSON() error {
 		return err
 	case layoutCrush, layoutOpenCode:
 		return c.jsonServers(std, top, "mcp", c.File.Scope, nil, "")
+	case layoutZed:
+		return c.jsonServers(std, top, "context_servers", c.File.Scope, nil, "")
 	case layoutMCPServers, layoutCodex, layoutGoose:
 		fallthrough
 	default:

@@ -24,10 +24,11 @@ const (
 	Kiro          = "kiro"
 	// OpenCode's "mcp" entries give the whole command line as one array.
 	OpenCode = "opencode"
+	Zed      = "zed" // "context_servers" in its settings.json
 )
 
 // Hosts lists the host names in the order they are shown.
-var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode}
+var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode, Zed}
 
 // format is the syntax of a configuration file.
 type format int
@@ -49,6 +50,7 @@ const (
 	layoutGoose                    // extensions: NAME: {...}
 	layoutCrush                    // {"mcp": {NAME: {...}}}
 	layoutOpenCode                 // {"mcp": {NAME: {"command": [CMD, ARGS...]}}}
+	layoutZed                      // {"context_servers": {NAME: {...}}}
 )
 
 // File is one configuration file a host may read.
@@ -185,6 +187,8 @@ func Files(p Places) []File {
 		File{Host: Kiro, Path: filepath.Join(p.Home, ".kiro", "settings", "mcp.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
 		File{Host: OpenCode, Path: filepath.Join(p.Project, "opencode.json"), Scope: "project", format: formatJSON, layout: layoutOpenCode},
 		File{Host: OpenCode, Path: filepath.Join(xdgConfig, "opencode", "opencode.json"), Scope: "user", format: formatJSON, layout: layoutOpenCode},
+		File{Host: Zed, Path: filepath.Join(p.Project, ".zed", "settings.json"), Scope: "project", format: formatJSON, layout: layoutZed},
+		File{Host: Zed, Path: filepath.Join(xdgConfig, "zed", "settings.json"), Scope: "user", format: formatJSON, layout: layoutZed},
 	)
 	var out []File
 	var ids []os.FileInfo // out's files that exist, by identity; nil for the others
@@ -237,6 +241,8 @@ func FileFor(host, scope, path string) (File, bool) {
 		f.format, f.layout = formatJSON, layoutCrush
 	case host == OpenCode:
 		f.format, f.layout = formatJSON, layoutOpenCode
+	case host == Zed:
+		f.format, f.layout = formatJSON, layoutZed
 	case host == Codex:
 		f.format, f.layout = formatTOML, layoutCodex
 	case host == Goose:
