@@ -479,3 +479,64 @@ func TestDialogShowsEveryChangeWhenShort(t *testing.T) {
 		t.Errorf("100x9 dialog must say how many added lines are unseen and keep the counts:\n%s", out)
 	}
 }
+
+// TestEnterLeavesTheHighlightedRowAlone: enter takes the highlighted row
+// only when there is nothing else to review. With remembered checks it
+// reviews those alone; on a highlighted row that is already shared (and
+// checked) it keeps that row checked, so the review changes nothing.
+func TestEnterLeavesTheHighlightedRowAlone(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.applyRemembered(&consent.Record{Dir: "/work/demo", Roots: []consent.Root{mkRoot("/work/demo/api")}})
+	send(m, "down") // api-wt, not checked
+	if c, _ := m.picker.Current(); c.Path != "/work/demo/api-wt" || m.picker.IsChecked(c.Path) {
+		t.Fatalf("precondition: highlighted %s (checked %v), want api-wt unchecked", c.Path, m.picker.IsChecked(c.Path))
+	}
+	if cmd := send(m, "enter"); cmd == nil || m.sh.phase != phasePreparing {
+		t.Fatalf("enter with remembered checks reviewed nothing (phase %v)", m.sh.phase)
+	}
+	if got := m.picker.Checked(); !slices.Equal(got, []string{"/work/demo/api"}) {
+		t.Fatalf("enter with remembered checks reviews %v, want the remembered [/work/demo/api] only (the highlighted row was taken too)", got)
+	}
+
+	m = fixture(t, demoRepos()...)
+	m.sh.served, m.sh.confirmed = []consent.Root{mkRoot("/work/demo/api")}, []consent.Root{mkRoot("/work/demo/api")}
+	m.picker.SetChecked([]string{"/work/demo/api"})
+	if c, _ := m.picker.Current(); c.Path != "/work/demo/api" {
+		t.Fatalf("precondition: highlighted %s, want api", c.Path)
+	}
+	send(m, "enter")
+	if got := m.picker.Checked(); !slices.Equal(got, []string{"/work/demo/api"}) {
+		t.Fatalf("enter on the highlighted shared row left %v checked, want [/work/demo/api] (enter unchecked a shared row)", got)
+	}
+}
+
+// TestCheckAllCountsTheRowJustBelowTheScreen: with one row more than the
+// list shows, that last row is off screen, so ctrl+a asks; with exactly
+// as many rows as fit, it does not.
+func TestCheckAllCountsTheRowJustBelowTheScreen(t *testing.T) {
+	many := func(n int) []vcsdetect.Repo {
+		var repos []vcsdetect.Repo
+		for i := range n {
+			repos = append(repos, repo(fmt.Sprintf("svc-%02d", i), "main"))
+		}
+		return repos
+	}
+	h := fixture(t, many(40)...).list.height
+	if h <= 0 || h >= 40 {
+		t.Fatalf("precondition: the list shows %d rows at 80×24", h)
+	}
+	m := fixture(t, many(h+1)...)
+	last := fmt.Sprintf("svc-%02d", h)
+	if m.list.height != h || m.list.offset != 0 || strings.Contains(screen(m), last) {
+		t.Fatalf("precondition: %s (index %d) should be just below the screen (height %d, offset %d)\n%s", last, h, m.list.height, m.list.offset, screen(m))
+	}
+	send(m, "ctrl+a")
+	if m.mode != modeAsk || m.picker.CheckedCount() != 0 || !strings.Contains(screen(m), "1 is off screen") {
+		t.Fatalf("ctrl+a with %s just below the screen: mode %d, %d checked; want a question saying 1 is off screen\n%s", last, m.mode, m.picker.CheckedCount(), screen(m))
+	}
+	m = fixture(t, many(h)...)
+	send(m, "ctrl+a")
+	if m.mode != modeList || m.picker.CheckedCount() != h {
+		t.Fatalf("ctrl+a with all %d rows on screen: mode %d, %d checked; want no question", h, m.mode, m.picker.CheckedCount())
+	}
+}

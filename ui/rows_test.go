@@ -2,7 +2,10 @@ package ui
 
 import (
 	"math/rand"
+	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/vcsdetect"
@@ -48,5 +51,36 @@ func TestCountsKeptByToggleEqualRecount(t *testing.T) {
 					round, step, got, want, m.picker.Checked(), len(exposed))
 			}
 		}
+	}
+}
+
+// TestRememberedRowsAreNotAdds: a row checked from the remembered consent
+// says "↺ remembered", on its row and in the header's tally, never
+// "+ add": it is not a change the person made. A row the person checks
+// beside it is an add.
+func TestRememberedRowsAreNotAdds(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.applyRemembered(&consent.Record{Dir: "/work/demo", Roots: []consent.Root{mkRoot("/work/demo/api")}})
+	m.Update(tea.WindowSizeMsg{Width: 140, Height: 24})
+	row := func(name string) string {
+		for _, l := range strings.Split(screen(m), "\n") {
+			if f := strings.Fields(strings.TrimPrefix(l, "›")); len(f) > 1 && f[0] == "[x]" && f[1] == name {
+				return l
+			}
+		}
+		return ""
+	}
+	if r := row("api"); !strings.Contains(r, "↺ remembered") || strings.Contains(r, "+ add") {
+		t.Fatalf("remembered row api = %q, want \"↺ remembered\" and no \"+ add\"\n%s", r, screen(m))
+	}
+	if h := firstLine(screen(m)); !strings.Contains(h, "↺1 remembered") || strings.Contains(h, "add") {
+		t.Fatalf("header %q, want \"↺1 remembered\" and no add", h)
+	}
+	send(m, "down", "space") // api-wt: the person's own check
+	if r := row("api-wt"); !strings.Contains(r, "+ add") {
+		t.Fatalf("checked row api-wt = %q, want \"+ add\"", r)
+	}
+	if h := firstLine(screen(m)); !strings.Contains(h, "+1 add") || !strings.Contains(h, "↺1 remembered") {
+		t.Fatalf("header %q, want \"+1 add\" and \"↺1 remembered\"", h)
 	}
 }

@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/consent"
 )
 
@@ -86,5 +88,56 @@ func TestSharingQuitWaitsForSaves(t *testing.T) {
 	}
 	if s := (sharing{}); !s.quit() {
 		t.Fatal("quit with nothing being written waited")
+	}
+}
+
+// TestConfirmForgetsTheRemembered: once the person confirms a set, the
+// remembered consent is history: a remembered folder they unchecked and
+// check again afterwards is their own change again ("+ add", asked about
+// on quit), not a remembered one.
+func TestConfirmForgetsTheRemembered(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.applyRemembered(&consent.Record{Dir: "/work/demo", Roots: []consent.Root{mkRoot("/work/demo/api")}})
+	send(m, "space", "down", "space") // uncheck api, check api-wt
+	openDialog(t, m, mkRoot("/work/demo/api-wt"))
+	m.Update(send(m, "y")()) // confirmed and served
+	if m.sh.phase != phaseIdle || len(m.sh.served) != 1 {
+		t.Fatalf("precondition: phase %v, served %v after y", m.sh.phase, m.sh.served)
+	}
+	send(m, "up", "space") // api checked again, by the person
+	if m.isRemembered("/work/demo/api") {
+		t.Fatal("after a confirmation api still counts as remembered: confirm kept the remembered set")
+	}
+	if cmd := send(m, "ctrl+q"); m.mode != modeAsk || isQuit(cmd) || !strings.Contains(screen(m), "Discard 1 unconfirmed change?") {
+		t.Fatalf("ctrl+q with api checked after the confirmation: mode %d, want the question about 1 change\n%s", m.mode, screen(m))
+	}
+}
+
+// TestSavedQuitsOnlyWhenAQuitWaits: a finished write ends the program
+// only when q is waiting for it. y with a store writes the consent; its
+// save coming back quits nothing, and q afterwards quits at once.
+func TestSavedQuitsOnlyWhenAQuitWaits(t *testing.T) {
+	if s := (sharing{saves: 1}); s.saved() {
+		t.Fatal("saved() with no quit waiting reported that the program may end")
+	}
+	m := fixture(t, demoRepos()...)
+	m.cfg.Store = storeFor(t)
+	send(m, "space") // api
+	openDialog(t, m, mkRoot("/work/demo/api"))
+	cmd := send(m, "y")
+	if m.sh.saves != 1 {
+		t.Fatalf("precondition: %d writes running after y, want 1", m.sh.saves)
+	}
+	for _, c := range cmd().(tea.BatchMsg) {
+		msg := c()
+		if _, next := m.Update(msg); next != nil && isQuit(next) {
+			t.Fatalf("the program quit on %T (the consent written), although nobody pressed q", msg)
+		}
+	}
+	if m.sh.saves != 0 || m.sh.quitting {
+		t.Fatalf("after the save: %d writes, quitting %v", m.sh.saves, m.sh.quitting)
+	}
+	if !isQuit(send(m, "ctrl+q")) {
+		t.Fatal("q after the save did not quit")
 	}
 }
