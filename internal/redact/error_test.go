@@ -43,3 +43,25 @@ func TestErrorDoesNotGarble(t *testing.T) {
 		t.Error("Error(nil) is not nil")
 	}
 }
+
+// TestWordsMinimumLength: a known secret of 6 bytes (a 6-character
+// password) is removed wherever it stands as a word; one of 5 bytes is
+// left alone, as a word of any text. The lengths are written out, not
+// taken from MinKnownLen, so that moving the minimum is noticed.
+func TestWordsMinimumLength(t *testing.T) {
+	for _, tc := range []struct {
+		url, err, want string
+	}{
+		{"http://alice:hunt22@h/mcp", "password hunt22 expired", "password REDACTED expired"},
+		{"http://h/mcp?token=abc123", "bad token abc123", "bad token REDACTED"},
+		{"http://alice:hunt2@h/mcp", "password hunt2 expired", "password hunt2 expired"},
+		{"http://h/mcp?token=abc12", "bad token abc12", "bad token abc12"},
+	} {
+		if got := Error(errors.New(tc.err), URLSecrets(tc.url)).Error(); got != tc.want {
+			t.Errorf("url %q, error %q\n got %q\nwant %q", tc.url, tc.err, got, tc.want)
+		}
+	}
+	if got := Words("six666 and five5", []string{"six666", "five5"}); got != "REDACTED and five5" {
+		t.Errorf("Words with a 6-byte and a 5-byte secret = %q, want %q", got, "REDACTED and five5")
+	}
+}
