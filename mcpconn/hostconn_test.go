@@ -174,6 +174,13 @@ func TestProxyRefusesBadHostLines(t *testing.T) {
 		{"an integer written as 1.0", `{"jsonrpc":"2.0","id":1.0,"method":"ping"}` + "\n", nil, []string{"1"}},
 		{"a valid notification", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"none"}}` + "\n", nil, nil},
 	}
+	// What the refusal says, where the SDK would refuse the line too, in
+	// its own words: the proxy's check must be the one that answered.
+	says := map[string]string{
+		"jsonrpc 1.0":        `"jsonrpc" must be "2.0"`,
+		"no jsonrpc":         `"jsonrpc" must be "2.0"`,
+		"a bad notification": `"jsonrpc" must be "2.0"`,
+	}
 	var log syncBuffer
 	h := startRawHost(t, selfServer(t, "demo", uniqueMarker("proxy-garbage")), maxLine, &log)
 	h.send(t, `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw-host","version":"1"}}}`+"\n")
@@ -201,6 +208,9 @@ func TestProxyRefusesBadHostLines(t *testing.T) {
 					continue
 				}
 				got = append(got, wantErr{m.Error.Code, string(m.ID)})
+				if want := says[c.name]; want != "" && !strings.Contains(m.Error.Message, want) {
+					t.Errorf("refused with %q; want it to say %q", m.Error.Message, want)
+				}
 				if !strings.Contains(m.line, `"id":`) {
 					t.Errorf("an error response without an id member: %s", m.line)
 				}

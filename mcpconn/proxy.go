@@ -68,6 +68,17 @@ type ProxyOptions struct {
 	// as an MCP log message, after it has initialized: which profile,
 	// which file, and the command that creates it.
 	NoConsent func(problem string) string
+
+	// hooks are nil outside the tests.
+	hooks proxyHooks
+}
+
+// proxyHooks are pause points for tests (see hooks in hub.go).
+type proxyHooks struct {
+	// childStarted runs once a new child's process has started, before
+	// it becomes the current child; prev is the current child then (nil
+	// if there is none).
+	childStarted func(prev *child)
 }
 
 // ProxyStatus is what a proxy tells the picker about itself.
@@ -333,6 +344,9 @@ func (p *proxy) startChild() error {
 		c.enforcement = pt.enforcement
 	}
 	p.mu.Lock()
+	if f := p.opts.hooks.childStarted; f != nil {
+		f(p.cur)
+	}
 	p.cur = c
 	var replay *jsonrpc.Request
 	if p.initReq != nil {

@@ -3,6 +3,7 @@ package mcpconn
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"slices"
@@ -79,9 +80,15 @@ func serveMRTR() {
 			RequestState: "asked-both",
 		}, nil, nil
 	})
-	// "greedy" asks for roots whatever it is given.
+	// "greedy" asks for roots whatever it is given; "greedy_calls" says
+	// how many times it was called.
+	var greedy atomic.Int32
 	mcp.AddTool(s, &mcp.Tool{Name: "greedy"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		greedy.Add(1)
 		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}}, nil, nil
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "greedy_calls"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(greedy.Load())}}}, nil, nil
 	})
 	// "wait" asks for roots, then, given them, says so by progress and
 	// waits to be cancelled; "was_cancelled" says whether it was (waiting
@@ -335,8 +342,12 @@ func TestProxyMRTRRawHost(t *testing.T) {
 
 	// A server that asks for roots whatever it gets is given up on.
 	r = h.answer(h.send("tools/call", map[string]any{"name": "greedy", "arguments": map[string]any{}, "_meta": modernMeta}, true), note)
-	if r.Error == nil || !strings.Contains(r.Error.Error(), "asked for roots 10 times") {
+	if r.Error == nil || !strings.Contains(r.Error.Error(), fmt.Sprintf("asked for roots %d times", maxRootsRounds)) {
 		t.Errorf("a server asking for roots for ever: the host got %v, %s; want an error", r.Error, r.Result)
+	}
+	// The host's call, then one retry for each of the rounds allowed.
+	if got, want := text(call(map[string]any{"name": "greedy_calls", "arguments": map[string]any{}})), fmt.Sprint(1+maxRootsRounds); got != want {
+		t.Errorf("the greedy tool was called %s times; want %s (the host's call and %d rounds)", got, want, maxRootsRounds)
 	}
 
 	mu.Lock()

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -153,9 +155,26 @@ func TestProxyTellsTheHostWhenNoConsent(t *testing.T) {
 	t.Setenv("ROOTPICK_TEST_SERVE", "demo")
 	src := newTestSource()
 	src.set(nil, errors.New("no record at /state/consent/p.json"))
+	var statusMu sync.Mutex
+	var problems []string // the problem of each status, in order
 	h := startMsgHost(t, []string{exe, uniqueMarker("noconsent")}, src, ProxyOptions{
 		NoConsent: func(problem string) string { return "NO CONSENT: " + problem },
+		Status: func(s ProxyStatus) {
+			statusMu.Lock()
+			defer statusMu.Unlock()
+			problems = append(problems, s.Problem)
+		},
 	})
+	// waitProblem waits until the proxy has read the source and found
+	// problem ("" for a consent read well).
+	waitProblem := func(problem string) {
+		t.Helper()
+		waitFor(t, fmt.Sprintf("the proxy to read %q", problem), func() bool {
+			statusMu.Lock()
+			defer statusMu.Unlock()
+			return len(problems) > 0 && problems[len(problems)-1] == problem
+		})
+	}
 	var told []string
 	note := func(m jsonrpc.Message) {
 		if r, ok := m.(*jsonrpc.Request); ok && r.Method == "notifications/message" {
@@ -184,7 +203,23 @@ func TestProxyTellsTheHostWhenNoConsent(t *testing.T) {
 		h.answer(h.send("ping", map[string]any{}, true), note)
 		return len(told) >= 2
 	})
-	want := []string{"warning NO CONSENT: no record at /state/consent/p.json", "warning NO CONSENT: record not believed"}
+	// A host that says initialized again, and a problem that comes back
+	// after the consent was read well for a while, are not told again:
+	// the warning is the same problem's. The third problem, told, shows
+	// that all of it was handled.
+	h.send("notifications/initialized", map[string]any{}, false)
+	h.answer(h.send("ping", map[string]any{}, true), note) // a warning would come before
+	src.set([]consent.Root{root(t, "a")}, nil)
+	waitProblem("")
+	src.set(nil, errors.New("record not believed"))
+	waitProblem("record not believed")
+	src.set(nil, errors.New("no folder is consented"))
+	waitFor(t, "the third problem told", func() bool {
+		h.answer(h.send("ping", map[string]any{}, true), note)
+		return len(told) >= 3
+	})
+	want := []string{"warning NO CONSENT: no record at /state/consent/p.json", "warning NO CONSENT: record not believed",
+		"warning NO CONSENT: no folder is consented"}
 	if !slices.Equal(told, want) {
 		t.Errorf("the host was told %q, want %q", told, want)
 	}
