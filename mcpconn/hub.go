@@ -142,6 +142,10 @@ type hooks struct {
 	// decided, reported or not: a test that expects no report waits for
 	// it, not for a guess at when the check runs.
 	fetchChecked func(c *conn, version int, reported bool)
+	// starting runs as s begins a start, before its process is made.
+	starting func(s *server)
+	// retiring runs as c, retired by a restart, begins to be ended.
+	retiring func(c *conn)
 }
 
 // NewHub returns a Hub that serves no roots until SetRoots is called.

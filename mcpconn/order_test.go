@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -167,5 +169,53 @@ func TestStopWhileStarting(t *testing.T) {
 		pt.stop()
 		<-done
 		pt.stop() // the process, if it started, is gone when this returns
+	}
+}
+
+// TestRestartStartsTheNewProcessFirst: a server restarted because every
+// root was revoked has its new process started while the old one is
+// being ended, not after: ending a process may take seconds (its grace,
+// then a tree to kill), and the new consent reaches the server only with
+// the new process. The retired connection's end is held at its start
+// (the retiring hook) until the next start has begun (the starting
+// hook); were the old process ended first, the hold would run out.
+func TestRestartStartsTheNewProcessFirst(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ROOTPICK_TEST_SERVE", "demo")
+	hub := NewHub(Options{Timing: testTiming})
+	defer hub.Close()
+	release := make(chan struct{})
+	var once sync.Once
+	var heldOut atomic.Bool // the hold ran out: the next start waited for this end
+	hub.hooks.retiring = func(*conn) {
+		select {
+		case <-release:
+		case <-time.After(10 * time.Second):
+			heldOut.Store(true)
+		}
+	}
+	var starts atomic.Int32
+	restarted := make(chan struct{})
+	hub.hooks.starting = func(*server) {
+		if starts.Add(1) == 2 {
+			once.Do(func() { close(release) })
+			close(restarted)
+		}
+	}
+	if err := hub.Connect(context.Background(), Spec{Name: "s", Command: []string{exe, uniqueMarker("restart-order")}}); err != nil {
+		t.Fatal(err)
+	}
+	hub.SetRoots([]consent.Root{root(t, "a")})
+	hub.SetRoots(nil)
+	select {
+	case <-restarted:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no new start 30 s after every root was revoked")
+	}
+	if heldOut.Load() {
+		t.Error("the new process was started only once the old one had been ended")
 	}
 }

@@ -210,6 +210,9 @@ func (s *server) run() {
 // its initialize budget. attempt numbers the start (see Connecting).
 func (s *server) start(attempt int) (*conn, error) {
 	h := s.h
+	if f := h.hooks.starting; f != nil {
+		f(s)
+	}
 	budget := initBudget(s.spec, h.opts.InitTimeout, h.timing, s.connectedOnce.Load())
 	ctx, cancel := context.WithTimeout(h.ctx, budget)
 	defer cancel()
@@ -695,6 +698,9 @@ func (c *conn) kill() {
 // close ends the session politely, then kills what is left after a short
 // grace period. It never waits on the server beyond that.
 func (c *conn) close() {
+	if f := c.s.h.hooks.retiring; f != nil && c.retired.Load() {
+		f(c)
+	}
 	if session := c.liveSession(); session != nil {
 		done := make(chan struct{})
 		go func() {
