@@ -369,10 +369,16 @@ func endTree(pid int, stamp uint64, tag string, termGrace, killGrace time.Durati
 // another user's processes or ones that ran before the server; without a
 // stamp nothing is matched.
 func ownTagged(p proc, tag string, stamp uint64, uid int) bool {
+	return ownTaggedBy(p, tag, stamp, uid, realUID)
+}
+
+// ownTaggedBy is ownTagged with p's real user id read by uidOf: a process
+// whose user cannot be read is not taken for this user's.
+func ownTaggedBy(p proc, tag string, stamp uint64, uid int, uidOf func(pid int) (int, bool)) bool {
 	if stamp == 0 || p.start < stamp {
 		return false
 	}
-	if u, ok := realUID(p.pid); !ok || u != uid {
+	if u, ok := uidOf(p.pid); !ok || u != uid {
 		return false
 	}
 	return hasTag(p.pid, tag)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -452,5 +453,63 @@ func TestSweepSparesAReusedPid(t *testing.T) {
 		if !faultserver.Running(p.Process.Pid) {
 			t.Errorf("process %d of the group that reuses the pid was ended", p.Process.Pid)
 		}
+	}
+}
+
+// TestTargetKnowsAProcessByItsStart: a process being ended is known by
+// its pid and its start time; a process that holds the pid with another
+// start time (the pid was reused meanwhile) is not running as far as the
+// target knows, and is never signalled.
+func TestTargetKnowsAProcessByItsStart(t *testing.T) {
+	p := sleeper(t, nil, nil, false)
+	pid := p.Process.Pid
+	stamp := startStamp(pid)
+	if stamp == 0 {
+		t.Fatalf("no start time for %d", pid)
+	}
+	if live := (target{pid: stamp}).live(); !slices.Equal(live, []int{pid}) {
+		t.Fatalf("a target of %d at its start time sees %v running", pid, live)
+	}
+	reused := target{pid: stamp + 1} // the process that had the pid before
+	if live := reused.live(); len(live) > 0 {
+		t.Errorf("a target of an earlier process with pid %d sees %v running", pid, live)
+	}
+	reused.signal(syscall.SIGKILL)
+	time.Sleep(50 * time.Millisecond) // a kill would have taken effect
+	if !faultserver.Running(pid) {
+		t.Errorf("process %d, which reuses the pid of one being ended, was killed", pid)
+	}
+}
+
+// TestOwnTaggedNeedsTheUser: a process that carries the server's tag and
+// started after it is ended as the server's only when its user can be
+// read and is this one's.
+func TestOwnTaggedNeedsTheUser(t *testing.T) {
+	tag := mustTag(t)
+	server := sleeper(t, append(os.Environ(), tag), nil, true)
+	stamp := startStamp(server.Process.Pid)
+	q := sleeper(t, append(os.Environ(), tag), nil, false)
+	// Its environment shows in /proc once exec has set it up.
+	waitFor(t, "the tagged process to show its tag", func() bool { return hasTag(q.Process.Pid, tag) })
+	p, ok := readProc(q.Process.Pid)
+	if !ok || p.start < stamp {
+		t.Fatalf("the tagged process %+v did not start after the server (%d)", p, stamp)
+	}
+	uid := os.Getuid()
+	for _, tc := range []struct {
+		name  string
+		uidOf func(int) (int, bool)
+		want  bool
+	}{
+		{"this user's", func(int) (int, bool) { return uid, true }, true},
+		{"another user's", func(int) (int, bool) { return uid + 1, true }, false},
+		{"a user that cannot be read", func(int) (int, bool) { return uid, false }, false},
+	} {
+		if got := ownTaggedBy(p, tag, stamp, uid, tc.uidOf); got != tc.want {
+			t.Errorf("%s: ownTagged = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if !ownTagged(p, tag, stamp, uid) {
+		t.Errorf("ownTagged of this user's tagged process %d, reading its user from /proc, is false", p.pid)
 	}
 }
