@@ -35,11 +35,11 @@ func deadPID(t *testing.T) int {
 func TestListProxiesOfItsProfileOnly(t *testing.T) {
 	dir := registryDir(t)
 	self := os.Getpid()
-	parent := os.Getppid()
+	other := livePID(t) // not the parent: run as PID 1 the test has none
 	if err := RegisterProxy(dir, ProxyEntry{PID: self, Profile: "work", ProxyStatus: ProxyStatus{Host: "work host"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := RegisterProxy(dir, ProxyEntry{PID: parent, Profile: "home", ProxyStatus: ProxyStatus{Host: "home host"}}); err != nil {
+	if err := RegisterProxy(dir, ProxyEntry{PID: other, Profile: "home", ProxyStatus: ProxyStatus{Host: "home host"}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := ListProxies(dir, "work")
@@ -74,24 +74,45 @@ func TestListProxiesDropsTheDead(t *testing.T) {
 	}
 }
 
+// livePID is the pid of a process that runs until the test ends.
+func livePID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Skipf("cannot run sleep: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	return cmd.Process.Pid
+}
+
 // TestListProxiesBelievesOnlyOwnEntries: entries that are not the
 // person's own regular files are skipped, whatever they claim, and a
 // registry folder that is not the person's own is refused whole with a
-// reason that names it.
+// reason that names it. Every planted entry names a process the test
+// started, none a pid it guessed: run as PID 1 (in a PID namespace), the
+// test's parent is pid 1 and its own pid is small.
 func TestListProxiesBelievesOnlyOwnEntries(t *testing.T) {
 	dir := registryDir(t)
 	self := os.Getpid()
 	if err := RegisterProxy(dir, ProxyEntry{PID: self, Profile: "default", ProxyStatus: ProxyStatus{Host: "real"}}); err != nil {
 		t.Fatal(err)
 	}
-	// A planted entry beside it: a link to a good-looking entry of a live
-	// process (the test's parent), and a link to /dev/zero.
+	entry := func(pid int) string { return filepath.Join(dir, "proxy-"+strconv.Itoa(pid)+".json") }
+	claim := func(pid int, host string) []byte {
+		return []byte(`{"pid":` + strconv.Itoa(pid) + `,"profile":"default","host":"` + host + `"}`)
+	}
+	linked, zero, misnamed := livePID(t), livePID(t), livePID(t)
+	// Planted beside it: a link to a good-looking entry of a live
+	// process, and a link to /dev/zero named for another.
 	planted := filepath.Join(t.TempDir(), "planted.json")
-	must(t, os.WriteFile(planted, []byte(`{"pid":`+strconv.Itoa(os.Getppid())+`,"profile":"default","host":"Claude Code"}`), 0o600))
-	must(t, os.Symlink(planted, filepath.Join(dir, "proxy-"+strconv.Itoa(os.Getppid())+".json")))
-	must(t, os.Symlink("/dev/zero", filepath.Join(dir, "proxy-1.json")))
+	must(t, os.WriteFile(planted, claim(linked, "Claude Code"), 0o600))
+	must(t, os.Symlink(planted, entry(linked)))
+	must(t, os.Symlink("/dev/zero", entry(zero)))
 	// An entry whose name does not match its pid.
-	must(t, os.WriteFile(filepath.Join(dir, "proxy-2.json"), []byte(`{"pid":`+strconv.Itoa(os.Getppid())+`,"profile":"default","host":"fake"}`), 0o600))
+	must(t, os.WriteFile(entry(misnamed), claim(linked, "fake"), 0o600))
 	done := make(chan []ProxyEntry, 1)
 	go func() {
 		got, _ := ListProxies(dir, "default")
