@@ -51,6 +51,7 @@ var fixtures = []fixture{
 	{OpenCode, "user", "home/.config/opencode/opencode.json", map[string]Kind{"git": Stdio, "wrapped": Proxied, "odd": Other}, nil},
 	{Zed, "user", "home/.config/zed/settings.json", map[string]Kind{"local-mcp-server": Stdio, "remote-mcp-server": Remote, "mcp-server-github": Other, "old": Other}, nil},
 	{Zed, "project", "project/.zed/settings.json", map[string]Kind{"mcp-local-server": Stdio}, nil},
+	{Cline, "user", "home/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json", map[string]Kind{"local-server": Stdio, "remote-server": Remote, "legacy-sse": Remote}, nil},
 	{Kiro, "user", "home/.kiro/settings/mcp.json", map[string]Kind{"fetch": Stdio}, nil},
 	{Kiro, "project", "project/.kiro/settings/mcp.json", map[string]Kind{"aws-docs": Stdio, "api-server": Remote}, nil},
 }
@@ -387,6 +388,7 @@ func TestHostsFiles(t *testing.T) {
 		"opencode user /xdg/opencode/opencode.json",
 		"zed project /p/.zed/settings.json",
 		"zed user /xdg/zed/settings.json",
+		"cline user /xdg/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("files:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -429,6 +431,8 @@ func TestHostsFilesByOS(t *testing.T) {
 		{Places{Home: "/h", Project: "/p", Windows: true, Getenv: getenv}, ClaudeDesktop, "/appdata/Claude/claude_desktop_config.json"},
 		{Places{Home: "/h", Project: "/p", Windows: true}, ClaudeDesktop, ""},
 		{Places{Home: "/h", Project: "/p", Getenv: getenv}, Copilot, "/ch/mcp-config.json"},
+		{Places{Home: "/h", Project: "/p", Darwin: true}, Cline, "/h/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json"},
+		{Places{Home: "/h", Project: "/p", Windows: true, Getenv: getenv}, Cline, "/appdata/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json"},
 	} {
 		if got := find(tc.p, tc.host); got != tc.want {
 			t.Errorf("%s with %+v: %q, want %q", tc.host, tc.p, got, tc.want)

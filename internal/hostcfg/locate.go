@@ -25,10 +25,12 @@ const (
 	// OpenCode's "mcp" entries give the whole command line as one array.
 	OpenCode = "opencode"
 	Zed      = "zed" // "context_servers" in its settings.json
+	// Cline, the VS Code extension: its file is in VS Code's storage.
+	Cline = "cline"
 )
 
 // Hosts lists the host names in the order they are shown.
-var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode, Zed}
+var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode, Zed, Cline}
 
 // format is the syntax of a configuration file.
 type format int
@@ -155,6 +157,17 @@ func Files(p Places) []File {
 	case p.Darwin:
 		desktopDir = filepath.Join(p.Home, "Library", "Application Support", "Claude")
 	}
+	// VS Code's user folder, where Cline keeps its settings.
+	codeDir := filepath.Join(xdgConfig, "Code")
+	switch {
+	case p.Windows:
+		codeDir = ""
+		if d := p.envDir("APPDATA"); d != "" {
+			codeDir = filepath.Join(d, "Code")
+		}
+	case p.Darwin:
+		codeDir = filepath.Join(p.Home, "Library", "Application Support", "Code")
+	}
 	all := []File{
 		{Host: Claude, Path: filepath.Join(p.Project, ".mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
 		{Host: Claude, Path: filepath.Join(claudeDir, ".claude.json"), Scope: "user", format: formatJSON, layout: layoutClaudeUser},
@@ -190,6 +203,9 @@ func Files(p Places) []File {
 		File{Host: Zed, Path: filepath.Join(p.Project, ".zed", "settings.json"), Scope: "project", format: formatJSON, layout: layoutZed},
 		File{Host: Zed, Path: filepath.Join(xdgConfig, "zed", "settings.json"), Scope: "user", format: formatJSON, layout: layoutZed},
 	)
+	if codeDir != "" {
+		all = append(all, File{Host: Cline, Path: filepath.Join(codeDir, "User", "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers})
+	}
 	var out []File
 	var ids []os.FileInfo // out's files that exist, by identity; nil for the others
 	for _, f := range all {
@@ -235,7 +251,8 @@ func FileFor(host, scope, path string) (File, bool) {
 	case host == VSCode:
 		f.format, f.layout = formatJSON, layoutVSCode
 	case host == Cursor, host == Gemini, host == Qwen, host == Kiro,
-		host == Copilot && scope == "user", host == ClaudeDesktop && scope == "user", host == Windsurf && scope == "user":
+		host == Copilot && scope == "user", host == ClaudeDesktop && scope == "user", host == Windsurf && scope == "user",
+		host == Cline && scope == "user":
 		f.format, f.layout = formatJSON, layoutMCPServers
 	case host == Crush:
 		f.format, f.layout = formatJSON, layoutCrush
