@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/hostcfg"
 )
 
@@ -215,5 +217,88 @@ func TestHostsE2ECopilotCLI(t *testing.T) {
 	runIn(t, project, environ, bin, "hosts", "unwrap", "copilot", "--yes")
 	if b, _ := os.ReadFile(file); string(b) != text {
 		t.Errorf("after wrap and unwrap:\n%s\nwas:\n%s", b, text)
+	}
+}
+
+// TestHostsE2EFolderArgMoreHosts: server-filesystem configured with a
+// folder argument (beta) in opencode's and Qwen Code's files is wrapped
+// (beta becomes {roots}); with alpha consented, the host connects
+// through the proxy with {roots} where beta was, server-filesystem starts
+// with a folder argument (alpha, the one consented) and, with opencode,
+// which stays long enough, takes alpha's root alone; unwrap gives the
+// file back.
+func TestHostsE2EFolderArgMoreHosts(t *testing.T) {
+	fs := npmPath(t, filepath.Join("@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
+	bin := rootpickBin(t)
+	for _, host := range []string{"opencode", "qwen"} {
+		t.Run(host, func(t *testing.T) {
+			pkg := map[string]string{"opencode": "opencode-ai@1.18.33", "qwen": "@qwen-code/qwen-code@0.24.4"}[host]
+			cli := moreHostCLI(t, host, pkg)
+			home, project, environ := hostCLISandbox(t)
+			state := stateDirOf(environ)
+			tree := makeRepos(t, mkdirAll(t, filepath.Join(filepath.Dir(home), "tree")), "alpha", "beta")
+			alpha, beta := filepath.Join(tree, "alpha"), filepath.Join(tree, "beta")
+			root, err := consent.NewRoot(alpha)
+			if err != nil {
+				t.Fatal(err)
+			}
+			store, _ := consent.OpenStoreIn(state, "real")
+			if err := store.Save(consent.Record{Dir: tree, Roots: []consent.Root{root}, Time: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+			var file, text string
+			switch host {
+			case "opencode":
+				file = filepath.Join(project, "opencode.json")
+				text = `{
+  "$schema": "https://opencode.ai/config.json",
+  "mcp": {
+    "fs": {"type": "local", "command": ["node", ` + jsonQuote(fs) + `, ` + jsonQuote(beta) + `]}
+  }
+}
+`
+			case "qwen":
+				file = filepath.Join(home, ".qwen", "settings.json")
+				text = `{
+  "mcpServers": {
+    "fs": {"command": "node", "args": [` + jsonQuote(fs) + `, ` + jsonQuote(beta) + `], "timeout": 120000}
+  },
+  "$version": 4
+}
+`
+			}
+			writeFile(t, file, text)
+			out := runIn(t, project, environ, bin, "hosts", "wrap", host, "--yes", "--profile", "real")
+			if want := "fs: " + beta + " → {roots}: it will see only what you consent"; !strings.Contains(out, want) {
+				t.Errorf("hosts wrap does not say %q:\n%s", want, out)
+			}
+			start := time.Now()
+			out = runIn(t, project, environ, cli, "mcp", "list")
+			t.Logf("%s mcp list (%v):\n%s", host, time.Since(start), out)
+			if !strings.Contains(out, "--orig-arg "+beta+" -- node "+fs+" {roots}") || !strings.Contains(strings.ToLower(out), "connected") || strings.Contains(out, "Disconnected") {
+				t.Errorf("%s does not report the wrapped server connected through the proxy", host)
+			}
+			logs, _ := filepath.Glob(filepath.Join(state, "proxy-real-*.log"))
+			var log string
+			for _, l := range logs {
+				b, _ := os.ReadFile(l)
+				log += string(b)
+			}
+			// server-filesystem's own words: it started with a folder
+			// argument ({roots}: alpha), not without one.
+			if strings.Contains(log, "Started without allowed directories") || !strings.Contains(log, "Secure MCP Filesystem Server running on stdio") {
+				t.Errorf("server-filesystem was not started with alpha by {roots}; the proxy's log:\n%s", log)
+			}
+			// opencode stays long enough for it to ask roots/list and
+			// take alpha's root; qwen mcp list hangs up right after
+			// initialize.
+			if host == "opencode" && !strings.Contains(log, "Updated allowed directories from MCP roots: 1 valid directories") {
+				t.Errorf("server-filesystem did not take alpha's root; the proxy's log:\n%s", log)
+			}
+			runIn(t, project, environ, bin, "hosts", "unwrap", host, "--yes")
+			if back, _ := os.ReadFile(file); string(back) != text {
+				t.Errorf("after unwrap:\n%s\nwant:\n%s", back, text)
+			}
+		})
 	}
 }
