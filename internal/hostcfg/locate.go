@@ -198,8 +198,11 @@ func Files(p Places) []File {
 		File{Host: Windsurf, Path: filepath.Join(p.Home, ".codeium", "windsurf", "mcp_config.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
 		File{Host: Kiro, Path: filepath.Join(p.Project, ".kiro", "settings", "mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
 		File{Host: Kiro, Path: filepath.Join(p.Home, ".kiro", "settings", "mcp.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
+		// OpenCode reads opencode.json and opencode.jsonc, both.
 		File{Host: OpenCode, Path: filepath.Join(p.Project, "opencode.json"), Scope: "project", format: formatJSON, layout: layoutOpenCode},
+		File{Host: OpenCode, Path: filepath.Join(p.Project, "opencode.jsonc"), Scope: "project", format: formatJSON, layout: layoutOpenCode},
 		File{Host: OpenCode, Path: filepath.Join(xdgConfig, "opencode", "opencode.json"), Scope: "user", format: formatJSON, layout: layoutOpenCode},
+		File{Host: OpenCode, Path: filepath.Join(xdgConfig, "opencode", "opencode.jsonc"), Scope: "user", format: formatJSON, layout: layoutOpenCode},
 		File{Host: Zed, Path: filepath.Join(p.Project, ".zed", "settings.json"), Scope: "project", format: formatJSON, layout: layoutZed},
 		File{Host: Zed, Path: filepath.Join(xdgConfig, "zed", "settings.json"), Scope: "user", format: formatJSON, layout: layoutZed},
 	)
