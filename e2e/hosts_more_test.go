@@ -47,8 +47,9 @@ func proxyLogged(t *testing.T, environ []string, profile string) bool {
 }
 
 // TestHostsE2EOpenCode: opencode 1.18.33's `opencode mcp list` reads the
-// project's opencode.json and the user's, with the command arrays wrap
-// rewrote, starts the proxy for each and finds it connected.
+// project's opencode.json and opencode.jsonc and the user's opencode.json,
+// with the command arrays wrap rewrote, starts the proxy for each and
+// finds it connected.
 func TestHostsE2EOpenCode(t *testing.T) {
 	cli := moreHostCLI(t, "opencode", "opencode-ai@1.18.33")
 	bin := rootpickBin(t)
@@ -62,6 +63,14 @@ func TestHostsE2EOpenCode(t *testing.T) {
     "demo": {"type": "local", "command": [` + q(bin) + `, "serve-demo"], "enabled": true},
     "remote": {"type": "remote", "url": "http://127.0.0.1:9/mcp", "enabled": false}
   }
+}
+`,
+		filepath.Join(project, "opencode.jsonc"): `{
+  "$schema": "https://opencode.ai/config.json",
+  // JSONC: comments and trailing commas
+  "mcp": {
+    "demo-jsonc": {"type": "local", "command": [` + q(bin) + `, "serve-demo", "--record", "/dev/null",],},
+  },
 }
 `,
 		filepath.Join(home, ".config", "opencode", "opencode.json"): `{
@@ -90,7 +99,7 @@ func TestHostsE2EOpenCode(t *testing.T) {
 	runIn(t, project, environ, bin, "hosts", "wrap", "opencode", "--yes", "--profile", "hosts-e2e")
 	out := runIn(t, project, environ, cli, "mcp", "list")
 	t.Logf("opencode mcp list:\n%s", out)
-	for _, name := range []string{"demo", "demo-user"} {
+	for _, name := range []string{"demo", "demo-user", "demo-jsonc"} {
 		found := false
 		for _, l := range strings.Split(out, "\n") {
 			if strings.Contains(l, "✓ "+name+" ") && strings.Contains(l, "connected") {
