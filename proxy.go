@@ -34,7 +34,7 @@ type proxyCmd struct {
 
 	Profile     string   `placeholder:"NAME" default:"${profile}" help:"Serve the consent of profile NAME (default: ${default})."`
 	Protocol    string   `placeholder:"VERSION" default:"${protocol}" help:"MCP protocol VERSION to ask the server for (default: ${default})."`
-	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, inspector) and exit."`
+	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, continue, inspector) and exit."`
 	Name        string   `placeholder:"NAME" help:"The server's NAME in a printed configuration (default: derived from the command)."`
 	StateDir    string   `name:"state-dir" placeholder:"DIR" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
 	Log         string   `placeholder:"FILE" type:"path" group:"log" help:"Write the log to FILE (default: $XDG_STATE_HOME/rootpick/proxy-PROFILE-SERVER.log)."`
@@ -52,7 +52,7 @@ type proxyCmd struct {
 type hostName string
 
 // hostNames are the hosts --print-config knows.
-var hostNames = []string{"claude", "vscode", "cursor", "gemini", "codex", "goose", "copilot", "qwen", "crush", "claude-desktop", "windsurf", "kiro", "opencode", "zed", "cline", "inspector"}
+var hostNames = []string{"claude", "vscode", "cursor", "gemini", "codex", "goose", "copilot", "qwen", "crush", "claude-desktop", "windsurf", "kiro", "opencode", "zed", "cline", "continue", "inspector"}
 
 func (h *hostName) Decode(ctx *kong.DecodeContext) error {
 	var s string
@@ -336,6 +336,15 @@ func printHostConfig(w, hint io.Writer, o proxyCmd, command []string) error {
 		fmt.Fprintln(hint, "# for .vscode/mcp.json")
 		vs := map[string]any{"type": "stdio", "command": exe, "args": args}
 		return writeJSON(map[string]any{"servers": map[string]any{name: vs}})
+	case "continue":
+		// Continue: a sequence of servers, each named by "name".
+		fmt.Fprintln(hint, "# for ~/.continue/config.yaml")
+		quoted := make([]string, len(args))
+		for i, a := range args {
+			quoted[i] = hostcfg.Quote(a)
+		}
+		fmt.Fprintf(w, "mcpServers:\n  - name: %s\n    type: stdio\n    command: %s\n    args: [%s]\n", hostcfg.Quote(name), hostcfg.Quote(exe), strings.Join(quoted, ", "))
+		return nil
 	case "goose":
 		fmt.Fprintln(hint, "# for ~/.config/goose/config.yaml")
 		quoted := make([]string, len(args))

@@ -54,6 +54,7 @@ var fixtures = []fixture{
 	{Zed, "user", "home/.config/zed/settings.json", map[string]Kind{"local-mcp-server": Stdio, "remote-mcp-server": Remote, "mcp-server-github": Other, "old": Other}, nil},
 	{Zed, "project", "project/.zed/settings.json", map[string]Kind{"mcp-local-server": Stdio}, nil},
 	{Cline, "user", "home/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json", map[string]Kind{"local-server": Stdio, "remote-server": Remote, "legacy-sse": Remote}, nil},
+	{Continue, "user", "home/.continue/config.yaml", map[string]Kind{"SQLite MCP": Stdio, "Playwright": Stdio, "Remote": Remote, "Time": Stdio}, nil},
 	{Kiro, "user", "home/.kiro/settings/mcp.json", map[string]Kind{"fetch": Stdio}, nil},
 	{Kiro, "project", "project/.kiro/settings/mcp.json", map[string]Kind{"aws-docs": Stdio, "api-server": Remote}, nil},
 }
@@ -392,6 +393,7 @@ func TestHostsFiles(t *testing.T) {
 		"opencode user /xdg/opencode/opencode.jsonc",
 		"zed project /p/.zed/settings.json",
 		"zed user /xdg/zed/settings.json",
+		"continue user /h/.continue/config.yaml",
 		"cline user /xdg/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
 	}
 	if !slices.Equal(got, want) {

@@ -27,10 +27,12 @@ const (
 	Zed      = "zed" // "context_servers" in its settings.json
 	// Cline, the VS Code extension: its file is in VS Code's storage.
 	Cline = "cline"
+	// Continue: a YAML sequence of servers in ~/.continue/config.yaml.
+	Continue = "continue"
 )
 
 // Hosts lists the host names in the order they are shown.
-var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode, Zed, Cline}
+var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode, Zed, Cline, Continue}
 
 // format is the syntax of a configuration file.
 type format int
@@ -53,6 +55,7 @@ const (
 	layoutCrush                    // {"mcp": {NAME: {...}}}
 	layoutOpenCode                 // {"mcp": {NAME: {"command": [CMD, ARGS...]}}}
 	layoutZed                      // {"context_servers": {NAME: {...}}}
+	layoutContinue                 // mcpServers: [{name: NAME, command: ...}]
 )
 
 // File is one configuration file a host may read.
@@ -206,6 +209,7 @@ func Files(p Places) []File {
 		File{Host: Zed, Path: filepath.Join(p.Project, ".zed", "settings.json"), Scope: "project", format: formatJSON, layout: layoutZed},
 		File{Host: Zed, Path: filepath.Join(xdgConfig, "zed", "settings.json"), Scope: "user", format: formatJSON, layout: layoutZed},
 	)
+	all = append(all, File{Host: Continue, Path: filepath.Join(p.Home, ".continue", "config.yaml"), Scope: "user", format: formatYAML, layout: layoutContinue})
 	if codeDir != "" {
 		all = append(all, File{Host: Cline, Path: filepath.Join(codeDir, "User", "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers})
 	}
@@ -263,6 +267,8 @@ func FileFor(host, scope, path string) (File, bool) {
 		f.format, f.layout = formatJSON, layoutOpenCode
 	case host == Zed:
 		f.format, f.layout = formatJSON, layoutZed
+	case host == Continue && scope == "user":
+		f.format, f.layout = formatYAML, layoutContinue
 	case host == Codex:
 		f.format, f.layout = formatTOML, layoutCodex
 	case host == Goose:

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -591,9 +592,19 @@ func (c *Config) check(back *Config, want map[int][]string) error {
 	return nil
 }
 
-// lookup follows path from v through maps.
+// lookup follows path from v through maps, and through sequences where
+// an element of path is a seqIndex.
 func lookup(v any, path []string) any {
 	for _, k := range path {
+		if rest, ok := strings.CutPrefix(k, "\x00"); ok {
+			l, isList := v.([]any)
+			i, err := strconv.Atoi(rest)
+			if !isList || err != nil || i < 0 || i >= len(l) {
+				return nil
+			}
+			v = l[i]
+			continue
+		}
 		m, ok := v.(map[string]any)
 		if !ok {
 			return nil

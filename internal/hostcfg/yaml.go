@@ -6,6 +6,7 @@ package hostcfg
 // non-ASCII text, so it is not used).
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -27,30 +28,63 @@ func (c *Config) parseYAML() error {
 	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
 		return nil // an empty file: no extensions
 	}
-	y := &yamlDoc{c: c, lines: lineStarts(c.Data)}
+	y := &yamlDoc{c: c, lines: lineStarts(c.Data), cmdKey: "cmd"}
 	root, _ := yamlMap(f.Docs[0].Body)
+	if c.File.layout == layoutContinue {
+		// Continue: mcpServers is a sequence of mappings, each named by
+		// its "name" and started by "command".
+		y.cmdKey = "command"
+		for _, kv := range root {
+			if yamlKey(kv) != "mcpServers" {
+				continue
+			}
+			seq, ok := kv.Value.(*ast.SequenceNode)
+			if !ok {
+				continue
+			}
+			for i, item := range seq.Values {
+				name := ""
+				fields, _ := yamlMap(item)
+				for _, f := range fields {
+					if str, ok := f.Value.(*ast.StringNode); ok && yamlKey(f) == "name" {
+						name = str.Value
+					}
+				}
+				c.Servers = append(c.Servers, y.server(name, item, []string{"mcpServers", seqIndex(i)}))
+			}
+		}
+		return nil
+	}
 	for _, kv := range root {
 		if yamlKey(kv) != "extensions" {
 			continue
 		}
 		exts, _ := yamlMap(kv.Value)
 		for _, ext := range exts {
-			c.Servers = append(c.Servers, y.server(ext))
+			c.Servers = append(c.Servers, y.server(yamlKey(ext), ext.Value, []string{"extensions", yamlKey(ext)}))
 		}
 	}
 	return nil
+}
+
+// seqIndex is the path element that stands for the i-th element of a
+// sequence (see lookup): no mapping key starts with a NUL.
+func seqIndex(i int) string {
+	return "\x00" + strconv.Itoa(i)
 }
 
 // yamlDoc turns token positions into byte offsets.
 type yamlDoc struct {
 	c     *Config
 	lines []int
+	// cmdKey names the command: Goose's "cmd", Continue's "command".
+	cmdKey string
 }
 
-func (y *yamlDoc) server(ext *ast.MappingValueNode) Server {
-	name := yamlKey(ext)
+// server is the entry named name whose fields are value, at path.
+func (y *yamlDoc) server(name string, value ast.Node, path []string) Server {
 	s := Server{Host: y.c.File.Host, Path: y.c.File.Path, Scope: y.c.File.Scope, Name: name}
-	fieldsNode, flow := yamlMap(ext.Value)
+	fieldsNode, flow := yamlMap(value)
 	if fieldsNode == nil {
 		s.Kind, s.Note = Other, "not a mapping"
 		return s
@@ -65,9 +99,9 @@ func (y *yamlDoc) server(ext *ast.MappingValueNode) Server {
 			if isStr {
 				f.typ = str.Value
 			}
-		case "cmd":
+		case y.cmdKey:
 			if cmdKV != nil {
-				s.Problem = "cmd is given twice"
+				s.Problem = y.cmdKey + " is given twice"
 			}
 			cmdKV = kv
 			f.hasCommand, f.commandIsStr = true, isStr
@@ -92,8 +126,8 @@ func (y *yamlDoc) server(ext *ast.MappingValueNode) Server {
 					}
 				}
 			}
-		case "uri":
-			f.urlKey = "uri"
+		case "uri", "url":
+			f.urlKey = yamlKey(kv)
 			if isStr {
 				f.url = str.Value
 			}
@@ -109,7 +143,7 @@ func (y *yamlDoc) server(ext *ast.MappingValueNode) Server {
 		s.Problem = problem
 	}
 	if l != nil {
-		l.path = []string{"extensions", name}
+		l.path = path
 	}
 	return s
 }
@@ -121,7 +155,7 @@ func (y *yamlDoc) loc(cmdKV, argsKV *ast.MappingValueNode, flow bool) (*entryLoc
 	if !ok {
 		return nil, "cmd is written in a way hostcfg does not rewrite (a multi-line or block scalar)"
 	}
-	l := &entryLoc{commandKey: "cmd", command: cmd, commandFlow: flow}
+	l := &entryLoc{commandKey: y.cmdKey, command: cmd, commandFlow: flow}
 	if argsKV != nil {
 		seq := argsKV.Value.(*ast.SequenceNode)
 		a := &seqLoc{block: !seq.IsFlowStyle}
