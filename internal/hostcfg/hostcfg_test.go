@@ -55,6 +55,9 @@ var fixtures = []fixture{
 	{Zed, "project", "project/.zed/settings.json", map[string]Kind{"mcp-local-server": Stdio}, nil},
 	{Cline, "user", "home/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json", map[string]Kind{"local-server": Stdio, "remote-server": Remote, "legacy-sse": Remote}, nil},
 	{Continue, "user", "home/.continue/config.yaml", map[string]Kind{"SQLite MCP": Stdio, "Playwright": Stdio, "Remote": Remote, "Time": Stdio}, nil},
+	{LMStudio, "user", "home/.lmstudio/mcp.json", map[string]Kind{"hf-mcp-server": Remote, "filesystem": Stdio}, nil},
+	{AmazonQ, "user", "home/.aws/amazonq/mcp.json", map[string]Kind{"awslabs.cdk-mcp-server": Stdio}, nil},
+	{AmazonQ, "project", "project/.amazonq/mcp.json", map[string]Kind{"git": Stdio}, nil},
 	{Kiro, "user", "home/.kiro/settings/mcp.json", map[string]Kind{"fetch": Stdio}, nil},
 	{Kiro, "project", "project/.kiro/settings/mcp.json", map[string]Kind{"aws-docs": Stdio, "api-server": Remote}, nil},
 }
@@ -393,6 +396,9 @@ func TestHostsFiles(t *testing.T) {
 		"opencode user /xdg/opencode/opencode.jsonc",
 		"zed project /p/.zed/settings.json",
 		"zed user /xdg/zed/settings.json",
+		"lmstudio user /h/.lmstudio/mcp.json",
+		"amazonq project /p/.amazonq/mcp.json",
+		"amazonq user /h/.aws/amazonq/mcp.json",
 		"continue user /h/.continue/config.yaml",
 		"cline user /xdg/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
 	}

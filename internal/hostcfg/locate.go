@@ -29,10 +29,12 @@ const (
 	Cline = "cline"
 	// Continue: a YAML sequence of servers in ~/.continue/config.yaml.
 	Continue = "continue"
+	LMStudio = "lmstudio" // Cursor's notation, in ~/.lmstudio/mcp.json
+	AmazonQ  = "amazonq"  // the legacy mcp.json files Amazon Q Developer reads
 )
 
 // Hosts lists the host names in the order they are shown.
-var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode, Zed, Cline, Continue}
+var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode, Zed, Cline, Continue, LMStudio, AmazonQ}
 
 // format is the syntax of a configuration file.
 type format int
@@ -209,6 +211,11 @@ func Files(p Places) []File {
 		File{Host: Zed, Path: filepath.Join(p.Project, ".zed", "settings.json"), Scope: "project", format: formatJSON, layout: layoutZed},
 		File{Host: Zed, Path: filepath.Join(xdgConfig, "zed", "settings.json"), Scope: "user", format: formatJSON, layout: layoutZed},
 	)
+	all = append(all,
+		File{Host: LMStudio, Path: filepath.Join(p.Home, ".lmstudio", "mcp.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
+		File{Host: AmazonQ, Path: filepath.Join(p.Project, ".amazonq", "mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
+		File{Host: AmazonQ, Path: filepath.Join(p.Home, ".aws", "amazonq", "mcp.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
+	)
 	all = append(all, File{Host: Continue, Path: filepath.Join(p.Home, ".continue", "config.yaml"), Scope: "user", format: formatYAML, layout: layoutContinue})
 	if codeDir != "" {
 		all = append(all, File{Host: Cline, Path: filepath.Join(codeDir, "User", "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers})
@@ -259,7 +266,7 @@ func FileFor(host, scope, path string) (File, bool) {
 		f.format, f.layout = formatJSON, layoutVSCode
 	case host == Cursor, host == Gemini, host == Qwen, host == Kiro,
 		host == Copilot && scope == "user", host == ClaudeDesktop && scope == "user", host == Windsurf && scope == "user",
-		host == Cline && scope == "user":
+		host == Cline && scope == "user", host == LMStudio && scope == "user", host == AmazonQ:
 		f.format, f.layout = formatJSON, layoutMCPServers
 	case host == Crush:
 		f.format, f.layout = formatJSON, layoutCrush
