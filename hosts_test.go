@@ -100,7 +100,7 @@ func TestHostsList(t *testing.T) {
 		"local /home/someone/src/app:",
 		"developer     other     goose extension of type builtin, not a command",
 		"rp           proxied   rootpick proxy --profile work mcp-server-filesystem",
-		"86 servers: 5 through rootpick proxy, 56 direct stdio",
+		"89 servers: 5 through rootpick proxy, 58 direct stdio",
 		"odd      other     command is not an array (OpenCode takes [command, args...])",
 		"bare                 direct    echo-server",
 		"copilot", "playwright  direct    npx -y @playwright/mcp@latest",

@@ -34,7 +34,7 @@ type proxyCmd struct {
 
 	Profile     string   `placeholder:"NAME" default:"${profile}" help:"Serve the consent of profile NAME (default: ${default})."`
 	Protocol    string   `placeholder:"VERSION" default:"${protocol}" help:"MCP protocol VERSION to ask the server for (default: ${default})."`
-	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, continue, lmstudio, amazonq, inspector) and exit."`
+	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, continue, lmstudio, amazonq, kilocode, inspector) and exit."`
 	Name        string   `placeholder:"NAME" help:"The server's NAME in a printed configuration (default: derived from the command)."`
 	StateDir    string   `name:"state-dir" placeholder:"DIR" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
 	Log         string   `placeholder:"FILE" type:"path" group:"log" help:"Write the log to FILE (default: $XDG_STATE_HOME/rootpick/proxy-PROFILE-SERVER.log)."`
@@ -52,7 +52,7 @@ type proxyCmd struct {
 type hostName string
 
 // hostNames are the hosts --print-config knows.
-var hostNames = []string{"claude", "vscode", "cursor", "gemini", "codex", "goose", "copilot", "qwen", "crush", "claude-desktop", "windsurf", "kiro", "opencode", "zed", "cline", "continue", "lmstudio", "amazonq", "inspector"}
+var hostNames = []string{"claude", "vscode", "cursor", "gemini", "codex", "goose", "copilot", "qwen", "crush", "claude-desktop", "windsurf", "kiro", "opencode", "zed", "cline", "continue", "lmstudio", "amazonq", "kilocode", "inspector"}
 
 func (h *hostName) Decode(ctx *kong.DecodeContext) error {
 	var s string
@@ -317,6 +317,9 @@ func printHostConfig(w, hint io.Writer, o proxyCmd, command []string) error {
 		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
 	case "amazonq":
 		fmt.Fprintln(hint, "# for ~/.aws/amazonq/mcp.json (or .amazonq/mcp.json in the project)")
+		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
+	case "kilocode":
+		fmt.Fprintln(hint, "# for .kilocode/mcp.json in the project (or ~/.kilocode/cli/global/settings/mcp_settings.json for its CLI)")
 		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
 	case "cline":
 		fmt.Fprintln(hint, "# for cline_mcp_settings.json (Cline: MCP Servers, Configure, Configure MCP Servers)")

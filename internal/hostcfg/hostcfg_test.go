@@ -58,6 +58,8 @@ var fixtures = []fixture{
 	{LMStudio, "user", "home/.lmstudio/mcp.json", map[string]Kind{"hf-mcp-server": Remote, "filesystem": Stdio}, nil},
 	{AmazonQ, "user", "home/.aws/amazonq/mcp.json", map[string]Kind{"awslabs.cdk-mcp-server": Stdio}, nil},
 	{AmazonQ, "project", "project/.amazonq/mcp.json", map[string]Kind{"git": Stdio}, nil},
+	{KiloCode, "project", "project/.kilocode/mcp.json", map[string]Kind{"local-server": Stdio, "remote-server": Remote}, nil},
+	{KiloCode, "user", "home/.kilocode/cli/global/settings/mcp_settings.json", map[string]Kind{"server-name": Stdio}, nil},
 	{Kiro, "user", "home/.kiro/settings/mcp.json", map[string]Kind{"fetch": Stdio}, nil},
 	{Kiro, "project", "project/.kiro/settings/mcp.json", map[string]Kind{"aws-docs": Stdio, "api-server": Remote}, nil},
 }
@@ -399,6 +401,8 @@ func TestHostsFiles(t *testing.T) {
 		"lmstudio user /h/.lmstudio/mcp.json",
 		"amazonq project /p/.amazonq/mcp.json",
 		"amazonq user /h/.aws/amazonq/mcp.json",
+		"kilocode project /p/.kilocode/mcp.json",
+		"kilocode user /h/.kilocode/cli/global/settings/mcp_settings.json",
 		"continue user /h/.continue/config.yaml",
 		"cline user /xdg/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
 	}

@@ -31,10 +31,11 @@ const (
 	Continue = "continue"
 	LMStudio = "lmstudio" // Cursor's notation, in ~/.lmstudio/mcp.json
 	AmazonQ  = "amazonq"  // the legacy mcp.json files Amazon Q Developer reads
+	KiloCode = "kilocode" // Cline's notation, in .kilocode/mcp.json and the CLI's settings
 )
 
 // Hosts lists the host names in the order they are shown.
-var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode, Zed, Cline, Continue, LMStudio, AmazonQ}
+var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode, Zed, Cline, Continue, LMStudio, AmazonQ, KiloCode}
 
 // format is the syntax of a configuration file.
 type format int
@@ -215,6 +216,8 @@ func Files(p Places) []File {
 		File{Host: LMStudio, Path: filepath.Join(p.Home, ".lmstudio", "mcp.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
 		File{Host: AmazonQ, Path: filepath.Join(p.Project, ".amazonq", "mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
 		File{Host: AmazonQ, Path: filepath.Join(p.Home, ".aws", "amazonq", "mcp.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
+		File{Host: KiloCode, Path: filepath.Join(p.Project, ".kilocode", "mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
+		File{Host: KiloCode, Path: filepath.Join(p.Home, ".kilocode", "cli", "global", "settings", "mcp_settings.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
 	)
 	all = append(all, File{Host: Continue, Path: filepath.Join(p.Home, ".continue", "config.yaml"), Scope: "user", format: formatYAML, layout: layoutContinue})
 	if codeDir != "" {
@@ -266,7 +269,7 @@ func FileFor(host, scope, path string) (File, bool) {
 		f.format, f.layout = formatJSON, layoutVSCode
 	case host == Cursor, host == Gemini, host == Qwen, host == Kiro,
 		host == Copilot && scope == "user", host == ClaudeDesktop && scope == "user", host == Windsurf && scope == "user",
-		host == Cline && scope == "user", host == LMStudio && scope == "user", host == AmazonQ:
+		host == Cline && scope == "user", host == LMStudio && scope == "user", host == AmazonQ, host == KiloCode:
 		f.format, f.layout = formatJSON, layoutMCPServers
 	case host == Crush:
 		f.format, f.layout = formatJSON, layoutCrush
