@@ -389,6 +389,7 @@ func (t *processTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 		return nil, err
 	}
 	if stopped {
+		t.abandon() // being stopped: its close need not wait for it
 		_ = conn.Close()
 		t.stop()
 		return nil, errors.New("mcpconn: stopped while starting")
