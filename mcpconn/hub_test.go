@@ -482,3 +482,43 @@ func TestSwapIsAtomic(t *testing.T) {
 	}
 	t.Logf("%d answers during 200 swaps, each exactly one root", answers)
 }
+
+// TestServerStderrHidesSecrets: what a server prints on stderr reaches the
+// pane (Stderr events) and a failure's reason without the secrets in it.
+func TestServerStderrHidesSecrets(t *testing.T) {
+	hub := NewHub(Options{})
+	defer hub.Close()
+	events := collect(hub)
+	script := `echo "connecting to https://bob:hunter22@mcp.example.com/x?token=SEKRITTOKEN42" >&2; echo "using --api-key sk-abcdefghijklmnopqrstuvwx" >&2; exit 3`
+	err := hub.Connect(context.Background(), Spec{Command: []string{"sh", "-c", script}})
+	if err == nil {
+		t.Fatal("connecting to a server that exits at once succeeded")
+	}
+	waitFor(t, "the failure and both stderr lines", func() bool {
+		var failed, lines int
+		for _, e := range events() {
+			if e.Kind == Failed {
+				failed++
+			}
+			if e.Kind == Stderr {
+				lines++
+			}
+		}
+		return failed > 0 && lines >= 2
+	})
+	var seen []string
+	for _, e := range events() {
+		seen = append(seen, fmt.Sprintf("%s %v %+v", e.Text, e.Err, e))
+	}
+	seen = append(seen, err.Error())
+	for _, text := range seen {
+		for _, secret := range []string{"hunter22", "SEKRITTOKEN42", "abcdefghijklmnopqrstuvwx"} {
+			if strings.Contains(text, secret) {
+				t.Errorf("a server's secret %q reached an event or error: %q", secret, text)
+			}
+		}
+	}
+	if !slices.ContainsFunc(events(), func(e Event) bool { return e.Kind == Stderr && strings.Contains(e.Text, "mcp.example.com/x") }) {
+		t.Error("the stderr line lost what is not secret")
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/rootpick/rootpick/internal/panics"
 )
 
@@ -225,6 +226,9 @@ func (s *server) start(attempt int) (*conn, error) {
 	h.publish(Event{Server: s.label, Kind: Connecting, Attempt: attempt, Timeout: budget})
 	logger := h.logger.With("server", s.label)
 	transport, stop, err := spec.transport(ctx, logger, func(line string) {
+		// What a server writes is shown (the pane, a failure's reason)
+		// without the secrets it may print: a URL's password, a token.
+		line = redact.Text(line)
 		c.tail.Add(line)
 		h.publish(Event{Server: s.label, Kind: Stderr, Text: line})
 		c.progress(line)

@@ -57,7 +57,9 @@ func (s Spec) Label() string {
 	case s.URL != "":
 		return redact.URL(s.URL)
 	case len(s.Command) > 0:
-		return commandLabel(s.Command)
+		// A label is shown and logged: an argument it is made of may
+		// hold a secret (a token in a URL, an --api-key value).
+		return redact.Text(commandLabel(s.Command))
 	}
 	return "server"
 }
