@@ -12,8 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
-	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/rootpick/rootpick/internal/panics"
+	"github.com/rootpick/rootpick/internal/redact"
 )
 
 // rootsPlaceholder in a server command's arguments expands to the consented
