@@ -1,6 +1,6 @@
 // Package mcpconn connects rootpick to MCP servers and serves them roots.
 //
-// It has four parts, each in its own files; none of them knows about a
+// It has these parts, each in its own files; none of them knows about a
 // terminal (events reach a UI through one channel, Hub.Events).
 //
 // The hub (hub.go, event.go, watch.go, watched.go, verify.go) holds the
@@ -17,8 +17,9 @@
 // server in the same process (demo.go). It starts and initializes the
 // session within a budget, restarts it with a doubling backoff when it
 // crashes, stops it when it stops reading (wedged), restarts it with no
-// roots when every root is revoked (some servers ignore an empty list),
-// and bounds what a flooding stderr can cost.
+// roots when every root is revoked (some servers ignore an empty list) —
+// enforced, on every consented change —, and bounds what a flooding
+// stderr can cost.
 //
 // The proxy (proxy.go, proxy_mrtr.go, hostconn.go, filesource.go,
 // registry*.go) is rootpick proxy: it sits between an agent host and one
@@ -36,6 +37,23 @@
 // process (a subreaper with a parent-death signal), so the tree ends even
 // when rootpick itself is killed with SIGKILL.
 //
-// redact.go removes secrets (URL passwords, tokens) from everything this
-// package logs or reports.
+// Enforcement (policy.go, enforce.go, landlock_*.go) makes the consent a
+// boundary rather than advice: on Linux the guard applies a Landlock
+// ruleset just before it starts the server, built by BuildPolicy from the
+// consented folders, the server's runtime (system folders, its program,
+// interpreter and package, its launcher's cache, a private TMPDIR) and the
+// person's allow-read / allow-write, each path with the reason it is
+// there. A consented change restarts an enforced server under the new
+// ruleset instead of telling it list_changed. Where the kernel cannot
+// (another OS, no Landlock, enforce = off) a server runs advisory, and its
+// Enforcement says so and why; enforce = require refuses to start it.
+//
+// The proxy's host side (hostkeys.go) reads a host's params as a server
+// will (encoding/json folds keys and keeps the last of two): roots a host
+// slips into an MRTR retry are replaced whatever their spelling, and
+// params that could be read two ways are refused.
+//
+// Secrets (URL passwords, query values, tokens) are removed from
+// everything this package logs, shows or reports with internal/redact,
+// stderr lines and labels included.
 package mcpconn
