@@ -286,7 +286,7 @@ func (c *pickCmd) serverSpecs(command []string, cfg *configFile) ([]mcpconn.Spec
 		specs = append(specs, mcpconn.Spec{Demo: mcpconn.NewDemo(nil, nil)})
 	}
 	for i := range specs {
-		c.sandboxFlags.apply(&specs[i])
+		c.apply(&specs[i])
 	}
 	// Labels tell servers apart in events and on screen: make them unique.
 	seen := map[string]int{}

@@ -45,6 +45,7 @@ func ParseEnforce(s string) (Enforce, error) {
 	switch e := Enforce(s); e {
 	case EnforceOn, EnforceOff, EnforceRequire:
 		return e, nil
+	case EnforceDefault: // "" is not a value one writes
 	}
 	return "", fmt.Errorf("want on, off or require, got %q", s)
 }

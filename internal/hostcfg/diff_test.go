@@ -373,10 +373,10 @@ func applyDiff(old []byte, d string) (string, error) {
 			return "", fmt.Errorf("line %d: %q is no hunk header", i, dl[i])
 		}
 		var start, n int
-		fmt.Sscan(m[1], &start)
+		_, _ = fmt.Sscan(m[1], &start)
 		n = 1
 		if m[2] != "" {
-			fmt.Sscan(m[2], &n)
+			_, _ = fmt.Sscan(m[2], &n)
 		}
 		if n > 0 {
 			start--

@@ -69,7 +69,9 @@ func (c *Config) parseJSON() error {
 		return c.jsonServers(std, top, "mcp", c.File.Scope, nil, "")
 	case layoutZed:
 		return c.jsonServers(std, top, "context_servers", c.File.Scope, nil, "")
-	case layoutMCPServers, layoutCodex, layoutGoose:
+	case layoutMCPServers, layoutCodex, layoutGoose, layoutContinue:
+		// layoutContinue is YAML (a list, yaml.go); a JSON file of that
+		// layout is read the common way.
 		fallthrough
 	default:
 		return c.jsonServers(std, top, "mcpServers", c.File.Scope, nil, "")
