@@ -245,11 +245,31 @@ func readGuardPolicy() (Policy, error) {
 }
 
 // tmpPrefix starts the name of a server's private temporary folder:
-// rootpick-server-PID-STAMP-RANDOM, PID and STAMP (its start time) being
+// rootpick-server-NS-PID-STAMP-RANDOM, PID and STAMP (its start time) being
 // those of the rootpick that made it, so that one left behind by a
 // rootpick killed with SIGKILL (its server then dies with it, and nothing
-// removes the folder) is known and swept by the next one.
+// removes the folder) is known and swept by the next one. NS is the PID
+// namespace they are numbered in (/proc/self/ns/pid): a rootpick in
+// another namespace that shares /tmp (a container, unshare -p) has pids
+// this one cannot look up, so its folders are never taken for orphans.
 const tmpPrefix = "rootpick-server-"
+
+// pidNamespace is this process's PID namespace, as the inode number
+// /proc/self/ns/pid names ("pid:[4026531836]"), or "0" if unreadable.
+func pidNamespace() string {
+	link, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil {
+		return "0"
+	}
+	if n, ok := strings.CutPrefix(link, "pid:["); ok {
+		if n, ok = strings.CutSuffix(n, "]"); ok {
+			if _, err := strconv.ParseUint(n, 10, 64); err == nil {
+				return n
+			}
+		}
+	}
+	return "0"
+}
 
 var sweepOnce sync.Once
 
@@ -258,7 +278,7 @@ var sweepOnce sync.Once
 func newServerTmp() (string, error) {
 	sweepOnce.Do(func() { sweepServerTmps(os.TempDir()) })
 	self := os.Getpid()
-	return os.MkdirTemp("", fmt.Sprintf("%s%d-%d-", tmpPrefix, self, startStamp(self)))
+	return os.MkdirTemp("", fmt.Sprintf("%s%s-%d-%d-", tmpPrefix, pidNamespace(), self, startStamp(self)))
 }
 
 // sweepServerTmps removes, in dir, the servers' temporary folders whose
@@ -270,17 +290,18 @@ func sweepServerTmps(dir string) int {
 		return 0
 	}
 	n := 0
+	ns := pidNamespace()
 	for _, e := range entries {
 		rest, ok := strings.CutPrefix(e.Name(), tmpPrefix)
 		if !ok || !e.IsDir() { // IsDir is the entry's own type: a link is not one
 			continue
 		}
 		f := strings.Split(rest, "-")
-		if len(f) != 3 {
-			continue
+		if len(f) != 4 || f[0] != ns || ns == "0" {
+			continue // another PID namespace's (or an older name): not ours to judge
 		}
-		pid, err1 := strconv.Atoi(f[0])
-		stamp, err2 := strconv.ParseUint(f[1], 10, 64)
+		pid, err1 := strconv.Atoi(f[1])
+		stamp, err2 := strconv.ParseUint(f[2], 10, 64)
 		if err1 != nil || err2 != nil || pid <= 0 {
 			continue
 		}

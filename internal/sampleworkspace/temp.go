@@ -19,9 +19,12 @@ import (
 // tempPrefix starts the name of every demo folder in the temporary folder.
 const tempPrefix = "rootpick-demo-"
 
-// ownerFile, in a demo folder, holds "PID START": the process that owns it
-// and that process's start stamp (see processStart), which tells a reused
-// pid apart. A folder without it is never swept: it is being made, or kept.
+// ownerFile, in a demo folder, holds "PID START NS": the process that owns
+// it, that process's start stamp (see processStart), which tells a reused
+// pid apart, and the PID namespace the pid is numbered in (a demo in a
+// container sharing /tmp has pids this one cannot look up: its folder is
+// never swept from outside). A folder without it is never swept: it is
+// being made, or kept.
 const ownerFile = ".rootpick-demo-owner"
 
 // MakeTemp makes a demo folder (0700) in the temporary folder, owned by
@@ -32,7 +35,7 @@ func MakeTemp(keep bool) (string, error) {
 		return dir, err
 	}
 	pid := os.Getpid()
-	owner := fmt.Sprintf("%d %s\n", pid, processStart(pid))
+	owner := fmt.Sprintf("%d %s %s\n", pid, processStart(pid), pidNamespace())
 	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(owner), 0o600); err != nil {
 		_ = os.RemoveAll(dir)
 		return "", err
@@ -87,6 +90,9 @@ func orphaned(dir string) bool {
 	start := ""
 	if len(f) > 1 {
 		start = f[1]
+	}
+	if len(f) > 2 && f[2] != pidNamespace() {
+		return false // another PID namespace's demo: its pid means nothing here
 	}
 	return !processAlive(pid, start)
 }

@@ -44,3 +44,13 @@ func ownFolder(dir string) bool {
 	var st syscall.Stat_t
 	return syscall.Lstat(dir, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFDIR && int(st.Uid) == os.Geteuid()
 }
+
+// pidNamespace is this process's PID namespace, the inode number that
+// /proc/self/ns/pid names ("pid:[4026531836]"), or "" if unreadable.
+func pidNamespace() string {
+	link, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(link, "pid:["), "]")
+}

@@ -46,6 +46,9 @@ func TestSweepTemp(t *testing.T) {
 	reused := plant(tempPrefix+"reused", fmt.Sprintf("%d 1\n", self)) // self started later than tick 1
 	live := plant(tempPrefix+"live", fmt.Sprintf("%d %s\n", self, processStart(self)))
 	kept := plant(tempPrefix+"kept", "")
+	// A demo in another PID namespace sharing /tmp: its pid means
+	// nothing here, so its folder stays.
+	elsewhere := plant(tempPrefix+"elsewhere", fmt.Sprintf("%d 1 %s9\n", dead, pidNamespace()))
 	other := plant("not-a-demo", fmt.Sprintf("%d 1\n", dead))
 	garbage := plant(tempPrefix+"garbage", "not a pid\n")
 	target := plant("target", fmt.Sprintf("%d 1\n", dead))
@@ -74,7 +77,7 @@ func TestSweepTemp(t *testing.T) {
 			t.Errorf("%s is still there (%v)", d, err)
 		}
 	}
-	for _, d := range []string{live, kept, other, garbage, target, link, foreign} {
+	for _, d := range []string{live, kept, elsewhere, other, garbage, target, link, foreign} {
 		if d == "" {
 			continue
 		}
