@@ -105,6 +105,22 @@ type Places struct {
 	Rootpick []string
 }
 
+// appDataDir is an application's folder in the OS's application-data
+// folder: %APPDATA%\NAME on Windows ("" without APPDATA), ~/Library/
+// Application Support/NAME on macOS, xdgConfig/NAME elsewhere.
+func (p Places) appDataDir(xdgConfig, name string) string {
+	switch {
+	case p.Windows:
+		if d := p.envDir("APPDATA"); d != "" {
+			return filepath.Join(d, name)
+		}
+		return ""
+	case p.Darwin:
+		return filepath.Join(p.Home, "Library", "Application Support", name)
+	}
+	return filepath.Join(xdgConfig, name)
+}
+
 // envDir is the folder the variable name holds when it is absolute, else
 // "": a relative value would be resolved against whatever folder rootpick
 // runs in, which a cloned repository could choose.
@@ -152,28 +168,10 @@ func Files(p Places) []File {
 	if d := p.envDir("COPILOT_HOME"); d != "" {
 		copilotDir = d
 	}
-	// Claude Desktop keeps its file in the OS's application-data folder.
-	desktopDir := filepath.Join(xdgConfig, "Claude")
-	switch {
-	case p.Windows:
-		desktopDir = ""
-		if d := p.envDir("APPDATA"); d != "" {
-			desktopDir = filepath.Join(d, "Claude")
-		}
-	case p.Darwin:
-		desktopDir = filepath.Join(p.Home, "Library", "Application Support", "Claude")
-	}
-	// VS Code's user folder, where Cline keeps its settings.
-	codeDir := filepath.Join(xdgConfig, "Code")
-	switch {
-	case p.Windows:
-		codeDir = ""
-		if d := p.envDir("APPDATA"); d != "" {
-			codeDir = filepath.Join(d, "Code")
-		}
-	case p.Darwin:
-		codeDir = filepath.Join(p.Home, "Library", "Application Support", "Code")
-	}
+	// Claude Desktop keeps its file in the OS's application-data folder,
+	// and Cline its settings in VS Code's user folder there.
+	desktopDir := p.appDataDir(xdgConfig, "Claude")
+	codeDir := p.appDataDir(xdgConfig, "Code")
 	all := []File{
 		{Host: Claude, Path: filepath.Join(p.Project, ".mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
 		{Host: Claude, Path: filepath.Join(claudeDir, ".claude.json"), Scope: "user", format: formatJSON, layout: layoutClaudeUser},
