@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/rootpick/rootpick/internal/procinfo"
 	"golang.org/x/sys/unix"
 )
 
@@ -254,19 +255,11 @@ func readGuardPolicy() (Policy, error) {
 // this one cannot look up, so its folders are never taken for orphans.
 const tmpPrefix = "rootpick-server-"
 
-// pidNamespace is this process's PID namespace, as the inode number
-// /proc/self/ns/pid names ("pid:[4026531836]"), or "0" if unreadable.
+// pidNamespace is this process's PID namespace (procinfo.PIDNamespace),
+// or "0" when it cannot be read: folders named so are never swept.
 func pidNamespace() string {
-	link, err := os.Readlink("/proc/self/ns/pid")
-	if err != nil {
-		return "0"
-	}
-	if n, ok := strings.CutPrefix(link, "pid:["); ok {
-		if n, ok = strings.CutSuffix(n, "]"); ok {
-			if _, err := strconv.ParseUint(n, 10, 64); err == nil {
-				return n
-			}
-		}
+	if ns := procinfo.PIDNamespace(); ns != "" {
+		return ns
 	}
 	return "0"
 }

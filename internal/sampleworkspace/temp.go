@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/rootpick/rootpick/internal/procinfo"
 )
 
 // A demo's temporary folder holds its workspace, consent and log, and is
@@ -20,7 +22,7 @@ import (
 const tempPrefix = "rootpick-demo-"
 
 // ownerFile, in a demo folder, holds "PID START NS": the process that owns
-// it, that process's start stamp (see processStart), which tells a reused
+// it, that process's start stamp (see procinfo.StartTime), which tells a reused
 // pid apart, and the PID namespace the pid is numbered in (a demo in a
 // container sharing /tmp has pids this one cannot look up: its folder is
 // never swept from outside). A folder without it is never swept: it is
@@ -35,7 +37,7 @@ func MakeTemp(keep bool) (string, error) {
 		return dir, err
 	}
 	pid := os.Getpid()
-	owner := fmt.Sprintf("%d %s %s\n", pid, processStart(pid), pidNamespace())
+	owner := fmt.Sprintf("%d %s %s\n", pid, procinfo.StartTime(pid), procinfo.PIDNamespace())
 	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(owner), 0o600); err != nil {
 		_ = os.RemoveAll(dir)
 		return "", err
@@ -91,7 +93,7 @@ func orphaned(dir string) bool {
 	if len(f) > 1 {
 		start = f[1]
 	}
-	if len(f) > 2 && f[2] != pidNamespace() {
+	if len(f) > 2 && f[2] != procinfo.PIDNamespace() {
 		return false // another PID namespace's demo: its pid means nothing here
 	}
 	return !processAlive(pid, start)

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/rootpick/rootpick/internal/procinfo"
 )
 
 // TestSweepTemp: the next demo removes the folders of demos that are gone
@@ -44,11 +46,11 @@ func TestSweepTemp(t *testing.T) {
 	orphan := plant(tempPrefix+"dead", fmt.Sprintf("%d %s\n", dead, "12345"))
 	orphanNoStart := plant(tempPrefix+"dead-nostart", strconv.Itoa(dead)+"\n")
 	reused := plant(tempPrefix+"reused", fmt.Sprintf("%d 1\n", self)) // self started later than tick 1
-	live := plant(tempPrefix+"live", fmt.Sprintf("%d %s\n", self, processStart(self)))
+	live := plant(tempPrefix+"live", fmt.Sprintf("%d %s\n", self, procinfo.StartTime(self)))
 	kept := plant(tempPrefix+"kept", "")
 	// A demo in another PID namespace sharing /tmp: its pid means
 	// nothing here, so its folder stays.
-	elsewhere := plant(tempPrefix+"elsewhere", fmt.Sprintf("%d 1 %s9\n", dead, pidNamespace()))
+	elsewhere := plant(tempPrefix+"elsewhere", fmt.Sprintf("%d 1 %s9\n", dead, procinfo.PIDNamespace()))
 	other := plant("not-a-demo", fmt.Sprintf("%d 1\n", dead))
 	garbage := plant(tempPrefix+"garbage", "not a pid\n")
 	target := plant("target", fmt.Sprintf("%d 1\n", dead))
