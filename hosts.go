@@ -368,11 +368,10 @@ func sameServers(a, b *hostcfg.Config) bool {
 	})
 }
 
+// run is one wrap or unwrap: plan the rewrites (plan), show them (show),
+// ask (confirm), write them (write), then say what to do next.
 func (ch hostsChange) run(e *env, ask askFunc) error {
-	verb, done := "unwrap", "unwrapped"
-	if ch.wrap {
-		verb, done = "wrap", "wrapped"
-	}
+	verb := ch.verb()
 	if e.dashdash {
 		return usageError("hosts %s takes no server command, got -- %q", verb, e.command)
 	}
@@ -388,212 +387,318 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 	if failed {
 		return exitError{code: 1, msg: "nothing written: a configuration file could not be read"}
 	}
-	found := map[string]bool{}
-	refused := false
-	grants := profileGrants{}
-	var plans []*planned
-	for _, group := range sameFiles(configs) {
-		p := &planned{}
-		var hosts []string
-		for _, c := range group {
-			if !slices.ContainsFunc(p.configs, func(d *hostcfg.Config) bool { return sameServers(c, d) }) {
-				p.configs = append(p.configs, c)
-			}
-			if !slices.Contains(hosts, c.File.Host) {
-				hosts = append(hosts, c.File.Host)
-			}
-			if !slices.Contains(p.paths, c.File.Path) {
-				p.paths = append(p.paths, c.File.Path)
-			}
-			if !bytes.Equal(c.Data, group[0].Data) {
-				return exitError{code: 1, msg: fmt.Sprintf("nothing written: %s changed while it was read (by %s and %s); run the command again", shown(c.File.Path), group[0].File.Host, c.File.Host)}
-			}
-		}
-		p.hosts = strings.Join(hosts, ", ")
-		data := p.data()
-		rewritten := map[string]bool{} // scope and name of the servers an earlier step rewrote
-		for k, read := range p.configs {
-			c := read
-			label := p.hosts
-			if len(p.configs) > 1 {
-				label = c.File.Host
-			}
-			if k > 0 {
-				// The file as the steps before left it, read as this host
-				// reads it.
-				if c, err = hostcfg.Parse(read.File, data); err != nil {
-					return exitError{code: 1, msg: fmt.Sprintf("nothing written: %s: %v", shown(read.File.Path), shown(err.Error()))}
-				}
-			}
-			var which, moves []int
-			for i, s := range c.Servers {
-				if len(names) > 0 && !slices.Contains(names, s.Name) {
-					continue
-				}
-				found[s.Name] = true
-				if rewritten[s.Scope+"\x00"+s.Name] {
-					continue
-				}
-				if slices.Contains(ch.except, s.Name) {
-					fmt.Fprintf(e.stderr, "%s %s: left alone: --except\n", label, shown(s.Name))
-					continue
-				}
-				// A server behind the proxy under another profile than the
-				// one asked for moves to it when it is named: a wrap of
-				// every server must not move those of other profiles.
-				if ch.wrap && ch.proxy.Profile != "" && s.Kind == hostcfg.Proxied {
-					if ok, _ := s.CanMove(ch.proxy.Profile); ok {
-						if len(names) > 0 {
-							moves = append(moves, i)
-						} else {
-							fmt.Fprintf(e.stderr, "%s %s: left alone: runs through rootpick proxy with profile %s; to move it to %s: rootpick hosts wrap %s %s --profile %s\n",
-								label, shown(s.Name), shown(cmp.Or(s.Profile, consent.DefaultProfile)), shown(ch.proxy.Profile), c.File.Host, argWords([]string{s.Name}), argWords([]string{ch.proxy.Profile}))
-						}
-						continue
-					}
-				}
-				ok, why := s.CanWrap()
-				if !ch.wrap {
-					ok, why = s.CanUnwrap()
-				}
-				if ok {
-					which = append(which, i)
-					continue
-				}
-				// Asked for by name and not possible: an error, unless it is
-				// already as asked.
-				already := (ch.wrap && s.Kind == hostcfg.Proxied) || (!ch.wrap && s.Kind != hostcfg.Proxied && s.Kind != hostcfg.Other)
-				switch {
-				case len(names) > 0 && !already:
-					refused = true
-					fmt.Fprintf(e.stderr, "rootpick: %s %s in %s: not %s: %s\n", label, shown(s.Name), shown(c.File.Path), done, shown(why))
-				case ch.wrap || len(names) > 0 || s.Kind == hostcfg.Proxied:
-					fmt.Fprintf(e.stderr, "%s %s: left alone: %s\n", label, shown(s.Name), shown(why))
-				}
-			}
-			if len(moves) > 0 {
-				rw, err := c.PlanProfile(moves, ch.proxy.Profile)
-				if err != nil {
-					return exitError{code: 1, msg: fmt.Sprintf("nothing written: %s: %v", shown(c.File.Path), shown(err.Error()))}
-				}
-				for _, i := range moves {
-					s := c.Servers[i]
-					p.servers = append(p.servers, shown(s.Name))
-					p.notes = append(p.notes, fmt.Sprintf("%s: profile %s → %s: it will see what you consent for %s (%s)",
-						shown(s.Name), shown(cmp.Or(s.Profile, consent.DefaultProfile)), shown(ch.proxy.Profile), shown(ch.proxy.Profile), grants.of(ch.proxy.Profile)))
-				}
-				p.steps = append(p.steps, rw)
-				data = rw.New
-				if len(which) > 0 {
-					// The servers to wrap, in the file as moved.
-					if c, err = hostcfg.Parse(read.File, data); err != nil {
-						return exitError{code: 1, msg: fmt.Sprintf("nothing written: %s: %v", shown(read.File.Path), shown(err.Error()))}
-					}
-				}
-			}
-			if len(which) == 0 {
-				continue
-			}
-			var rw *hostcfg.Rewrite
-			if ch.wrap {
-				rw, err = c.PlanWrap(which, ch.proxy)
-			} else {
-				rw, err = c.PlanUnwrap(which)
-			}
-			if err != nil {
-				return exitError{code: 1, msg: fmt.Sprintf("nothing written: %s: %v", shown(c.File.Path), shown(err.Error()))}
-			}
-			for _, i := range which {
-				s := c.Servers[i]
-				rewritten[s.Scope+"\x00"+s.Name] = true
-				p.servers = append(p.servers, shown(s.Name))
-				if ch.wrap {
-					p.notes = append(p.notes, ch.wrapNotes(c, i, grants)...)
-				} else {
-					p.notes = append(p.notes, unwrapNotes(s)...)
-				}
-			}
-			p.steps = append(p.steps, rw)
-			data = rw.New
-		}
-		if len(p.steps) > 0 {
-			p.out = data
-			plans = append(plans, p)
-		}
+	pl := &planner{ch: ch, log: e.stderr, names: names, found: map[string]bool{}, grants: profileGrants{}}
+	plans, err := pl.plan(configs)
+	if err != nil {
+		return err
 	}
-	var missing []string
-	for _, n := range names {
-		if !found[n] {
-			missing = append(missing, shown(n))
-		}
-	}
-	if len(missing) > 0 {
-		where := "any host"
-		if host != "" {
-			where = host
-		}
+	if missing := pl.missing(); len(missing) > 0 {
+		where := cmp.Or(host, "any host")
 		return usageError("hosts %s: no server %s in %s ('rootpick hosts' lists them)", verb, strings.Join(missing, ", "), where)
 	}
 	if len(plans) == 0 {
 		fmt.Fprintf(e.stderr, "Nothing to %s.\n", verb)
-		if refused {
+		if pl.refused {
 			return exitError{code: 1}
 		}
 		return nil
 	}
+	n, err := ch.show(e, plans)
+	if err != nil {
+		return err
+	}
+	if ok, err := ch.confirm(e, plans, ask); !ok {
+		return err
+	}
+	writeFailed := ch.write(e, plans)
+	if ch.wrap && !writeFailed {
+		ch.next(e, n, places)
+	}
+	if writeFailed || pl.refused {
+		return exitError{code: 1}
+	}
+	return nil
+}
 
-	n := 0
+// verb and done name the change: "wrap" and "wrapped", or "unwrap" and
+// "unwrapped".
+func (ch hostsChange) verb() string {
+	if ch.wrap {
+		return "wrap"
+	}
+	return "unwrap"
+}
+
+func (ch hostsChange) done() string { return ch.verb() + "ped" }
+
+// planner decides what one run rewrites, file by file; what it leaves
+// alone, and why, it says on log as it goes.
+type planner struct {
+	ch  hostsChange
+	log io.Writer
+	// names are the servers asked for (none: every one); found are those
+	// seen in some file.
+	names []string
+	found map[string]bool
+	// refused says a server asked for by name could not be changed.
+	refused bool
+	grants  profileGrants
+}
+
+// missing are the names asked for that no file has, as shown.
+func (pl *planner) missing() []string {
+	var missing []string
+	for _, n := range pl.names {
+		if !pl.found[n] {
+			missing = append(missing, shown(n))
+		}
+	}
+	return missing
+}
+
+// plan is the rewrite of each file that changes, one file read by
+// several hosts rewritten once.
+func (pl *planner) plan(configs []*hostcfg.Config) ([]*planned, error) {
+	var plans []*planned
+	for _, group := range sameFiles(configs) {
+		p, err := pl.file(group)
+		if err != nil {
+			return nil, err
+		}
+		if len(p.steps) > 0 {
+			plans = append(plans, p)
+		}
+	}
+	return plans, nil
+}
+
+// file plans the rewrite of one file, as each host in group read it.
+func (pl *planner) file(group []*hostcfg.Config) (*planned, error) {
+	p := &planned{}
+	var hosts []string
+	for _, c := range group {
+		if !slices.ContainsFunc(p.configs, func(d *hostcfg.Config) bool { return sameServers(c, d) }) {
+			p.configs = append(p.configs, c)
+		}
+		if !slices.Contains(hosts, c.File.Host) {
+			hosts = append(hosts, c.File.Host)
+		}
+		if !slices.Contains(p.paths, c.File.Path) {
+			p.paths = append(p.paths, c.File.Path)
+		}
+		if !bytes.Equal(c.Data, group[0].Data) {
+			return nil, exitError{code: 1, msg: fmt.Sprintf("nothing written: %s changed while it was read (by %s and %s); run the command again", shown(c.File.Path), group[0].File.Host, c.File.Host)}
+		}
+	}
+	p.hosts = strings.Join(hosts, ", ")
+	data := p.data()
+	rewritten := map[string]bool{} // scope and name of the servers an earlier step rewrote
+	for k, read := range p.configs {
+		var err error
+		if data, err = pl.view(p, k, read, data, rewritten); err != nil {
+			return nil, err
+		}
+	}
+	p.out = data
+	return p, nil
+}
+
+// view adds to p the steps of one host's reading of the file (the k-th),
+// given the file as the steps before left it (data), and returns the file
+// as it leaves it.
+func (pl *planner) view(p *planned, k int, read *hostcfg.Config, data []byte, rewritten map[string]bool) ([]byte, error) {
+	c := read
+	label := p.hosts
+	if len(p.configs) > 1 {
+		label = c.File.Host
+	}
+	var err error
+	if k > 0 {
+		// The file as the steps before left it, read as this host reads it.
+		if c, err = hostcfg.Parse(read.File, data); err != nil {
+			return nil, planError(read.File.Path, err)
+		}
+	}
+	which, moves := pl.choose(c, label, rewritten)
+	if len(moves) > 0 {
+		rw, err := c.PlanProfile(moves, pl.ch.proxy.Profile)
+		if err != nil {
+			return nil, planError(c.File.Path, err)
+		}
+		for _, i := range moves {
+			p.servers = append(p.servers, shown(c.Servers[i].Name))
+			p.notes = append(p.notes, pl.moveNote(c.Servers[i]))
+		}
+		p.steps = append(p.steps, rw)
+		data = rw.New
+		if len(which) > 0 {
+			// The servers to wrap, in the file as moved.
+			if c, err = hostcfg.Parse(read.File, data); err != nil {
+				return nil, planError(read.File.Path, err)
+			}
+		}
+	}
+	if len(which) == 0 {
+		return data, nil
+	}
+	var rw *hostcfg.Rewrite
+	if pl.ch.wrap {
+		rw, err = c.PlanWrap(which, pl.ch.proxy)
+	} else {
+		rw, err = c.PlanUnwrap(which)
+	}
+	if err != nil {
+		return nil, planError(c.File.Path, err)
+	}
+	for _, i := range which {
+		s := c.Servers[i]
+		rewritten[s.Scope+"\x00"+s.Name] = true
+		p.servers = append(p.servers, shown(s.Name))
+		if pl.ch.wrap {
+			p.notes = append(p.notes, pl.ch.wrapNotes(c, i, pl.grants)...)
+		} else {
+			p.notes = append(p.notes, unwrapNotes(s)...)
+		}
+	}
+	p.steps = append(p.steps, rw)
+	return rw.New, nil
+}
+
+// planError is the error that stops a run before anything is written.
+func planError(path string, err error) error {
+	return exitError{code: 1, msg: fmt.Sprintf("nothing written: %s: %v", shown(path), shown(err.Error()))}
+}
+
+// moveNote says what moving s to the asked profile changes.
+func (pl *planner) moveNote(s hostcfg.Server) string {
+	to := pl.ch.proxy.Profile
+	return fmt.Sprintf("%s: profile %s → %s: it will see what you consent for %s (%s)",
+		shown(s.Name), shown(cmp.Or(s.Profile, consent.DefaultProfile)), shown(to), shown(to), pl.grants.of(to))
+}
+
+// choose picks c's servers to rewrite (which) and to move to the asked
+// profile (moves); the others it names on log with the reason.
+func (pl *planner) choose(c *hostcfg.Config, label string, rewritten map[string]bool) (which, moves []int) {
+	ch := pl.ch
+	for i, s := range c.Servers {
+		if len(pl.names) > 0 && !slices.Contains(pl.names, s.Name) {
+			continue
+		}
+		pl.found[s.Name] = true
+		if rewritten[s.Scope+"\x00"+s.Name] {
+			continue
+		}
+		if slices.Contains(ch.except, s.Name) {
+			fmt.Fprintf(pl.log, "%s %s: left alone: --except\n", label, shown(s.Name))
+			continue
+		}
+		// A server behind the proxy under another profile than the one
+		// asked for moves to it when it is named: a wrap of every server
+		// must not move those of other profiles.
+		if ch.wrap && ch.proxy.Profile != "" && s.Kind == hostcfg.Proxied {
+			if ok, _ := s.CanMove(ch.proxy.Profile); ok {
+				if len(pl.names) > 0 {
+					moves = append(moves, i)
+				} else {
+					fmt.Fprintf(pl.log, "%s %s: left alone: runs through rootpick proxy with profile %s; to move it to %s: rootpick hosts wrap %s %s --profile %s\n",
+						label, shown(s.Name), shown(cmp.Or(s.Profile, consent.DefaultProfile)), shown(ch.proxy.Profile), c.File.Host, argWords([]string{s.Name}), argWords([]string{ch.proxy.Profile}))
+				}
+				continue
+			}
+		}
+		ok, why := s.CanWrap()
+		if !ch.wrap {
+			ok, why = s.CanUnwrap()
+		}
+		if ok {
+			which = append(which, i)
+			continue
+		}
+		pl.leave(c, s, label, why)
+	}
+	return which, moves
+}
+
+// leave says why s is not rewritten: an error when it was asked for by
+// name and is not already as asked, a note otherwise.
+func (pl *planner) leave(c *hostcfg.Config, s hostcfg.Server, label, why string) {
+	ch := pl.ch
+	already := (ch.wrap && s.Kind == hostcfg.Proxied) || (!ch.wrap && s.Kind != hostcfg.Proxied && s.Kind != hostcfg.Other)
+	switch {
+	case len(pl.names) > 0 && !already:
+		pl.refused = true
+		fmt.Fprintf(pl.log, "rootpick: %s %s in %s: not %s: %s\n", label, shown(s.Name), shown(c.File.Path), ch.done(), shown(why))
+	case ch.wrap || len(pl.names) > 0 || s.Kind == hostcfg.Proxied:
+		fmt.Fprintf(pl.log, "%s %s: left alone: %s\n", label, shown(s.Name), shown(why))
+	}
+}
+
+// show prints each file's diff and notes on stdout and what changes in it
+// on stderr; n is the number of servers changed.
+func (ch hostsChange) show(e *env, plans []*planned) (n int, err error) {
+	how := "to run directly"
+	if ch.wrap {
+		how = "to run through rootpick proxy"
+	}
 	for _, p := range plans {
 		// The diff goes out hunk by hunk, escaped line by line: it can be
 		// tens of megabytes for a large ~/.claude.json.
 		w := diffWriter{e.stdout}
-		oldName, newName := p.path(), p.path()+" ("+done+")"
+		oldName, newName := p.path(), p.path()+" ("+ch.done()+")"
 		if len(p.steps) == 1 {
 			err = p.steps[0].WriteDiff(w, oldName, newName)
 		} else {
 			_, err = io.WriteString(w, hostcfg.Diff(oldName, newName, p.data(), p.out))
 		}
 		if err != nil {
-			return err
+			return n, err
 		}
 		for _, note := range p.notes {
 			fmt.Fprintln(e.stdout, note)
 		}
-		how := "to run directly"
-		if ch.wrap {
-			how = "to run through rootpick proxy"
-		}
 		fmt.Fprintf(e.stderr, "%s %s%s: %s %s\n", p.hosts, shown(p.path()), p.alsoAs(), strings.Join(p.servers, ", "), how)
 		n += len(p.servers)
+	}
+	return n, nil
+}
+
+// confirm asks whether to write, unless --yes said so: ok is false when
+// nothing is to be written, with the error to end on.
+func (ch hostsChange) confirm(e *env, plans []*planned, ask askFunc) (ok bool, err error) {
+	if ch.yes {
+		return true, nil
 	}
 	files := fmt.Sprintf("%d file", len(plans))
 	if len(plans) > 1 {
 		files += "s"
 	}
-	if !ch.yes {
-		if ask == nil {
-			return exitError{code: 1, msg: fmt.Sprintf("nothing written: there is no terminal to ask on; run again with --yes to write %s", files)}
-		}
-		var all []string
-		for _, p := range plans {
-			all = append(all, p.servers...)
-		}
-		what := files
-		if len(all) > 1 {
-			// Several candidates: the question names them all.
-			what = fmt.Sprintf("%s (%s: %s)", files, servers(len(all)), strings.Join(all, ", "))
-		}
-		ok, err := ask(fmt.Sprintf("Write %s, each backed up beside it as FILE%s? [y/N] ", what, hostcfg.BackupSuffix))
-		if err != nil || !ok {
-			fmt.Fprintln(e.stderr, "Nothing written.")
-			return nil
-		}
+	if ask == nil {
+		return false, exitError{code: 1, msg: fmt.Sprintf("nothing written: there is no terminal to ask on; run again with --yes to write %s", files)}
 	}
-	writeFailed := false
+	var all []string
+	for _, p := range plans {
+		all = append(all, p.servers...)
+	}
+	what := files
+	if len(all) > 1 {
+		// Several candidates: the question names them all.
+		what = fmt.Sprintf("%s (%s: %s)", files, servers(len(all)), strings.Join(all, ", "))
+	}
+	yes, err := ask(fmt.Sprintf("Write %s, each backed up beside it as FILE%s? [y/N] ", what, hostcfg.BackupSuffix))
+	if err != nil || !yes {
+		fmt.Fprintln(e.stderr, "Nothing written.")
+		return false, nil
+	}
+	return true, nil
+}
+
+// write writes each planned file, saying where and where its backup is;
+// failed says one could not be written.
+func (ch hostsChange) write(e *env, plans []*planned) (failed bool) {
 	for _, p := range plans {
 		w, err := hostcfg.Write(p.path(), p.data(), p.out)
 		if err != nil {
-			writeFailed = true
+			failed = true
 			fmt.Fprintln(e.stderr, fileError(p.path(), err))
 			continue
 		}
@@ -611,21 +716,21 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 		}
 		fmt.Fprintln(e.stderr, ")")
 	}
-	if ch.wrap && !writeFailed {
-		pick := "rootpick"
-		if ch.proxy.Profile != "" {
-			pick += " --profile " + ch.proxy.Profile
-		}
-		verb := "run"
-		if n == 1 {
-			verb = "runs"
-		}
-		fmt.Fprintf(e.stderr, "%s now %s through rootpick proxy: restart the host, then choose their folders with '%s %s'.\n", servers(n), verb, pick, shownFolder(places.Project, places.Home))
+	return failed
+}
+
+// next says, after a wrap, what to do next: restart the host and choose
+// the folders, with the exact command.
+func (ch hostsChange) next(e *env, n int, places hostcfg.Places) {
+	pick := "rootpick"
+	if ch.proxy.Profile != "" {
+		pick += " --profile " + ch.proxy.Profile
 	}
-	if writeFailed || refused {
-		return exitError{code: 1}
+	verb := "run"
+	if n == 1 {
+		verb = "runs"
 	}
-	return nil
+	fmt.Fprintf(e.stderr, "%s now %s through rootpick proxy: restart the host, then choose their folders with '%s %s'.\n", servers(n), verb, pick, shownFolder(places.Project, places.Home))
 }
 
 // servers is "1 server" or "N servers".
