@@ -15,7 +15,7 @@ func (m *Model) unconfirmed() int {
 	shared := m.sharedPaths()
 	n := 0
 	for _, p := range m.picker.Checked() {
-		if _, gone := m.sh.withdrawn[p]; !shared[p] && !gone && !m.isRemembered(p) {
+		if _, gone := m.sh.Withdrawn(p); !shared[p] && !gone && !m.isRemembered(p) {
 			n++ // a withdrawn or remembered root is not a change the person made
 		}
 	}
@@ -82,7 +82,7 @@ func (m *Model) doCheckShown(on bool) {
 // waiting for consent still being written (the next launch must remember a
 // y pressed just before q).
 func (m *Model) quit() tea.Cmd {
-	if n := m.unconfirmed(); n > 0 && !m.sh.applying() {
+	if n := m.unconfirmed(); n > 0 && !m.sh.Applying() {
 		m.asking = askQuit
 		m.open(modeAsk)
 		m.setNote("Discard "+itoa(n)+" unconfirmed "+noun(n, "change", "changes")+"? y or q quits, any other key goes back.", true)
@@ -112,7 +112,7 @@ func (m *Model) answer(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *Model) finish() tea.Cmd {
-	if !m.sh.quit() {
+	if !m.sh.Quit() {
 		m.setNote("Remembering the consent, then quitting…", false)
 		return nil
 	}

@@ -3,13 +3,14 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/safetext"
+	"github.com/rootpick/rootpick/ui/sharing"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
@@ -115,10 +116,10 @@ func (m *Model) clock() time.Time {
 // what --print writes. It is set when y is pressed, not when the servers
 // have been told, so a quit right after y still reports that y.
 func (m *Model) Consented() []consent.Root {
-	if m.sh.confirmed == nil {
-		return []consent.Root{}
+	if c := m.sh.Confirmed(); c != nil {
+		return slices.Clone(c)
 	}
-	return m.sh.confirmed
+	return []consent.Root{}
 }
 
 // applyRemembered pre-checks the remembered roots; they are not served.
@@ -134,12 +135,11 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 		m.setNote("The remembered consent is for "+safetext.Escape(home(rec.Dir))+": not applied here.", false)
 		return
 	}
-	m.sh.remembered = map[string]bool{}
 	paths := make([]string, len(rec.Roots))
 	for i, r := range rec.Roots {
 		paths[i] = r.Path
-		m.sh.remembered[r.Path] = true
 	}
+	m.sh.Remember(paths)
 	m.picker.SetChecked(paths)
 	if !m.cfg.Resume {
 		m.setNote("Remembered "+itoa(len(paths))+" "+noun(len(paths), "root", "roots")+
@@ -150,10 +150,8 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 // replayTypeAhead hands the keys pressed while a review was built, which
 // opened no dialog, to the list.
 func (m *Model) replayTypeAhead() tea.Cmd {
-	ahead := m.sh.typeAhead
-	m.sh.typeAhead = nil
 	var cmds []tea.Cmd
-	for _, k := range ahead {
+	for _, k := range m.sh.TakeTypeAhead() {
 		cmds = append(cmds, m.handleKey(k))
 	}
 	return tea.Batch(cmds...)
@@ -174,40 +172,40 @@ func nothingNote(kept int) string {
 // (the checks are what is shared) it takes the highlighted row, as fzf's
 // enter does, and puts it back if the review is cancelled.
 func (m *Model) reviewKey() tea.Cmd {
-	if m.sh.busy() {
+	if m.sh.Busy() {
 		return nil
 	}
-	if !m.sh.applying() && m.unconfirmed() == 0 && !m.anyRemembered() {
+	var undo []string
+	if !m.sh.Applying() && m.unconfirmed() == 0 && !m.anyRemembered() {
 		if c, ok := m.picker.Current(); ok && !m.picker.IsChecked(c.Path) {
-			m.sh.undo = m.picker.Checked()
+			undo = m.picker.Checked()
 			m.toggle()
 		}
 	}
-	return m.review()
+	return m.review(m.sh.Review(undo))
 }
 
 // revokeAll is ctrl+d: review stopping sharing every folder, shown by the
 // filter or not; cancelling puts the checks back.
 func (m *Model) revokeAll() tea.Cmd {
-	if m.sh.busy() {
+	if m.sh.Busy() {
 		return nil
 	}
-	if len(m.sh.served) == 0 && len(m.sh.confirmed) == 0 {
+	if len(m.sh.Served()) == 0 && len(m.sh.Confirmed()) == 0 {
 		m.setNote("Nothing is shared: nothing to stop sharing.", false)
 		return nil
 	}
-	m.sh.undo = m.picker.Checked()
+	undo := m.picker.Checked()
 	m.picker.SetChecked(nil)
-	m.sh.revoking = true
-	return m.review()
+	return m.review(m.sh.RevokeAll(undo))
 }
 
 // review builds the proposal for the checked folders, off the Update loop
-// (it reads the disk). One change at a time: a proposal is computed
-// against what is served, so while a confirmed change is on its way the
-// review waits until it is served.
-func (m *Model) review() tea.Cmd {
-	if !m.sh.review() {
+// (it reads the disk), when now (the sharing state said to). One change
+// at a time: a proposal is computed against what is served, so while a
+// confirmed change is on its way the review waits until it is served.
+func (m *Model) review(now bool) tea.Cmd {
+	if !now {
 		return nil
 	}
 	m.setNote("", false)
@@ -217,16 +215,11 @@ func (m *Model) review() tea.Cmd {
 // anyRemembered reports whether a row is checked from the remembered
 // consent (enter then reviews those).
 func (m *Model) anyRemembered() bool {
-	for p := range m.sh.remembered {
-		if m.picker.IsChecked(p) {
-			return true
-		}
-	}
-	return false
+	return m.sh.AnyRemembered(m.picker.IsChecked)
 }
 
 func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
-	if m.sh.phase != phasePreparing {
+	if m.sh.Phase() != sharing.Preparing {
 		return nil // not asked for
 	}
 	m.dialogSeq++
@@ -237,9 +230,10 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 		}
 		return out
 	}
-	d := newConsentDialog(m.dialogSeq, m.cfg.Dir, m.sh.served, msg.proposed, msg.problems,
+	d := newConsentDialog(m.dialogSeq, m.cfg.Dir, m.sh.Served(), msg.proposed, msg.problems,
 		m.serverNames(), inside, m.cfg.ArmDelay, m.clock(), m.common)
-	if !m.sh.proposed(d, d.change.Empty() && len(msg.problems) == 0) {
+	d.revokeAll = m.sh.Revoking()
+	if !m.sh.Proposed(d, d.change.Empty() && len(msg.problems) == 0) {
 		// Nothing for y to do: say so on the status line, with no dialog
 		// whose keys would offer a confirmation.
 		m.setNote("Nothing to change: "+nothingNote(len(d.change.Kept)), false)
@@ -258,13 +252,13 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 
 // dialogKey hands the key to the dialog and acts on its decision.
 func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
-	action, cmd := m.sh.dialog.Update(msg, m.clock())
+	action, cmd := m.sh.Dialog().Update(msg, m.clock())
 	switch action {
 	case dialogCancel:
-		if !m.sh.dialog.change.Empty() {
+		if !m.sh.Dialog().change.Empty() {
 			m.setNote("Cancelled: nothing changed.", false)
 		}
-		if undo := m.sh.cancel(); undo != nil {
+		if undo := m.sh.Cancel(); undo != nil {
 			m.picker.SetChecked(undo)
 		}
 		m.close()
@@ -278,37 +272,37 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 // confirmConsent serves the dialog's final set, remembers it and writes the
 // audit entry; warned roots that were not granted are unchecked.
 func (m *Model) confirmConsent() tea.Cmd {
-	d := m.sh.dialog
+	d := m.sh.Dialog()
 	final := d.Final()
-	change := consent.Review(m.sh.served, final)
+	change := consent.Review(m.sh.Served(), final)
 	for _, a := range d.added {
 		if a.warned() && !a.granted {
 			m.picker.Uncheck(a.Requested)
 			m.picker.Uncheck(a.Path)
 		}
 	}
-	grants := keepGrants(m.sh.grants, final)
+	grants := keepGrants(m.sh.Grants(), final)
 	for uri, codes := range d.Granted() {
 		grants[uri] = codes
 	}
-	if !m.sh.confirm(final, grants) {
-		return nil
-	}
-	m.close()
 	// The warned roots left out at y are named in the result line, so no
 	// check silently disappears.
-	m.sh.leftOut = ""
+	leftOut := ""
 	if w := d.Withheld(); len(w) > 0 {
 		names := make([]string, len(w))
 		for i, r := range w {
 			names[i] = m.list.label(vcsdetect.Repo{Path: d.requested(r)})
 		}
-		m.sh.leftOut = "not shared: " + strings.Join(names, ", ") + " (" + noun(len(w), "needs its", "each needs its") + " own yes: space in the dialog)"
+		leftOut = "not shared: " + strings.Join(names, ", ") + " (" + noun(len(w), "needs its", "each needs its") + " own yes: space in the dialog)"
 	}
-	m.setNote(joinNote("Sharing…", m.sh.leftOut), false)
+	if !m.sh.Confirm(final, grants, leftOut) {
+		return nil
+	}
+	m.close()
+	m.setNote(joinNote("Sharing…", leftOut), false)
 	cmds := []tea.Cmd{serveRoots(m.cfg.Hub, final)}
 	if m.cfg.Store != nil {
-		m.sh.saves++
+		m.sh.Saving()
 		rec := consent.Record{Dir: m.cfg.Dir, Roots: final, Time: m.clock().UTC(), Granted: grants}
 		entry := m.auditEntry("confirm", change)
 		entry.Warnings = append(entry.Warnings, d.Acknowledged()...)
@@ -334,7 +328,7 @@ func (m *Model) auditEntry(action string, change consent.Change) consent.AuditEn
 }
 
 func (m *Model) onConsentSaved(msg consentSavedMsg) tea.Cmd {
-	done := m.sh.saved()
+	done := m.sh.Saved()
 	if msg.err != nil {
 		m.setNote("Consent not remembered: "+safetext.Escape(msg.err.Error()), true)
 	}
@@ -350,14 +344,14 @@ func (m *Model) onResume(msg resumeMsg) tea.Cmd {
 		m.setNote("Not resumed: "+safetext.Escape(msg.err.Error())+". The remembered roots are checked; enter reviews them.", true)
 		return nil
 	}
-	if !m.sh.resume(msg.roots, msg.grants) {
+	if !m.sh.Resume(msg.roots, msg.grants) {
 		m.setNote("Not resumed: a review was already under way. The remembered roots are checked; enter reviews them.", true)
 		return nil
 	}
 	m.setNote("Resumed "+itoa(len(msg.roots))+" remembered "+noun(len(msg.roots), "root", "roots")+": shared without asking again (--resume).", false)
 	cmds := []tea.Cmd{serveRoots(m.cfg.Hub, msg.roots)}
 	if m.cfg.Store != nil {
-		m.sh.saves++
+		m.sh.Saving()
 		cmds = append(cmds, appendAudit(m.cfg.Store, m.auditEntry("resume", consent.Review(nil, msg.roots))))
 	}
 	return tea.Batch(cmds...)
@@ -378,11 +372,11 @@ func (m *Model) servedNote(n int) string {
 	if strings.HasPrefix(m.note, "Resumed ") {
 		return m.note
 	}
-	return joinNote(sharedNote(n), m.sh.leftOut)
+	return joinNote(sharedNote(n), m.sh.LeftOut())
 }
 
 // isRemembered reports whether path was pre-checked from the store and is
 // not served yet.
 func (m *Model) isRemembered(path string) bool {
-	return m.sh.remembered[path] || m.sh.remembered[filepath.Clean(path)]
+	return m.sh.IsRemembered(path)
 }

@@ -37,7 +37,7 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 	}
 	// Served and unchecked also counts; nothing pending quits at once.
 	m = fixture(t, demoRepos()...)
-	m.sh.served = []consent.Root{mkRoot("/work/demo/web")}
+	m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/web")})
 	send(m, "ctrl+q")
 	if out := screen(m); m.mode != modeAsk || !strings.Contains(out, "Discard 1 unconfirmed change?") {
 		t.Fatalf("an unchecked shared row is not counted (mode %d):\n%s", m.mode, out)
@@ -49,7 +49,7 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 	// A checked root the hub withdrew is not the person's change.
 	m = fixture(t, demoRepos()...)
 	m.picker.SetChecked([]string{"/work/demo/api"})
-	m.sh.withdrawn = map[string]string{"/work/demo/api": "deleted or renamed"}
+	m.sh.Withdraw("/work/demo/api", "deleted or renamed")
 	if msg := send(m, "ctrl+q")(); msg != tea.Quit() {
 		t.Fatal("q asked about a withdrawn root")
 	}
@@ -58,9 +58,9 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 // TestRowStates: each pending state has its own glyph and word.
 func TestRowStates(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	m.sh.served = []consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")}
+	m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")})
 	m.picker.SetChecked([]string{"/work/demo/api", "/work/demo/tools/cli"})
-	m.sh.withdrawn = map[string]string{"/work/demo/api-wt": "server restarted"}
+	m.sh.Withdraw("/work/demo/api-wt", "server restarted")
 	m.Update(tea.WindowSizeMsg{Width: 140, Height: 24})
 	rows := map[string]string{}
 	for _, l := range strings.Split(screen(m), "\n") {
@@ -190,7 +190,7 @@ func TestAuditRecordsAcknowledgedWarnings(t *testing.T) {
 		t.Fatalf("record grants %v, %v; want /work/demo granted for %s", rec.Granted, err, consent.WarnDir)
 	}
 	// A later confirmation that keeps the root keeps its grant.
-	m.sh.served = m.Consented() // served
+	m.sh.ServedNow(m.Consented()) // served
 	openDialogWith(t, m, warnedItem("/work/demo", consent.WarnDir), proposedRoot{Root: mkRoot("/work/demo/api"), Requested: "/work/demo/api"})
 	run(m, send(m, "y"))
 	if rec, _ = store.Load(); len(rec.Roots) != 2 || !slices.Equal(rec.Granted[consent.PathToURI("/work/demo")], []string{consent.WarnDir}) {
@@ -209,17 +209,17 @@ func TestResumeRefusesUngrantedRisk(t *testing.T) {
 	rec := consent.Record{Profile: "p", Dir: dir, Roots: []consent.Root{rd}, Time: time.Now()}
 	m := New(Config{Dir: dir, Remembered: &rec, Resume: true})
 	m.Update(resumeConsent(dir, rec)())
-	if len(m.Consented()) != 0 || m.sh.applying() || !strings.Contains(m.note, "never granted in the picker") {
+	if len(m.Consented()) != 0 || m.sh.Applying() || !strings.Contains(m.note, "never granted in the picker") {
 		t.Fatalf("an ungranted warned root was resumed: %v, note %q", m.Consented(), m.note)
 	}
 	rec.Granted = map[string][]string{rd.URI: {consent.WarnDir}}
 	m = New(Config{Dir: dir, Remembered: &rec, Resume: true})
 	m.Update(resumeConsent(dir, rec)())
-	if got := m.Consented(); len(got) != 1 || !m.sh.applying() {
+	if got := m.Consented(); len(got) != 1 || !m.sh.Applying() {
 		t.Fatalf("a granted root was not resumed: %v, note %q", got, m.note)
 	}
-	if !slices.Equal(m.sh.grants[rd.URI], []string{consent.WarnDir}) {
-		t.Errorf("the resumed grants were not kept: %v", m.sh.grants)
+	if !slices.Equal(m.sh.Grants()[rd.URI], []string{consent.WarnDir}) {
+		t.Errorf("the resumed grants were not kept: %v", m.sh.Grants())
 	}
 }
 
@@ -250,8 +250,8 @@ func TestRememberedAndResume(t *testing.T) {
 
 	m = New(Config{Dir: dir, Remembered: rec, Resume: true})
 	m.Update(resumeConsent(dir, *rec)())
-	if got := m.Consented(); len(got) != 1 || got[0].Path != a || !m.sh.applying() {
-		t.Fatalf("resume served %v (applying %v)", got, m.sh.applying())
+	if got := m.Consented(); len(got) != 1 || got[0].Path != a || !m.sh.Applying() {
+		t.Fatalf("resume served %v (applying %v)", got, m.sh.Applying())
 	}
 	if !strings.Contains(m.note, "Resumed 1 remembered root") {
 		t.Errorf("note %q", m.note)
@@ -273,7 +273,7 @@ func TestRememberedAndResume(t *testing.T) {
 	}
 	m = New(Config{Dir: dir, Remembered: rec, Resume: true})
 	m.Update(resumeConsent(dir, *rec)())
-	if len(m.Consented()) != 0 || m.sh.applying() || !strings.Contains(m.note, "Not resumed") {
+	if len(m.Consented()) != 0 || m.sh.Applying() || !strings.Contains(m.note, "Not resumed") {
 		t.Fatalf("a vanished root was resumed: %v, note %q", m.Consented(), m.note)
 	}
 }

@@ -36,16 +36,16 @@ func clockOf(m *Model) *fakeClock {
 func openDialogWith(t *testing.T, m *Model, items ...proposedRoot) {
 	t.Helper()
 	clk := clockOf(m)
-	m.sh.phase = phasePreparing // as enter leaves it
+	m.sh.Review(nil) // as enter leaves it: preparing
 	_, cmd := m.Update(proposalMsg{proposed: items})
-	if m.sh.dialog == nil {
+	if m.sh.Dialog() == nil {
 		t.Fatal("no dialog after proposalMsg")
 	}
 	if cmd == nil {
 		t.Fatal("opening the dialog returned no guard command")
 	}
 	send(m, "y") // type-ahead: ignored while the guard runs
-	if m.sh.dialog == nil {
+	if m.sh.Dialog() == nil {
 		t.Fatal("a key answered the dialog before its guard passed")
 	}
 	// The key line offers no key that would be ignored.
@@ -53,7 +53,7 @@ func openDialogWith(t *testing.T, m *Model, items ...proposedRoot) {
 		t.Fatalf("the key line offers y while keys are ignored: %q", kl)
 	}
 	clk.Advance(time.Second)
-	m.Update(consentGuardMsg{id: m.sh.dialog.id, seq: m.sh.dialog.guardSeq})
+	m.Update(consentGuardMsg{id: m.sh.Dialog().id, seq: m.sh.Dialog().guardSeq})
 	if kl := ansi.Strip(m.shortHelp()); m.width >= 40 && !strings.Contains(kl, "y confirm") {
 		t.Fatalf("the armed dialog's key line: %q", kl)
 	}
@@ -63,9 +63,9 @@ func openDialogWith(t *testing.T, m *Model, items ...proposedRoot) {
 func openRaw(t *testing.T, m *Model, items ...proposedRoot) *fakeClock {
 	t.Helper()
 	clk := clockOf(m)
-	m.sh.phase = phasePreparing // as enter leaves it
+	m.sh.Review(nil) // as enter leaves it: preparing
 	m.Update(proposalMsg{proposed: items})
-	if m.sh.dialog == nil {
+	if m.sh.Dialog() == nil {
 		t.Fatal("no dialog")
 	}
 	return clk
@@ -91,9 +91,9 @@ func warnedItem(p string, codes ...string) proposedRoot {
 // set then consented. (Running the returned command would block on the
 // guard's timer, so the model's state is read instead.)
 func press(m *Model, k string) ([]consent.Root, bool) {
-	before := m.sh.applying()
+	before := m.sh.Applying()
 	send(m, k)
-	if m.sh.applying() && !before && m.sh.dialog == nil {
+	if m.sh.Applying() && !before && m.sh.Dialog() == nil {
 		return m.Consented(), true
 	}
 	return nil, false
@@ -109,13 +109,13 @@ func TestGuardDelay(t *testing.T) {
 	}
 	clk := openRaw(t, m, plainItems("/work/demo/api")...)
 	clk.Advance(100 * time.Millisecond)
-	if _, ok := press(m, "y"); ok || m.sh.dialog == nil {
+	if _, ok := press(m, "y"); ok || m.sh.Dialog() == nil {
 		t.Fatal("y 100ms after the dialog opened was accepted")
 	}
 	clk.Advance(300 * time.Millisecond) // 400ms after opening, 300ms after the ignored key
 	roots, ok := press(m, "y")
 	if !ok || len(roots) != 1 {
-		t.Fatalf("y 400ms after opening was not accepted (dialog open: %v)", m.sh.dialog != nil)
+		t.Fatalf("y 400ms after opening was not accepted (dialog open: %v)", m.sh.Dialog() != nil)
 	}
 }
 
@@ -127,7 +127,7 @@ func TestGuardRestartsOnHeldKey(t *testing.T) {
 	clk := openRaw(t, m, plainItems("/work/demo/api")...)
 	for i := 0; i < 66; i++ {
 		clk.Advance(30 * time.Millisecond)
-		if _, ok := press(m, "y"); ok || m.sh.dialog == nil {
+		if _, ok := press(m, "y"); ok || m.sh.Dialog() == nil {
 			t.Fatalf("a held y answered the dialog after %v", time.Duration(i+1)*30*time.Millisecond)
 		}
 	}
@@ -156,8 +156,8 @@ func TestGuardIgnoresOnlyTheKeysThatShare(t *testing.T) {
 		clk.Advance(100 * time.Millisecond)
 		send(m, "j")
 	}
-	if m.sh.dialog.cursor <= 1 {
-		t.Fatalf("j during the guard did not move the cursor (line %d)", m.sh.dialog.cursor)
+	if m.sh.Dialog().cursor <= 1 {
+		t.Fatalf("j during the guard did not move the cursor (line %d)", m.sh.Dialog().cursor)
 	}
 	if _, ok := press(m, "y"); !ok {
 		t.Fatalf("y 400 ms after opening, after moving with j, was refused: j restarted the guard")
@@ -166,7 +166,7 @@ func TestGuardIgnoresOnlyTheKeysThatShare(t *testing.T) {
 	repos, items = manyRoots(30)
 	m = fixture(t, repos...)
 	clk = openRaw(t, m, items...)
-	top := m.sh.dialog.vp.YOffset()
+	top := m.sh.Dialog().vp.YOffset()
 	clk.Advance(10 * time.Millisecond)
 	send(m, "space")
 	clk.Advance(250 * time.Millisecond)
@@ -174,11 +174,11 @@ func TestGuardIgnoresOnlyTheKeysThatShare(t *testing.T) {
 		t.Fatal("y 250 ms after an ignored space was accepted: space did not restart the guard")
 	}
 	send(m, "pgdown")
-	if m.sh.dialog.vp.YOffset() == top {
+	if m.sh.Dialog().vp.YOffset() == top {
 		t.Fatal("pgdown during the guard did not scroll")
 	}
 	send(m, "n")
-	if m.sh.dialog != nil {
+	if m.sh.Dialog() != nil {
 		t.Fatal("n during the guard did not cancel")
 	}
 }
@@ -194,7 +194,7 @@ func TestKeysWhileTheReviewIsBuiltGoToTheDialog(t *testing.T) {
 		t.Fatalf("n pressed while the review was built went into the query: %q", m.filter.Value())
 	}
 	m.Update(proposalMsg{proposed: plainItems("/work/demo/web")})
-	if m.sh.dialog != nil || m.mode != modeList {
+	if m.sh.Dialog() != nil || m.mode != modeList {
 		t.Fatalf("the early n did not cancel the dialog (mode %d)", m.mode)
 	}
 }
@@ -205,12 +205,12 @@ func TestWheelScrollsTheDialog(t *testing.T) {
 	repos, items := manyRoots(61)
 	m := fixture(t, repos...)
 	openDialogWith(t, m, items...)
-	before := m.sh.dialog.Unseen()
+	before := m.sh.Dialog().Unseen()
 	for range 40 {
 		m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 10, Y: 10})
 	}
-	if m.sh.dialog.Unseen() != 0 || before == 0 {
-		t.Fatalf("unseen %d before the wheel, %d after 40 notches; want all seen", before, m.sh.dialog.Unseen())
+	if m.sh.Dialog().Unseen() != 0 || before == 0 {
+		t.Fatalf("unseen %d before the wheel, %d after 40 notches; want all seen", before, m.sh.Dialog().Unseen())
 	}
 	if _, ok := press(m, "y"); !ok {
 		t.Fatal("y refused after every line was wheeled into view")
@@ -238,7 +238,7 @@ func TestUnseenAddedLinesBlockY(t *testing.T) {
 	repos, items := manyRoots(61)
 	m := fixture(t, repos...)
 	openDialogWith(t, m, items...)
-	unseen := m.sh.dialog.Unseen()
+	unseen := m.sh.Dialog().Unseen()
 	if unseen == 0 || unseen == 61 {
 		t.Fatalf("unseen %d at 80x24, want some but not all", unseen)
 	}
@@ -248,10 +248,10 @@ func TestUnseenAddedLinesBlockY(t *testing.T) {
 	if out := screen(m); !strings.Contains(out, fmt.Sprintf("%d added roots not yet shown", unseen)) {
 		t.Fatalf("refused y does not say how many are unseen:\n%s", out)
 	}
-	for i := 0; i < 20 && m.sh.dialog.Unseen() > 0; i++ {
+	for i := 0; i < 20 && m.sh.Dialog().Unseen() > 0; i++ {
 		send(m, "pgdown")
 	}
-	if n := m.sh.dialog.Unseen(); n != 0 {
+	if n := m.sh.Dialog().Unseen(); n != 0 {
 		t.Fatalf("%d still unseen after paging to the end", n)
 	}
 	if out := screen(m); !strings.Contains(out, "zz/.ssh-keys-backup-secret") {
@@ -271,7 +271,7 @@ func TestDownKeyReachesEveryLine(t *testing.T) {
 	for i := 0; i < 61; i++ {
 		send(m, "down")
 	}
-	if n := m.sh.dialog.Unseen(); n != 0 {
+	if n := m.sh.Dialog().Unseen(); n != 0 {
 		t.Fatalf("%d unseen after 61 ↓", n)
 	}
 }
@@ -310,10 +310,10 @@ func TestWarnedRootNeedsItsOwnKey(t *testing.T) {
 	// Now grant it: move onto its line, space, y.
 	m2 := fixture(t, demoRepos()...)
 	openDialogWith(t, m2, warnedItem("/work/demo", consent.WarnDir, consent.WarnSecrets), proposedRoot{Root: mkRoot("/work/demo/api"), Requested: "/work/demo/api"})
-	if a := m2.sh.dialog.current(); a == nil || !a.warned() {
+	if a := m2.sh.Dialog().current(); a == nil || !a.warned() {
 		send(m2, "down")
 	}
-	if a := m2.sh.dialog.current(); a == nil || !a.warned() {
+	if a := m2.sh.Dialog().current(); a == nil || !a.warned() {
 		t.Fatal("cursor not on the warned root")
 	}
 	send(m2, "space")
@@ -335,7 +335,7 @@ func TestNoSingleKeyGrantsAWarnedRoot(t *testing.T) {
 		if roots, ok := press(m, k); ok {
 			t.Errorf("key %q alone served %v", k, roots)
 		}
-		if m.sh.applying() || len(m.Consented()) != 0 {
+		if m.sh.Applying() || len(m.Consented()) != 0 {
 			t.Errorf("key %q alone started sharing", k)
 		}
 	}
@@ -374,7 +374,7 @@ func TestDialogCoverage(t *testing.T) {
 // expanded; the highlighted line's absolute path and URI are shown.
 func TestDialogSections(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	m.sh.served = []consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")}
+	m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")})
 	openDialog(t, m, mkRoot("/work/demo/api"), mkRoot("/work/demo/tools/cli"))
 	out := screen(m)
 	for _, want := range []string{"+ added (1)", "− removed (1)", "− web", "= kept (1, already shared) ▸", "path /work/demo/tools/cli", "uri  file:///work/demo/tools/cli", accessLine} {
@@ -393,7 +393,7 @@ func TestDialogSections(t *testing.T) {
 func TestRemovedButStillReadable(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
-	m.sh.served = []consent.Root{mkRoot("/work/demo/tools/cli"), mkRoot("/work/demo/tools/cli/vendor/lib")}
+	m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/tools/cli"), mkRoot("/work/demo/tools/cli/vendor/lib")})
 	openDialog(t, m, mkRoot("/work/demo/tools/cli"))
 	if out := screen(m); !strings.Contains(out, "still readable: inside tools/cli") {
 		t.Errorf("removal inside a kept root not flagged:\n%s", out)

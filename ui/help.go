@@ -20,7 +20,7 @@ func (m *Model) shortHelp() string {
 	switch md {
 	case modeDialog:
 		keys = m.dkeys.ShortHelp()
-		if m.sh.dialog != nil && !m.sh.dialog.armed {
+		if m.sh.Dialog() != nil && !m.sh.Dialog().armed {
 			keys, waiting = dialogWaitHelp, true // y is not taken yet: do not offer it
 		}
 	case modeServers:

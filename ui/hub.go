@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -162,11 +161,7 @@ func errText(err error) string {
 // onWithdrawn drops a root the hub withdrew: it is no longer exposed, and
 // only a new consent may share it again.
 func (m *Model) onWithdrawn(ev mcpconn.Event) {
-	m.sh.served = slices.DeleteFunc(m.sh.served, func(r consent.Root) bool { return r.Path == ev.Path })
-	if m.sh.withdrawn == nil {
-		m.sh.withdrawn = map[string]string{}
-	}
-	m.sh.withdrawn[ev.Path] = ev.Text
+	m.sh.Withdraw(ev.Path, ev.Text)
 	m.setNote("Withdrawn "+safetext.Escape(relPath(m.cfg.Dir, ev.Path))+": "+safetext.Escape(ev.Text), true)
 }
 

@@ -52,6 +52,7 @@ import (
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/mcpconn"
 	"github.com/rootpick/rootpick/picker"
+	"github.com/rootpick/rootpick/ui/sharing"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
@@ -146,13 +147,13 @@ type Model struct {
 	filterSyncMax int             // lists up to this size are matched inside Update (filter.go)
 
 	// Derived per change, not per frame (rows.go).
-	sharedCache map[string]bool
-	sharedKey   [2]uintptr
-	rowCounts   rowCounts
+	sharedCache   map[string]bool
+	sharedVersion uint64 // the sharing version sharedCache was built at
+	rowCounts     rowCounts
 
 	// The consented set, the consent pipeline's phase and its pending
-	// work: one owner (sharing.go).
-	sh        sharing
+	// work: one owner and writer (package sharing).
+	sh        sharing.State[consentDialog]
 	dialogSeq int // which dialog opening this is (its guard ticks carry it)
 
 	servers         []*serverState
@@ -230,8 +231,8 @@ func New(cfg Config) *Model {
 }
 
 func (m *Model) sharedPaths() map[string]bool {
-	out := make(map[string]bool, len(m.sh.served))
-	for _, r := range m.sh.served {
+	out := make(map[string]bool, len(m.sh.Served()))
+	for _, r := range m.sh.Served() {
 		out[r.Path] = true
 	}
 	return out
@@ -308,7 +309,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onProposal(msg)
 	case consentGuardMsg:
 		if m.mode == modeDialog {
-			m.sh.dialog.onGuard(msg)
+			m.sh.Dialog().onGuard(msg)
 		}
 		return m, nil
 	case consentSavedMsg:
@@ -317,7 +318,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onResume(msg)
 	case rootsServedMsg:
 		m.setNote(m.servedNote(len(msg.roots)), false)
-		if m.sh.servedNow(msg.roots) { // enter was pressed while the change was on its way
+		if m.sh.ServedNow(msg.roots) { // enter was pressed while the change was on its way
 			return m, proposeConsent(m.cfg.Dir, m.picker.Checked())
 		}
 		return m, nil
@@ -382,8 +383,8 @@ func (m *Model) layout() {
 	default:
 		m.list.SetSize(m.width, body)
 	}
-	if m.sh.dialog != nil {
-		m.sh.dialog.SetSize(m.width, body)
+	if m.sh.Dialog() != nil {
+		m.sh.Dialog().SetSize(m.width, body)
 	}
 	m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
 }
@@ -394,11 +395,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.closePool()
 		return tea.Interrupt
 	}
-	if (m.sh.phase == phasePreparing) && m.mode == modeList && len(m.sh.typeAhead) < typeAheadMax {
+	if m.mode == modeList && m.sh.HoldKey(msg) {
 		// enter was pressed and the review is being built: the keys that
 		// follow are for the dialog (an "enter n" cancels it), so they
 		// wait for it rather than edit the list.
-		m.sh.typeAhead = append(m.sh.typeAhead, msg)
 		return nil
 	}
 	switch m.mode {
@@ -414,9 +414,6 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	return m.listKey(msg)
 }
-
-// typeAheadMax bounds the keys kept while a review is being built.
-const typeAheadMax = 32
 
 // listKey handles a key in the list. Commands are keys that cannot be
 // typed in a name (keys.go); every other key edits the query.
@@ -499,7 +496,7 @@ func (m *Model) render() string {
 	var body string
 	switch m.bodyMode() {
 	case modeDialog:
-		body = m.sh.dialog.View()
+		body = m.sh.Dialog().View()
 	case modeHelp:
 		body = m.helpView()
 	case modeServers:

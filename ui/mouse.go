@@ -19,12 +19,12 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 	}
 	switch m.mode {
 	case modeDialog: // the wheel scrolls it; clicks answer nothing
-		if w, ok := msg.(tea.MouseWheelMsg); ok && m.sh.dialog != nil {
+		if w, ok := msg.(tea.MouseWheelMsg); ok && m.sh.Dialog() != nil {
 			switch w.Button {
 			case tea.MouseWheelUp:
-				m.sh.dialog.Wheel(true)
+				m.sh.Dialog().Wheel(true)
 			case tea.MouseWheelDown:
-				m.sh.dialog.Wheel(false)
+				m.sh.Dialog().Wheel(false)
 			}
 		}
 		return nil

@@ -1,12 +1,10 @@
 package ui
 
 import (
-	"charm.land/lipgloss/v2"
-	"hash/maphash"
 	"path/filepath"
-	"reflect"
 	"strings"
-	"unsafe"
+
+	"charm.land/lipgloss/v2"
 
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/safetext"
@@ -59,7 +57,7 @@ func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 		t := m.st.warn.Render(glyphRisk + " " + word)
 		full, mid, short = append(full, t), append(mid, t), append(short, t)
 	}
-	reason, withdrawn := m.sh.withdrawn[path]
+	reason, withdrawn := m.sh.Withdrawn(path)
 	if withdrawn {
 		tag(m.st.err, glyphWithdrawn, "withdrawn", ": "+safetext.Escape(reason))
 	}
@@ -82,23 +80,13 @@ func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 	return rowState{full: strings.Join(full, " "), mid: strings.Join(mid, " "), short: strings.Join(short, " ")}
 }
 
-// sharedSet is the exposed paths as a set, rebuilt only when the exposed
-// list is replaced.
+// sharedSet is the exposed paths as a set, rebuilt only when the sets
+// change (sharing's version).
 func (m *Model) sharedSet() map[string]bool {
-	k := exposedKey(m.sh.served)
-	if m.sharedCache == nil || m.sharedKey != k {
-		m.sharedCache, m.sharedKey = m.sharedPaths(), k
+	if v := m.sh.Version(); m.sharedCache == nil || m.sharedVersion != v {
+		m.sharedCache, m.sharedVersion = m.sharedPaths(), v
 	}
 	return m.sharedCache
-}
-
-// exposedKey tells one exposed list from another: it is replaced whole,
-// never edited in place.
-func exposedKey(ex []consent.Root) [2]uintptr {
-	if len(ex) == 0 {
-		return [2]uintptr{}
-	}
-	return [2]uintptr{uintptr(unsafe.Pointer(&ex[0])), uintptr(len(ex))}
 }
 
 // coveringRoot is consent.CoveringRoot over the folders that are or will
@@ -127,36 +115,25 @@ type rowCounts struct {
 	add, remembered, remove, shared, covered, withdrawnRows int
 }
 
-// countsKey is everything the tally is made of.
+// countsKey is everything the tally is made of: the picker's checks and
+// list, and the consented sets.
 type countsKey struct {
 	checked, list int // picker versions
-	exposed       [2]uintptr
-	withdrawn     uint64 // a fingerprint of m.sh.withdrawn
-	remembered    uintptr
-	nRemembered   int
+	sharing       uint64
 }
 
 func (m *Model) countsKey() countsKey {
-	h := uint64(len(m.sh.withdrawn))
-	for p := range m.sh.withdrawn {
-		h ^= maphash.String(countsSeed, p) // order-free
-	}
 	return countsKey{
-		checked:     m.picker.CheckedVersion(),
-		list:        m.picker.ListVersion(),
-		exposed:     exposedKey(m.sh.served),
-		withdrawn:   h,
-		remembered:  uintptr(reflect.ValueOf(m.sh.remembered).UnsafePointer()),
-		nRemembered: len(m.sh.remembered),
+		checked: m.picker.CheckedVersion(),
+		list:    m.picker.ListVersion(),
+		sharing: m.sh.Version(),
 	}
 }
-
-var countsSeed = maphash.MakeSeed()
 
 // category is how a checked path counts: +1 add or +1 remembered (or
 // neither when it is shared or withdrawn).
 func (m *Model) category(p string, shared map[string]bool) (add, remembered int) {
-	if _, gone := m.sh.withdrawn[p]; shared[p] || gone {
+	if _, gone := m.sh.Withdrawn(p); shared[p] || gone {
 		return 0, 0
 	}
 	if m.isRemembered(p) {
@@ -201,7 +178,7 @@ func (m *Model) tally(shared map[string]bool) rowCounts {
 			}
 		})
 	}
-	c.withdrawnRows = len(m.sh.withdrawn)
+	c.withdrawnRows = m.sh.WithdrawnCount()
 	return c
 }
 

@@ -29,16 +29,17 @@ func TestCountsKeptByToggleEqualRecount(t *testing.T) {
 				exposed = append(exposed, mkRoot("/work/demo/"+r))
 			}
 		}
-		m.sh.served = exposed
-		m.sh.remembered, m.sh.withdrawn = map[string]bool{}, map[string]string{}
+		m.sh.ServedNow(exposed)
+		var remembered []string
 		for _, r := range rels {
 			switch rng.Intn(5) {
 			case 0:
-				m.sh.remembered["/work/demo/"+r] = true
+				remembered = append(remembered, "/work/demo/"+r)
 			case 1:
-				m.sh.withdrawn["/work/demo/"+r] = "gone"
+				m.sh.Withdraw("/work/demo/"+r, "gone")
 			}
 		}
+		m.sh.Remember(remembered)
 		_ = m.pendingCounts() // the cache is current: toggles update it
 		for step := range 40 {
 			m.picker.MoveTo(rng.Intn(len(rels)))

@@ -129,8 +129,8 @@ func (m *Model) server(label string) *serverState {
 
 // exposedURIs is the exposed set as sorted, unique URIs.
 func (m *Model) exposedURIs() []string {
-	want := make([]string, len(m.sh.served))
-	for i, r := range m.sh.served {
+	want := make([]string, len(m.sh.Served()))
+	for i, r := range m.sh.Served() {
 		want[i] = r.URI
 	}
 	slices.Sort(want)
@@ -146,13 +146,13 @@ func sameSet(want, got []string) bool {
 // synced reports whether the server's last roots/list answer is exactly the
 // exposed set (and no change is still on its way).
 func (m *Model) synced(s *serverState) bool {
-	return s.asked && !m.sh.applying() && sameSet(m.exposedURIs(), s.fetched)
+	return s.asked && !m.sh.Applying() && sameSet(m.exposedURIs(), s.fetched)
 }
 
 // isVerified reports whether the server, asked, said it holds exactly the
 // exposed set.
 func (m *Model) isVerified(s *serverState) bool {
-	return s.verified != nil && !m.sh.applying() && sameSet(m.exposedURIs(), s.verified)
+	return s.verified != nil && !m.sh.Applying() && sameSet(m.exposedURIs(), s.verified)
 }
 
 func (s *serverState) display() string {
@@ -225,7 +225,7 @@ func (m *Model) stateText(s *serverState) string {
 		switch {
 		case s.noConsent:
 			out = m.st.warn.Render("no consent") + m.st.dim.Render(" (it serves nothing: "+m.paneKeyName()+" for why)")
-		case s.mismatch != "" && !m.sh.applying():
+		case s.mismatch != "" && !m.sh.Applying():
 			out = m.st.warn.Render("mismatch: " + s.mismatch)
 		case m.isVerified(s):
 			out = m.st.ok.Render("verified")
@@ -349,7 +349,7 @@ func (m *Model) statusView() string {
 	if m.mode == modeAsk { // the question takes the whole line, wrapped
 		return m.st.err.Render(wrapText(m.note, m.width))
 	}
-	n := len(m.sh.served)
+	n := len(m.sh.Served())
 	var exposed string
 	shortExposed := itoa(n) + " exposed" // for a narrow line
 	switch {
@@ -479,7 +479,7 @@ func (m *Model) shortState(s *serverState) string {
 		switch {
 		case s.noConsent:
 			return "no consent"
-		case s.mismatch != "" && !m.sh.applying():
+		case s.mismatch != "" && !m.sh.Applying():
 			return "mismatch"
 		case m.isVerified(s):
 			return "verified"

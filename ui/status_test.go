@@ -63,7 +63,7 @@ func TestServerStatesInTheStatusLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := wide(t)
-			m.sh.served = []consent.Root{api}
+			m.sh.ServedNow([]consent.Root{api})
 			m.now = time.Unix(1000, 0)
 			for _, ev := range tc.events {
 				m.onHubEvent(ev)
@@ -128,14 +128,14 @@ func TestWithdrawnRootLeavesTheExposedSet(t *testing.T) {
 	m := wide(t)
 	api := consent.Root{Path: "/work/demo/api", URI: "file:///work/demo/api", Name: "api"}
 	web := consent.Root{Path: "/work/demo/web", URI: "file:///work/demo/web", Name: "web"}
-	m.sh.served = []consent.Root{api, web}
+	m.sh.ServedNow([]consent.Root{api, web})
 	m.onHubEvent(connectedEvent("fs", "fs"))
 	m.onHubEvent(mcpconn.Event{Kind: mcpconn.Withdrawn, Path: api.Path, Text: "deleted or renamed"})
-	if len(m.sh.served) != 1 || m.sh.served[0] != web {
-		t.Fatalf("exposed after withdrawal: %+v", m.sh.served)
+	if len(m.sh.Served()) != 1 || m.sh.Served()[0] != web {
+		t.Fatalf("exposed after withdrawal: %+v", m.sh.Served())
 	}
-	if m.sh.withdrawn[api.Path] != "deleted or renamed" {
-		t.Fatalf("withdrawn: %v", m.sh.withdrawn)
+	if !withdrawnFor(m, api.Path, "deleted or renamed") {
+		t.Fatal("api was not recorded as withdrawn (deleted or renamed)")
 	}
 	got := statusOf(m)
 	if !strings.Contains(got, "1 root exposed") || !strings.Contains(got, "Withdrawn api: deleted or renamed") {
@@ -147,8 +147,8 @@ func TestWithdrawnRootLeavesTheExposedSet(t *testing.T) {
 	// The next review proposes it again as an addition: only a new consent
 	// shares it.
 	openDialog(t, m, api, web)
-	if len(m.sh.dialog.change.Added) != 1 || m.sh.dialog.change.Added[0] != api {
-		t.Fatalf("the review after a withdrawal: %+v", m.sh.dialog.change)
+	if len(m.sh.Dialog().change.Added) != 1 || m.sh.Dialog().change.Added[0] != api {
+		t.Fatalf("the review after a withdrawal: %+v", m.sh.Dialog().change)
 	}
 }
 
@@ -158,14 +158,14 @@ func TestRevokeAllDialogSaysServersRestart(t *testing.T) {
 	m := wide(t)
 	m.setSize(120, 30)
 	api := mkRoot("/work/demo/api")
-	m.sh.served = []consent.Root{api}
+	m.sh.ServedNow([]consent.Root{api})
 	openDialog(t, m)
 	if !strings.Contains(screen(m), "Revoking every root restarts each server with none") {
 		t.Fatalf("a revoke-all dialog does not say the servers restart:\n%s", screen(m))
 	}
-	m.sh.cancel()
+	m.sh.Cancel()
 	m.close()
-	m.sh.served = []consent.Root{api, mkRoot("/work/demo/web")}
+	m.sh.ServedNow([]consent.Root{api, mkRoot("/work/demo/web")})
 	openDialog(t, m, api)
 	if strings.Contains(screen(m), "restarts each server") {
 		t.Fatalf("a partial revocation says the servers restart:\n%s", screen(m))
@@ -177,7 +177,7 @@ func TestServerPane(t *testing.T) {
 	m.setSize(120, 40)
 	m.cfg.LogPath = "/home/me/.local/state/rootpick/rootpick.log"
 	api := mkRoot("/work/demo/api")
-	m.sh.served = []consent.Root{api}
+	m.sh.ServedNow([]consent.Root{api})
 	m.now = time.Date(2026, 12, 2, 15, 4, 5, 0, time.UTC)
 	m.onHubEvent(mcpconn.Event{Server: "fs", Kind: mcpconn.Connected, ServerName: "secure-filesystem-server", ServerVersion: "0.2.0", Text: "2025-11-25"})
 	m.onHubEvent(fetchedEvent("fs", api.URI))
@@ -232,7 +232,7 @@ func TestServerPane(t *testing.T) {
 func withVerifiedAPI(t *testing.T) *Model {
 	m := fixture(t, demoRepos()...)
 	api := mkRoot("/work/demo/api")
-	m.sh.served = []consent.Root{api}
+	m.sh.ServedNow([]consent.Root{api})
 	m.onHubEvent(connectedEvent("a", "secure-filesystem-server"))
 	m.onHubEvent(fetchedEvent("a", api.URI))
 	m.onHubEvent(mcpconn.Event{Server: "a", Kind: mcpconn.Verified, URIs: []string{api.URI}})
@@ -275,7 +275,7 @@ func TestGoldenServerPane(t *testing.T) {
 		m.setSize(size[0], size[1])
 		m.cfg.LogPath = "/home/me/.local/state/rootpick/rootpick.log"
 		api := mkRoot("/work/demo/api")
-		m.sh.served = []consent.Root{api}
+		m.sh.ServedNow([]consent.Root{api})
 		m.now = time.Date(2026, 12, 2, 15, 4, 5, 0, time.UTC)
 		m.onHubEvent(mcpconn.Event{Server: "fs", Kind: mcpconn.Connected, ServerName: "secure-filesystem-server", ServerVersion: "0.2.0", Text: "2025-11-25"})
 		m.onHubEvent(fetchedEvent("fs", api.URI))

@@ -123,8 +123,8 @@ func (m *Model) setTheme(dark bool) {
 	m.st = newStyles(dark, m.st.noColor)
 	m.filter.SetStyles(m.st.inputStyles())
 	m.spinner.Style = m.st.spinner
-	if m.sh.dialog != nil {
-		m.sh.dialog.rebuild()
+	if m.sh.Dialog() != nil {
+		m.sh.Dialog().rebuild()
 	}
 	m.paneKey = paneKey{} // the details pane is drawn again in the new colours
 }
