@@ -32,7 +32,8 @@ func (m *Model) unconfirmed() int {
 type question int
 
 const (
-	askQuit       question = iota // discard unconfirmed changes and quit
+	askNone       question = iota // no question is asked
+	askQuit                       // discard unconfirmed changes and quit
 	askCheckAll                   // check every row shown, some off screen
 	askUncheckAll                 // uncheck every row shown, some off screen
 )
@@ -61,12 +62,11 @@ func (m *Model) checkShown(on bool) tea.Cmd {
 		return nil
 	case off > 0:
 		m.asking = q
-		m.open(modeAsk)
 		what := itoa(n) + " " + noun(n, "row", "rows")
 		if m.picker.Filter() != "" {
 			what += " matching " + strconv.Quote(m.picker.Filter())
 		}
-		m.setNote(verb+" "+what+"? "+itoa(off)+" "+noun(off, "is", "are")+" off screen. y does it, any other key goes back.", true)
+		m.setNote(verb+" "+what+"? "+itoa(off)+" "+noun(off, "is", "are")+" off screen. "+m.dkeys.Confirm.Help().Key+" does it, any other key goes back.", true)
 		return nil
 	}
 	m.doCheckShown(on)
@@ -84,8 +84,7 @@ func (m *Model) doCheckShown(on bool) {
 func (m *Model) quit() tea.Cmd {
 	if n := m.unconfirmed(); n > 0 && !m.sh.Applying() {
 		m.asking = askQuit
-		m.open(modeAsk)
-		m.setNote("Discard "+itoa(n)+" unconfirmed "+noun(n, "change", "changes")+"? y or q quits, any other key goes back.", true)
+		m.setNote("Discard "+itoa(n)+" unconfirmed "+noun(n, "change", "changes")+"? "+m.dkeys.Confirm.Help().Key+" or "+m.keys.QuitNow.Help().Key+" quits, any other key goes back.", true)
 		return nil
 	}
 	return m.finish()
@@ -93,20 +92,22 @@ func (m *Model) quit() tea.Cmd {
 
 // answer takes the answer to the question asked.
 func (m *Model) answer(msg tea.KeyPressMsg) tea.Cmd {
-	m.close()
+	asked := m.asking
+	m.asking = askNone
 	yes := key.Matches(msg, m.dkeys.Confirm)
-	switch m.asking {
+	switch asked {
 	case askQuit:
-		if yes || key.Matches(msg, m.keys.Quit) && msg.String() != "esc" {
+		if yes || key.Matches(msg, m.keys.QuitNow) {
 			return m.finish()
 		}
 		m.setNote("Not quitting: the unconfirmed changes are still checked (enter reviews them).", false)
 	case askCheckAll, askUncheckAll:
 		if yes {
-			m.doCheckShown(m.asking == askCheckAll)
+			m.doCheckShown(asked == askCheckAll)
 		} else {
 			m.setNote("Nothing checked or unchecked.", false)
 		}
+	case askNone: // (not asked: the key went elsewhere)
 	}
 	return nil
 }

@@ -239,7 +239,6 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 		m.setNote("Nothing to change: "+nothingNote(len(d.change.Kept)), false)
 		return m.replayTypeAhead()
 	}
-	m.open(modeDialog)
 	if m.scanning {
 		d.scanning = true
 		d.rebuild()
@@ -261,7 +260,6 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 		if undo := m.sh.Cancel(); undo != nil {
 			m.picker.SetChecked(undo)
 		}
-		m.close()
 	case dialogConfirm:
 		return m.confirmConsent()
 	case dialogNone:
@@ -298,7 +296,6 @@ func (m *Model) confirmConsent() tea.Cmd {
 	if !m.sh.Confirm(final, grants, leftOut) {
 		return nil
 	}
-	m.close()
 	m.setNote(joinNote("Sharing…", leftOut), false)
 	cmds := []tea.Cmd{serveRoots(m.cfg.Hub, final)}
 	if m.cfg.Store != nil {

@@ -22,10 +22,10 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 	if cmd := send(m, "ctrl+q"); cmd != nil {
 		t.Fatal("q with unconfirmed changes quit at once")
 	}
-	if out := screen(m); !strings.Contains(out, "Discard 2 unconfirmed changes?") {
+	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, "Discard 2 unconfirmed changes? y or ctrl+q quits") {
 		t.Fatalf("no question:\n%s", out)
 	}
-	if cmd := send(m, "j"); cmd != nil || m.mode != modeList {
+	if cmd := send(m, "j"); cmd != nil || m.mode() != modeList {
 		t.Fatal("another key did not go back")
 	}
 	if !m.picker.IsChecked("/work/demo/api") {
@@ -39,8 +39,8 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 	m = fixture(t, demoRepos()...)
 	m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/web")})
 	send(m, "ctrl+q")
-	if out := screen(m); m.mode != modeAsk || !strings.Contains(out, "Discard 1 unconfirmed change?") {
-		t.Fatalf("an unchecked shared row is not counted (mode %d):\n%s", m.mode, out)
+	if out := screen(m); m.mode() != modeAsk || !strings.Contains(out, "Discard 1 unconfirmed change?") {
+		t.Fatalf("an unchecked shared row is not counted (mode %d):\n%s", m.mode(), out)
 	}
 	m = fixture(t, demoRepos()...)
 	if msg := send(m, "ctrl+q")(); msg != tea.Quit() {

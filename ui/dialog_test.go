@@ -194,8 +194,8 @@ func TestKeysWhileTheReviewIsBuiltGoToTheDialog(t *testing.T) {
 		t.Fatalf("n pressed while the review was built went into the query: %q", m.filter.Value())
 	}
 	m.Update(proposalMsg{proposed: plainItems("/work/demo/web")})
-	if m.sh.Dialog() != nil || m.mode != modeList {
-		t.Fatalf("the early n did not cancel the dialog (mode %d)", m.mode)
+	if m.sh.Dialog() != nil || m.mode() != modeList {
+		t.Fatalf("the early n did not cancel the dialog (mode %d)", m.mode())
 	}
 }
 

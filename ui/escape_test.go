@@ -121,7 +121,7 @@ func TestEveryDrawingSiteEscapes(t *testing.T) {
 	}})
 	draw()
 	send(m, "ctrl+o")
-	if m.mode != modeServers {
+	if m.mode() != modeServers {
 		t.Fatal("ctrl+o did not open the server pane")
 	}
 	draw()
@@ -152,8 +152,8 @@ func TestEveryDrawingSiteEscapes(t *testing.T) {
 	// A kept filter (typed or pasted: not from the disk, drawn the same),
 	// over the list: the dialog closed.
 	send(m, "esc")
-	if m.mode != modeList {
-		t.Fatalf("esc left the dialog open (mode %v)", m.mode)
+	if m.mode() != modeList {
+		t.Fatalf("esc left the dialog open (mode %v)", m.mode())
 	}
 	// A pasted query: the query line's input drops control characters.
 	m.Update(tea.PasteMsg{Content: h("FILTER")})

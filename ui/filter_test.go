@@ -90,8 +90,8 @@ func TestTypingAWordOnlyFilters(t *testing.T) {
 		if n := len(m.picker.Checked()); n != 0 {
 			t.Fatalf("typing %q checked %d rows", word, n)
 		}
-		if m.picker.Sort() != sortBefore || m.scanGen != 1 || m.mode != modeList || cmd != nil && isQuit(cmd) {
-			t.Fatalf("typing %q: sort %v, scan generation %d, mode %d, quit %v", word, m.picker.Sort(), m.scanGen, m.mode, cmd != nil && isQuit(cmd))
+		if m.picker.Sort() != sortBefore || m.scanGen != 1 || m.mode() != modeList || cmd != nil && isQuit(cmd) {
+			t.Fatalf("typing %q: sort %v, scan generation %d, mode %d, quit %v", word, m.picker.Sort(), m.scanGen, m.mode(), cmd != nil && isQuit(cmd))
 		}
 	}
 }

@@ -193,7 +193,7 @@ func (m *Model) helpText(w int) string {
 
 // openHelp shows the full help from its top.
 func (m *Model) openHelp() {
-	m.open(modeHelp)
+	m.page = pageHelp
 	m.helpVP = viewport.New()
 	m.sizeHelp()
 }
@@ -216,8 +216,8 @@ func (m *Model) sizeHelp() {
 func (m *Model) helpKey(msg tea.KeyPressMsg) tea.Cmd {
 	vk := m.helpVP.KeyMap
 	switch {
-	case msg.String() == "ctrl+q":
-		m.close()
+	case key.Matches(msg, m.keys.QuitNow):
+		m.page = pageList
 		return m.quit()
 	case key.Matches(msg, vk.Up, vk.Down, vk.PageUp, vk.PageDown, vk.HalfPageUp, vk.HalfPageDown):
 		m.helpVP, _ = m.helpVP.Update(msg)
@@ -226,7 +226,7 @@ func (m *Model) helpKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.dkeys.Bottom):
 		m.helpVP.GotoBottom()
 	default:
-		m.close()
+		m.page = pageList
 	}
 	return nil
 }

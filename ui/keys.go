@@ -17,6 +17,7 @@ type keyMap struct {
 	ClearQuery                           key.Binding
 	Review, Sort, Rescan, Servers, Retry key.Binding
 	Help, Quit                           key.Binding
+	QuitNow                              key.Binding // Quit's chord, which also quits from the help, the pane and the quit question
 	Interrupt                            key.Binding
 }
 
@@ -37,6 +38,7 @@ func defaultKeys() keyMap {
 		Servers:    key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "servers")),
 		Help:       key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("esc", "alt+esc", "ctrl+q"), key.WithHelp("esc/ctrl+q", "quit (esc clears a query first)")),
+		QuitNow:    key.NewBinding(key.WithKeys("ctrl+q"), key.WithHelp("ctrl+q", "quit")),
 		Interrupt:  key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "abort (exit 130)")),
 	}
 }
@@ -102,8 +104,13 @@ func defaultNavKeys(letters bool) navKeys {
 	}
 }
 
-// backKeys close the help and the server pane, as q closes man and less.
-var backKeys = key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc", "back"))
+// backKeys close the help and the server pane, as q closes man and less;
+// paneRetry is r in the server pane, where nothing is typed: the Retry
+// key's letter.
+var (
+	backKeys  = key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc", "back"))
+	paneRetry = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "retry servers now"))
+)
 
 // KeyTable returns the key bindings as rows of (keys, action), in the order
 // of the full help, for documentation (the README's key table is checked

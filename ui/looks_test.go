@@ -411,15 +411,15 @@ func TestHelpExplainsEveryState(t *testing.T) {
 		t.Errorf("G shows the end of the help:\n%s", s)
 	}
 	send(m, "g", "down")
-	if s := screen(m); s == first || m.mode != modeHelp {
+	if s := screen(m); s == first || m.mode() != modeHelp {
 		t.Errorf("down scrolls the help:\n%s", s)
 	}
 	send(m, "x")
-	if m.mode == modeHelp {
+	if m.mode() == modeHelp {
 		t.Error("another key closes the help")
 	}
 	send(m, "?")
-	if send(m, "q"); m.mode != modeList {
+	if send(m, "q"); m.mode() != modeList {
 		t.Error("q in the help goes back to the list")
 	}
 }

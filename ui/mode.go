@@ -1,51 +1,53 @@
 package ui
 
-// mode is what the screen is doing. It alone decides where keys go
-// (handleKey) and what the body draws (render); each mode's keys and view
-// live in the file named beside it.
+// page is what the body shows beneath any overlay: the list, the full
+// help or the server pane. It is the only screen state Model stores; the
+// overlays above it are stored where they belong (the dialog in the
+// sharing state, the question in Model.asking), and mode derives what is
+// on top from the three.
+type page int
+
+const (
+	pageList    page = iota // the list, its query line and the details pane: model.go, list.go, filter.go, details.go
+	pageHelp                // the full help: help.go
+	pageServers             // the server pane: servers.go
+)
+
+// mode is what takes the keys now and what the screen is doing. It is
+// derived (Model.mode), never stored: "the dialog is open" is the
+// sharing state's Dialog() != nil and nothing else.
 type mode int
 
 const (
-	modeList    mode = iota // the list, its query line and the details pane: model.go, list.go, filter.go, details.go
-	modeHelp                // the full help: help.go
-	modeServers             // the server pane: servers.go
-	modeDialog              // the consent dialog: dialog.go, consent.go
-	modeAsk                 // a yes/no question on the status line (quit, check all): ask.go
+	modeList    mode = iota // pageList
+	modeHelp                // pageHelp
+	modeServers             // pageServers
+	modeDialog              // the consent dialog, over any page: dialog.go, consent.go
+	modeAsk                 // a yes/no question on the status line (quit, check all) over a page: ask.go
 )
 
-// overlay says whether md opens over another mode and gives the screen
-// back to it when it closes.
-func (md mode) overlay() bool { return md == modeDialog || md == modeAsk }
-
-// open enters mode md, remembering the mode under an overlay.
-func (m *Model) open(md mode) {
-	if md.overlay() && !m.mode.overlay() {
-		m.under = m.mode
+// mode is what is on top: the consent dialog, then a question, then the
+// page.
+func (m *Model) mode() mode {
+	if m.asking != askNone && m.sh.Dialog() == nil {
+		return modeAsk
 	}
-	m.mode = md
+	return m.bodyMode()
 }
 
-// close leaves the current mode: an overlay gives the screen back to the
-// mode it opened over, any other mode to the list.
-func (m *Model) close() {
-	if m.mode.overlay() {
-		m.mode, m.under = m.under, modeList
-		return
-	}
-	m.mode = modeList
-}
-
-// in says whether mode md is showing, as the current mode or under an
-// overlay.
-func (m *Model) in(md mode) bool {
-	return m.mode == md || m.mode.overlay() && m.under == md
-}
-
-// bodyMode is the mode whose view fills the body: the quit question is a
-// note on the status line, drawn over the mode it was asked from.
+// bodyMode is the mode whose view fills the body: the page, or the dialog
+// over it. The question is a note on the status line, drawn over the page
+// it was asked from.
 func (m *Model) bodyMode() mode {
-	if m.mode == modeAsk {
-		return m.under
+	if m.sh.Dialog() != nil {
+		return modeDialog
 	}
-	return m.mode
+	switch m.page {
+	case pageHelp:
+		return modeHelp
+	case pageServers:
+		return modeServers
+	case pageList:
+	}
+	return modeList
 }

@@ -54,12 +54,12 @@ func TestModeKeys(t *testing.T) {
 	} {
 		m := fixture(t, demoRepos()...)
 		enter[tc.from](t, m)
-		if m.mode != tc.from {
-			t.Fatalf("setting up %d: mode %d", tc.from, m.mode)
+		if m.mode() != tc.from {
+			t.Fatalf("setting up %d: mode %d", tc.from, m.mode())
 		}
 		cmd := send(m, tc.key)
-		if m.mode != tc.want {
-			t.Errorf("mode %d, key %q: mode %d, want %d", tc.from, tc.key, m.mode, tc.want)
+		if m.mode() != tc.want {
+			t.Errorf("mode %d, key %q: mode %d, want %d", tc.from, tc.key, m.mode(), tc.want)
 		}
 		quit := cmd != nil && isQuit(cmd)
 		if quit != tc.quit {
@@ -86,12 +86,12 @@ func TestOverlayGivesBack(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	send(m, "w", "e")
 	openDialog(t, m, mkRoot("/work/demo/api"))
-	if m.mode != modeDialog || !strings.Contains(screen(m), "api") {
-		t.Fatalf("dialog over the query: mode %d\n%s", m.mode, screen(m))
+	if m.mode() != modeDialog || !strings.Contains(screen(m), "api") {
+		t.Fatalf("dialog over the query: mode %d\n%s", m.mode(), screen(m))
 	}
 	send(m, "esc")
-	if m.mode != modeList || m.filter.Value() != "we" {
-		t.Fatalf("after the dialog: mode %d, query %q; want the query back", m.mode, m.filter.Value())
+	if m.mode() != modeList || m.filter.Value() != "we" {
+		t.Fatalf("after the dialog: mode %d, query %q; want the query back", m.mode(), m.filter.Value())
 	}
 	send(m, "b")
 	if m.filter.Value() != "web" {
@@ -100,14 +100,14 @@ func TestOverlayGivesBack(t *testing.T) {
 
 	m = fixture(t, demoRepos()...)
 	send(m, "space", "ctrl+o", "ctrl+q")
-	if m.mode != modeAsk || !strings.Contains(screen(m), "Discard 1 unconfirmed change?") {
-		t.Fatalf("ctrl+q in the server pane: mode %d\n%s", m.mode, screen(m))
+	if m.mode() != modeAsk || !strings.Contains(screen(m), "Discard 1 unconfirmed change?") {
+		t.Fatalf("ctrl+q in the server pane: mode %d\n%s", m.mode(), screen(m))
 	}
 	if !strings.Contains(screen(m), "Servers") && !strings.Contains(screen(m), "server") {
 		t.Fatalf("the question hid the server pane:\n%s", screen(m))
 	}
 	send(m, "x")
-	if m.mode != modeServers {
-		t.Fatalf("after the question: mode %d, want the server pane", m.mode)
+	if m.mode() != modeServers {
+		t.Fatalf("after the question: mode %d, want the server pane", m.mode())
 	}
 }

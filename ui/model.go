@@ -161,9 +161,8 @@ type Model struct {
 	ticking         bool      // a tick is scheduled
 	registryProblem string    // why the proxy registry was not read, as last shown
 
-	mode       mode           // where keys go and what the body draws (mode.go)
-	asking     question       // what modeAsk asks (ask.go)
-	under      mode           // the mode an overlay (dialog, quit question) opened over
+	page       page           // what the body shows under any overlay (mode.go)
+	asking     question       // the question on the status line, askNone when none (ask.go)
 	helpVP     viewport.Model // the full help (help.go)
 	serversTop int            // the server pane's first line shown (servers.go)
 	laidChrome int            // the fixed lines' height at the last layout
@@ -308,8 +307,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case proposalMsg:
 		return m, m.onProposal(msg)
 	case consentGuardMsg:
-		if m.mode == modeDialog {
-			m.sh.Dialog().onGuard(msg)
+		if d := m.sh.Dialog(); d != nil {
+			d.onGuard(msg)
 		}
 		return m, nil
 	case consentSavedMsg:
@@ -323,7 +322,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if m.mode == modeList { // a paste, the query line's cursor blink
+	if m.mode() == modeList { // a paste, the query line's cursor blink
 		return m, m.editQuery(msg)
 	}
 	return m, nil
@@ -372,7 +371,7 @@ func (m *Model) bodyHeight() int {
 func (m *Model) layout() {
 	m.laidChrome = m.chromeHeight()
 	body := m.bodyHeight()
-	if m.in(modeHelp) {
+	if m.page == pageHelp {
 		m.sizeHelp()
 	}
 	switch m.detailsMode() {
@@ -383,34 +382,34 @@ func (m *Model) layout() {
 	default:
 		m.list.SetSize(m.width, body)
 	}
-	if m.sh.Dialog() != nil {
-		m.sh.Dialog().SetSize(m.width, body)
+	if d := m.sh.Dialog(); d != nil {
+		d.SetSize(m.width, body)
 	}
 	m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
 }
 
+// handleKey is where every key goes: one switch, in order. ctrl+c aborts
+// whatever is on screen; while a review is being built the list's keys
+// wait for its dialog; then what is on top (Model.mode) takes the key.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if key.Matches(msg, m.keys.Interrupt) {
+	switch md := m.mode(); {
+	case key.Matches(msg, m.keys.Interrupt):
 		m.stopScan()
 		m.closePool()
 		return tea.Interrupt
-	}
-	if m.mode == modeList && m.sh.HoldKey(msg) {
+	case md == modeList && m.sh.HoldKey(msg):
 		// enter was pressed and the review is being built: the keys that
 		// follow are for the dialog (an "enter n" cancels it), so they
 		// wait for it rather than edit the list.
 		return nil
-	}
-	switch m.mode {
-	case modeAsk:
-		return m.answer(msg)
-	case modeDialog:
+	case md == modeDialog:
 		return m.dialogKey(msg)
-	case modeHelp:
+	case md == modeAsk:
+		return m.answer(msg)
+	case md == modeHelp:
 		return m.helpKey(msg)
-	case modeServers:
+	case md == modeServers:
 		return m.serversKey(msg)
-	case modeList:
 	}
 	return m.listKey(msg)
 }
@@ -459,7 +458,7 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Retry):
 		return m.retry()
 	case key.Matches(msg, k.Servers):
-		m.open(modeServers)
+		m.page = pageServers
 		m.serversTop = 0
 	case key.Matches(msg, k.Help):
 		m.openHelp()

@@ -138,12 +138,12 @@ func TestCheckAllAsksWhenRowsAreOffScreen(t *testing.T) {
 	}
 	m := fixture(t, repos...) // 80×24: not 40 rows
 	send(m, "ctrl+a")
-	if m.mode != modeAsk || m.picker.CheckedCount() != 0 || !strings.Contains(screen(m), "Check 40 rows?") {
-		t.Fatalf("ctrl+a with rows off screen: mode %d, %d checked\n%s", m.mode, m.picker.CheckedCount(), screen(m))
+	if m.mode() != modeAsk || m.picker.CheckedCount() != 0 || !strings.Contains(screen(m), "Check 40 rows?") {
+		t.Fatalf("ctrl+a with rows off screen: mode %d, %d checked\n%s", m.mode(), m.picker.CheckedCount(), screen(m))
 	}
 	send(m, "n")
-	if m.mode != modeList || m.picker.CheckedCount() != 0 {
-		t.Fatalf("n: mode %d, %d checked", m.mode, m.picker.CheckedCount())
+	if m.mode() != modeList || m.picker.CheckedCount() != 0 {
+		t.Fatalf("n: mode %d, %d checked", m.mode(), m.picker.CheckedCount())
 	}
 	send(m, "ctrl+a", "y")
 	if m.picker.CheckedCount() != 40 {
@@ -152,8 +152,8 @@ func TestCheckAllAsksWhenRowsAreOffScreen(t *testing.T) {
 	typeText(m, "svc-3") // 13 rows: all on screen, no question
 	shown := m.picker.ShownLen()
 	send(m, "ctrl+x")
-	if m.mode != modeList || m.picker.CheckedCount() != 40-shown {
-		t.Fatalf("ctrl+x on %d rows shown: mode %d, %d checked, want %d and no question\n%s", shown, m.mode, m.picker.CheckedCount(), 40-shown, screen(m))
+	if m.mode() != modeList || m.picker.CheckedCount() != 40-shown {
+		t.Fatalf("ctrl+x on %d rows shown: mode %d, %d checked, want %d and no question\n%s", shown, m.mode(), m.picker.CheckedCount(), 40-shown, screen(m))
 	}
 }
 
@@ -281,7 +281,7 @@ func TestNothingToChange(t *testing.T) {
 	m.Update(proposalMsg{})
 	// At 80 columns the note does not fit beside the status: it gets its
 	// own line, whole (it was cut: "…and nothing i…").
-	if out := strings.Join(strings.Fields(screen(m)), " "); m.sh.Dialog() != nil || m.mode != modeList || !strings.Contains(out, "Nothing to change: nothing is checked and nothing is shared.") {
+	if out := strings.Join(strings.Fields(screen(m)), " "); m.sh.Dialog() != nil || m.mode() != modeList || !strings.Contains(out, "Nothing to change: nothing is checked and nothing is shared.") {
 		t.Fatalf("empty proposal: dialog %v\n%s", m.sh.Dialog() != nil, screen(m))
 	}
 }
@@ -349,13 +349,13 @@ func TestRememberedIsNotUnsaved(t *testing.T) {
 	if !m.picker.IsChecked("/work/demo/api") {
 		t.Fatal("the remembered root is not checked")
 	}
-	if cmd := send(m, "ctrl+q"); cmd == nil || !isQuit(cmd) || m.mode == modeAsk {
-		t.Fatalf("ctrl+q with only remembered checks asked (mode %d)\n%s", m.mode, screen(m))
+	if cmd := send(m, "ctrl+q"); cmd == nil || !isQuit(cmd) || m.mode() == modeAsk {
+		t.Fatalf("ctrl+q with only remembered checks asked (mode %d)\n%s", m.mode(), screen(m))
 	}
 	m = fixture(t, demoRepos()...)
 	m.applyRemembered(&consent.Record{Dir: "/work/demo", Roots: []consent.Root{mkRoot("/work/demo/api")}})
 	send(m, "down", "space") // a change of the person's own
-	if send(m, "ctrl+q"); m.mode != modeAsk || !strings.Contains(screen(m), "Discard 1 unconfirmed change?") {
+	if send(m, "ctrl+q"); m.mode() != modeAsk || !strings.Contains(screen(m), "Discard 1 unconfirmed change?") {
 		t.Fatalf("a real change was not asked about:\n%s", screen(m))
 	}
 }
@@ -532,12 +532,12 @@ func TestCheckAllCountsTheRowJustBelowTheScreen(t *testing.T) {
 		t.Fatalf("precondition: %s (index %d) should be just below the screen (height %d, offset %d)\n%s", last, h, m.list.height, m.list.offset, screen(m))
 	}
 	send(m, "ctrl+a")
-	if m.mode != modeAsk || m.picker.CheckedCount() != 0 || !strings.Contains(screen(m), "1 is off screen") {
-		t.Fatalf("ctrl+a with %s just below the screen: mode %d, %d checked; want a question saying 1 is off screen\n%s", last, m.mode, m.picker.CheckedCount(), screen(m))
+	if m.mode() != modeAsk || m.picker.CheckedCount() != 0 || !strings.Contains(screen(m), "1 is off screen") {
+		t.Fatalf("ctrl+a with %s just below the screen: mode %d, %d checked; want a question saying 1 is off screen\n%s", last, m.mode(), m.picker.CheckedCount(), screen(m))
 	}
 	m = fixture(t, many(h)...)
 	send(m, "ctrl+a")
-	if m.mode != modeList || m.picker.CheckedCount() != h {
-		t.Fatalf("ctrl+a with all %d rows on screen: mode %d, %d checked; want no question", h, m.mode, m.picker.CheckedCount())
+	if m.mode() != modeList || m.picker.CheckedCount() != h {
+		t.Fatalf("ctrl+a with all %d rows on screen: mode %d, %d checked; want no question", h, m.mode(), m.picker.CheckedCount())
 	}
 }

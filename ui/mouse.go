@@ -17,9 +17,9 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 	if m.cfg.NoMouse {
 		return nil
 	}
-	switch m.mode {
+	switch m.mode() {
 	case modeDialog: // the wheel scrolls it; clicks answer nothing
-		if w, ok := msg.(tea.MouseWheelMsg); ok && m.sh.Dialog() != nil {
+		if w, ok := msg.(tea.MouseWheelMsg); ok {
 			switch w.Button {
 			case tea.MouseWheelUp:
 				m.sh.Dialog().Wheel(true)

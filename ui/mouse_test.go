@@ -68,7 +68,7 @@ func TestMouse(t *testing.T) {
 	send(m, "t", "o")
 	click(m, 3, rowY(t, m, "tools/cli"))
 	if !m.picker.IsChecked("/work/demo/tools/cli") || m.filter.Value() != "to" {
-		t.Fatalf("click on a box while filtering: checked %v, mode %d", m.picker.IsChecked("/work/demo/tools/cli"), m.mode)
+		t.Fatalf("click on a box while filtering: checked %v, mode %d", m.picker.IsChecked("/work/demo/tools/cli"), m.mode())
 	}
 
 	// The dialog takes no clicks.
@@ -76,7 +76,7 @@ func TestMouse(t *testing.T) {
 	y := rowY(t, m, "api")
 	openDialog(t, m, mkRoot("/work/demo/api"))
 	click(m, 3, y)
-	if m.picker.CheckedCount() != 0 || m.mode != modeDialog {
+	if m.picker.CheckedCount() != 0 || m.mode() != modeDialog {
 		t.Fatal("a click went through the dialog")
 	}
 

@@ -15,12 +15,12 @@ import (
 // servers waiting to restart, ctrl+q quits.
 func (m *Model) serversKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case msg.String() == "ctrl+q":
+	case key.Matches(msg, m.keys.QuitNow):
 		return m.quit()
-	case key.Matches(msg, m.keys.Retry), msg.String() == "r":
+	case key.Matches(msg, m.keys.Retry, paneRetry):
 		return m.retry()
 	case key.Matches(msg, m.keys.Servers, backKeys):
-		m.close()
+		m.page = pageList
 	case key.Matches(msg, m.dkeys.Up):
 		m.scrollServers(-1)
 	case key.Matches(msg, m.dkeys.Down):

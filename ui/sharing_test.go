@@ -28,8 +28,8 @@ func TestConfirmForgetsTheRemembered(t *testing.T) {
 	if m.isRemembered("/work/demo/api") {
 		t.Fatal("after a confirmation api still counts as remembered: confirm kept the remembered set")
 	}
-	if cmd := send(m, "ctrl+q"); m.mode != modeAsk || isQuit(cmd) || !strings.Contains(screen(m), "Discard 1 unconfirmed change?") {
-		t.Fatalf("ctrl+q with api checked after the confirmation: mode %d, want the question about 1 change\n%s", m.mode, screen(m))
+	if cmd := send(m, "ctrl+q"); m.mode() != modeAsk || isQuit(cmd) || !strings.Contains(screen(m), "Discard 1 unconfirmed change?") {
+		t.Fatalf("ctrl+q with api checked after the confirmation: mode %d, want the question about 1 change\n%s", m.mode(), screen(m))
 	}
 }
 

@@ -346,7 +346,7 @@ func (m *Model) protocol() string {
 // it does not fit beside them. A root counts as exposed only
 // while a server is connected to be served it.
 func (m *Model) statusView() string {
-	if m.mode == modeAsk { // the question takes the whole line, wrapped
+	if m.asking != askNone { // the question takes the whole line, wrapped
 		return m.st.err.Render(wrapText(m.note, m.width))
 	}
 	n := len(m.sh.Served())

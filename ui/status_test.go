@@ -164,7 +164,6 @@ func TestRevokeAllDialogSaysServersRestart(t *testing.T) {
 		t.Fatalf("a revoke-all dialog does not say the servers restart:\n%s", screen(m))
 	}
 	m.sh.Cancel()
-	m.close()
 	m.sh.ServedNow([]consent.Root{api, mkRoot("/work/demo/web")})
 	openDialog(t, m, api)
 	if strings.Contains(screen(m), "restarts each server") {
