@@ -20,6 +20,15 @@ func TestSpecLabelNamesTheRealCommand(t *testing.T) {
 		{[]string{"env"}, "env"},
 		{[]string{"env", "A=1"}, "env"},
 		{[]string{"envoy", "serve"}, "envoy"},
+		// A script in a package: the package, not index.js.
+		{[]string{"node", "/home/u/work/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", "/tmp"}, "server-filesystem"},
+		{[]string{"node", "/w/.ci/node_modules/some-pkg/build/cli.js"}, "some-pkg"},
+		{[]string{"node", `C:\w\node_modules\@s\tool\dist\index.js`}, "tool"},
+		{[]string{"node", "/home/u/mcp servers/memory/dist/index.js"}, "memory"},
+		{[]string{"node", "--enable-source-maps", "/srv/notes/index.mjs"}, "notes"},
+		{[]string{"node", "index.js"}, "node"},
+		{[]string{"node", "../index.js"}, "node"},
+		{[]string{"python3", "/srv/tools/weather.py"}, "python3"},
 	} {
 		if got := (Spec{Command: tc.command}).Label(); got != tc.want {
 			t.Errorf("Label(%q) = %q, want %q", tc.command, got, tc.want)

@@ -81,9 +81,14 @@ func commandLabel(command []string) string {
 		}
 	}
 	// "npx -y @scope/server-x /tmp" → "server-x": the package says more
-	// than the launcher does.
+	// than the launcher does; so does "node …/node_modules/@scope/pkg/
+	// dist/index.js" → "pkg", or "node ~/src/memory/dist/index.js" →
+	// "memory".
 	for _, a := range command[1:] {
 		if !strings.HasPrefix(a, "-") {
+			if pkg := scriptPackage(a); pkg != "" {
+				return pkg
+			}
 			if b := filepath.Base(a); strings.Contains(a, "@") || strings.HasPrefix(b, "server") || strings.HasPrefix(b, "mcp") {
 				return b
 			}
@@ -91,6 +96,50 @@ func commandLabel(command []string) string {
 		}
 	}
 	return filepath.Base(command[0])
+}
+
+// scriptPackage names the package a script path belongs to: the package
+// after the last node_modules (its name without the scope), or, for a
+// script called index, main or cli, the nearest folder that is not a build
+// folder (dist, build, lib, src, bin, out, esm, cjs). "" when neither.
+func scriptPackage(path string) string {
+	path = strings.ReplaceAll(path, `\`, "/")
+	if _, rest, ok := cutLast(path, "/node_modules/"); ok {
+		parts := strings.Split(rest, "/")
+		if strings.HasPrefix(parts[0], "@") && len(parts) > 1 && parts[1] != "" {
+			return parts[1]
+		}
+		if parts[0] != "" {
+			return parts[0]
+		}
+	}
+	parts := strings.Split(path, "/")
+	if len(parts) < 2 {
+		return ""
+	}
+	base := parts[len(parts)-1]
+	stem, _, _ := strings.Cut(base, ".")
+	if stem != "index" && stem != "main" && stem != "cli" {
+		return ""
+	}
+	for i := len(parts) - 2; i >= 0; i-- {
+		switch parts[i] {
+		case "dist", "build", "lib", "src", "bin", "out", "esm", "cjs", ".", "":
+			continue
+		case "..", "~":
+			return ""
+		}
+		return parts[i]
+	}
+	return ""
+}
+
+// cutLast is strings.Cut at the last sep.
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
 }
 
 // envCommand returns the command that env(1) would run given args: its
