@@ -12,9 +12,9 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"github.com/adrg/xdg"
 	"github.com/alecthomas/kong"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/rootpick/rootpick/mcpconn"
 )
@@ -152,29 +152,18 @@ func (e *configError) Error() string {
 	return fmt.Sprintf("%s: %s", e.path, e.msg)
 }
 
-// defaultConfigPath is the config file rootpick reads when none is named:
-// $XDG_CONFIG_HOME/rootpick/config.toml on Linux, and the native folder
-// adrg/xdg knows on macOS and Windows.
+// configPath is the config file in use: --config's (flag), else
+// $ROOTPICK_CONFIG's, else the default of dirs
+// ($XDG_CONFIG_HOME/rootpick/config.toml on Linux, the native folder
+// adrg/xdg knows on macOS and Windows; see paths.Dirs.ConfigFile). named
+// says it was named, so that its absence is an error.
 //
 // A relative $HOME or $XDG_CONFIG_HOME is never resolved against the
 // current folder (a cloned repository could then hand rootpick a config
-// that starts servers): the home folder comes from the user database
-// instead (consent.HomeDir).
-func defaultConfigPath() string {
-	base := xdg.ConfigHome
-	if !filepath.IsAbs(base) {
-		var err error
-		if base, err = consent.EnvDir("XDG_CONFIG_HOME", ".config"); err != nil {
-			return "" // no config file: nothing is read
-		}
-	}
-	return filepath.Join(base, "rootpick", "config.toml")
-}
-
-// configPath is the config file in use: --config's (flag), else
-// $ROOTPICK_CONFIG's, else the default. named says it was named, so that
-// its absence is an error.
-func configPath(flag string) (path string, named bool) {
+// that starts servers): internal/paths takes the home folder from the user
+// database instead. With no home folder at all, path is "": nothing is
+// read.
+func configPath(flag string, dirs paths.Dirs) (path string, named bool) {
 	if flag != "" {
 		return flag, true
 	}
@@ -184,7 +173,8 @@ func configPath(flag string) (path string, named bool) {
 		}
 		return kong.ExpandPath(p), true
 	}
-	return defaultConfigPath(), false
+	def, _ := dirs.ConfigFile()
+	return def, false
 }
 
 // BeforeResolve reads the config file, for the commands that use it, and
@@ -197,7 +187,7 @@ func (c *cli) BeforeResolve(ctx *kong.Context) error {
 			flag, _ = ctx.FlagValue(f).(string)
 		}
 	}
-	path, named := configPath(flag)
+	path, named := configPath(flag, c.dirs)
 	if path != "" && !filepath.IsAbs(path) {
 		// Like a relative HOME or XDG_CONFIG_HOME: the file it names
 		// would depend on the folder rootpick was started in.

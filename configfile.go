@@ -16,6 +16,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/paths"
 )
 
 // loadConfig reads and checks the config file at path. A missing file is
@@ -318,7 +319,7 @@ func wrongType(want string, v any) error {
 // absolute, since the file is read from any folder.
 func expandDir(dir string) (string, error) {
 	if dir == "~" || strings.HasPrefix(dir, "~/") {
-		home, err := consent.HomeDir()
+		home, err := paths.Home()
 		if err != nil {
 			return "", err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/internal/redact"
 	"mvdan.cc/sh/v3/shell"
 )
@@ -179,14 +180,16 @@ func splitCommand(s string) (shellCommand, error) {
 	return f, nil
 }
 
-// useStateDir applies --state-dir: rootpick's state folder (consent
-// records, the proxy registry, logs) for this run, where the environment
-// cannot be relied on to say it (hosts start servers with a minimal one).
+// useStateDir applies --state-dir to e.dirs: rootpick's state folder
+// (consent records, the proxy registry, logs) for this run, where the
+// environment cannot be relied on to say it (hosts start servers with a
+// minimal one).
 //
 // The folder must be named by its absolute path (a host starts the proxy
 // in a folder of its own choosing, so a relative one would move), and be
-// absent or already private: rootpick changes no folder it did not make.
-func useStateDir(dir string) error {
+// absent or already private (consent.CheckNamedDir): rootpick changes no
+// folder it did not make.
+func useStateDir(e *env, dir string) error {
 	if dir == "" {
 		return nil
 	}
@@ -196,30 +199,22 @@ func useStateDir(dir string) error {
 	if !filepath.IsAbs(dir) {
 		return usageError("--state-dir %q is a relative path: name the folder by its absolute path", dir)
 	}
-	if err := consent.UseStateDir(dir); err != nil {
+	dirs, err := e.dirs.WithStateDir(dir, consent.CheckNamedDir)
+	if err != nil {
 		var ue *consent.UntrustedError
 		if errors.As(err, &ue) {
 			return usageError("--state-dir: %v; rootpick changes no folder it did not make: name a folder that does not exist yet, or make this one private yourself (chmod 700)", err)
 		}
 		return usageError("--state-dir: %v", err)
 	}
+	e.dirs = dirs
 	return nil
 }
 
-// nonDefaultStateDir is rootpick's state folder when it is not the one
-// HOME alone finds (XDG_STATE_HOME or --state-dir moved it), else "": what
-// a host's configuration must pass to the proxy as --state-dir, since hosts
-// start servers with a minimal environment.
-func nonDefaultStateDir() string {
-	state, err := consent.StateDir()
-	if err != nil {
-		return ""
-	}
-	if def, err := consent.DefaultStateDir(); err == nil && state == def {
-		return ""
-	}
-	return state
-}
+// nonDefaultStateDir is the environment's state folder when it is not the
+// one HOME alone finds (paths.Dirs.NonDefaultState), for hosts wrap, which
+// takes no --state-dir; a command that does reads env.dirs instead.
+func nonDefaultStateDir() string { return paths.FromEnv().NonDefaultState() }
 
 // enforceFlag is --enforce, and a server's enforce in the config file:
 // whether the kernel enforces what a stdio server may open (on, off or

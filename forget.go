@@ -28,10 +28,14 @@ func (o *forgetCmd) Run(e *env) error {
 		return usageError("forget takes no arguments, got -- %q", e.command)
 	}
 	stdout := e.stdout
-	if err := useStateDir(o.StateDir); err != nil {
+	if err := useStateDir(e, o.StateDir); err != nil {
 		return err
 	}
-	store, err := consent.OpenStore(o.Profile)
+	state, err := e.dirs.State()
+	if err != nil {
+		return err
+	}
+	store, err := consent.OpenStoreAt(state, o.Profile)
 	if err != nil {
 		return usageError("--profile: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/internal/redact"
 )
 
@@ -37,6 +38,8 @@ type cli struct {
 	// configPath the file in use.
 	config     *configFile
 	configPath string
+	// dirs is where the default config file is (env.dirs).
+	dirs paths.Dirs
 }
 
 const description = `Choose the folders an MCP server may see, and serve them as roots.
@@ -65,6 +68,9 @@ type env struct {
 	// config is the config file in effect (never nil), configPath its path.
 	config     *configFile
 	configPath string
+	// dirs is where rootpick keeps its files in this run (the environment's
+	// folders, and the state folder --state-dir names: useStateDir).
+	dirs paths.Dirs
 }
 
 // exitError carries an exit code out of run; msg, if any, is printed first.
@@ -116,7 +122,7 @@ func report(w io.Writer, err error) int {
 }
 
 func run(args []string, stdout, stderr io.Writer) (err error) {
-	e := &env{stdout: stdout, stderr: stderr}
+	e := &env{stdout: stdout, stderr: stderr, dirs: paths.FromEnv()}
 	c, kctx, err := parse(args, e)
 	if err != nil {
 		return err

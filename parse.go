@@ -9,6 +9,7 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
@@ -59,7 +60,10 @@ func parse(args []string, e *env) (c *cli, kctx *kong.Context, err error) {
 	if i := slices.Index(args, "--"); i >= 0 {
 		args, e.command, e.dashdash = args[:i], args[i+1:], true
 	}
-	c = &cli{}
+	if e.dirs.IsZero() {
+		e.dirs = paths.FromEnv() // an env made without run's, by a test
+	}
+	c = &cli{dirs: e.dirs}
 	defer catchExit(&err)
 	k, err := newParser(c, e.stdout, e.stderr)
 	if err != nil {

@@ -114,14 +114,18 @@ func (c *pickCmd) Run(e *env, k *kong.Kong, kctx *kong.Context) error {
 // of pick but reading the command line. demo runs it on its sample
 // workspace.
 func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
-	if err := useStateDir(c.StateDir); err != nil {
+	if err := useStateDir(e, c.StateDir); err != nil {
 		return err
 	}
-	store, err := consent.OpenStore(c.Profile)
+	state, err := e.dirs.State()
+	if err != nil {
+		return err
+	}
+	store, err := consent.OpenStoreAt(state, c.Profile)
 	if err != nil {
 		return usageError("--profile: %v", err)
 	}
-	logger, closeLog, err := logfile.Open(c.Log, c.Debug)
+	logger, closeLog, err := logfile.Open(c.Log, state, c.Debug)
 	var logProblem string
 	if err != nil {
 		// A state folder that is not the person's own (made by another
@@ -149,10 +153,7 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 	if logProblem != "" && storeProblem == "" {
 		storeProblem = logProblem
 	}
-	proxyDir, err := mcpconn.ProxyDir()
-	if err != nil {
-		logger.Warn("no proxy registry: proxies will not be shown", "err", err)
-	}
+	proxyDir := mcpconn.ProxyDir(state)
 	model := ui.New(ui.Config{
 		Dir:     dir,
 		Hub:     hub,
@@ -164,7 +165,7 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 		Resume:       c.Resume,
 		StoreProblem: storeProblem,
 		ProxyDir:     proxyDir,
-		LogPath:      logfile.ShownPath(c.Log),
+		LogPath:      logfile.ShownPath(c.Log, state),
 		Theme:        e.config.Theme,
 		NoMouse:      c.NoMouse,
 	})

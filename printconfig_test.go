@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rootpick/rootpick/internal/hostcfg"
+	"github.com/rootpick/rootpick/internal/paths"
 )
 
 // TestPrintConfigGeminiCodex: the snippets for Gemini CLI, Codex and the
@@ -20,7 +21,7 @@ func TestPrintConfigGeminiCodex(t *testing.T) {
 	for host, scope := range map[string]string{"gemini": "user", "codex": "user", "copilot": "user", "qwen": "user", "crush": "user", "claude-desktop": "user", "windsurf": "user", "kiro": "user", "opencode": "user", "zed": "user", "cline": "user", "continue": "user", "lmstudio": "user", "amazonq": "user", "kilocode": "user"} {
 		var out bytes.Buffer
 		o := proxyCmd{PrintConfig: hostName(host), Profile: "work", Protocol: "2025-11-25", Name: "fs.one"}
-		if err := printHostConfig(&out, io.Discard, o, []string{"npx", "-y", "@modelcontextprotocol/server-filesystem"}); err != nil {
+		if err := printHostConfig(&out, io.Discard, paths.FromEnv(), o, []string{"npx", "-y", "@modelcontextprotocol/server-filesystem"}); err != nil {
 			t.Fatalf("%s: %v", host, err)
 		}
 		f, _ := hostcfg.FileFor(host, scope, host+"-snippet")
@@ -48,7 +49,7 @@ func TestProxyPrintConfig(t *testing.T) {
 	for _, host := range []string{"claude", "cursor", "inspector", "vscode", "goose"} {
 		var out, hint bytes.Buffer
 		o := proxyCmd{PrintConfig: hostName(host), Profile: "work", Protocol: "2025-11-25"}
-		if err := printHostConfig(&out, &hint, o, []string{"npx", "-y", "@modelcontextprotocol/server-filesystem"}); err != nil {
+		if err := printHostConfig(&out, &hint, paths.FromEnv(), o, []string{"npx", "-y", "@modelcontextprotocol/server-filesystem"}); err != nil {
 			t.Fatalf("%s: %v", host, err)
 		}
 		text := out.String()
@@ -80,7 +81,7 @@ func TestProxyPrintConfig(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", "")
 	t.Setenv("HOME", "/home/someone")
 	var out bytes.Buffer
-	if err := printHostConfig(&out, io.Discard, proxyCmd{PrintConfig: "claude", Profile: "default", Protocol: "2025-11-25"}, []string{"x"}); err != nil || strings.Contains(out.String(), "--state-dir") {
+	if err := printHostConfig(&out, io.Discard, paths.FromEnv(), proxyCmd{PrintConfig: "claude", Profile: "default", Protocol: "2025-11-25"}, []string{"x"}); err != nil || strings.Contains(out.String(), "--state-dir") {
 		t.Errorf("the default state folder is passed: %v\n%s", err, out.String())
 	}
 	var ee exitError

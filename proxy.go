@@ -19,6 +19,7 @@ import (
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/hostcfg"
 	"github.com/rootpick/rootpick/internal/logfile"
+	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/rootpick/rootpick/mcpconn"
 	"mvdan.cc/sh/v3/syntax"
@@ -92,25 +93,25 @@ func (o *proxyCmd) Run(e *env) error {
 	if err := consent.ValidateProfile(o.Profile); err != nil {
 		return usageError("proxy: %v", err)
 	}
-	if err := useStateDir(o.StateDir); err != nil {
+	if err := useStateDir(e, o.StateDir); err != nil {
 		return err
 	}
 	if o.PrintConfig != "" {
-		return printHostConfig(stdout, stderr, *o, command)
+		return printHostConfig(stdout, stderr, e.dirs, *o, command)
 	}
-	store, err := consent.OpenStore(o.Profile)
+	state, err := e.dirs.State()
+	if err != nil {
+		return err
+	}
+	store, err := consent.OpenStoreAt(state, o.Profile)
 	if err != nil {
 		return err
 	}
 	label := mcpconn.Spec{Command: command}.Label()
 	if o.Log == "" {
-		state, err := consent.StateDir()
-		if err != nil {
-			return err
-		}
-		o.Log = filepath.Join(state, "proxy-"+o.Profile+"-"+safeFileName(label)+".log")
+		o.Log = filepath.Join(state.Dir, "proxy-"+o.Profile+"-"+safeFileName(label)+".log")
 	}
-	logger, closeLog, err := logfile.Open(o.Log, o.Debug)
+	logger, closeLog, err := logfile.Open(o.Log, state, o.Debug)
 	if err != nil {
 		// The proxy's stderr is the host's log of this server: better
 		// there than nowhere when the state folder is not believed.
@@ -127,7 +128,7 @@ func (o *proxyCmd) Run(e *env) error {
 	ctx := onSignals(context.Background())
 	defer ctx.stop()
 	source := mcpconn.NewStoreSource(ctx, store)
-	reg := newProxyRegistrar(o.Profile, logger.Warn)
+	reg := newProxyRegistrar(state, o.Profile, logger.Warn)
 	defer reg.close()
 	logger.Info("proxy start", "profile", o.Profile, "server", label, "store", store.Path())
 	err = mcpconn.RunProxy(ctx, &mcpconn.HostTransport{Logger: logger}, mcpconn.ProxyOptions{
@@ -191,29 +192,25 @@ func safeFileName(s string) string {
 
 // proxyRegistrar publishes the proxy's status for pickers of its profile.
 type proxyRegistrar struct {
-	dir     string
+	state   paths.State
 	profile string
 	warn    func(string, ...any)
 	mu      sync.Mutex
 	closed  bool
 }
 
-func newProxyRegistrar(profile string, warn func(string, ...any)) *proxyRegistrar {
-	dir, err := mcpconn.ProxyDir()
-	if err != nil {
-		warn("no folder to register the proxy in; the picker will not show it", "err", err)
-	}
-	return &proxyRegistrar{dir: dir, profile: profile, warn: warn}
+func newProxyRegistrar(state paths.State, profile string, warn func(string, ...any)) *proxyRegistrar {
+	return &proxyRegistrar{state: state, profile: profile, warn: warn}
 }
 
 func (r *proxyRegistrar) update(st mcpconn.ProxyStatus) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.dir == "" || r.closed {
+	if r.closed {
 		return
 	}
 	e := mcpconn.ProxyEntry{PID: os.Getpid(), Profile: r.profile, Updated: time.Now(), ProxyStatus: st}
-	if err := mcpconn.RegisterProxy(r.dir, e); err != nil {
+	if err := mcpconn.RegisterProxy(r.state, e); err != nil {
 		r.warn("registering the proxy", "err", err)
 	}
 }
@@ -222,16 +219,14 @@ func (r *proxyRegistrar) close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed = true
-	if r.dir != "" {
-		mcpconn.UnregisterProxy(r.dir, os.Getpid())
-	}
+	mcpconn.UnregisterProxy(r.state, os.Getpid())
 }
 
 // printHostConfig prints the snippet that makes host launch the server
 // through rootpick proxy.
 // The snippet alone goes to w, so that it can be redirected into a file;
 // where it goes is said on hint.
-func printHostConfig(w, hint io.Writer, o proxyCmd, command []string) error {
+func printHostConfig(w, hint io.Writer, dirs paths.Dirs, o proxyCmd, command []string) error {
 	exe, err := os.Executable()
 	if err != nil || strings.Contains(exe, string(filepath.Separator)+"go-build") {
 		exe = "rootpick" // go run builds in a temporary folder
@@ -247,7 +242,7 @@ func printHostConfig(w, hint io.Writer, o proxyCmd, command []string) error {
 	// state folder moved by XDG_STATE_HOME or --state-dir is passed as an
 	// argument, or the proxy would read another consent store than the
 	// picker writes.
-	if state := nonDefaultStateDir(); state != "" {
+	if state := dirs.NonDefaultState(); state != "" {
 		args = append(args, "--state-dir", state)
 	}
 	// What the server may open goes with it, written --flag=value, which

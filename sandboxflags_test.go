@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
@@ -83,7 +84,7 @@ url = "http://127.0.0.1:1/mcp"
 	var out bytes.Buffer
 	o := c.Proxy
 	o.PrintConfig = "claude"
-	if err := printHostConfig(&out, &bytes.Buffer{}, o, []string{"srv"}); err != nil {
+	if err := printHostConfig(&out, &bytes.Buffer{}, paths.FromEnv(), o, []string{"srv"}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), `"--enforce=require", "--allow-read=/r", "--allow-write=/w", "--", "srv"`) &&

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+
+	"github.com/rootpick/rootpick/internal/paths"
 )
 
 // MaxStateFile is the largest state file rootpick believes: a consent
@@ -48,6 +50,14 @@ func (d *OwnDir) Path() string { return d.path }
 
 // Close releases the folder.
 func (d *OwnDir) Close() error { return d.impl.close() }
+
+// OpenStateDir opens the folder state.Dir/subs… as OpenOwnDir does, where
+// state is rootpick's state folder: one the person named (state.Named,
+// --state-dir) is made 0700 when absent but never changed when it exists,
+// so one that has become open to others is refused, not tightened.
+func OpenStateDir(state paths.State, create bool, subs ...string) (*OwnDir, error) {
+	return openOwnDir(state.Dir, create, state.Named, subs)
+}
 
 // writeSynced writes b to f, syncs it to the disk and closes it: the step
 // of an atomic replace that must be done before the rename.

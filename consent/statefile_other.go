@@ -21,6 +21,12 @@ func (ownDirImpl) close() error { return nil }
 // folder is checked to be a real folder, not a link; owners and modes are
 // not compared.
 func OpenOwnDir(base string, create bool, subs ...string) (*OwnDir, error) {
+	return openOwnDir(base, create, false, subs)
+}
+
+// openOwnDir is OpenOwnDir; nothing is tightened here, so keepBase changes
+// nothing.
+func openOwnDir(base string, create, _ bool, subs []string) (*OwnDir, error) {
 	if !filepath.IsAbs(base) {
 		return nil, untrusted(base, "is not an absolute path")
 	}
@@ -143,10 +149,9 @@ func (d *OwnDir) Remove(name string) error {
 	return os.Remove(filepath.Join(d.path, name))
 }
 
-// checkNamedStateDir checks a state folder the person names: absent, or a
-// real folder (owners and modes are not compared here). It changes
-// nothing.
-func checkNamedStateDir(dir string) error {
+// CheckNamedDir checks a state folder the person names: absent, or a real
+// folder (owners and modes are not compared here). It changes nothing.
+func CheckNamedDir(dir string) error {
 	st, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -26,11 +26,16 @@ func (d ownDirImpl) close() error { return unix.Close(d.fd) }
 // person running rootpick, and closed to group and others. Folders above
 // base are not rootpick's and are not checked. With create, missing folders
 // are made 0700 (and base's parents, 0700), and a folder of the person's own
-// that is open to others is tightened to 0700 — except the state folder
-// named by --state-dir (UseStateDir), which is never changed; a folder of
-// another user is refused either way, never tightened. A missing folder
-// without create is an error satisfying errors.Is(err, fs.ErrNotExist).
+// that is open to others is tightened to 0700 — except a state folder the
+// person named (OpenStateDir), which is never changed; a folder of another
+// user is refused either way, never tightened. A missing folder without
+// create is an error satisfying errors.Is(err, fs.ErrNotExist).
 func OpenOwnDir(base string, create bool, subs ...string) (*OwnDir, error) {
+	return openOwnDir(base, create, false, subs)
+}
+
+// openOwnDir is OpenOwnDir; keepBase says base is never tightened.
+func openOwnDir(base string, create, keepBase bool, subs []string) (*OwnDir, error) {
 	if !filepath.IsAbs(base) {
 		return nil, untrusted(base, "is not an absolute path")
 	}
@@ -40,7 +45,7 @@ func OpenOwnDir(base string, create bool, subs ...string) (*OwnDir, error) {
 		}
 	}
 	path := filepath.Clean(base)
-	fd, err := openOwnDirAt(unix.AT_FDCWD, path, path, create)
+	fd, err := openOwnDirAt(unix.AT_FDCWD, path, path, create, keepBase)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +55,7 @@ func OpenOwnDir(base string, create bool, subs ...string) (*OwnDir, error) {
 			return nil, fmt.Errorf("consent: %q is not a folder name", s)
 		}
 		path = filepath.Join(path, s)
-		next, err := openOwnDirAt(fd, s, path, create)
+		next, err := openOwnDirAt(fd, s, path, create, false)
 		unix.Close(fd)
 		if err != nil {
 			return nil, err
@@ -61,8 +66,9 @@ func OpenOwnDir(base string, create bool, subs ...string) (*OwnDir, error) {
 }
 
 // openOwnDirAt opens the folder name relative to at (path is its full
-// path, for messages) and checks it is the person's own.
-func openOwnDirAt(at int, name, path string, create bool) (int, error) {
+// path, for messages) and checks it is the person's own. With create, a
+// loose one is tightened, unless keep.
+func openOwnDirAt(at int, name, path string, create, keep bool) (int, error) {
 	if create {
 		if err := unix.Mkdirat(at, name, 0o700); err != nil && !errors.Is(err, unix.EEXIST) {
 			return -1, &fs.PathError{Op: "mkdir", Path: path, Err: err}
@@ -82,7 +88,7 @@ func openOwnDirAt(at int, name, path string, create bool) (int, error) {
 		return -1, untrusted(path, "%s", why)
 	}
 	if perm := uint32(st.Mode) & 0o777; perm&0o077 != 0 {
-		if !create || namedStateDir(path) {
+		if !create || keep {
 			unix.Close(fd)
 			return -1, untrusted(path, "is open to others (mode %04o, not 0700)", perm)
 		}
@@ -273,10 +279,12 @@ func (d *OwnDir) Remove(name string) error {
 // Some file systems cannot sync a folder; the change is made either way.
 func (d *OwnDir) sync() { _ = unix.Fsync(d.impl.fd) }
 
-// checkNamedStateDir checks a state folder the person names: absent, or a
-// real folder of the person's own closed to others. It changes nothing.
-func checkNamedStateDir(dir string) error {
-	fd, err := openOwnDirAt(unix.AT_FDCWD, dir, dir, false)
+// CheckNamedDir checks a state folder the person names (--state-dir, see
+// paths.Dirs.WithStateDir): absent, or a real folder of the person's own
+// closed to others. It changes nothing; what is refused is an
+// *UntrustedError.
+func CheckNamedDir(dir string) error {
+	fd, err := openOwnDirAt(unix.AT_FDCWD, dir, dir, false, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

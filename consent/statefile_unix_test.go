@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rootpick/rootpick/internal/paths"
 )
 
 // nobody is the user that stands for "another user" when the tests run as
@@ -280,14 +282,21 @@ func TestForgetThroughLinkedFolder(t *testing.T) {
 	}
 }
 
-// TestNamedStateDirIsNeverChanged: --state-dir (UseStateDir) takes a folder
+// TestNamedStateDirIsNeverChanged: --state-dir (paths.Dirs.WithStateDir
+// with CheckNamedDir, then OpenStateDir) takes a folder
 // that is absent (made 0700 on the first write) or already the person's
 // own and private; anything else — a folder open to others such as /etc or
 // /dev/shm, a link, a file, another user's folder — is refused with its
 // reason and left exactly as it was. A named folder that becomes loose
 // later is refused too, not tightened, when rootpick next writes.
 func TestNamedStateDirIsNeverChanged(t *testing.T) {
-	t.Cleanup(func() { stateDirOverride.Store(nil) })
+	use := func(dir string) (paths.State, error) {
+		d, err := paths.New(paths.XDG{}).WithStateDir(dir, CheckNamedDir)
+		if err != nil {
+			return paths.State{}, err
+		}
+		return d.State()
+	}
 	base := tempDir(t)
 	mk := func(name string, mode os.FileMode) string {
 		t.Helper()
@@ -330,13 +339,12 @@ func TestNamedStateDirIsNeverChanged(t *testing.T) {
 		}{"another user's", other, "belongs to user 65534", 0o700})
 	}
 	for _, c := range cases {
-		stateDirOverride.Store(nil)
-		err := UseStateDir(c.dir)
+		st, err := use(c.dir)
 		if err == nil || !strings.Contains(err.Error(), c.why) {
-			t.Errorf("%s: UseStateDir = %v, want a refusal saying %q", c.name, err, c.why)
+			t.Errorf("%s: WithStateDir = %v, want a refusal saying %q", c.name, err, c.why)
 		}
-		if d := stateDirOverride.Load(); d != nil {
-			t.Errorf("%s: refused, yet the state folder is now %s", c.name, *d)
+		if st.Named {
+			t.Errorf("%s: refused, yet the state folder is now %s", c.name, st.Dir)
 		}
 		if c.mode != 0 {
 			if st, err := os.Stat(c.dir); err != nil || st.Mode()&(os.ModePerm|os.ModeSticky) != c.mode {
@@ -347,10 +355,11 @@ func TestNamedStateDirIsNeverChanged(t *testing.T) {
 
 	// Absent: taken, and made 0700 (with its parents) on the first write.
 	absent := filepath.Join(base, "new", "state")
-	if err := UseStateDir(absent); err != nil {
-		t.Fatalf("an absent folder: %v", err)
+	st, err := use(absent)
+	if err != nil || !st.Named || st.Dir != absent {
+		t.Fatalf("an absent folder: %+v, %v", st, err)
 	}
-	if d, err := OpenOwnDir(absent, true, "consent"); err != nil {
+	if d, err := OpenStateDir(st, true, "consent"); err != nil {
 		t.Fatal(err)
 	} else {
 		d.Close()
@@ -363,26 +372,31 @@ func TestNamedStateDirIsNeverChanged(t *testing.T) {
 
 	// Private: taken. Made loose afterwards: refused at the next write,
 	// left loose.
-	if err := UseStateDir(private); err != nil {
+	st, err = use(private)
+	if err != nil {
 		t.Fatalf("a private folder: %v", err)
 	}
 	if err := os.Chmod(private, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenOwnDir(private, true, "consent"); err == nil || !strings.Contains(err.Error(), "is open to others") {
-		t.Errorf("the named folder made loose: OpenOwnDir = %v, want a refusal", err)
+	if _, err := OpenStateDir(st, true, "consent"); err == nil || !strings.Contains(err.Error(), "is open to others") {
+		t.Errorf("the named folder made loose: OpenStateDir = %v, want a refusal", err)
+	}
+	if s, err := OpenStoreAt(st, "p"); err != nil {
+		t.Fatal(err)
+	} else if err := s.Save(Record{}); err == nil || !strings.Contains(err.Error(), "is open to others") {
+		t.Errorf("the named folder made loose: Save = %v, want a refusal", err)
 	}
 	if st, _ := os.Stat(private); st.Mode().Perm() != 0o755 {
 		t.Errorf("the named folder was changed to %v", st.Mode())
 	}
 	// rootpick's own folders below it, and the default state folder, are
 	// still tightened as before.
-	stateDirOverride.Store(nil)
 	if err := os.Chmod(private, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	loose := mk("rootpick", 0o755)
-	if d, err := OpenOwnDir(loose, true); err != nil {
+	if d, err := OpenStateDir(paths.State{Dir: loose}, true); err != nil {
 		t.Fatalf("the default state folder, loose: %v", err)
 	} else {
 		d.Close()
@@ -391,7 +405,7 @@ func TestNamedStateDirIsNeverChanged(t *testing.T) {
 		t.Errorf("the default state folder was left %v, want tightened to 0700", st.Mode())
 	}
 
-	if err := UseStateDir("relative/state"); err == nil {
+	if _, err := use("relative/state"); err == nil {
 		t.Error("a relative state folder was taken")
 	}
 }

@@ -8,8 +8,9 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"time"
+
+	"github.com/rootpick/rootpick/internal/paths"
 )
 
 // DefaultProfile names the consent store used when no --profile is given.
@@ -49,7 +50,8 @@ type AuditEntry struct {
 // record or the next one, never half of one.
 type Store struct {
 	profile string
-	dir     string // the consent folder
+	state   paths.State // rootpick's state folder
+	dir     string      // the consent folder, in state
 }
 
 // ValidateProfile reports an error unless name can name a profile: 1 to 64
@@ -71,58 +73,6 @@ func ValidateProfile(name string) error {
 	return nil
 }
 
-// StateDir is rootpick's state folder: $XDG_STATE_HOME/rootpick, or
-// ~/.local/state/rootpick when XDG_STATE_HOME is unset or not absolute.
-func StateDir() (string, error) {
-	if d := stateDirOverride.Load(); d != nil {
-		return *d, nil
-	}
-	state, err := EnvDir("XDG_STATE_HOME", ".local", "state")
-	if err != nil {
-		return "", fmt.Errorf("consent: finding the state folder: %w", err)
-	}
-	return filepath.Join(state, "rootpick"), nil
-}
-
-// stateDirOverride is the state folder named by UseStateDir.
-var stateDirOverride atomic.Pointer[string]
-
-// UseStateDir makes dir rootpick's state folder for this process, in place
-// of $XDG_STATE_HOME/rootpick (--state-dir: hosts that start servers with
-// a minimal environment lose XDG_STATE_HOME). dir must be absolute, and
-// either absent (it is made 0700 when first written) or already the
-// person's own private folder: a folder the person names is never
-// changed, so one that others may enter (/etc, /dev/shm, a 0755 folder of
-// one's own) is refused rather than closed to them.
-func UseStateDir(dir string) error {
-	if !filepath.IsAbs(dir) {
-		return fmt.Errorf("consent: the state folder %q is not an absolute path", dir)
-	}
-	dir = filepath.Clean(dir)
-	if err := checkNamedStateDir(dir); err != nil {
-		return err
-	}
-	stateDirOverride.Store(&dir)
-	return nil
-}
-
-// namedStateDir reports whether path is the state folder the person named
-// (UseStateDir): OpenOwnDir never tightens it.
-func namedStateDir(path string) bool {
-	d := stateDirOverride.Load()
-	return d != nil && *d == path
-}
-
-// DefaultStateDir is the state folder rootpick uses when neither
-// --state-dir nor XDG_STATE_HOME names one: ~/.local/state/rootpick.
-func DefaultStateDir() (string, error) {
-	home, err := HomeDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(home, ".local", "state", "rootpick"), nil
-}
-
 // StatePath is the file holding profile's remembered consent:
 // $XDG_STATE_HOME/rootpick/consent/<profile>.json.
 func StatePath(profile string) (string, error) {
@@ -133,27 +83,38 @@ func StatePath(profile string) (string, error) {
 	return s.Path(), nil
 }
 
-// OpenStore returns the store of profile in rootpick's state folder
-// (StateDir). It touches nothing on disk: the folder is made (0700) on the
-// first Save or AppendAudit.
+// OpenStore returns the store of profile in the state folder the
+// environment names now (paths.FromEnv: $XDG_STATE_HOME/rootpick, else
+// ~/.local/state/rootpick), for tools and tests; the commands open theirs
+// with OpenStoreAt, in the state folder of their run. It touches nothing on
+// disk: the folder is made (0700) on the first Save or AppendAudit.
 func OpenStore(profile string) (*Store, error) {
-	state, err := StateDir()
+	state, err := paths.FromEnv().State()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("consent: %w", err)
 	}
-	return OpenStoreIn(state, profile)
+	return OpenStoreAt(state, profile)
 }
 
 // OpenStoreIn is OpenStore with rootpick's state folder given: the store
-// is state/consent/<profile>.json. state must be absolute.
+// is state/consent/<profile>.json. state must be absolute; it is handled
+// as rootpick's default state folder (tightened to 0700 if found loose).
 func OpenStoreIn(state, profile string) (*Store, error) {
+	return OpenStoreAt(paths.State{Dir: state}, profile)
+}
+
+// OpenStoreAt is the store of profile in the state folder state: the
+// record is state.Dir/consent/<profile>.json. state.Dir must be absolute;
+// a folder the person named (state.Named) is never changed (OpenStateDir).
+func OpenStoreAt(state paths.State, profile string) (*Store, error) {
 	if err := ValidateProfile(profile); err != nil {
 		return nil, err
 	}
-	if !filepath.IsAbs(state) {
-		return nil, fmt.Errorf("consent: the state folder %q is not an absolute path", state)
+	if !filepath.IsAbs(state.Dir) {
+		return nil, fmt.Errorf("consent: the state folder %q is not an absolute path", state.Dir)
 	}
-	return &Store{profile: profile, dir: filepath.Join(filepath.Clean(state), "consent")}, nil
+	state.Dir = filepath.Clean(state.Dir)
+	return &Store{profile: profile, state: state, dir: filepath.Join(state.Dir, "consent")}, nil
 }
 
 // Profile is the store's profile name.
@@ -287,5 +248,5 @@ func (s *Store) AppendAudit(e AuditEntry) error {
 // open opens the consent folder, checked to be the person's own along with
 // rootpick's state folder above it; with create, both are made 0700.
 func (s *Store) open(create bool) (*OwnDir, error) {
-	return OpenOwnDir(filepath.Dir(s.dir), create, filepath.Base(s.dir))
+	return OpenStateDir(s.state, create, filepath.Base(s.dir))
 }

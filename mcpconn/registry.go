@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/paths"
 )
 
 // ProxyEntry is what a running proxy publishes about itself, so that the
@@ -23,33 +24,34 @@ type ProxyEntry struct {
 }
 
 // ProxyDir is the folder where running proxies register: "run" in
-// rootpick's state folder, beside the consent store. (Not
+// rootpick's state folder state, beside the consent store. (Not
 // $XDG_RUNTIME_DIR: hosts start servers with a minimal environment that
 // lacks it, so a proxy and the picker in the person's shell would look in
 // different places.)
-func ProxyDir() (string, error) {
-	state, err := consent.StateDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(state, "run"), nil
+func ProxyDir(state paths.State) string {
+	return filepath.Join(state.Dir, registryName)
 }
+
+// registryName is the registry's folder in the state folder.
+const registryName = "run"
 
 func proxyFile(dir string, pid int) string {
 	return filepath.Join(dir, fmt.Sprintf("proxy-%d.json", pid))
 }
 
-// openRegistry opens the registry folder dir, checked along with
-// rootpick's state folder above it to be the person's own (see
-// consent.OpenOwnDir); with create, they are made 0700.
-func openRegistry(dir string, create bool) (*consent.OwnDir, error) {
-	return consent.OpenOwnDir(filepath.Dir(dir), create, filepath.Base(dir))
+// openRegistry opens the registry folder dir (ProxyDir), checked along
+// with rootpick's state folder above it to be the person's own (see
+// consent.OpenOwnDir).
+func openRegistry(dir string) (*consent.OwnDir, error) {
+	return consent.OpenOwnDir(filepath.Dir(dir), false, filepath.Base(dir))
 }
 
-// RegisterProxy writes e to dir, replacing the proxy's previous entry in
-// one rename (0600 in a 0700 folder, never through a link).
-func RegisterProxy(dir string, e ProxyEntry) error {
-	d, err := openRegistry(dir, true)
+// RegisterProxy writes e to the registry of the state folder state,
+// replacing the proxy's previous entry in one rename (0600 in a 0700
+// folder, never through a link). The folders are made 0700 when missing;
+// a state folder the person named is never changed (consent.OpenStateDir).
+func RegisterProxy(state paths.State, e ProxyEntry) error {
+	d, err := consent.OpenStateDir(state, true, registryName)
 	if err != nil {
 		return err
 	}
@@ -58,13 +60,14 @@ func RegisterProxy(dir string, e ProxyEntry) error {
 	if err != nil {
 		return err
 	}
-	return d.WriteFile(filepath.Base(proxyFile(dir, e.PID)), b, nil)
+	return d.WriteFile(filepath.Base(proxyFile(d.Path(), e.PID)), b, nil)
 }
 
-// UnregisterProxy removes the entry of proxy pid.
-func UnregisterProxy(dir string, pid int) {
-	if d, err := openRegistry(dir, false); err == nil {
-		_ = d.Remove(filepath.Base(proxyFile(dir, pid)))
+// UnregisterProxy removes the entry of proxy pid from the registry of the
+// state folder state.
+func UnregisterProxy(state paths.State, pid int) {
+	if d, err := consent.OpenStateDir(state, false, registryName); err == nil {
+		_ = d.Remove(filepath.Base(proxyFile(d.Path(), pid)))
 		d.Close()
 	}
 }
@@ -75,7 +78,7 @@ func UnregisterProxy(dir string, pid int) {
 // skipped, and a registry folder that is not the person's own is an error
 // (*consent.UntrustedError) that names it.
 func ListProxies(dir, profile string) ([]ProxyEntry, error) {
-	d, err := openRegistry(dir, false)
+	d, err := openRegistry(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/paths"
 )
 
 // registryDir is a fresh state folder's run/ folder.
@@ -36,10 +37,10 @@ func TestListProxiesOfItsProfileOnly(t *testing.T) {
 	dir := registryDir(t)
 	self := os.Getpid()
 	other := livePID(t) // not the parent: run as PID 1 the test has none
-	if err := RegisterProxy(dir, ProxyEntry{PID: self, Profile: "work", ProxyStatus: ProxyStatus{Host: "work host"}}); err != nil {
+	if err := RegisterProxy(paths.State{Dir: filepath.Dir(dir)}, ProxyEntry{PID: self, Profile: "work", ProxyStatus: ProxyStatus{Host: "work host"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := RegisterProxy(dir, ProxyEntry{PID: other, Profile: "home", ProxyStatus: ProxyStatus{Host: "home host"}}); err != nil {
+	if err := RegisterProxy(paths.State{Dir: filepath.Dir(dir)}, ProxyEntry{PID: other, Profile: "home", ProxyStatus: ProxyStatus{Host: "home host"}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := ListProxies(dir, "work")
@@ -59,10 +60,10 @@ func TestListProxiesOfItsProfileOnly(t *testing.T) {
 func TestListProxiesDropsTheDead(t *testing.T) {
 	dir := registryDir(t)
 	dead := deadPID(t)
-	if err := RegisterProxy(dir, ProxyEntry{PID: dead, Profile: "default"}); err != nil {
+	if err := RegisterProxy(paths.State{Dir: filepath.Dir(dir)}, ProxyEntry{PID: dead, Profile: "default"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := RegisterProxy(dir, ProxyEntry{PID: os.Getpid(), Profile: "default"}); err != nil {
+	if err := RegisterProxy(paths.State{Dir: filepath.Dir(dir)}, ProxyEntry{PID: os.Getpid(), Profile: "default"}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := ListProxies(dir, "default")
@@ -97,7 +98,7 @@ func livePID(t *testing.T) int {
 func TestListProxiesBelievesOnlyOwnEntries(t *testing.T) {
 	dir := registryDir(t)
 	self := os.Getpid()
-	if err := RegisterProxy(dir, ProxyEntry{PID: self, Profile: "default", ProxyStatus: ProxyStatus{Host: "real"}}); err != nil {
+	if err := RegisterProxy(paths.State{Dir: filepath.Dir(dir)}, ProxyEntry{PID: self, Profile: "default", ProxyStatus: ProxyStatus{Host: "real"}}); err != nil {
 		t.Fatal(err)
 	}
 	entry := func(pid int) string { return filepath.Join(dir, "proxy-"+strconv.Itoa(pid)+".json") }

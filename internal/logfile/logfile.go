@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/internal/redact"
 )
 
@@ -24,27 +25,22 @@ import (
 // never takes more than about twice this on disk.
 const maxLogBytes = 10 << 20
 
-// Open opens the log: FILE is $XDG_STATE_HOME/rootpick/rootpick.log
-// unless path is given. It is created 0600 in a 0700 folder; an existing
-// log with looser modes is tightened, and so is the default folder (not the
-// folder of a --log FILE, which may be shared, such as /tmp). Nothing is
-// ever logged to the terminal. What is logged loses its secrets (see
-// redactHandler).
-func Open(path string, debug bool) (*slog.Logger, func(), error) {
+// Open opens the log: FILE is rootpick.log in rootpick's state folder
+// state unless path is given. It is created 0600 in a 0700 folder; an
+// existing log with looser modes is tightened, and so is the default
+// folder (not the folder of a --log FILE, which may be shared, such as
+// /tmp, nor a state folder the person named). Nothing is ever logged to
+// the terminal. What is logged loses its secrets (see redactHandler).
+func Open(path string, state paths.State, debug bool) (*slog.Logger, func(), error) {
 	if path == "" {
-		var err error
-		if path, err = DefaultPath(); err != nil {
-			return nil, nil, err
-		}
+		path = DefaultPath(state)
 	}
 	// A log in rootpick's state folder (the default, or the proxy's own)
 	// goes only into a folder that is the person's own.
-	state, _ := consent.StateDir()
-	dirIsOurs := filepath.Dir(path) == state
 	dir := filepath.Dir(path)
-	if dirIsOurs {
+	if dir == filepath.Clean(state.Dir) {
 		// rootpick's state folder: the person's own, 0700, not a link.
-		d, err := consent.OpenOwnDir(dir, true)
+		d, err := consent.OpenStateDir(state, true)
 		if err != nil {
 			return nil, nil, fmt.Errorf("the log folder: %w", err)
 		}
@@ -226,21 +222,16 @@ func redactAttr(a slog.Attr) slog.Attr {
 	return slog.Attr{Key: a.Key, Value: v}
 }
 
-// DefaultPath is rootpick.log in the state folder, beside the consent
-// store.
-func DefaultPath() (string, error) {
-	state, err := consent.StateDir()
-	if err != nil {
-		return "", fmt.Errorf("finding the log folder: %w", err)
-	}
-	return filepath.Join(state, "rootpick.log"), nil
+// DefaultPath is rootpick.log in the state folder state, beside the
+// consent store.
+func DefaultPath(state paths.State) string {
+	return filepath.Join(state.Dir, "rootpick.log")
 }
 
 // ShownPath is the log's path as the server pane names it.
-func ShownPath(flag string) string {
+func ShownPath(flag string, state paths.State) string {
 	if flag != "" {
 		return flag
 	}
-	p, _ := DefaultPath()
-	return p
+	return DefaultPath(state)
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rootpick/rootpick/internal/paths"
 )
 
 func TestLogRotates(t *testing.T) {
@@ -86,7 +88,8 @@ func TestOpenLogTightensModes(t *testing.T) {
 	if err := os.Chmod(file, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, closeLog, err := Open("", false)
+	st, _ := paths.FromEnv().State()
+	_, closeLog, err := Open("", st, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +117,7 @@ func TestOpenLogTightensModes(t *testing.T) {
 	if err := os.Chmod(own, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	_, closeLog, err = Open(own, false)
+	_, closeLog, err = Open(own, st, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +135,7 @@ func TestOpenLogTightensModes(t *testing.T) {
 // set with With, is hidden in the log; what tells entries apart stays.
 func TestLogRedactsSecrets(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "x.log")
-	logger, closeLog, err := Open(file, true)
+	logger, closeLog, err := Open(file, paths.State{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
