@@ -19,8 +19,10 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/hostcfg"
+	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/rootpick/rootpick/internal/safetext"
+	"github.com/rootpick/rootpick/mcpconn"
 )
 
 // hostsCmd is "rootpick hosts [list|wrap|unwrap]": the MCP servers agent
@@ -209,6 +211,7 @@ func listHosts(w io.Writer, configs []*hostcfg.Config, host string) {
 		return
 	}
 	var total, proxied, stdio int
+	grants := profileGrants{}
 	for _, c := range configs {
 		fmt.Fprintf(w, "%s  %s (%s)\n", c.File.Host, shown(c.File.Path), c.File.Scope)
 		if len(c.Servers) == 0 {
@@ -245,6 +248,9 @@ func listHosts(w io.Writer, configs []*hostcfg.Config, host string) {
 			}
 			name := shown(s.Name)
 			fmt.Fprintf(w, "  %s%s  %s\n", name, strings.Repeat(" ", width-len([]rune(name))), what)
+			if s.Kind == hostcfg.Proxied {
+				fmt.Fprintf(w, "  %s  %s\n", strings.Repeat(" ", width), serving(s, grants))
+			}
 		}
 	}
 	fmt.Fprintf(w, "\n%d servers: %d through rootpick proxy, %d direct stdio", total, proxied, stdio)
@@ -252,6 +258,19 @@ func listHosts(w io.Writer, configs []*hostcfg.Config, host string) {
 		fmt.Fprint(w, " ('rootpick hosts wrap' puts them behind the proxy)")
 	}
 	fmt.Fprintln(w)
+}
+
+// serving says what a server behind the proxy is served: its profile,
+// what that profile grants now (from the consent store the proxy reads:
+// the entry's --state-dir, else this run's), and whether the kernel
+// enforces it here (Landlock) or it is advisory.
+func serving(s hostcfg.Server, grants profileGrants) string {
+	profile := cmp.Or(s.Profile, consent.DefaultProfile)
+	setting, err := mcpconn.ParseEnforce(s.ProxyFlag("--enforce"))
+	if err != nil {
+		setting = mcpconn.EnforceDefault
+	}
+	return fmt.Sprintf("profile %s: %s; %s", shown(profile), grants.in(s.ProxyFlag("--state-dir"), profile), mcpconn.WouldEnforce(setting))
 }
 
 // commandLine shows a command and its arguments, each quoted when it
@@ -326,6 +345,8 @@ type planned struct {
 	// folder arguments.
 	servers []string
 	notes   []string
+	// portable says the notes already say the file is a project's.
+	portable bool
 }
 
 func (p *planned) data() []byte { return p.configs[0].Data }
@@ -560,8 +581,36 @@ func (pl *planner) view(p *planned, k int, read *hostcfg.Config, data []byte, re
 			p.notes = append(p.notes, unwrapNotes(s)...)
 		}
 	}
+	if pl.ch.wrap && c.File.Scope == "project" && !p.portable {
+		p.portable = true
+		p.notes = append(p.notes, pl.ch.portableNotes()...)
+	}
 	p.steps = append(p.steps, rw)
 	return rw.New, nil
+}
+
+// portableNotes say what a project-scope file (one a team commits) gets
+// instead of this person's paths: rootpick by name, from PATH, and no
+// state folder; and warn when that is not this rootpick, or when the
+// state folder is not the default one.
+func (ch hostsChange) portableNotes() []string {
+	notes := []string{"a project file, for the team: its entries start 'rootpick' from PATH, with no path or state folder of yours"}
+	if !onPath() {
+		notes = append(notes, "warning: the rootpick on your PATH is not this one (or there is none): the host will start what PATH finds; install rootpick on PATH")
+	}
+	if ch.proxy.StateDir != "" {
+		notes = append(notes, fmt.Sprintf("warning: your state folder %s is not written into a project file: start the host with the same XDG_STATE_HOME, or wrap a user-scope file, or the proxy reads the default one", shown(ch.proxy.StateDir)))
+	}
+	return notes
+}
+
+// onPath reports whether "rootpick" on PATH is this executable.
+func onPath() bool {
+	exe, err := os.Executable()
+	if err != nil {
+		return false
+	}
+	return hostcfg.IsRootpick(hostcfg.PortableExe, exe)
 }
 
 // planError is the error that stops a run before anything is written.
@@ -684,7 +733,7 @@ func (ch hostsChange) confirm(e *env, plans []*planned, ask askFunc) (ok bool, e
 		// Several candidates: the question names them all.
 		what = fmt.Sprintf("%s (%s: %s)", files, servers(len(all)), strings.Join(all, ", "))
 	}
-	yes, err := ask(fmt.Sprintf("Write %s, each backed up beside it as FILE%s? [y/N] ", what, hostcfg.BackupSuffix))
+	yes, err := ask(fmt.Sprintf("Write %s, each backed up in %s? [y/N] ", what, backupsShown(e.dirs)))
 	if err != nil || !yes {
 		fmt.Fprintln(e.stderr, "Nothing written.")
 		return false, nil
@@ -692,11 +741,43 @@ func (ch hostsChange) confirm(e *env, plans []*planned, ask askFunc) (ok bool, e
 	return true, nil
 }
 
-// write writes each planned file, saying where and where its backup is;
-// failed says one could not be written.
+// backupsDir is the folder the backups go to: backups in rootpick's
+// state folder, made 0700 and checked to be the person's own.
+func backupsDir(dirs paths.Dirs) (string, error) {
+	state, err := dirs.State()
+	if err != nil {
+		return "", err
+	}
+	d, err := consent.OpenStateDir(state, true, "backups")
+	if err != nil {
+		return "", err
+	}
+	defer d.Close()
+	return d.Path(), nil
+}
+
+// backupsShown names the backups folder in the question; "rootpick's
+// state folder" when it cannot be found (write says why).
+func backupsShown(dirs paths.Dirs) string {
+	dir, err := backupsDir(dirs)
+	if err != nil {
+		return "rootpick's state folder"
+	}
+	home, _ := dirs.Home()
+	return shownFolder(dir, home)
+}
+
+// write writes each planned file, saying where and where its backup is
+// (one per file, the newest, in rootpick's state folder: never beside a
+// file a team commits); failed says one could not be written.
 func (ch hostsChange) write(e *env, plans []*planned) (failed bool) {
+	backups, err := backupsDir(e.dirs)
+	if err != nil {
+		fmt.Fprintln(e.stderr, "rootpick: nothing written: no folder for the backups: "+shown(err.Error()))
+		return true
+	}
 	for _, p := range plans {
-		w, err := hostcfg.Write(p.path(), p.data(), p.out)
+		w, err := hostcfg.Write(p.path(), p.data(), p.out, backups)
 		if err != nil {
 			failed = true
 			fmt.Fprintln(e.stderr, fileError(p.path(), err))
@@ -829,16 +910,29 @@ type profileGrants map[string]string
 // of says what profile's proxies serve now: the consented folders, or
 // that there are none and why.
 func (g profileGrants) of(profile string) string {
-	if v, ok := g[profile]; ok {
+	return g.in("", profile)
+}
+
+// in is of for the consent store in the state folder state ("" for this
+// run's): what a proxy given --state-dir state serves.
+func (g profileGrants) in(state, profile string) string {
+	key := state + "\x00" + profile
+	if v, ok := g[key]; ok {
 		return v
 	}
-	v := readGrant(profile)
-	g[profile] = v
+	v := readGrant(state, profile)
+	g[key] = v
 	return v
 }
 
-func readGrant(profile string) string {
-	store, err := consent.OpenStore(profile)
+func readGrant(state, profile string) string {
+	var store *consent.Store
+	var err error
+	if state != "" {
+		store, err = consent.OpenStoreIn(state, profile)
+	} else {
+		store, err = consent.OpenStore(profile)
+	}
 	if err != nil {
 		return "what it grants cannot be read: " + shown(err.Error())
 	}

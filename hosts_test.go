@@ -7,18 +7,22 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/hostcfg"
+	"github.com/rootpick/rootpick/internal/paths"
+	"github.com/rootpick/rootpick/mcpconn"
 )
 
 // hostFixtures is internal/hostcfg's testdata: a home folder and a
@@ -123,6 +127,71 @@ func TestHostsList(t *testing.T) {
 	}
 }
 
+// TestHostsListServing: under each server behind the proxy, its profile,
+// what that profile grants now (count and first folders, from the consent
+// store the entry's proxy reads) and whether this kernel enforces it.
+func TestHostsListServing(t *testing.T) {
+	home, project := hostsSandbox(t)
+	list := func() string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if err := run([]string{"hosts", "claude", "--project", project}, &out, &errb); err != nil {
+			t.Fatalf("%v\n%s", err, errb.String())
+		}
+		return out.String()
+	}
+	enforced := mcpconn.WouldEnforce(mcpconn.EnforceOn).String()
+	if !strings.HasPrefix(enforced, "enforced (Landlock ABI ") && !strings.HasPrefix(enforced, "advisory: ") {
+		t.Fatalf("WouldEnforce says %q", enforced)
+	}
+	if text := list(); !strings.Contains(text, "profile work: nothing yet: choose with 'rootpick --profile work DIR'; "+enforced+"\n") {
+		t.Errorf("before any consent, the list lacks what work grants:\n%s", text)
+	}
+	var roots []consent.Root
+	for _, name := range []string{"a", "b", "c", "d"} {
+		dir := filepath.Join(home, "src", name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r, err := consent.NewRoot(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roots = append(roots, r)
+	}
+	store, _ := consent.OpenStoreIn(filepath.Join(os.Getenv("XDG_STATE_HOME"), "rootpick"), "work")
+	if err := store.Save(consent.Record{Dir: filepath.Join(home, "src"), Roots: roots, Time: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("profile work: now 4 folders: %s, %s, %s and 1 more; %s\n", roots[0].Path, roots[1].Path, roots[2].Path, enforced)
+	if text := list(); !strings.Contains(text, want) {
+		t.Errorf("the list lacks %q:\n%s", want, text)
+	}
+
+	// An entry with --enforce=off is advisory, whatever the kernel; one
+	// with --state-dir is served from that folder's store.
+	other := filepath.Join(t.TempDir(), "state")
+	store, _ = consent.OpenStoreIn(other, consent.DefaultProfile)
+	if err := store.Save(consent.Record{Dir: filepath.Join(home, "src"), Roots: roots[3:], Time: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	writeHostFile(t, filepath.Join(project, ".mcp.json"), `{"mcpServers": {"off": {"command": "rootpick", "args": ["proxy", "--enforce=off", "--state-dir", `+strconv.Quote(other)+`, "--", "srv"]}}}`)
+	if text := list(); !strings.Contains(text, "profile default: now 1 folder: "+roots[3].Path+"; advisory: enforce is off for this server\n") {
+		t.Errorf("an entry with --enforce=off and its own state folder:\n%s", text)
+	}
+}
+
+// writeHostFile writes a host's configuration file for a test.
+func writeHostFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestHostsWrapAsksFirst: without --yes nothing is written unless the
 // person says y on the terminal; with no terminal, the command refuses.
 func TestHostsWrapAsksFirst(t *testing.T) {
@@ -131,15 +200,15 @@ func TestHostsWrapAsksFirst(t *testing.T) {
 	ch := hostsChange{targets: []string{"claude"}, project: project, wrap: true, proxy: hostcfg.Proxy{Exe: "/bin/rootpick"}}
 	var out, errb bytes.Buffer
 	var ee exitError
-	if err := ch.run(&env{stdout: &out, stderr: &errb}, nil); !errors.As(err, &ee) || ee.code != 1 || !strings.Contains(ee.msg, "--yes") {
+	if err := ch.run(&env{stdout: &out, stderr: &errb, dirs: paths.FromEnv()}, nil); !errors.As(err, &ee) || ee.code != 1 || !strings.Contains(ee.msg, "--yes") {
 		t.Errorf("no terminal, no --yes: %v, want exit 1 naming --yes", err)
 	}
-	if !strings.Contains(out.String(), `+      "command": "/bin/rootpick",`) {
+	if !strings.Contains(out.String(), `+      "command": "/bin/rootpick",`) || !strings.Contains(out.String(), `+      "command": "rootpick",`) {
 		t.Errorf("the diff was not shown:\n%s", out.String())
 	}
 	asked := ""
 	no := func(q string) (bool, error) { asked = q; return false, nil }
-	if err := ch.run(&env{stdout: io.Discard, stderr: io.Discard}, no); err != nil {
+	if err := ch.run(&env{stdout: io.Discard, stderr: io.Discard, dirs: paths.FromEnv()}, no); err != nil {
 		t.Errorf("answered n: %v", err)
 	}
 	if !strings.Contains(asked, "[y/N]") {
@@ -149,15 +218,24 @@ func TestHostsWrapAsksFirst(t *testing.T) {
 		t.Fatal("files changed without a yes")
 	}
 	yes := func(string) (bool, error) { return true, nil }
-	if err := ch.run(&env{stdout: io.Discard, stderr: io.Discard}, yes); err != nil {
+	if err := ch.run(&env{stdout: io.Discard, stderr: io.Discard, dirs: paths.FromEnv()}, yes); err != nil {
 		t.Fatal(err)
 	}
+	// The project's .mcp.json names rootpick by name (PATH), the user's
+	// ~/.claude.json this executable.
 	b, _ := os.ReadFile(filepath.Join(project, ".mcp.json"))
-	if !strings.Contains(string(b), `"command": "/bin/rootpick"`) {
+	if !strings.Contains(string(b), `"command": "rootpick"`) {
 		t.Errorf("answered y, the file holds:\n%s", b)
 	}
-	if bk, _ := os.ReadFile(filepath.Join(project, ".mcp.json"+hostcfg.BackupSuffix)); string(bk) != before[filepath.Join(project, ".mcp.json")] {
-		t.Error("no backup of the original beside it")
+	if b, _ := os.ReadFile(filepath.Join(home, ".claude.json")); !strings.Contains(string(b), `"command": "/bin/rootpick"`) {
+		t.Errorf("answered y, ~/.claude.json holds:\n%s", b)
+	}
+	mcp := filepath.Join(project, ".mcp.json")
+	if bk, _ := os.ReadFile(filepath.Join(os.Getenv("XDG_STATE_HOME"), "rootpick", "backups", hostcfg.BackupName(mcp))); string(bk) != before[mcp] {
+		t.Error("no backup of the original in the state folder")
+	}
+	if _, err := os.Lstat(mcp + hostcfg.BackupSuffix); err == nil {
+		t.Error("a backup beside the project's .mcp.json")
 	}
 }
 
@@ -229,6 +307,7 @@ func TestHostsWrapUnwrapRoundTrip(t *testing.T) {
 		return errb.String()
 	}
 	before := load()
+	state := filepath.Join(os.Getenv("XDG_STATE_HOME"), "rootpick")
 	rootpick("hosts", "wrap", "--yes", "--profile", "e2e")
 	wrapped := snapshot(t, home, project)
 	var names = map[string][]string{} // host: the servers wrapped
@@ -256,13 +335,23 @@ func TestHostsWrapUnwrapRoundTrip(t *testing.T) {
 					orig = append(orig, hostcfg.OrigArgFlag, a)
 				}
 			}
-			want := append(append(append([]string{"proxy", "--profile", "e2e", "--state-dir", filepath.Join(os.Getenv("XDG_STATE_HOME"), "rootpick")}, orig...), "--", b.Command), args...)
-			if s.Kind != hostcfg.Proxied || s.Command != bin || !slices.Equal(s.Args, want) {
-				t.Errorf("%s %s: %q %q, want %q %q", c.File.Path, s.Name, s.Command, s.Args, bin, want)
+			// A project file holds rootpick by name and no state
+			// folder; a user file this executable and the state folder.
+			flags, exe := []string{"proxy", "--profile", "e2e"}, hostcfg.PortableExe
+			if c.File.Scope != "project" {
+				flags, exe = append(flags, "--state-dir", state), bin
+			}
+			flags = append(flags, "--host="+hostcfg.LogTag(c.File), "--name="+s.Name)
+			want := append(append(append(flags, orig...), "--", b.Command), args...)
+			if s.Kind != hostcfg.Proxied || s.Command != exe || !slices.Equal(s.Args, want) {
+				t.Errorf("%s %s: %q %q, want %q %q", c.File.Path, s.Name, s.Command, s.Args, exe, want)
 			}
 		}
-		if bk, err := os.ReadFile(c.File.Path + hostcfg.BackupSuffix); err != nil || string(bk) != original[c.File.Path] {
-			t.Errorf("%s: no backup of the original: %v", c.File.Path, err)
+		if bk, err := os.ReadFile(filepath.Join(state, "backups", hostcfg.BackupName(c.File.Path))); err != nil || string(bk) != original[c.File.Path] {
+			t.Errorf("%s: no backup of the original in the state folder: %v", c.File.Path, err)
+		}
+		if _, err := os.Lstat(c.File.Path + hostcfg.BackupSuffix); err == nil {
+			t.Errorf("%s: a backup beside it", c.File.Path)
 		}
 	}
 	if msg := rootpick("hosts", "wrap", "--yes", "--profile", "e2e"); !strings.Contains(msg, "Nothing to wrap.") {
@@ -597,7 +686,7 @@ func TestHostsWrapChoose(t *testing.T) {
 	asked := ""
 	no := func(q string) (bool, error) { asked = q; return false, nil }
 	ch := hostsChange{targets: []string{"claude"}, project: project, wrap: true, proxy: hostcfg.Proxy{Exe: "/bin/rootpick"}}
-	if err := ch.run(&env{stdout: io.Discard, stderr: io.Discard}, no); err != nil {
+	if err := ch.run(&env{stdout: io.Discard, stderr: io.Discard, dirs: paths.FromEnv()}, no); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(asked, "4 servers: filesystem, time, everything, memory") {

@@ -36,7 +36,8 @@ type proxyCmd struct {
 	Profile     string   `placeholder:"NAME" default:"${profile}" help:"Serve the consent of profile NAME (default: ${default})."`
 	Protocol    string   `placeholder:"VERSION" default:"${protocol}" help:"MCP protocol VERSION to ask the server for (default: ${default})."`
 	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, continue, lmstudio, amazonq, kilocode, inspector) and exit."`
-	Name        string   `placeholder:"NAME" help:"The server's NAME in a printed configuration (default: derived from the command)."`
+	Name        string   `placeholder:"NAME" help:"The server's NAME, as its host calls it: in a printed configuration and the log file's name (default: derived from the command)."`
+	Host        string   `placeholder:"HOST" help:"The HOST (and scope) that starts this proxy, for the log file's name; hosts wrap writes it, with --name."`
 	StateDir    string   `name:"state-dir" placeholder:"DIR" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
 	Log         string   `placeholder:"FILE" type:"path" group:"log" help:"Write the log to FILE (default: $XDG_STATE_HOME/rootpick/proxy-PROFILE-SERVER.log)."`
 	Debug       bool     `group:"log" help:"Log every relayed message's method."`
@@ -109,7 +110,7 @@ func (o *proxyCmd) Run(e *env) error {
 	}
 	label := mcpconn.Spec{Command: command}.Label()
 	if o.Log == "" {
-		o.Log = filepath.Join(state.Dir, "proxy-"+o.Profile+"-"+safeFileName(label)+".log")
+		o.Log = filepath.Join(state.Dir, proxyLogName(o.Profile, o.Host, o.Name, label))
 	}
 	logger, closeLog, err := logfile.Open(o.Log, state, o.Debug)
 	if err != nil {
@@ -173,6 +174,25 @@ func shellWord(s string) string {
 		return strconv.Quote(s)
 	}
 	return q
+}
+
+// proxyLogName is the name of a proxy's log file in the state folder:
+// proxy-PROFILE-HOST-NAME.log, by the host (and scope) and the name the
+// host gives the server (hosts wrap writes them as --host and --name), so
+// that two servers of one command, or a user-scope and a project-scope
+// server of one name, log apart; without them, proxy-PROFILE-LABEL.log,
+// by what the command is (mcpconn.Spec.Label: the package, not index.js).
+func proxyLogName(profile, host, name, label string) string {
+	parts := []string{"proxy", profile}
+	switch {
+	case name != "" && host != "":
+		parts = append(parts, safeFileName(host), safeFileName(name))
+	case name != "":
+		parts = append(parts, safeFileName(name))
+	default:
+		parts = append(parts, safeFileName(label))
+	}
+	return strings.Join(parts, "-") + ".log"
 }
 
 // safeFileName keeps letters, digits, '-', '_' and '.' of s.

@@ -138,9 +138,9 @@ func TestHostsFolderArgsFixtures(t *testing.T) {
 						orig = append(orig, OrigArgFlag, a)
 					}
 				}
-				line := append(append(append([]string{"proxy", "--profile", "hosts-test"}, orig...), "--", s.Command), args...)
+				line := append(append(append(wantFlags(testProxy, c.File, s.Name), orig...), "--", s.Command), args...)
 				e := decodedEntry(t, c, rw.New, s)
-				if e[s.loc.commandKey] != testProxy.Exe || !slices.Equal(strs(e["args"]), line) {
+				if e[s.loc.commandKey] != testProxy.For(c.File).Exe || !slices.Equal(strs(e["args"]), line) {
 					t.Errorf("%s wrapped: %v %q, want %q", s.Name, e[s.loc.commandKey], strs(e["args"]), line)
 				}
 				if b := c2.Servers[i]; b.Kind != Proxied || !slices.Equal(b.Restored, append([]string{s.Command}, s.Args...)) {
@@ -162,7 +162,7 @@ func TestHostsFolderArgsFixtures(t *testing.T) {
 			for _, i := range which {
 				s := c.Servers[i]
 				e := decodedEntry(t, c, kept, s)
-				if line := append([]string{"proxy", "--", s.Command}, s.Args...); !slices.Equal(strs(e["args"]), line) {
+				if line := append(append(wantFlags(Proxy{}, c.File, s.Name), "--", s.Command), s.Args...); !slices.Equal(strs(e["args"]), line) {
 					t.Errorf("%s wrapped keeping its arguments: %q, want %q", s.Name, strs(e["args"]), line)
 				}
 			}

@@ -162,16 +162,17 @@ func TestHostsFixtures(t *testing.T) {
 			for _, i := range which {
 				s := c.Servers[i]
 				e := decodedEntry(t, c, wrapped, s)
-				want := append([]string{"proxy", "--profile", "hosts-test", "--", s.Command}, s.Args...)
+				want := append(append(wantFlags(testProxy, c.File, s.Name), "--", s.Command), s.Args...)
+				exe := testProxy.For(c.File).Exe
 				if s.loc.inline {
 					// OpenCode: one array, the command first.
-					if got := strs(e[s.loc.commandKey]); !slices.Equal(got, append([]string{testProxy.Exe}, want...)) || e["args"] != nil {
-						t.Errorf("%s wrapped: %q args %v, want %q", s.Name, got, e["args"], append([]string{testProxy.Exe}, want...))
+					if got := strs(e[s.loc.commandKey]); !slices.Equal(got, append([]string{exe}, want...)) || e["args"] != nil {
+						t.Errorf("%s wrapped: %q args %v, want %q", s.Name, got, e["args"], append([]string{exe}, want...))
 					}
 					continue
 				}
-				if e[s.loc.commandKey] != testProxy.Exe || !slices.Equal(strs(e["args"]), want) {
-					t.Errorf("%s wrapped: %v %q, want %v %q", s.Name, e[s.loc.commandKey], strs(e["args"]), testProxy.Exe, want)
+				if e[s.loc.commandKey] != exe || !slices.Equal(strs(e["args"]), want) {
+					t.Errorf("%s wrapped: %v %q, want %v %q", s.Name, e[s.loc.commandKey], strs(e["args"]), exe, want)
 				}
 			}
 			t.Logf("wrapped:\n%s", Diff("a", "b", c.Data, wrapped))
@@ -285,7 +286,7 @@ func TestHostsWrapWithoutProfile(t *testing.T) {
 	}
 	c2, _ := Parse(c.File, out)
 	s := c2.Servers[i[0]]
-	if s.Command != "rootpick" || !slices.Equal(s.Args[:2], []string{"proxy", "--"}) || s.Profile != "" {
+	if s.Command != "rootpick" || !slices.Equal(s.Args[:4], []string{"proxy", "--host=claude-project", "--name=filesystem", "--"}) || s.Profile != "" {
 		t.Errorf("wrapped as %q %q", s.Command, s.Args)
 	}
 }
@@ -592,26 +593,26 @@ func TestHostsEdgeCases(t *testing.T) {
 	}{
 		{"JSONC, a trailing comma after empty args", VSCode, "project",
 			"{\"servers\": {\"s\": {\"command\": \"x\", \"args\": [],}}}",
-			"s", "{\"servers\": {\"s\": {\"command\": \"/r\", \"args\": [\"proxy\", \"--\", \"x\"],}}}", ""},
+			"s", "{\"servers\": {\"s\": {\"command\": \"rootpick\", \"args\": [\"proxy\", \"--host=vscode-project\", \"--name=s\", \"--\", \"x\"],}}}", ""},
 		{"YAML plain command with a comma, into a flow sequence", Goose, "user",
 			"extensions:\n  s:\n    type: stdio\n    cmd: a,b\n    args: [c]\n",
-			"s", "extensions:\n  s:\n    type: stdio\n    cmd: \"/r\"\n    args: [\"proxy\", \"--\", \"a,b\", c]\n",
+			"s", "extensions:\n  s:\n    type: stdio\n    cmd: \"/r\"\n    args: [\"proxy\", \"--host=goose\", \"--name=s\", \"--\", \"a,b\", c]\n",
 			// a,b had to be quoted to go into [ ]: it comes back quoted
 			"extensions:\n  s:\n    type: stdio\n    cmd: \"a,b\"\n    args: [c]\n"},
 		{"YAML flow mapping without args", Goose, "user",
 			"extensions:\n  s: {type: stdio, cmd: x}\n",
-			"s", "extensions:\n  s: {type: stdio, cmd: \"/r\", args: [\"proxy\", \"--\", x]}\n",
+			"s", "extensions:\n  s: {type: stdio, cmd: \"/r\", args: [\"proxy\", \"--host=goose\", \"--name=s\", \"--\", x]}\n",
 			"extensions:\n  s: {type: stdio, cmd: x, args: []}\n"},
 		{"TOML without a final line end", Codex, "user",
 			"[mcp_servers.s]\n  command = 'x'",
-			"s", "[mcp_servers.s]\n  command = \"/r\"\n  args = [\"proxy\", \"--\", 'x']",
+			"s", "[mcp_servers.s]\n  command = \"/r\"\n  args = [\"proxy\", \"--host=codex\", \"--name=s\", \"--\", 'x']",
 			"[mcp_servers.s]\n  command = 'x'\n  args = []"},
 		{"TOML multi-line array, one element", Codex, "user",
 			"[mcp_servers.s]\ncommand = \"x\"\nargs = [\n    \"a\"\n]\n",
-			"s", "[mcp_servers.s]\ncommand = \"/r\"\nargs = [\n    \"proxy\",\n    \"--\",\n    \"x\",\n    \"a\"\n]\n", ""},
+			"s", "[mcp_servers.s]\ncommand = \"/r\"\nargs = [\n    \"proxy\",\n    \"--host=codex\",\n    \"--name=s\",\n    \"--\",\n    \"x\",\n    \"a\"\n]\n", ""},
 	} {
 		f, _ := FileFor(tc.host, tc.scope, tc.name)
-		f.Rootpick = []string{"/r"}
+		f.Rootpick = []string{"/r", PortableExe}
 		c, err := Parse(f, []byte(tc.in))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -651,11 +652,18 @@ func TestHostsUnwrapTrailingComma(t *testing.T) {
 	}
 }
 
+// wantFlags are the proxy's flags wrap writes before a server's folder
+// arguments and command: p as f's scope has it, then --host and --name.
+func wantFlags(p Proxy, f File, name string) []string {
+	return p.For(f).proxyFlags(LogTag(f), name)
+}
+
 // TestProxyArgsPassTheStateDir: a state folder the environment moved is
-// passed as --state-dir, before the server command.
+// passed as --state-dir, before the server command; --host and --name
+// name the log file.
 func TestProxyArgsPassTheStateDir(t *testing.T) {
-	got := Proxy{Exe: "rootpick", Profile: "work", StateDir: "/s/rootpick"}.proxyFlags()
-	want := []string{"proxy", "--profile", "work", "--state-dir", "/s/rootpick"}
+	got := Proxy{Exe: "rootpick", Profile: "work", StateDir: "/s/rootpick"}.proxyFlags("claude", "fs")
+	want := []string{"proxy", "--profile", "work", "--state-dir", "/s/rootpick", "--host=claude", "--name=fs"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("proxyFlags = %q, want %q", got, want)
 	}

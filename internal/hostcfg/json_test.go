@@ -107,7 +107,7 @@ func TestHostsJSONCommentedServers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := strings.Replace(in, `"command": "x", "args": ["a"]`, `"command": "/r", "args": ["proxy", "--", "x", "a"]`, 1)
+	want := strings.Replace(in, `"command": "x", "args": ["a"]`, `"command": "rootpick", "args": ["proxy", "--host=claude-project", "--name=real", "--", "x", "a"]`, 1)
 	if string(out) != want {
 		t.Errorf("wrapped\n%s\nwant\n%s", out, want)
 	}

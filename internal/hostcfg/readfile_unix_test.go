@@ -269,7 +269,7 @@ func TestHostsWriteIgnoresStrangeBackups(t *testing.T) {
 		}
 		var w Written
 		var err error
-		guarded(t, "Write with a "+kind+" as backup", func() { w, err = Write(name, []byte("old"), []byte("new")) })
+		guarded(t, "Write with a "+kind+" as backup", func() { w, err = Write(name, []byte("old"), []byte("new"), "") })
 		if err != nil {
 			t.Fatalf("%s: %v", kind, err)
 		}
@@ -289,7 +289,7 @@ func TestHostsWriteRefusesAFIFO(t *testing.T) {
 		t.Skip("no FIFO here:", err)
 	}
 	var err error
-	guarded(t, "Write to a FIFO", func() { _, err = Write(name, []byte("old"), []byte("new")) })
+	guarded(t, "Write to a FIFO", func() { _, err = Write(name, []byte("old"), []byte("new"), "") })
 	refusedBecause(t, err, name, "is a FIFO")
 	if _, err := os.Lstat(name + BackupSuffix); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a backup was made: %v", err)
@@ -334,7 +334,7 @@ func TestHostsBackupKeepsModeAndOwner(t *testing.T) {
 		if err := os.Chmod(name, mode); err != nil {
 			t.Fatal(err)
 		}
-		w, err := Write(name, []byte("old"), []byte("new"))
+		w, err := Write(name, []byte("old"), []byte("new"), "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -354,7 +354,7 @@ func TestHostsBackupKeepsModeAndOwner(t *testing.T) {
 	if err := os.WriteFile(name+BackupSuffix, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w, err := Write(name, []byte("old"), []byte("new"))
+	w, err := Write(name, []byte("old"), []byte("new"), "")
 	if err != nil || w.BackupExisted || w.Backup != name+BackupSuffix+".1" {
 		t.Errorf("with a 0644 copy beside a 0600 file: %+v, %v", w, err)
 	}
@@ -369,7 +369,7 @@ func TestHostsBackupKeepsModeAndOwner(t *testing.T) {
 	if err := os.Chown(name, 65534, 65534); err != nil {
 		t.Skip("cannot give a file away:", err)
 	}
-	w, err = Write(name, []byte("old"), []byte("new"))
+	w, err = Write(name, []byte("old"), []byte("new"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,7 +524,7 @@ func TestHostsSameFileTwice(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := Write(c.File.Path, c.Data, out); err != nil {
+			if _, err := Write(c.File.Path, c.Data, out, ""); err != nil {
 				t.Errorf("project %s: writing %s: %v", tc.project, c.File.Path, err)
 			}
 		}

@@ -136,9 +136,37 @@ type Proxy struct {
 	KeepArgs bool
 }
 
+// PortableExe is the proxy's command in a project-scope file: rootpick by
+// name, found on PATH, so that the file holds nothing of one person's.
+const PortableExe = "rootpick"
+
+// For is p as the entry of a server of f is to run it. A project-scope
+// file is one a team commits: its entry names rootpick by name (found on
+// each person's PATH) and no state folder, so that it holds nothing of
+// the person who wrapped it; a user-scope file keeps the executable's path
+// and the state folder, which hosts that start servers with a minimal
+// environment need.
+func (p Proxy) For(f File) Proxy {
+	if f.Scope == "project" {
+		p.Exe, p.StateDir = PortableExe, ""
+	}
+	return p
+}
+
+// LogTag is what a wrapped entry passes as the proxy's --host: the host,
+// and "-project" for a project-scope file, so that a user-scope and a
+// project-scope server of the same name log to different files.
+func LogTag(f File) string {
+	if f.Scope == "project" {
+		return f.Host + "-project"
+	}
+	return f.Host
+}
+
 // proxyFlags are the proxy's arguments Wrap puts before the folder
-// arguments it keeps and the server command.
-func (p Proxy) proxyFlags() []string {
+// arguments it keeps and the server command, for server s of a file of
+// tag (LogTag): --host and --name name its log file.
+func (p Proxy) proxyFlags(tag, name string) []string {
 	args := []string{"proxy"}
 	if p.Profile != "" {
 		args = append(args, "--profile", p.Profile)
@@ -146,8 +174,18 @@ func (p Proxy) proxyFlags() []string {
 	if p.StateDir != "" {
 		args = append(args, "--state-dir", p.StateDir)
 	}
-	return args
+	// One word each (--name=VALUE): a name that begins with '-' is
+	// still the flag's value.
+	return append(args, HostFlag+"="+tag, NameFlag+"="+name)
 }
+
+// HostFlag and NameFlag are the proxy's flags that name, in a wrapped
+// entry, the host (LogTag) and the server: the proxy names its log file
+// by them (proxy-PROFILE-HOST-NAME.log).
+const (
+	HostFlag = "--host"
+	NameFlag = "--name"
+)
 
 // edit replaces data[start:end] with text.
 type edit struct {
@@ -204,6 +242,7 @@ func (c *Config) PlanWrap(which []int, p Proxy) (*Rewrite, error) {
 	if p.Exe == "" || !utf8.ValidString(p.Exe) || !utf8.ValidString(p.Profile) || !utf8.ValidString(p.StateDir) {
 		return nil, errors.New("hostcfg: the rootpick executable's path and the profile must be valid UTF-8")
 	}
+	p = p.For(c.File)
 	var edits []edit
 	want := map[int][]string{}
 	for _, i := range which {
@@ -211,10 +250,14 @@ func (c *Config) PlanWrap(which []int, p Proxy) (*Rewrite, error) {
 		if ok, why := s.CanWrap(); !ok {
 			return nil, fmt.Errorf("%s: %s", s.Name, why)
 		}
+		if !utf8.ValidString(s.Name) {
+			return nil, fmt.Errorf("%q: the name is not valid UTF-8", s.Name)
+		}
 		l := s.loc
-		line := append([]string{p.Exe}, p.proxyFlags()...)
+		flags := p.proxyFlags(LogTag(c.File), s.Name)
+		line := append([]string{p.Exe}, flags...)
 		var pieces []piece
-		for _, a := range p.proxyFlags() {
+		for _, a := range flags {
 			pieces = append(pieces, piece{text: Quote(a)})
 		}
 		args := slices.Clone(s.Args)

@@ -192,7 +192,7 @@ func (c *selfCheck) lookup(command string) bool {
 // proxyFlags are rootpick proxy's flags (and the global --config) that
 // take a value; proxyBool those that take none.
 var (
-	proxyFlags = map[string]bool{"--profile": true, "--protocol": true, "--print-config": true, "--name": true, "--log": true, "--state-dir": true, "--config": true,
+	proxyFlags = map[string]bool{"--profile": true, "--protocol": true, "--print-config": true, "--name": true, "--host": true, "--log": true, "--state-dir": true, "--config": true,
 		"--enforce": true, "--allow-read": true, "--allow-write": true, OrigArgFlag: true}
 	proxyBool = map[string]bool{"--debug": true, OrigNextFlag: true}
 )
@@ -395,4 +395,36 @@ func classify(s *Server, f fields, self *selfCheck) {
 			}
 		}
 	}
+}
+
+// ProxyFlag is the value a Proxied entry gives the proxy's flag name
+// ("--state-dir", "--enforce"; the last one when given twice), written
+// "--name VALUE" or "--name=VALUE" before the server command; "" when the
+// entry does not give it.
+func (s Server) ProxyFlag(name string) string {
+	if s.Kind != Proxied || len(s.Args) == 0 {
+		return ""
+	}
+	end := len(s.Args)
+	if s.Behind != nil {
+		end = len(s.Args) - len(s.Behind)
+	}
+	value := ""
+	for i := 1; i < end; i++ {
+		a := s.Args[i]
+		if a == "--" {
+			break
+		}
+		if v, ok := strings.CutPrefix(a, name+"="); ok {
+			value = v
+			continue
+		}
+		if proxyFlags[a] && i+1 < end {
+			if a == name {
+				value = s.Args[i+1]
+			}
+			i++
+		}
+	}
+	return value
 }

@@ -83,7 +83,7 @@ func TestHostsWriteLooksAgainBeforeTheRename(t *testing.T) {
 			}
 		}
 	}()
-	_, werr := Write(name, []byte("as read"), []byte("rootpick's"))
+	_, werr := Write(name, []byte("as read"), []byte("rootpick's"), "")
 	watch.Close()
 	<-answered
 

@@ -1,12 +1,16 @@
 package hostcfg
 
 import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // ErrChanged is returned by Write when the file no longer holds what was
@@ -21,8 +25,9 @@ type Written struct {
 	Target string
 	// Link says the path given is a symbolic link to Target.
 	Link bool
-	// Backup is the copy of the previous content, beside Target;
-	// BackupExisted says an identical copy was already there.
+	// Backup is the copy of the previous content: in the backups folder
+	// Write was given (BackupName), else beside Target; BackupExisted says
+	// an identical copy was already there.
 	Backup        string
 	BackupExisted bool
 	// OlderBackup, when not "", is a backup of other content that was
@@ -48,7 +53,12 @@ const BackupSuffix = ".rootpick-backup"
 // and renamed over the target, so that the host never reads half a file.
 // The file is read as Load reads it (see ReadConfig), never more than old
 // and one byte.
-func Write(path string, old, new []byte) (Written, error) {
+//
+// With backups (a folder of the person's own: rootpick's state folder's
+// backups), the previous content goes there instead, as BackupName(Target):
+// one backup per file, the newest, replacing the one before, so that
+// nothing is left beside a file a team commits and backups do not pile up.
+func Write(path string, old, new []byte, backups string) (Written, error) {
 	w := Written{Target: path}
 	if fi, err := os.Lstat(path); err != nil {
 		return w, err
@@ -72,7 +82,11 @@ func Write(path string, old, new []byte) (Written, error) {
 		return w, ErrChanged
 	}
 	mode := fi.Mode().Perm()
-	if err := w.backup(old, fi); err != nil {
+	keep := w.backup
+	if backups != "" {
+		keep = func(old []byte, fi fs.FileInfo) error { return w.backupIn(backups, old, fi) }
+	}
+	if err := keep(old, fi); err != nil {
 		return w, fmt.Errorf("writing the backup: %w", err)
 	}
 	dir := filepath.Dir(w.Target)
@@ -168,4 +182,70 @@ func (w *Written) backup(old []byte, target fs.FileInfo) error {
 		return nil
 	}
 	return errors.New("too many backups beside " + w.Target)
+}
+
+// BackupName is the name of target's backup in a backups folder: its base
+// name (letters, digits, '.', '-' and '_' kept) and a hash of its absolute
+// path, so that the .mcp.json of two projects keep one backup each.
+func BackupName(target string) string {
+	abs, err := filepath.Abs(target)
+	if err != nil {
+		abs = target
+	}
+	sum := sha256.Sum256([]byte(abs))
+	base := strings.Map(func(r rune) rune {
+		switch {
+		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, filepath.Base(abs))
+	return strings.TrimLeft(base, ".") + "-" + hex.EncodeToString(sum[:6]) + BackupSuffix
+}
+
+// backupIn keeps old as the one backup of the target in dir, with the
+// target's permissions and owner (as backup does): written to a temporary
+// file made new in dir, synced, and renamed over the older backup (a link
+// there is replaced, never followed). Nothing is written when the backup
+// there already holds old, is a regular file of the target's owner and
+// is no more open than the target.
+func (w *Written) backupIn(dir string, old []byte, target fs.FileInfo) error {
+	name := BackupName(w.Target)
+	full := filepath.Join(dir, name)
+	if same, fi, err := holds(full, old, false); err == nil && same && sameOwner(fi, target) && fi.Mode().Perm()&^target.Mode().Perm() == 0 {
+		w.Backup, w.BackupExisted = full, true
+		return nil
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	var rnd [8]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := "." + name + ".tmp-" + hex.EncodeToString(rnd[:])
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(old)
+	if err == nil {
+		keepOwner(f, target)
+		err = f.Chmod(target.Mode().Perm())
+	}
+	if serr := f.Sync(); err == nil {
+		err = serr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = root.Rename(tmp, name)
+	}
+	if err != nil {
+		_ = root.Remove(tmp)
+		return err
+	}
+	w.Backup = full
+	return nil
 }

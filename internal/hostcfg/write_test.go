@@ -26,7 +26,7 @@ func TestHostsWriteKeepsModeAndBacksUp(t *testing.T) {
 	if err := os.WriteFile(name, []byte("old"), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	w, err := Write(name, []byte("old"), []byte("new"))
+	w, err := Write(name, []byte("old"), []byte("new"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestHostsWriteNeverOverwritesABackup(t *testing.T) {
 	if err := os.WriteFile(name+BackupSuffix, []byte("v0"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w, err := Write(name, []byte("v1"), []byte("v2"))
+	w, err := Write(name, []byte("v1"), []byte("v2"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,10 +71,10 @@ func TestHostsWriteNeverOverwritesABackup(t *testing.T) {
 		t.Errorf("written %+v", w)
 	}
 	// Back to v1 and again: the backup of v2 is new, then v1's is reused.
-	if _, err := Write(name, []byte("v2"), []byte("v1")); err != nil {
+	if _, err := Write(name, []byte("v2"), []byte("v1"), ""); err != nil {
 		t.Fatal(err)
 	}
-	w, err = Write(name, []byte("v1"), []byte("v3"))
+	w, err = Write(name, []byte("v1"), []byte("v3"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestHostsWriteRefusesAChangedFile(t *testing.T) {
 	if err := os.WriteFile(name, []byte("changed by the host"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Write(name, []byte("as read"), []byte("new")); !errors.Is(err, ErrChanged) {
+	if _, err := Write(name, []byte("as read"), []byte("new"), ""); !errors.Is(err, ErrChanged) {
 		t.Fatalf("Write: %v, want ErrChanged", err)
 	}
 	if readFile(t, name) != "changed by the host" {
@@ -117,7 +117,7 @@ func TestHostsWriteThroughALink(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
-	w, err := Write(link, []byte("old"), []byte("new"))
+	w, err := Write(link, []byte("old"), []byte("new"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
