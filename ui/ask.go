@@ -61,7 +61,7 @@ func (m *Model) checkShown(on bool) tea.Cmd {
 		m.setNote("Nothing to "+strings.ToLower(verb)+": every row shown already is.", false)
 		return nil
 	case off > 0:
-		m.asking = q
+		m.question = q
 		what := itoa(n) + " " + noun(n, "row", "rows")
 		if m.picker.Filter() != "" {
 			what += " matching " + strconv.Quote(m.picker.Filter())
@@ -83,7 +83,7 @@ func (m *Model) doCheckShown(on bool) {
 // y pressed just before q).
 func (m *Model) quit() tea.Cmd {
 	if n := m.unconfirmed(); n > 0 && !m.sh.Applying() {
-		m.asking = askQuit
+		m.question = askQuit
 		m.setNote("Discard "+itoa(n)+" unconfirmed "+noun(n, "change", "changes")+"? "+m.dkeys.Confirm.Help().Key+" or "+m.keys.QuitNow.Help().Key+" quits, any other key goes back.", true)
 		return nil
 	}
@@ -92,8 +92,8 @@ func (m *Model) quit() tea.Cmd {
 
 // answer takes the answer to the question asked.
 func (m *Model) answer(msg tea.KeyPressMsg) tea.Cmd {
-	asked := m.asking
-	m.asking = askNone
+	asked := m.question
+	m.question = askNone
 	yes := key.Matches(msg, m.dkeys.Confirm)
 	switch asked {
 	case askQuit:

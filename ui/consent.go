@@ -366,8 +366,8 @@ func joinNote(result, leftOut string) string {
 // served is the note once a change has reached the hub; a resumed set
 // keeps saying it was resumed.
 func (m *Model) servedNote(n int) string {
-	if strings.HasPrefix(m.note, "Resumed ") {
-		return m.note
+	if strings.HasPrefix(m.status.note, "Resumed ") {
+		return m.status.note
 	}
 	return joinNote(sharedNote(n), m.sh.LeftOut())
 }

@@ -98,8 +98,8 @@ func TestToggleCoveredRowSaysSo(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	m.picker.SetChecked([]string{"/work/demo/tools/cli", "/work/demo/tools/cli/vendor/lib"})
 	send(m, "down", "down", "down", "space") // tools/cli/vendor/lib
-	if !strings.Contains(m.note, "stays exposed: it is inside tools/cli") {
-		t.Fatalf("note %q", m.note)
+	if !strings.Contains(m.status.note, "stays exposed: it is inside tools/cli") {
+		t.Fatalf("note %q", m.status.note)
 	}
 }
 
@@ -209,14 +209,14 @@ func TestResumeRefusesUngrantedRisk(t *testing.T) {
 	rec := consent.Record{Profile: "p", Dir: dir, Roots: []consent.Root{rd}, Time: time.Now()}
 	m := New(Config{Dir: dir, Remembered: &rec, Resume: true})
 	m.Update(resumeConsent(dir, rec)())
-	if len(m.Consented()) != 0 || m.sh.Applying() || !strings.Contains(m.note, "never granted in the picker") {
-		t.Fatalf("an ungranted warned root was resumed: %v, note %q", m.Consented(), m.note)
+	if len(m.Consented()) != 0 || m.sh.Applying() || !strings.Contains(m.status.note, "never granted in the picker") {
+		t.Fatalf("an ungranted warned root was resumed: %v, note %q", m.Consented(), m.status.note)
 	}
 	rec.Granted = map[string][]string{rd.URI: {consent.WarnDir}}
 	m = New(Config{Dir: dir, Remembered: &rec, Resume: true})
 	m.Update(resumeConsent(dir, rec)())
 	if got := m.Consented(); len(got) != 1 || !m.sh.Applying() {
-		t.Fatalf("a granted root was not resumed: %v, note %q", got, m.note)
+		t.Fatalf("a granted root was not resumed: %v, note %q", got, m.status.note)
 	}
 	if !slices.Equal(m.sh.Grants()[rd.URI], []string{consent.WarnDir}) {
 		t.Errorf("the resumed grants were not kept: %v", m.sh.Grants())
@@ -240,12 +240,12 @@ func TestRememberedAndResume(t *testing.T) {
 	if !m.picker.IsChecked(a) || !m.isRemembered(a) {
 		t.Fatal("remembered root not pre-checked")
 	}
-	if len(m.Consented()) != 0 || !strings.Contains(m.note, "not shared until you confirm") {
-		t.Fatalf("consented %v, note %q", m.Consented(), m.note)
+	if len(m.Consented()) != 0 || !strings.Contains(m.status.note, "not shared until you confirm") {
+		t.Fatalf("consented %v, note %q", m.Consented(), m.status.note)
 	}
 
-	if m := New(Config{Dir: dir, Resume: true}); !strings.Contains(m.note, "Nothing remembered to resume") {
-		t.Errorf("--resume with nothing remembered: note %q", m.note)
+	if m := New(Config{Dir: dir, Resume: true}); !strings.Contains(m.status.note, "Nothing remembered to resume") {
+		t.Errorf("--resume with nothing remembered: note %q", m.status.note)
 	}
 
 	m = New(Config{Dir: dir, Remembered: rec, Resume: true})
@@ -253,19 +253,19 @@ func TestRememberedAndResume(t *testing.T) {
 	if got := m.Consented(); len(got) != 1 || got[0].Path != a || !m.sh.Applying() {
 		t.Fatalf("resume served %v (applying %v)", got, m.sh.Applying())
 	}
-	if !strings.Contains(m.note, "Resumed 1 remembered root") {
-		t.Errorf("note %q", m.note)
+	if !strings.Contains(m.status.note, "Resumed 1 remembered root") {
+		t.Errorf("note %q", m.status.note)
 	}
 
 	// Remembered for another folder: neither pre-checked nor resumed here.
-	if m := New(Config{Dir: a, Remembered: rec}); len(m.picker.Checked()) != 0 || !strings.Contains(m.note, "not applied here") {
-		t.Fatalf("a consent for another folder was pre-checked: %v, note %q", m.picker.Checked(), m.note)
+	if m := New(Config{Dir: a, Remembered: rec}); len(m.picker.Checked()) != 0 || !strings.Contains(m.status.note, "not applied here") {
+		t.Fatalf("a consent for another folder was pre-checked: %v, note %q", m.picker.Checked(), m.status.note)
 	}
 	// Remembered for another folder: not resumed here.
 	m = New(Config{Dir: a, Remembered: rec, Resume: true})
 	m.Update(resumeConsent(a, *rec)())
-	if len(m.Consented()) != 0 || !strings.Contains(m.note, "not this folder") {
-		t.Fatalf("resumed a consent given for another folder: %v, note %q", m.Consented(), m.note)
+	if len(m.Consented()) != 0 || !strings.Contains(m.status.note, "not this folder") {
+		t.Fatalf("resumed a consent given for another folder: %v, note %q", m.Consented(), m.status.note)
 	}
 
 	if err := os.Remove(a); err != nil {
@@ -273,8 +273,8 @@ func TestRememberedAndResume(t *testing.T) {
 	}
 	m = New(Config{Dir: dir, Remembered: rec, Resume: true})
 	m.Update(resumeConsent(dir, *rec)())
-	if len(m.Consented()) != 0 || m.sh.Applying() || !strings.Contains(m.note, "Not resumed") {
-		t.Fatalf("a vanished root was resumed: %v, note %q", m.Consented(), m.note)
+	if len(m.Consented()) != 0 || m.sh.Applying() || !strings.Contains(m.status.note, "Not resumed") {
+		t.Fatalf("a vanished root was resumed: %v, note %q", m.Consented(), m.status.note)
 	}
 }
 

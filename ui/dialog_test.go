@@ -296,12 +296,12 @@ func TestWarnedRootNeedsItsOwnKey(t *testing.T) {
 		t.Error("the warned root that was not granted stays checked")
 	}
 	// The root left out is named in the result line, then and once served.
-	if !strings.Contains(m.note, "not shared: . (needs its own yes") {
-		t.Errorf("the result line does not name the root left out: %q", m.note)
+	if !strings.Contains(m.status.note, "not shared: . (needs its own yes") {
+		t.Errorf("the result line does not name the root left out: %q", m.status.note)
 	}
 	m.Update(rootsServedMsg{roots: m.Consented()})
-	if !strings.Contains(m.note, "Consent applied: 1 folder; not shared: . (needs its own yes") {
-		t.Errorf("once served, the result line does not name the root left out: %q", m.note)
+	if !strings.Contains(m.status.note, "Consent applied: 1 folder; not shared: . (needs its own yes") {
+		t.Errorf("once served, the result line does not name the root left out: %q", m.status.note)
 	}
 	if got := m.Consented(); len(got) != 1 {
 		t.Errorf("Consented() = %v right after y", got)

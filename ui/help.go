@@ -24,9 +24,9 @@ func (m *Model) shortHelp() string {
 			keys, waiting = dialogWaitHelp, true // y is not taken yet: do not offer it
 		}
 	case modeServers:
-		keys = serverPaneHelp
+		keys = m.serverPaneHelp()
 	case modeHelp:
-		keys = helpPaneHelp
+		keys = m.helpPaneHelp()
 	case modeList, modeAsk:
 		keys = m.keys.ShortHelp()
 	}
@@ -133,26 +133,19 @@ func (m *Model) helpSections() []helpSection {
 			{glyphWithdrawn + " withdrawn", "it was deleted, renamed, made unreadable or swapped for a symlink while shared, and taken back from every server; only a new y shares it again"},
 			{glyphRemembered + " remembered", "checked from your last consent, not shared until you confirm it (or start with --resume)"},
 		}},
-		{"Server states (status line; ctrl+o shows each server)", []helpEntry{
-			{"starting…", "connecting to the server"},
-			{"pending", "connected; it has not yet asked for the roots shared now"},
-			{"synced", "the last roots/list answer it received is exactly what is shared"},
-			{"verified", "asked, it says it holds exactly what is shared"},
-			{"mismatch", "it holds something else than what you shared: what it still allows or lacks follows"},
-			{"not fetching", "it never asked for roots after the last change: pass it folders with {roots}"},
-			{"no consent", "a proxy that reads no consent (no record for its profile, or one not believed): its server sees no folders"},
-			{"restarting", "it stopped and is started again after a pause (in Ns); ctrl+t retries now"},
-			{"stuck", "it stopped reading its input for 2 s; it is stopped and restarted"},
-			{"failed", "it could not start or its connection failed; the reason follows (a program that cannot start at all, not on PATH say, waits for ctrl+t)"},
-			{"exited", "it ended by itself"},
-			{"protocol X≠Y", "it answered another protocol revision; it may not ask for roots"},
-		}},
-		{"This help", []helpEntry{
-			{"↑/↓ pgup/pgdn", "scroll"},
-			{"q", "quit"},
-			{"other keys", "close it"},
-		}},
+		{"Server states (status line; " + m.paneKeyName() + " shows each server)", m.stateEntries()},
+		{"This help", bindingEntries(helpScroll, m.keys.QuitNow, helpBack)},
 	}
+}
+
+// stateEntries explains every verdict word, from the verdicts' own table,
+// and the protocol note.
+func (m *Model) stateEntries() []helpEntry {
+	var out []helpEntry
+	for _, v := range verdictWords {
+		out = append(out, helpEntry{v.word, strings.ReplaceAll(v.meaning, "RETRY", m.retryKeyName())})
+	}
+	return append(out, helpEntry{"protocol X≠Y", "it answered another protocol revision; it may not ask for roots"})
 }
 
 // helpText lays the sections out for width w: the key or word in a
@@ -238,27 +231,33 @@ func (m *Model) helpView() string {
 		return v
 	}
 	pos := strconv.Itoa(int(m.helpVP.ScrollPercent()*100)) + "%"
-	more := "↑/↓/pgdn " + pos + " · other keys close"
+	more := helpScroll.Help().Key + " " + pos + " · other keys close"
 	return v + "\n" + m.st.dim.Render(ansi.Truncate(more, m.width, "…"))
 }
 
 // The key help of the server pane and of the full help, which take their
 // keys from the list's map but mean something else there.
 var (
-	serverPaneHelp = []key.Binding{
-		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll")),
-		key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "retry now")),
-		backKeys,
-		key.NewBinding(key.WithKeys("ctrl+q"), key.WithHelp("ctrl+q", "quit")),
-	}
+	// paneScroll and helpScroll scroll the server pane and the help (the
+	// dialog's navigation keys, and the help viewport's).
+	paneScroll = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll"))
+	helpScroll = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgdn", "scroll"))
+	// helpBack is what closes the help: q, esc and any key that does
+	// not scroll.
+	helpBack = key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc/any key", "close it"))
 	// dialogWaitHelp is the key line while the dialog's type-ahead guard
 	// holds: a key pressed then is ignored, so none is offered.
 	dialogWaitHelp = []key.Binding{
 		key.NewBinding(key.WithKeys(""), key.WithHelp("…", "read the change first: keys are taken in a moment")),
 	}
-	helpPaneHelp = []key.Binding{
-		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll")),
-		key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc/any key", "back")),
-		key.NewBinding(key.WithKeys("ctrl+q"), key.WithHelp("ctrl+q", "quit")),
-	}
 )
+
+// serverPaneHelp and helpPaneHelp are the key lines of the server pane
+// and of the full help.
+func (m *Model) serverPaneHelp() []key.Binding {
+	return []key.Binding{paneScroll, paneRetry, backKeys, m.keys.QuitNow}
+}
+
+func (m *Model) helpPaneHelp() []key.Binding {
+	return []key.Binding{paneScroll, helpBack, m.keys.QuitNow}
+}

@@ -79,8 +79,8 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 	case mcpconn.Dropped:
 		s.dropped += ev.Count
 	case mcpconn.Connecting:
-		if s.state != "restarting" || s.why == "" {
-			s.state = "starting"
+		if s.life != lifeRestarting || s.why == "" {
+			s.life = lifeStarting
 		}
 		s.startedAt, s.startLine, s.final = m.now, "", false
 		switch {
@@ -93,13 +93,13 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 		}
 		return m.startTicking()
 	case mcpconn.Progress:
-		if s.state == "starting" || s.state == "restarting" && s.why != "" {
+		if s.life == lifeStarting || s.life == lifeRestarting && s.why != "" {
 			s.startLine = safetext.EscapeMax(ev.Text, stderrLineCut)
 		}
 	case mcpconn.Connected:
 		s.addHistory(m.now, "connected")
 		s.startedAt, s.startLine, s.reason, s.final = time.Time{}, "", "", false
-		s.state, s.err, s.why, s.attempt = "connected", "", "", 0
+		s.life, s.err, s.why, s.attempt = lifeConnected, "", "", 0
 		s.asked, s.fetched, s.verified, s.mismatch, s.notFetching = false, nil, nil, "", false
 		s.protocol = ev.Text
 		s.version = safetext.EscapeMax(ev.ServerVersion, 30)
@@ -116,7 +116,7 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 	case mcpconn.Mismatch:
 		s.mismatch, s.verified = safetext.Escape(ev.Text), nil
 	case mcpconn.Restarting:
-		s.state, s.attempt = "restarting", ev.Attempt
+		s.life, s.attempt = lifeRestarting, ev.Attempt
 		s.restartAt = m.now.Add(ev.Delay)
 		s.why = safetext.Escape(ev.Text)
 		if s.why != "" {
@@ -126,15 +126,17 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 			return m.startTicking()
 		}
 	case mcpconn.Stuck:
-		s.state = "stuck"
+		s.life = lifeStuck
 		s.err, s.reason = errText(ev.Err), reasonText(ev)
-		s.addHistory(m.now, endWords("stuck", s.reason, false))
+		s.addHistory(m.now, endWords(verdictStuck.String(), s.reason, false))
 	case mcpconn.Failed, mcpconn.Disconnected:
-		what := map[mcpconn.EventKind]string{mcpconn.Failed: "failed", mcpconn.Disconnected: "exited"}[ev.Kind]
-		if s.state != "stuck" { // keep saying why it was stopped
-			s.state = what
+		if s.life != lifeStuck { // keep saying why it was stopped
+			s.life = lifeExited
+			if ev.Kind == mcpconn.Failed {
+				s.life = lifeFailed
+			}
 			s.err, s.reason, s.final = errText(ev.Err), reasonText(ev), ev.Final
-			s.addHistory(m.now, endWords(what, s.reason, ev.Final))
+			s.addHistory(m.now, endWords(m.verdictOf(s).String(), s.reason, ev.Final))
 		}
 		s.startedAt, s.startLine = time.Time{}, ""
 	case mcpconn.Withdrawn: // handled above, before any server is looked up
@@ -171,7 +173,7 @@ func (m *Model) onTick(now time.Time) tea.Cmd {
 	m.now = now
 	m.ticking = false
 	for _, s := range m.servers {
-		if s.state == "restarting" && !s.restartAt.IsZero() || !s.startedAt.IsZero() {
+		if s.life == lifeRestarting && !s.restartAt.IsZero() || !s.startedAt.IsZero() {
 			return m.startTicking()
 		}
 	}
@@ -191,7 +193,7 @@ func (m *Model) retry() tea.Cmd {
 		return nil
 	}
 	for _, s := range m.servers {
-		if s.state == "restarting" || s.state == "failed" || s.state == "stuck" || s.state == "exited" {
+		if s.life == lifeRestarting || s.life.down() {
 			m.setNote("Retrying now…", false)
 			return retryServers(m.cfg.Hub)
 		}

@@ -109,7 +109,7 @@ func defaultNavKeys(letters bool) navKeys {
 // key's letter.
 var (
 	backKeys  = key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc", "back"))
-	paneRetry = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "retry servers now"))
+	paneRetry = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "retry now"))
 )
 
 // KeyTable returns the key bindings as rows of (keys, action), in the order

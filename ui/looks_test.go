@@ -381,7 +381,9 @@ func TestHelpExplainsEveryState(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	text := ansi.Strip(m.helpText(40))
 	var words []string
-	words = append(words, serverStateWords...)
+	for _, v := range verdictWords {
+		words = append(words, v.word)
+	}
 	words = append(words, "shared", "withdrawn", "add", "remove", "covered", "remembered", "[x]", "protocol")
 	for _, b := range m.dkeys.FullHelp() {
 		for _, k := range b {

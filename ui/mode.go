@@ -29,7 +29,7 @@ const (
 // mode is what is on top: the consent dialog, then a question, then the
 // page.
 func (m *Model) mode() mode {
-	if m.asking != askNone && m.sh.Dialog() == nil {
+	if m.question != askNone && m.sh.Dialog() == nil {
 		return modeAsk
 	}
 	return m.bodyMode()

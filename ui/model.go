@@ -162,9 +162,10 @@ type Model struct {
 	registryProblem string    // why the proxy registry was not read, as last shown
 
 	page       page           // what the body shows under any overlay (mode.go)
-	asking     question       // the question on the status line, askNone when none (ask.go)
+	srvPane    serverPane     // the server pane (servers.go)
+	question   question       // the question on the status line, askNone when none (ask.go)
+	status     statusLine     // the status line and its note (status.go)
 	helpVP     viewport.Model // the full help (help.go)
-	serversTop int            // the server pane's first line shown (servers.go)
 	laidChrome int            // the fixed lines' height at the last layout
 	helpLine   struct {       // the drawn key help, for its key
 		key  helpLineKey
@@ -186,8 +187,6 @@ type Model struct {
 	checkedSample []vcsdetect.Repo // checked rows wanted after the visible ones
 	paneKey       paneKey
 	pane          string // the drawn details pane, for paneKey
-	note          string // one-line feedback under the list
-	noteErr       bool
 }
 
 // New returns the model for cfg.
@@ -216,11 +215,13 @@ func New(cfg Config) *Model {
 		filterSyncMax: syncFilterMax,
 	}
 	m.list = listView{common: m.common, src: m, dir: cfg.Dir}
+	m.srvPane = serverPane{common: m.common, lines: m.serverLines}
+	m.status = statusLine{common: m.common, src: m}
 	m.newPool()
 	m.picker.SetCommitTime(m.lastCommit)
 	m.picker.SetBase(cfg.Dir)
 	for _, s := range cfg.Servers {
-		m.servers = append(m.servers, &serverState{label: s.Label(), state: "starting"})
+		m.servers = append(m.servers, &serverState{label: s.Label()})
 	}
 	m.applyRemembered(cfg.Remembered)
 	if cfg.StoreProblem != "" {
@@ -338,10 +339,11 @@ func sharedNote(n int) string {
 	return "Consent applied: " + itoa(n) + " folders."
 }
 
-func (m *Model) setNote(s string, isErr bool) { m.note, m.noteErr = s, isErr }
+func (m *Model) setNote(s string, isErr bool) { m.status.set(s, isErr) }
 
 func (m *Model) setSize(w, h int) {
 	m.width, m.height = w, h
+	m.status.SetSize(w, 0)         // its height is what it needs: the layout asks it
 	m.filter.SetWidth(max(w-6, 1)) // the prompt, the cursor and " …" fit beside it
 	m.layout()
 }
@@ -351,7 +353,7 @@ func (m *Model) setSize(w, h int) {
 // and the key help (the last two wrapped, so they may take more than one
 // line).
 func (m *Model) chromeHeight() int {
-	h := 1 + lipgloss.Height(m.statusView()) + lipgloss.Height(m.shortHelp())
+	h := 1 + lipgloss.Height(m.status.View()) + lipgloss.Height(m.shortHelp())
 	if _, ok := m.filterLine(); ok {
 		h++
 	}
@@ -385,6 +387,7 @@ func (m *Model) layout() {
 	if d := m.sh.Dialog(); d != nil {
 		d.SetSize(m.width, body)
 	}
+	m.srvPane.SetSize(m.width, body)
 	m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
 }
 
@@ -459,7 +462,7 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.retry()
 	case key.Matches(msg, k.Servers):
 		m.page = pageServers
-		m.serversTop = 0
+		m.srvPane.top = 0
 	case key.Matches(msg, k.Help):
 		m.openHelp()
 	default:
@@ -499,7 +502,7 @@ func (m *Model) render() string {
 	case modeHelp:
 		body = m.helpView()
 	case modeServers:
-		body = m.serversView()
+		body = m.srvPane.View()
 	case modeList, modeAsk: // the list (bodyMode never answers modeAsk)
 		if m.picker.Len() == 0 {
 			body = m.emptyView(m.width, m.bodyHeight())
@@ -511,7 +514,7 @@ func (m *Model) render() string {
 	if m.scanning {
 		lines = append(lines, m.scanLine())
 	}
-	lines = append(lines, m.statusView())
+	lines = append(lines, m.status.View())
 	lines = append(lines, m.shortHelp())
 	// A terminal smaller than the fixed lines shows the top of the screen.
 	return fit(strings.Join(lines, "\n"), m.width, m.height)

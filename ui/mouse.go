@@ -37,9 +37,9 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 		if w, ok := msg.(tea.MouseWheelMsg); ok {
 			switch w.Button {
 			case tea.MouseWheelUp:
-				m.scrollServers(-3)
+				m.srvPane.scroll(-3)
 			case tea.MouseWheelDown:
-				m.scrollServers(3)
+				m.srvPane.scroll(3)
 			}
 		}
 		return nil

@@ -35,7 +35,7 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 		why := "Proxies not shown: " + safetext.Escape(msg.err.Error())
 		if why != m.registryProblem {
 			m.registryProblem = why
-			if !m.noteErr { // an earlier problem (the record's) says more
+			if !m.status.noteErr { // an earlier problem (the record's) says more
 				m.setNote(why, true)
 			}
 		}
@@ -58,11 +58,11 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 		s.name = safetext.Escape(host + " → " + srv + " (proxy)")
 		switch e.State {
 		case "connected":
-			s.state, s.why = "connected", ""
+			s.life, s.why = lifeConnected, ""
 		case "restarting":
-			s.state, s.why = "restarting", safetext.Escape(e.Error)
+			s.life, s.why = lifeRestarting, safetext.Escape(e.Error)
 		default:
-			s.state = "starting"
+			s.life = lifeStarting
 		}
 		s.fetched, s.fetchedAt, s.asked, s.notFetching = e.Fetched, e.FetchedAt, e.Asked, e.NotFetching
 		s.protocol = safetext.Escape(e.Protocol)

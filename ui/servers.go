@@ -22,49 +22,65 @@ func (m *Model) serversKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Servers, backKeys):
 		m.page = pageList
 	case key.Matches(msg, m.dkeys.Up):
-		m.scrollServers(-1)
+		m.srvPane.scroll(-1)
 	case key.Matches(msg, m.dkeys.Down):
-		m.scrollServers(1)
+		m.srvPane.scroll(1)
 	case key.Matches(msg, m.dkeys.PageUp):
-		m.scrollServers(-max(m.bodyHeight()-1, 1))
+		m.srvPane.scroll(-m.srvPane.page())
 	case key.Matches(msg, m.dkeys.PageDown):
-		m.scrollServers(max(m.bodyHeight()-1, 1))
+		m.srvPane.scroll(m.srvPane.page())
 	case key.Matches(msg, m.dkeys.Top):
-		m.serversTop = 0
+		m.srvPane.top = 0
 	case key.Matches(msg, m.dkeys.Bottom):
-		m.scrollServers(1 << 30)
+		m.srvPane.scroll(1 << 30)
 	}
 	return nil
 }
 
-// serversView is the server pane (tab): one block per server and per proxy
-// of the profile, with everything the status line has no room for. When
-// it is taller than the body it scrolls (↑/↓, pgup/pgdn, g/G, the wheel),
-// and its last line says so.
-func (m *Model) serversView() string {
-	lines := m.serverLines()
-	h := m.bodyHeight()
-	if len(lines) <= h || h < 2 {
-		return strings.Join(lines, "\n")
-	}
-	top := min(m.serversTop, len(lines)-(h-1))
-	more := "↑/↓ scroll · " + itoa(top+1) + "–" + itoa(top+h-1) + " of " + itoa(len(lines)) + " lines"
-	return strings.Join(lines[top:top+h-1], "\n") + "\n" + m.st.dim.Render(ansi.Truncate(more, max(m.width, 1), "…"))
+// serverPane is the server pane (ctrl+o) as a component: it owns its
+// size and its scroll. Its lines come from the model (Model.serverLines:
+// one block per server and per proxy of the profile, with everything the
+// status line has no room for); when they are taller than the pane it
+// scrolls (↑/↓, pgup/pgdn, g/G, the wheel), and its last line says so.
+type serverPane struct {
+	*common
+	w, h  int
+	top   int                  // the first line shown
+	lines func(w int) []string // the pane's lines at width w, unscrolled
 }
 
-// scrollServers moves the server pane by delta lines, within its length.
-func (m *Model) scrollServers(delta int) {
-	h := m.bodyHeight()
-	maxTop := max(len(m.serverLines())-(h-1), 0)
-	m.serversTop = max(0, min(m.serversTop+delta, maxTop))
+var _ component = (*serverPane)(nil)
+
+// SetSize gives the pane its area.
+func (p *serverPane) SetSize(w, h int) { p.w, p.h = w, h }
+
+// View draws the lines in view, and where they do not all fit, a last line
+// that says which are shown.
+func (p *serverPane) View() string {
+	lines := p.lines(p.w)
+	if len(lines) <= p.h || p.h < 2 {
+		return strings.Join(lines, "\n")
+	}
+	top := min(p.top, len(lines)-(p.h-1))
+	more := "↑/↓ scroll · " + itoa(top+1) + "–" + itoa(top+p.h-1) + " of " + itoa(len(lines)) + " lines"
+	return strings.Join(lines[top:top+p.h-1], "\n") + "\n" + p.st.dim.Render(ansi.Truncate(more, max(p.w, 1), "…"))
 }
+
+// scroll moves the pane by delta lines, within its length.
+func (p *serverPane) scroll(delta int) {
+	maxTop := max(len(p.lines(p.w))-(p.h-1), 0)
+	p.top = max(0, min(p.top+delta, maxTop))
+}
+
+// page is how far pgup/pgdn scroll: the pane's height less one line.
+func (p *serverPane) page() int { return max(p.h-1, 1) }
 
 // serverLines are the server pane's lines, unscrolled: for each server its
 // state, the roots it fetched, the whole error (wrapped, never cut), what
 // happened to it lately with the time (the last historyKept events: a
 // crash it recovered from stays in view) and its last stderr lines.
-func (m *Model) serverLines() []string {
-	w := max(m.width, 1)
+func (m *Model) serverLines(width int) []string {
+	w := max(width, 1)
 	line := func(s string) string { return ansi.Truncate(s, w, "…") }
 	var out []string
 	// wrapped is a labelled field shown whole (an error, the roots
@@ -99,7 +115,7 @@ func (m *Model) serverLines() []string {
 			head += m.st.dim.Render("  (" + safetext.Escape(s.label) + ")")
 		}
 		out = append(out, line(m.st.title.Render(head)))
-		state := m.paneState(s)
+		state := m.stateView(s, inPane)
 		if s.protocol != "" {
 			state += m.st.dim.Render("  · protocol " + safetext.Escape(s.protocol))
 		}
@@ -162,25 +178,6 @@ func (m *Model) serverLines() []string {
 	}
 	wrapped("", m.st.dim.Render(m.retryKeyName()+" retries servers that are down now · q, esc or "+m.paneKeyName()+" goes back to the list"))
 	return out
-}
-
-// paneState is a server's state in the pane: as on the status line, but a
-// failure's reason in short, since its whole error follows.
-func (m *Model) paneState(s *serverState) string {
-	switch s.state {
-	case "restarting":
-		if s.why == "" {
-			out := m.st.pending.Render(m.restartIn(s))
-			out += m.st.dim.Render(" (attempt " + itoa(s.attempt) + ", " + m.retryKeyName() + " retries now)")
-			if s.reason != "" {
-				out += m.st.dim.Render(": " + s.reason)
-			}
-			return out
-		}
-	case "stuck", "failed", "exited":
-		return m.downState(s, s.reason)
-	}
-	return m.stateText(s)
 }
 
 // pathOfURI shows a file URI as its path.

@@ -12,95 +12,6 @@ import (
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
-// serverState is what the UI knows of one server, built only from hub events.
-type serverState struct {
-	label    string
-	name     string // the server's own name, once connected
-	state    string // starting, connected, restarting, stuck, failed, exited
-	err      string
-	protocol string   // the protocol version it answered
-	fetched  []string // URIs of the last roots/list answer
-	asked    bool     // it has asked roots/list since it connected
-
-	notFetching bool      // it did not ask roots/list after the last change
-	verified    []string  // URIs it said it holds, when asked (nil: not asked)
-	mismatch    string    // what it holds that differs from the consent
-	restartAt   time.Time // when a restart is due (state restarting)
-	attempt     int       // failures in a row
-	why         string    // why it is restarting at once
-	proxy       bool      // a rootpick proxy run by an agent host
-	withheld    []string  // a proxy's consented roots it does not serve, with why (escaped)
-	noConsent   bool      // a proxy that reads no consent (no record, or one not believed): it serves nothing
-	version     string    // its serverInfo.version
-	fetchedAt   time.Time // when it last asked roots/list
-	stderr      []string  // its last stderr lines and log messages, escaped
-	dropped     int       // lines it wrote faster than they could be read
-
-	reason    string         // why it failed, ended or is stuck, in short (escaped)
-	final     bool           // it failed in a way only a retry (the Retry key) can get past
-	startedAt time.Time      // when its current start began (state starting)
-	startLine string         // the last stderr line of the current start, escaped
-	history   []historyEntry // what happened to it lately, oldest first
-}
-
-// historyEntry is one thing that happened to a server, with when.
-type historyEntry struct {
-	at   time.Time
-	text string // escaped
-}
-
-// historyKept is how many entries of a server's history the pane shows.
-const historyKept = 8
-
-func (s *serverState) addHistory(at time.Time, text string) {
-	s.history = append(s.history, historyEntry{at: at, text: text})
-	if len(s.history) > historyKept {
-		s.history = append(s.history[:0:0], s.history[len(s.history)-historyKept:]...)
-	}
-}
-
-// endWords is a history entry for a server that failed, ended or was
-// stopped: an exit or a signal speaks for itself ("exited with status 1"),
-// other reasons follow what happened.
-func endWords(what, reason string, final bool) string {
-	text := what + ": " + reason
-	switch {
-	case speaksForItself(reason):
-		text = reason
-	case reason == "":
-		text = what
-	}
-	if final {
-		text += " (final)"
-	}
-	return text
-}
-
-// speaksForItself reports whether a reason says how a process ended
-// ("exited with status 1", "killed by signal 9 (SIGKILL)"): after the
-// state word "exited" it would say the same thing twice.
-func speaksForItself(reason string) bool {
-	for _, p := range []string{"exited with ", "killed by ", "terminated by "} {
-		if strings.HasPrefix(reason, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// downState is a server that is down, in words: its state word and why
-// ("failed: not found on PATH"), or only why when that says it already
-// ("exited with status 1" rather than "exited: exited with status 1").
-func (m *Model) downState(s *serverState, why string) string {
-	switch {
-	case why == "":
-		return m.st.err.Render(s.state)
-	case s.state == "exited" && speaksForItself(why):
-		return m.st.err.Render(why)
-	}
-	return m.st.err.Render(s.state) + m.st.dim.Render(": "+why)
-}
-
 // stderrKept is how many of a server's last stderr lines the UI keeps for
 // the server pane; longer lines are cut (at stderrLineCut runes).
 const (
@@ -122,7 +33,7 @@ func (m *Model) server(label string) *serverState {
 			return s
 		}
 	}
-	s := &serverState{label: label, state: "starting"}
+	s := &serverState{label: label}
 	m.servers = append(m.servers, s)
 	return s
 }
@@ -185,7 +96,7 @@ func (m *Model) displayName(s *serverState) string {
 func (m *Model) connected() []*serverState {
 	var out []*serverState
 	for _, s := range m.servers {
-		if s.state == "connected" {
+		if s.life == lifeConnected {
 			out = append(out, s)
 		}
 	}
@@ -217,91 +128,6 @@ func plural(n int, one, many string) string {
 	return itoa(n) + " " + many
 }
 
-// stateText is one server's state in words, styled.
-func (m *Model) stateText(s *serverState) string {
-	switch s.state {
-	case "connected":
-		var out string
-		switch {
-		case s.noConsent:
-			out = m.st.warn.Render("no consent") + m.st.dim.Render(" (it serves nothing: "+m.paneKeyName()+" for why)")
-		case s.mismatch != "" && !m.sh.Applying():
-			out = m.st.warn.Render("mismatch: " + s.mismatch)
-		case m.isVerified(s):
-			out = m.st.ok.Render("verified")
-		case m.synced(s):
-			out = m.st.ok.Render("synced")
-		case s.notFetching:
-			out = m.st.warn.Render("not fetching") + m.st.dim.Render(" (it never asks for roots: pass folders with {roots})")
-		default:
-			out = m.st.pending.Render("pending")
-		}
-		// A proxy speaks the version its host asked for, which may well be
-		// older than the picker's pin.
-		if want := m.protocol(); s.protocol != "" && s.protocol != want && !s.proxy {
-			out += m.st.warn.Render(" protocol " + safetext.Escape(s.protocol) + "≠" + want)
-		}
-		return out
-	case "restarting":
-		if s.why != "" {
-			return m.st.pending.Render("restarting") + m.st.dim.Render(": "+s.why)
-		}
-		out := m.st.pending.Render(m.restartIn(s))
-		out += m.st.dim.Render(" (attempt " + itoa(s.attempt) + ", " + m.retryKeyName() + " retries now)")
-		if s.err != "" {
-			out += m.st.dim.Render(": " + s.err)
-		}
-		return out
-	case "stuck", "failed", "exited":
-		why := s.err
-		if why == "" {
-			why = s.reason
-		}
-		out := m.downState(s, why)
-		if s.final {
-			out += m.st.dim.Render(" (not restarted until you press " + m.retryKeyName() + ")")
-		}
-		return out
-	case "starting":
-		if s.startedAt.IsZero() {
-			break
-		}
-		out := m.st.pending.Render(m.startingFor(s))
-		if s.startLine != "" {
-			out += m.st.dim.Render(" — " + s.startLine)
-		}
-		return out
-	}
-	return m.st.pending.Render(s.state + "…")
-}
-
-// mediumState is one server's state word with its short reason: what the
-// status line shows when the whole story does not fit.
-func (m *Model) mediumState(s *serverState) string {
-	switch s.state {
-	case "restarting":
-		if s.why != "" {
-			return m.st.pending.Render("restarting")
-		}
-		out := m.st.pending.Render(m.restartIn(s))
-		if s.reason != "" {
-			out += m.st.dim.Render(": " + s.reason)
-		}
-		return out
-	case "stuck", "failed", "exited":
-		out := m.downState(s, s.reason)
-		if s.final {
-			out += m.st.dim.Render(" (" + m.retryKeyName() + " retries)")
-		}
-		return out
-	case "starting":
-		if !s.startedAt.IsZero() {
-			return m.st.pending.Render(m.startingFor(s))
-		}
-	}
-	return m.shortState(s)
-}
-
 // restartIn counts down to a restart: "restarting in 4s".
 func (m *Model) restartIn(s *serverState) string {
 	secs := int(s.restartAt.Sub(m.now).Round(time.Second) / time.Second)
@@ -322,13 +148,8 @@ func (m *Model) paneKeyName() string  { return m.keys.Servers.Help().Key }
 // pane tells in full.
 func (m *Model) needsDetails() bool {
 	for _, s := range m.servers {
-		switch s.state {
-		case "failed", "exited", "stuck":
+		if s.life.down() || s.life == lifeRestarting && s.err != "" {
 			return true
-		case "restarting":
-			if s.err != "" {
-				return true
-			}
 		}
 	}
 	return false
@@ -341,14 +162,61 @@ func (m *Model) protocol() string {
 	return mcpconn.DefaultProtocolVersion
 }
 
-// statusView is one line: how many roots are exposed, then each server's
-// state; a note from the last action follows, on lines of its own when
-// it does not fit beside them. A root counts as exposed only
-// while a server is connected to be served it.
-func (m *Model) statusView() string {
-	if m.asking != askNone { // the question takes the whole line, wrapped
-		return m.st.err.Render(wrapText(m.note, m.width))
+// statusLine is the status line as a component: it owns its width and
+// the note of the last action; the line about the roots and the servers
+// comes from its source (the model). The note follows that line when it
+// fits, else on lines of its own below, wrapped: a result or a reason is
+// never cut. A question takes the whole line.
+type statusLine struct {
+	*common
+	w       int
+	note    string // one-line feedback on the last action, or the question asked
+	noteErr bool
+	src     statusSource
+}
+
+// statusSource is what the status line shows beside its note.
+type statusSource interface {
+	// serversLine is how many roots are exposed, then each server's
+	// state, fitted to width w.
+	serversLine(w int) string
+	// asking reports whether the note is a question (ask.go).
+	asking() bool
+}
+
+var _ component = (*statusLine)(nil)
+
+// SetSize gives the line its width; its height is what it needs.
+func (l *statusLine) SetSize(w, _ int) { l.w = w }
+
+// set shows note, as an error (or question) when isErr.
+func (l *statusLine) set(note string, isErr bool) { l.note, l.noteErr = note, isErr }
+
+// View draws the line and its note.
+func (l *statusLine) View() string {
+	if l.src.asking() { // the question takes the whole line, wrapped
+		return l.st.err.Render(wrapText(l.note, l.w))
 	}
+	line := l.src.serversLine(l.w)
+	if l.note == "" {
+		return ansi.Truncate(line, l.w, "…")
+	}
+	st := l.st.dim
+	if l.noteErr {
+		st = l.st.err
+	}
+	if ansi.StringWidth(line)+2+ansi.StringWidth(l.note) <= l.w {
+		return line + "  " + st.Render(l.note)
+	}
+	return ansi.Truncate(line, l.w, "…") + "\n" + st.Render(wrapText(l.note, l.w))
+}
+
+func (m *Model) asking() bool { return m.question != askNone }
+
+// serversLine is one line: how many roots are exposed, then each server's
+// state, in the most words that fit width w. A root counts as exposed
+// only while a server is connected to be served it.
+func (m *Model) serversLine(w int) string {
 	n := len(m.sh.Served())
 	var exposed string
 	shortExposed := itoa(n) + " exposed" // for a narrow line
@@ -384,23 +252,23 @@ func (m *Model) statusView() string {
 			return strings.Join(parts, "  ")
 		}
 		tries := []string{
-			each(exposed, m.stateText) + hint,
-			each(exposed, m.stateText),
+			each(exposed, m.fullState) + hint,
+			each(exposed, m.fullState),
 		}
-		tries = append(tries, m.startingCut(exposed)...)
+		tries = append(tries, m.startingCut(exposed, w)...)
 		tries = append(tries,
-			each(exposed, m.mediumState)+hint,
-			each(exposed, m.mediumState))
+			each(exposed, m.shortState)+hint,
+			each(exposed, m.shortState))
 		if len(m.servers) == 1 {
 			// One server: the short count, then its name is what gets
 			// cut, down to a few letters while its reason fits, and to
 			// one letter before its state word is.
 			s := m.servers[0]
-			tries = append(tries, each(shortExposed, m.mediumState)+hint, each(shortExposed, m.mediumState))
-			for _, state := range []string{m.mediumState(s), m.shortState(s)} {
+			tries = append(tries, each(shortExposed, m.shortState)+hint, each(shortExposed, m.shortState))
+			for _, state := range []string{m.shortState(s), m.wordState(s)} {
 				head, tail := shortExposed+"  ● ", " "+state
-				room := m.width - ansi.StringWidth(head+tail)
-				if state == m.shortState(s) || room >= min(ansi.StringWidth(m.displayName(s)), nameKept) {
+				room := w - ansi.StringWidth(head+tail)
+				if state == m.wordState(s) || room >= min(ansi.StringWidth(m.displayName(s)), nameKept) {
 					tries = append(tries, head+ansi.Truncate(m.displayName(s), max(room, 1), "…")+tail)
 				}
 			}
@@ -411,32 +279,20 @@ func (m *Model) statusView() string {
 			// the worst states first, so what is cut at the edge is good
 			// news.
 			tries = append(tries,
-				each(exposed, m.shortState)+hint,
-				each(exposed, m.shortState),
+				each(exposed, m.wordState)+hint,
+				each(exposed, m.wordState),
 				exposed+"  "+m.serverSummary(true, false),
 				exposed+"  "+m.serverSummary(false, false),
 				shortExposed+"  "+m.serverSummary(false, true))
 		}
 		for _, try := range tries {
 			line = try
-			if ansi.StringWidth(line) <= m.width {
+			if ansi.StringWidth(line) <= w {
 				break
 			}
 		}
 	}
-	if m.note == "" {
-		return ansi.Truncate(line, m.width, "…")
-	}
-	st := m.st.dim
-	if m.noteErr {
-		st = m.st.err
-	}
-	// The note follows on the same line when it fits, else on lines of
-	// its own below, wrapped: a result or a reason is never cut.
-	if ansi.StringWidth(line)+2+ansi.StringWidth(m.note) <= m.width {
-		return line + "  " + st.Render(m.note)
-	}
-	return ansi.Truncate(line, m.width, "…") + "\n" + st.Render(wrapText(m.note, m.width))
+	return line
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -456,66 +312,38 @@ const nameKept = 6
 // startingCut is, when the one server is starting and has written on
 // stderr, its line with that last stderr line cut to fit: what a slow
 // start is busy with is worth more than the rest of the line.
-func (m *Model) startingCut(exposed string) []string {
+func (m *Model) startingCut(exposed string, w int) []string {
 	if len(m.servers) != 1 {
 		return nil
 	}
 	s := m.servers[0]
-	if s.state != "starting" || s.startedAt.IsZero() || s.startLine == "" {
+	if s.life != lifeStarting || s.startedAt.IsZero() || s.startLine == "" {
 		return nil
 	}
 	head := exposed + "  ● " + m.displayName(s) + " " + m.st.pending.Render(m.startingFor(s)) + m.st.dim.Render(" — ")
-	room := m.width - ansi.StringWidth(head)
+	room := w - ansi.StringWidth(head)
 	if room < 10 {
 		return nil
 	}
 	return []string{head + m.st.dim.Render(ansi.Truncate(s.startLine, room, "…"))}
 }
 
-// shortState is one server's state in one word, for the summary.
-func (m *Model) shortState(s *serverState) string {
-	switch s.state {
-	case "connected":
-		switch {
-		case s.noConsent:
-			return "no consent"
-		case s.mismatch != "" && !m.sh.Applying():
-			return "mismatch"
-		case m.isVerified(s):
-			return "verified"
-		case m.synced(s):
-			return "synced"
-		case s.notFetching:
-			return "not fetching"
-		}
-		return "pending"
-	case "starting":
-		return "starting"
-	}
-	return s.state
-}
-
-// serverStateWords are the one-word states shortState returns, in the
-// summary's order; ? explains each (TestHelpExplainsEveryState).
-var serverStateWords = []string{"verified", "synced", "pending", "starting", "not fetching", "no consent", "mismatch", "restarting", "stuck", "failed", "exited"}
-
 // serverSummary counts the servers by state: "3 servers: 2 verified, 1
 // failed", and " — tab for details" (the server pane's key) with hint;
 // worst puts the states that need attention first.
 func (m *Model) serverSummary(hint, worst bool) string {
-	order := serverStateWords
-	if worst {
-		order = slices.Clone(order)
-		slices.Reverse(order)
-	}
-	counts := map[string]int{}
+	var counts [numVerdicts]int
 	for _, s := range m.servers {
-		counts[m.shortState(s)]++
+		counts[m.verdictOf(s)]++
 	}
 	var parts []string
-	for _, st := range order {
-		if n := counts[st]; n > 0 {
-			parts = append(parts, itoa(n)+" "+st)
+	for i := range numVerdicts {
+		v := i
+		if worst {
+			v = numVerdicts - 1 - i
+		}
+		if n := counts[v]; n > 0 {
+			parts = append(parts, itoa(n)+" "+v.String())
 		}
 	}
 	line := itoa(len(m.servers)) + " servers: " + strings.Join(parts, ", ")

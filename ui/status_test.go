@@ -330,11 +330,11 @@ func TestServerPaneShowsTheWholeError(t *testing.T) {
 	reason := `Post "http://127.0.0.1:9/mcp": dial tcp 127.0.0.1:9: connect: connection refused (after 3 attempts, next in 8s)`
 	m.onHubEvent(mcpconn.Event{Server: "b", Kind: mcpconn.Failed, Err: errors.New(reason)})
 	send(m, "ctrl+o")
-	got := strings.Join(strings.Fields(strings.Join(m.serverLines(), " ")), " ")
+	got := strings.Join(strings.Fields(strings.Join(m.serverLines(m.width), " ")), " ")
 	if !strings.Contains(got, strings.Join(strings.Fields(reason), " ")) {
-		t.Fatalf("the pane at 60 columns does not hold the whole error:\n%s", strings.Join(m.serverLines(), "\n"))
+		t.Fatalf("the pane at 60 columns does not hold the whole error:\n%s", strings.Join(m.serverLines(m.width), "\n"))
 	}
-	for _, l := range m.serverLines() {
+	for _, l := range m.serverLines(m.width) {
 		if w := ansi.StringWidth(l); w > 60 {
 			t.Fatalf("a line of %d cells at 60 columns: %q", w, l)
 		}
@@ -345,7 +345,7 @@ func TestServerPaneShowsTheWholeError(t *testing.T) {
 // state stays whole; the count of roots shortens and its name is cut.
 func TestStatusOneServerKeepsItsState(t *testing.T) {
 	m := withVerifiedAPI(t)
-	m.note = ""
+	m.status.note = ""
 	wantStatus(t, m, map[int]string{
 		80: "1 root exposed  ● secure-filesystem-server verified",
 		40: "1 exposed  ● secure-filesystem… verified",
