@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/BurntSushi/toml"
 	"github.com/alecthomas/kong"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/paths"
@@ -250,6 +249,42 @@ func (c *cli) AfterApply(ctx *kong.Context) error {
 	return nil
 }
 
+// tomlText is v (a string, an int or a []string) as a TOML value: strings
+// as basic strings ("..."), escaped as TOML 1.0 allows.
+func tomlText(v any) string {
+	switch v := v.(type) {
+	case string:
+		var b strings.Builder
+		b.WriteByte('"')
+		for _, r := range v {
+			switch {
+			case r == '"' || r == '\\':
+				b.WriteByte('\\')
+				b.WriteRune(r)
+			case r == '\t':
+				b.WriteString(`\t`)
+			case r == '\n':
+				b.WriteString(`\n`)
+			case r < ' ' || r == 0x7f:
+				fmt.Fprintf(&b, `\u%04X`, r)
+			default:
+				b.WriteRune(r)
+			}
+		}
+		b.WriteByte('"')
+		return b.String()
+	case int:
+		return strconv.Itoa(v)
+	case []string:
+		words := make([]string, len(v))
+		for i, s := range v {
+			words[i] = tomlText(s)
+		}
+		return "[" + strings.Join(words, ", ") + "]"
+	}
+	return tomlText(fmt.Sprint(v))
+}
+
 // show prints the settings in effect with no flags, as a config file: the
 // file's values, and the built-in defaults commented as such.
 func (c *configFile) show(w io.Writer) error {
@@ -259,11 +294,7 @@ func (c *configFile) show(w io.Writer) error {
 		fmt.Fprintf(w, "# %s (does not exist: built-in defaults)\n", c.path)
 	}
 	line := func(key string, v any, given bool) {
-		var b strings.Builder
-		if err := toml.NewEncoder(&b).Encode(map[string]any{key: v}); err != nil {
-			fmt.Fprintf(&b, "%s = %q\n", key, fmt.Sprint(v))
-		}
-		s := strings.TrimSuffix(b.String(), "\n")
+		s := key + " = " + tomlText(v)
 		if !given {
 			s += "  # built-in default"
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/adrg/xdg"
+	"github.com/pelletier/go-toml/v2"
 	"github.com/rootpick/rootpick/internal/testskip"
 )
 
@@ -186,8 +188,11 @@ func TestConfigErrors(t *testing.T) {
 		name, text string
 		want       []string // in the message; "" + ":L:C" is the place
 	}{
-		{"syntax", "dir = \"/tmp\"\nprofile = = \"x\"\n", []string{":2:11:", "expected value"}},
-		{"unclosed", "skip = [\"a\"\n", []string{":1:12:", "end of file"}},
+		{"syntax", "dir = \"/tmp\"\nprofile = = \"x\"\n", []string{":2:11:", "at start of value"}},
+		{"unclosed", "skip = [\"a\"\n", []string{":1:12:", "array is incomplete"}},
+		{"duplicate key", "profile = \"a\"\nprofile = \"b\"\n", []string{":2:1:", "already defined"}},
+		{"inline table", "servers = {fs = {url = \"http://h\", x = 1}}\n", []string{":1:40:", "unknown key servers.fs.x"}},
+		{"dotted key", "servers.fs.url = 3\n", []string{":1:18:", "servers.fs.url", "want a string"}},
 		{"unknown key", "profile = \"work\"\n\n  colour = \"red\"\n", []string{":3:12:", "unknown key colour"}},
 		{"unknown table", "[serverz.fs]\nurl = \"http://h\"\n", []string{":1:", "unknown key serverz"}},
 		{"unknown server key", "[servers.fs]\ncommand = \"srv\"\nargs = [\"x\"]\n", []string{":3:8:", "unknown key servers.fs.args"}},
@@ -376,6 +381,18 @@ command = ["srv", "--root", "my dir"]
 		return a.Name == b.Name && slices.Equal(a.Command, b.Command) && a.URL == b.URL
 	}) {
 		t.Errorf("config show does not read back: %+v vs %+v", c1.config, c2.config)
+	}
+}
+
+// TestTOMLTextReadsBack: what config show writes for a string or a list
+// of them is TOML that reads back as the same value, whatever it holds.
+func TestTOMLTextReadsBack(t *testing.T) {
+	for _, v := range []string{"", "plain", `a"b`, `c\d`, "tab\tnl\ncr\r", "esc\x1b[2J", "del\x7f", "ünï 字", "'single'"} {
+		var got map[string]any
+		text := "k = " + tomlText(v) + "\nl = " + tomlText([]string{v, v})
+		if err := toml.Unmarshal([]byte(text), &got); err != nil || got["k"] != v || fmt.Sprint(got["l"]) != fmt.Sprint([]any{v, v}) {
+			t.Errorf("%q: %s reads back as %q, %v", v, text, got, err)
+		}
 	}
 }
 

@@ -14,7 +14,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/paths"
 )
@@ -48,30 +49,38 @@ func unwrapPathError(err error) error {
 
 // configParser reads one file's TOML into a configFile.
 type configParser struct {
-	cfg  *configFile
-	data string
-	md   toml.MetaData
-	top  map[string]toml.Primitive
+	cfg *configFile
+	doc map[string]any // the file, decoded
+	// keys are the file's keys (tables included) in the order it first
+	// names them, each with the place of its value (of its header, for a
+	// table): read from go-toml's parser, which keeps both.
+	keys []placedKey
+}
+
+// placedKey is one key of the file and where its value starts.
+type placedKey struct {
+	key       []string
+	line, col int
 }
 
 // parse fills cfg from TOML data. Keys are taken one by one in the file's
 // order, so that the first mistake is the one reported, each with its line
-// and column, and an unknown key is found by the switch rather than by
-// MetaData.Undecoded: decoding into a struct would also take "DIR" for dir
-// (it matches names in any case) and report bad values in map order.
+// and column, and an unknown key is found by the switch: decoding into a
+// struct would report bad values in field order, not the file's.
 func (cfg *configFile) parse(data string) error {
-	p := &configParser{cfg: cfg, data: data}
-	var err error
-	if p.md, err = toml.Decode(data, &p.top); err != nil {
-		return p.tomlError(err, false)
+	p := &configParser{cfg: cfg}
+	if err := toml.Unmarshal([]byte(data), &p.doc); err != nil {
+		return p.syntaxError(err)
 	}
+	p.keys = placeKeys([]byte(data))
 	for _, name := range p.childKeys(nil) {
-		key := toml.Key{name}
-		prim := p.top[name]
+		key := []string{name}
+		v := p.doc[name]
+		var err error
 		switch name {
 		case "dir":
 			var s tomlString
-			if err = p.md.PrimitiveDecode(prim, &s); err == nil {
+			if err = s.UnmarshalTOML(v); err == nil {
 				if cfg.Dir, err = expandDir(string(s)); err != nil {
 					return p.at(key, "dir: "+err.Error())
 				}
@@ -79,7 +88,7 @@ func (cfg *configFile) parse(data string) error {
 			}
 		case "profile":
 			var s tomlString
-			if err = p.md.PrimitiveDecode(prim, &s); err == nil {
+			if err = s.UnmarshalTOML(v); err == nil {
 				if err := consent.ValidateProfile(string(s)); err != nil {
 					return p.at(key, "profile: "+strings.TrimPrefix(err.Error(), "consent: "))
 				}
@@ -87,66 +96,76 @@ func (cfg *configFile) parse(data string) error {
 			}
 		case "skip":
 			var l tomlStrings
-			err = p.md.PrimitiveDecode(prim, &l)
+			err = l.UnmarshalTOML(v)
 			cfg.Skip, cfg.hasSkip = l, true
 		case "max_depth":
 			var n depth
-			err = p.md.PrimitiveDecode(prim, &n)
+			err = n.UnmarshalTOML(v)
 			cfg.MaxDepth, cfg.hasMaxDepth = n, true
 		case "theme":
 			var s tomlString
-			if err = p.md.PrimitiveDecode(prim, &s); err == nil {
+			if err = s.UnmarshalTOML(v); err == nil {
 				if !slices.Contains(themes, string(s)) {
 					return p.at(key, fmt.Sprintf("theme: want %s, got %s", strings.Join(themes, ", "), quote(string(s))))
 				}
 				cfg.Theme = string(s)
 			}
 		case "servers":
-			err = p.servers()
+			if err := p.servers(); err != nil {
+				return err
+			}
 		default:
 			return p.at(key, "unknown key "+quoteKey(key))
 		}
 		if err != nil {
-			return p.tomlError(err, true)
+			return p.valueError(key, err)
 		}
 	}
 	return nil
 }
 
+// tomlValue is a value of the config file that checks itself as its flag
+// does (the flag types in flags.go, and tomlString and tomlStrings below):
+// v is what go-toml decodes into an any (string, int64, float64, bool,
+// []any, map[string]any, a date or time).
+type tomlValue interface {
+	UnmarshalTOML(v any) error
+}
+
 // servers reads the [servers.NAME] tables.
 func (p *configParser) servers() error {
-	names, err := p.table(p.top["servers"])
-	if err != nil {
-		return err
+	names, ok := p.doc["servers"].(map[string]any)
+	if !ok {
+		return p.valueError([]string{"servers"}, wrongType("a table", p.doc["servers"]))
 	}
-	for _, name := range p.childKeys(toml.Key{"servers"}) {
-		at := toml.Key{"servers", name}
+	for _, name := range p.childKeys([]string{"servers"}) {
+		at := []string{"servers", name}
 		s := configServer{Name: name}
 		if consent.ValidateProfile(name) != nil {
 			return p.at(at, "server name "+quote(name)+": only letters, digits, '-', '_' and '.', at most 64, not starting with '.'")
 		}
-		fields, err := p.table(names[name])
-		if err != nil {
-			return err
+		fields, ok := names[name].(map[string]any)
+		if !ok {
+			return p.valueError(at, wrongType("a table", names[name]))
 		}
 		for _, key := range p.childKeys(at) {
-			var err error
+			var into tomlValue
 			switch key {
 			case "command":
-				err = p.md.PrimitiveDecode(fields[key], &s.Command)
+				into = &s.Command
 			case "url":
-				err = p.md.PrimitiveDecode(fields[key], &s.URL)
+				into = &s.URL
 			case "enforce":
-				err = p.md.PrimitiveDecode(fields[key], &s.Enforce)
+				into = &s.Enforce
 			case "allow-read":
-				err = p.md.PrimitiveDecode(fields[key], &s.AllowRead)
+				into = &s.AllowRead
 			case "allow-write":
-				err = p.md.PrimitiveDecode(fields[key], &s.AllowWrite)
+				into = &s.AllowWrite
 			default:
 				return p.at(append(at, key), "unknown key "+quoteKey(append(at, key)))
 			}
-			if err != nil {
-				return err
+			if err := into.UnmarshalTOML(fields[key]); err != nil {
+				return p.valueError(append(at, key), err)
 			}
 		}
 		if (s.Command == nil) == (s.URL == "") {
@@ -161,107 +180,105 @@ func (p *configParser) servers() error {
 }
 
 // childKeys are the keys right below parent, in the order the file first
-// names them (a table [servers.fs] names servers, which Keys leaves out).
-func (p *configParser) childKeys(parent toml.Key) []string {
+// names them (a table [servers.fs] names servers).
+func (p *configParser) childKeys(parent []string) []string {
 	var out []string
-	for _, k := range p.md.Keys() {
-		if len(k) > len(parent) && slices.Equal(k[:len(parent)], parent) && !slices.Contains(out, k[len(parent)]) {
-			out = append(out, k[len(parent)])
+	for _, k := range p.keys {
+		if len(k.key) > len(parent) && slices.Equal(k.key[:len(parent)], parent) && !slices.Contains(out, k.key[len(parent)]) {
+			out = append(out, k.key[len(parent)])
 		}
 	}
 	return out
 }
 
-// table is the TOML table prim, its values left undecoded.
-func (p *configParser) table(prim toml.Primitive) (map[string]toml.Primitive, error) {
-	if err := p.md.PrimitiveDecode(prim, tableCheck{}); err != nil {
-		return nil, err
-	}
-	var m map[string]toml.Primitive
-	err := p.md.PrimitiveDecode(prim, &m)
-	return m, err
-}
-
-// tableCheck fails on anything but a table, with the place of the value.
-type tableCheck struct{}
-
-func (tableCheck) UnmarshalTOML(v any) error {
-	if _, ok := v.(map[string]any); !ok {
-		return wrongType("a table", v)
-	}
-	return nil
-}
-
 // at is an error msg at key's value. A table only implied by the keys in
 // it ([servers.fs] implies servers) is placed at the first of them.
-func (p *configParser) at(key toml.Key, msg string) *configError {
+func (p *configParser) at(key []string, msg string) *configError {
 	ce := &configError{path: p.cfg.path, msg: printable(msg)}
-	for _, k := range p.md.Keys() {
-		if len(k) < len(key) || !slices.Equal(k[:len(key)], key) {
-			continue
-		}
-		var pe toml.ParseError
-		if prim, ok := p.primitive(k); ok && errors.As(p.md.PrimitiveDecode(prim, failWith{}), &pe) && pe.Position.Line > 0 {
-			ce.line, ce.col = pe.Position.Line, p.valueColumn(pe.Position)
+	for _, k := range p.keys {
+		if len(k.key) >= len(key) && slices.Equal(k.key[:len(key)], key) {
+			ce.line, ce.col = k.line, k.col
 			break
 		}
 	}
 	return ce
 }
 
-// primitive is the undecoded value at key.
-func (p *configParser) primitive(key toml.Key) (toml.Primitive, bool) {
-	prim, ok := p.top[key[0]]
-	for _, part := range key[1:] {
-		var m map[string]toml.Primitive
-		if !ok || p.md.PrimitiveDecode(prim, &m) != nil {
-			return toml.Primitive{}, false
-		}
-		prim, ok = m[part]
-	}
-	return prim, ok
-}
-
-// valueColumn is the column where the value at pos starts: the TOML
-// package places a string after its opening quotes and an array at its
-// first element.
-func (p *configParser) valueColumn(pos toml.Position) int {
-	i, col := pos.Start, pos.Col
-	for n := 0; n < 3 && i > 0 && col > 1 && (p.data[i-1] == '"' || p.data[i-1] == '\''); n++ {
-		i, col = i-1, col-1
-	}
-	if i > 0 && col > 1 && p.data[i-1] == '[' {
-		col--
-	}
-	return col
-}
-
-// tomlError is a TOML error as a configError, at its line and column when
-// the TOML package knows them. A value one of the toml* types below refused
-// is named by its key (withKey); a syntax error is not, since its key is
-// only the last one read.
-func (p *configParser) tomlError(err error, withKey bool) error {
+// valueError is err, which the value at key refused, named by its key and
+// placed at the value.
+func (p *configParser) valueError(key []string, err error) error {
 	if ce, ok := errors.AsType[*configError](err); ok {
 		return ce
 	}
-	ce := &configError{path: p.cfg.path, msg: err.Error()}
-	var pe toml.ParseError
-	if errors.As(err, &pe) {
-		ce.line, ce.col, ce.msg = pe.Position.Line, pe.Position.Col, pe.Message
-		if withKey && pe.LastKey != "" {
-			ce.col = p.valueColumn(pe.Position)
-			ce.msg = pe.LastKey + ": " + ce.msg
-		}
+	return p.at(key, quoteKey(key)+": "+err.Error())
+}
+
+// syntaxError is a TOML error of go-toml as a configError, at the line and
+// column go-toml gives it.
+func (p *configParser) syntaxError(err error) error {
+	ce := &configError{path: p.cfg.path, msg: strings.TrimPrefix(err.Error(), "toml: ")}
+	if de, ok := errors.AsType[*toml.DecodeError](err); ok {
+		ce.line, ce.col = de.Position()
 	}
 	ce.msg = printable(ce.msg)
 	return ce
 }
 
-// failWith is decoded into to find where a value is: the TOML package
-// gives an Unmarshaler's error the line and column of the value.
-type failWith struct{}
+// placeKeys lists the keys of a TOML document that go-toml has already
+// decoded without error, in order, each placed at its value's first
+// character (the opening quote of a string, the '[' of an array) or, for a
+// table, at its header.
+func placeKeys(data []byte) []placedKey {
+	var out []placedKey
+	var p unstable.Parser
+	p.Reset(data)
+	var table []string
+	for p.NextExpression() {
+		e := p.Expression()
+		switch e.Kind {
+		case unstable.Table, unstable.ArrayTable:
+			table = nil
+			it := e.Key()
+			line, col := 0, 0
+			for it.Next() {
+				if line == 0 {
+					pos := p.Shape(it.Node().Raw).Start
+					line, col = pos.Line, pos.Column
+				}
+				table = append(table, string(it.Node().Data))
+			}
+			out = append(out, placedKey{key: table, line: line, col: col})
+		case unstable.KeyValue:
+			out = placeKeyValue(&p, data, table, e, out)
+		}
+	}
+	return out
+}
 
-func (failWith) UnmarshalTOML(any) error { return errors.New("here") }
+// placeKeyValue adds the key of the key/value node e below table, and
+// those of an inline table it holds.
+func placeKeyValue(p *unstable.Parser, data []byte, table []string, e *unstable.Node, out []placedKey) []placedKey {
+	key := slices.Clone(table)
+	end := 0
+	for it := e.Key(); it.Next(); {
+		key = append(key, string(it.Node().Data))
+		r := it.Node().Raw
+		end = int(r.Offset + r.Length)
+	}
+	// The value starts after the key, the spaces and the '='.
+	start := end
+	for start < len(data) && strings.IndexByte(" \t=", data[start]) >= 0 {
+		start++
+	}
+	pos := p.Shape(unstable.Range{Offset: uint32(start), Length: 1}).Start
+	out = append(out, placedKey{key: key, line: pos.Line, col: pos.Column})
+	if v := e.Value(); v.Kind == unstable.InlineTable {
+		for it := v.Children(); it.Next(); {
+			out = placeKeyValue(p, data, key, it.Node(), out)
+		}
+	}
+	return out
+}
 
 // tomlString is a TOML string.
 type tomlString string
@@ -336,7 +353,7 @@ func expandDir(dir string) (string, error) {
 func quote(s string) string { return strconv.Quote(s) }
 
 // quoteKey is a dotted TOML key, each part quoted as needed.
-func quoteKey(k toml.Key) string {
+func quoteKey(k []string) string {
 	parts := make([]string, len(k))
 	for i, p := range k {
 		parts[i] = p
