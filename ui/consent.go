@@ -231,7 +231,7 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 		return out
 	}
 	d := newConsentDialog(m.dialogSeq, m.cfg.Dir, m.sh.Served(), msg.proposed, msg.problems,
-		m.serverNames(), inside, m.cfg.ArmDelay, m.clock(), m.common)
+		m.fleet.serverNames(), inside, m.cfg.ArmDelay, m.clock(), m.common)
 	d.revokeAll = m.sh.Revoking()
 	if !m.sh.Proposed(d, d.change.Empty() && len(msg.problems) == 0) {
 		// Nothing for y to do: say so on the status line, with no dialog
@@ -312,7 +312,7 @@ func (m *Model) confirmConsent() tea.Cmd {
 func (m *Model) auditEntry(action string, change consent.Change) consent.AuditEntry {
 	e := consent.AuditEntry{Time: m.clock().UTC(), Dir: m.cfg.Dir, Action: action,
 		Servers: []string{}, Added: []string{}, Removed: []string{}, Warnings: []string{}}
-	for _, s := range m.servers {
+	for _, s := range m.fleet.list {
 		e.Servers = append(e.Servers, s.display())
 	}
 	for _, r := range change.Added {

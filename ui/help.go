@@ -133,17 +133,17 @@ func (m *Model) helpSections() []helpSection {
 			{glyphWithdrawn + " withdrawn", "it was deleted, renamed, made unreadable or swapped for a symlink while shared, and taken back from every server; only a new y shares it again"},
 			{glyphRemembered + " remembered", "checked from your last consent, not shared until you confirm it (or start with --resume)"},
 		}},
-		{"Server states (status line; " + m.paneKeyName() + " shows each server)", m.stateEntries()},
+		{"Server states (status line; " + m.fleet.paneKeyName() + " shows each server)", m.fleet.stateEntries()},
 		{"This help", bindingEntries(helpScroll, m.keys.QuitNow, helpBack)},
 	}
 }
 
 // stateEntries explains every verdict word, from the verdicts' own table,
 // and the protocol note.
-func (m *Model) stateEntries() []helpEntry {
+func (f *fleet) stateEntries() []helpEntry {
 	var out []helpEntry
 	for _, v := range verdictWords {
-		out = append(out, helpEntry{v.word, strings.ReplaceAll(v.meaning, "RETRY", m.retryKeyName())})
+		out = append(out, helpEntry{v.word, strings.ReplaceAll(v.meaning, "RETRY", f.retryKeyName())})
 	}
 	return append(out, helpEntry{"protocol X≠Y", "it answered another protocol revision; it may not ask for roots"})
 }

@@ -72,7 +72,7 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 		m.onWithdrawn(ev)
 		return nil
 	}
-	s := m.server(ev.Server)
+	s := m.fleet.server(ev.Server)
 	switch ev.Kind {
 	case mcpconn.Stderr, mcpconn.ServerLog:
 		s.addStderr(ev.Text)
@@ -136,7 +136,7 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 				s.life = lifeFailed
 			}
 			s.err, s.reason, s.final = errText(ev.Err), reasonText(ev), ev.Final
-			s.addHistory(m.now, endWords(m.verdictOf(s).String(), s.reason, ev.Final))
+			s.addHistory(m.now, endWords(m.fleet.verdictOf(s).String(), s.reason, ev.Final))
 		}
 		s.startedAt, s.startLine = time.Time{}, ""
 	case mcpconn.Withdrawn: // handled above, before any server is looked up
@@ -172,7 +172,7 @@ func (m *Model) onWithdrawn(ev mcpconn.Event) {
 func (m *Model) onTick(now time.Time) tea.Cmd {
 	m.now = now
 	m.ticking = false
-	for _, s := range m.servers {
+	for _, s := range m.fleet.list {
 		if s.life == lifeRestarting && !s.restartAt.IsZero() || !s.startedAt.IsZero() {
 			return m.startTicking()
 		}
@@ -192,7 +192,7 @@ func (m *Model) retry() tea.Cmd {
 	if m.cfg.Hub == nil {
 		return nil
 	}
-	for _, s := range m.servers {
+	for _, s := range m.fleet.list {
 		if s.life == lifeRestarting || s.life.down() {
 			m.setNote("Retrying now…", false)
 			return retryServers(m.cfg.Hub)

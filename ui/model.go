@@ -156,7 +156,7 @@ type Model struct {
 	sh        sharing.State[consentDialog]
 	dialogSeq int // which dialog opening this is (its guard ticks carry it)
 
-	servers         []*serverState
+	fleet           fleet     // the servers and proxies, and how they are drawn (serverstate.go)
 	now             time.Time // the clock, as of the last event or tick
 	ticking         bool      // a tick is scheduled
 	registryProblem string    // why the proxy registry was not read, as last shown
@@ -215,13 +215,14 @@ func New(cfg Config) *Model {
 		filterSyncMax: syncFilterMax,
 	}
 	m.list = listView{common: m.common, src: m, dir: cfg.Dir}
-	m.srvPane = serverPane{common: m.common, lines: m.serverLines}
-	m.status = statusLine{common: m.common, src: m}
+	m.fleet = fleet{common: m.common, sh: &m.sh, now: &m.now, cfg: &m.cfg}
+	m.srvPane = serverPane{common: m.common, lines: m.fleet.serverLines}
+	m.status = statusLine{common: m.common, fleet: &m.fleet, asking: m.asking}
 	m.newPool()
 	m.picker.SetCommitTime(m.lastCommit)
 	m.picker.SetBase(cfg.Dir)
 	for _, s := range cfg.Servers {
-		m.servers = append(m.servers, &serverState{label: s.Label()})
+		m.fleet.list = append(m.fleet.list, &serverState{label: s.Label()})
 	}
 	m.applyRemembered(cfg.Remembered)
 	if cfg.StoreProblem != "" {

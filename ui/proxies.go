@@ -46,7 +46,7 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 	for _, e := range msg.entries {
 		label := "proxy " + itoa(e.PID)
 		seen[label] = true
-		s := m.server(label)
+		s := m.fleet.server(label)
 		s.proxy = true
 		host, srv := e.Host, e.Server
 		if host == "" {
@@ -73,9 +73,9 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 			s.withheld = append(s.withheld, safetext.Escape(d))
 		}
 	}
-	for i := 0; i < len(m.servers); i++ {
-		if s := m.servers[i]; s.proxy && !seen[s.label] {
-			m.servers = append(m.servers[:i], m.servers[i+1:]...)
+	for i := 0; i < len(m.fleet.list); i++ {
+		if s := m.fleet.list[i]; s.proxy && !seen[s.label] {
+			m.fleet.list = append(m.fleet.list[:i], m.fleet.list[i+1:]...)
 			i--
 		}
 	}

@@ -79,7 +79,7 @@ func (p *serverPane) page() int { return max(p.h-1, 1) }
 // state, the roots it fetched, the whole error (wrapped, never cut), what
 // happened to it lately with the time (the last historyKept events: a
 // crash it recovered from stays in view) and its last stderr lines.
-func (m *Model) serverLines(width int) []string {
+func (f *fleet) serverLines(width int) []string {
 	w := max(width, 1)
 	line := func(s string) string { return ansi.Truncate(s, w, "…") }
 	var out []string
@@ -99,34 +99,34 @@ func (m *Model) serverLines(width int) []string {
 			}
 		}
 	}
-	if len(m.servers) == 0 {
-		out = append(out, m.st.dim.Render("No server. Name one after -- or with --server/--url; rootpick proxy shows up here too."))
+	if len(f.list) == 0 {
+		out = append(out, f.st.dim.Render("No server. Name one after -- or with --server/--url; rootpick proxy shows up here too."))
 	}
-	want := m.exposedURIs()
-	for i, s := range m.servers {
+	want := f.exposedURIs()
+	for i, s := range f.list {
 		if i > 0 {
 			out = append(out, "")
 		}
-		head := "● " + m.displayName(s)
+		head := "● " + f.displayName(s)
 		if s.version != "" {
 			head += " " + s.version
 		}
 		if s.name != "" && s.label != s.name && !s.proxy {
-			head += m.st.dim.Render("  (" + safetext.Escape(s.label) + ")")
+			head += f.st.dim.Render("  (" + safetext.Escape(s.label) + ")")
 		}
-		out = append(out, line(m.st.title.Render(head)))
-		state := m.stateView(s, inPane)
+		out = append(out, line(f.st.title.Render(head)))
+		state := f.stateView(s, inPane)
 		if s.protocol != "" {
-			state += m.st.dim.Render("  · protocol " + safetext.Escape(s.protocol))
+			state += f.st.dim.Render("  · protocol " + safetext.Escape(s.protocol))
 		}
 		wrapped("  state     ", state)
 		switch {
 		case !s.asked:
-			out = append(out, line(m.st.dim.Render("  roots     not asked yet")))
+			out = append(out, line(f.st.dim.Render("  roots     not asked yet")))
 		default:
 			got := make([]string, len(s.fetched))
 			for i, u := range s.fetched {
-				got[i] = safetext.Escape(relPath(m.cfg.Dir, pathOfURI(u)))
+				got[i] = safetext.Escape(relPath(f.cfg.Dir, pathOfURI(u)))
 			}
 			when := ""
 			if !s.fetchedAt.IsZero() {
@@ -137,15 +137,15 @@ func (m *Model) serverLines(width int) []string {
 				text += ": " + strings.Join(got, ", ")
 			}
 			if sameSet(want, s.fetched) {
-				text += m.st.ok.Render("  = the consent")
+				text += f.st.ok.Render("  = the consent")
 			}
 			wrapped("  roots     ", text)
 		}
 		if s.err != "" {
-			wrapped("  error     ", m.st.err.Render(s.err))
+			wrapped("  error     ", f.st.err.Render(s.err))
 		}
 		if s.final {
-			wrapped("            ", m.st.dim.Render("It is not restarted until you press "+m.retryKeyName()+
+			wrapped("            ", f.st.dim.Render("It is not restarted until you press "+f.retryKeyName()+
 				": starting it again cannot help until the program is installed, made executable or the command corrected."))
 		}
 		for j, d := range s.withheld {
@@ -153,30 +153,30 @@ func (m *Model) serverLines(width int) []string {
 			if j > 0 {
 				label = "            "
 			}
-			wrapped(label, m.st.err.Render(d))
+			wrapped(label, f.st.err.Render(d))
 		}
 		for j, e := range s.history {
 			label := "  history   "
 			if j > 0 {
 				label = "            "
 			}
-			wrapped(label, m.st.dim.Render(e.at.Format("15:04:05")+" ")+e.text)
+			wrapped(label, f.st.dim.Render(e.at.Format("15:04:05")+" ")+e.text)
 		}
 		if s.dropped > 0 {
-			out = append(out, line(m.st.dim.Render("  stderr    "+itoa(s.dropped)+" lines came faster than they could be read (the log has them)")))
+			out = append(out, line(f.st.dim.Render("  stderr    "+itoa(s.dropped)+" lines came faster than they could be read (the log has them)")))
 		}
 		for j, l := range s.stderr {
 			label := "  stderr    "
 			if j > 0 {
 				label = "            "
 			}
-			out = append(out, line(m.st.dim.Render(label+l)))
+			out = append(out, line(f.st.dim.Render(label+l)))
 		}
 	}
-	if m.cfg.LogPath != "" {
-		out = append(out, "", line(m.st.dim.Render("log: "+safetext.Escape(m.cfg.LogPath))))
+	if f.cfg.LogPath != "" {
+		out = append(out, "", line(f.st.dim.Render("log: "+safetext.Escape(f.cfg.LogPath))))
 	}
-	wrapped("", m.st.dim.Render(m.retryKeyName()+" retries servers that are down now · q, esc or "+m.paneKeyName()+" goes back to the list"))
+	wrapped("", f.st.dim.Render(f.retryKeyName()+" retries servers that are down now · q, esc or "+f.paneKeyName()+" goes back to the list"))
 	return out
 }
 

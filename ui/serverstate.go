@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rootpick/rootpick/internal/safetext"
+	"github.com/rootpick/rootpick/ui/sharing"
 )
 
 // A server's state has two typed layers: life, where its process is (set
@@ -12,6 +13,19 @@ import (
 // and verdict, what the status line says of it, which Model.verdictOf
 // derives from its life and its roots facts. Model.stateView is the one
 // place a state is drawn, at each width the screen asks for.
+
+// fleet is the servers and proxies the picker shows, with what judging
+// their states needs: the consented set (a change on its way leaves every
+// server pending), the protocol the hub pins and the model's clock. It
+// draws them: the status line's part (line), the server pane's lines and
+// each state (stateView).
+type fleet struct {
+	*common
+	list []*serverState
+	sh   *sharing.State[consentDialog]
+	now  *time.Time // the model's clock, as of the last event or tick
+	cfg  *Config    // the model's: the hub (its protocol), the scanned folder, the log named in the pane
+}
 
 // life is where a server's process is.
 type life int
@@ -68,7 +82,7 @@ func (v verdict) String() string { return verdictWords[v].word }
 // verdictOf is the one derivation of a server's verdict from what the hub
 // said of it and from the sharing state (a change on its way is pending
 // for every server).
-func (m *Model) verdictOf(s *serverState) verdict {
+func (f *fleet) verdictOf(s *serverState) verdict {
 	switch s.life {
 	case lifeStarting:
 		return verdictStarting
@@ -85,11 +99,11 @@ func (m *Model) verdictOf(s *serverState) verdict {
 	switch {
 	case s.noConsent:
 		return verdictNoConsent
-	case s.mismatch != "" && !m.sh.Applying():
+	case s.mismatch != "" && !f.sh.Applying():
 		return verdictMismatch
-	case m.isVerified(s):
+	case f.isVerified(s):
 		return verdictVerified
-	case m.synced(s):
+	case f.synced(s):
 		return verdictSynced
 	case s.notFetching:
 		return verdictNotFetching
@@ -109,45 +123,45 @@ const (
 
 // stateView draws server s's state at detail d: the one place a state
 // becomes words.
-func (m *Model) stateView(s *serverState, d detail) string {
-	v := m.verdictOf(s)
+func (f *fleet) stateView(s *serverState, d detail) string {
+	v := f.verdictOf(s)
 	if d == inWord {
 		return v.String()
 	}
 	word := v.String()
-	dim := m.st.dim.Render
+	dim := f.st.dim.Render
 	switch v {
 	case verdictVerified, verdictSynced:
-		return m.st.ok.Render(word) + m.protocolNote(s, d)
+		return f.st.ok.Render(word) + f.protocolNote(s, d)
 	case verdictPending:
-		return m.st.pending.Render(word) + m.protocolNote(s, d)
+		return f.st.pending.Render(word) + f.protocolNote(s, d)
 	case verdictNoConsent:
-		out := m.st.warn.Render(word)
+		out := f.st.warn.Render(word)
 		if d != inShort {
-			out += dim(" (it serves nothing: " + m.paneKeyName() + " for why)")
+			out += dim(" (it serves nothing: " + f.paneKeyName() + " for why)")
 		}
-		return out + m.protocolNote(s, d)
+		return out + f.protocolNote(s, d)
 	case verdictMismatch:
 		if d != inShort {
 			word += ": " + s.mismatch
 		}
-		return m.st.warn.Render(word) + m.protocolNote(s, d)
+		return f.st.warn.Render(word) + f.protocolNote(s, d)
 	case verdictNotFetching:
-		out := m.st.warn.Render(word)
+		out := f.st.warn.Render(word)
 		if d != inShort {
 			out += dim(" (it never asks for roots: pass folders with {roots})")
 		}
-		return out + m.protocolNote(s, d)
+		return out + f.protocolNote(s, d)
 	case verdictRestarting:
 		if s.why != "" { // at once, for a reason (a consent change, a stuck server)
 			if d == inShort {
-				return m.st.pending.Render(word)
+				return f.st.pending.Render(word)
 			}
-			return m.st.pending.Render(word) + dim(": "+s.why)
+			return f.st.pending.Render(word) + dim(": "+s.why)
 		}
-		out := m.st.pending.Render(m.restartIn(s))
+		out := f.st.pending.Render(f.restartIn(s))
 		if d != inShort {
-			out += dim(" (attempt " + itoa(s.attempt) + ", " + m.retryKeyName() + " retries now)")
+			out += dim(" (attempt " + itoa(s.attempt) + ", " + f.retryKeyName() + " retries now)")
 		}
 		if why := s.reason; d == inFull && s.err != "" || why != "" && d != inFull {
 			if d == inFull {
@@ -161,23 +175,23 @@ func (m *Model) stateView(s *serverState, d detail) string {
 		if d == inFull && s.err != "" {
 			why = s.err
 		}
-		out := m.downState(s, why)
+		out := f.downState(s, why)
 		switch {
 		case !s.final || d == inPane: // the pane says it on a line of its own
 		case d == inFull:
-			out += dim(" (not restarted until you press " + m.retryKeyName() + ")")
+			out += dim(" (not restarted until you press " + f.retryKeyName() + ")")
 		default:
-			out += dim(" (" + m.retryKeyName() + " retries)")
+			out += dim(" (" + f.retryKeyName() + " retries)")
 		}
 		return out
 	case verdictStarting:
 		switch {
 		case s.startedAt.IsZero() && d == inShort:
-			return m.st.pending.Render(word)
+			return f.st.pending.Render(word)
 		case s.startedAt.IsZero():
-			return m.st.pending.Render(word + "…")
+			return f.st.pending.Render(word + "…")
 		}
-		out := m.st.pending.Render(m.startingFor(s))
+		out := f.st.pending.Render(f.startingFor(s))
 		if d != inShort && s.startLine != "" {
 			out += dim(" — " + s.startLine)
 		}
@@ -190,11 +204,11 @@ func (m *Model) stateView(s *serverState, d detail) string {
 // protocolNote says that a connected server answered another protocol
 // version than the picker's pin, where there is room. A proxy speaks the
 // version its host asked for, which may well be older.
-func (m *Model) protocolNote(s *serverState, d detail) string {
-	if d == inShort || s.proxy || s.protocol == "" || s.protocol == m.protocol() {
+func (f *fleet) protocolNote(s *serverState, d detail) string {
+	if d == inShort || s.proxy || s.protocol == "" || s.protocol == f.protocol() {
 		return ""
 	}
-	return m.st.warn.Render(" protocol " + safetext.Escape(s.protocol) + "≠" + m.protocol())
+	return f.st.warn.Render(" protocol " + safetext.Escape(s.protocol) + "≠" + f.protocol())
 }
 
 // serverState is what the UI knows of one server, built only from hub events.
@@ -276,19 +290,19 @@ func speaksForItself(reason string) bool {
 // downState is a server that is down, in words: its state word and why
 // ("failed: not found on PATH"), or only why when that says it already
 // ("exited with status 1" rather than "exited: exited with status 1").
-func (m *Model) downState(s *serverState, why string) string {
-	word := m.verdictOf(s).String()
+func (f *fleet) downState(s *serverState, why string) string {
+	word := f.verdictOf(s).String()
 	switch {
 	case why == "":
-		return m.st.err.Render(word)
+		return f.st.err.Render(word)
 	case s.life == lifeExited && speaksForItself(why):
-		return m.st.err.Render(why)
+		return f.st.err.Render(why)
 	}
-	return m.st.err.Render(word) + m.st.dim.Render(": "+why)
+	return f.st.err.Render(word) + f.st.dim.Render(": "+why)
 }
 
 // fullState, shortState and wordState are stateView at one detail, for
 // the status line's tries.
-func (m *Model) fullState(s *serverState) string  { return m.stateView(s, inFull) }
-func (m *Model) shortState(s *serverState) string { return m.stateView(s, inShort) }
-func (m *Model) wordState(s *serverState) string  { return m.stateView(s, inWord) }
+func (f *fleet) fullState(s *serverState) string  { return f.stateView(s, inFull) }
+func (f *fleet) shortState(s *serverState) string { return f.stateView(s, inShort) }
+func (f *fleet) wordState(s *serverState) string  { return f.stateView(s, inWord) }

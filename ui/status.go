@@ -27,21 +27,21 @@ func (s *serverState) addStderr(line string) {
 	}
 }
 
-func (m *Model) server(label string) *serverState {
-	for _, s := range m.servers {
+func (f *fleet) server(label string) *serverState {
+	for _, s := range f.list {
 		if s.label == label {
 			return s
 		}
 	}
 	s := &serverState{label: label}
-	m.servers = append(m.servers, s)
+	f.list = append(f.list, s)
 	return s
 }
 
 // exposedURIs is the exposed set as sorted, unique URIs.
-func (m *Model) exposedURIs() []string {
-	want := make([]string, len(m.sh.Served()))
-	for i, r := range m.sh.Served() {
+func (f *fleet) exposedURIs() []string {
+	want := make([]string, len(f.sh.Served()))
+	for i, r := range f.sh.Served() {
 		want[i] = r.URI
 	}
 	slices.Sort(want)
@@ -56,14 +56,14 @@ func sameSet(want, got []string) bool {
 
 // synced reports whether the server's last roots/list answer is exactly the
 // exposed set (and no change is still on its way).
-func (m *Model) synced(s *serverState) bool {
-	return s.asked && !m.sh.Applying() && sameSet(m.exposedURIs(), s.fetched)
+func (f *fleet) synced(s *serverState) bool {
+	return s.asked && !f.sh.Applying() && sameSet(f.exposedURIs(), s.fetched)
 }
 
 // isVerified reports whether the server, asked, said it holds exactly the
 // exposed set.
-func (m *Model) isVerified(s *serverState) bool {
-	return s.verified != nil && !m.sh.Applying() && sameSet(m.exposedURIs(), s.verified)
+func (f *fleet) isVerified(s *serverState) bool {
+	return s.verified != nil && !f.sh.Applying() && sameSet(f.exposedURIs(), s.verified)
 }
 
 func (s *serverState) display() string {
@@ -76,9 +76,9 @@ func (s *serverState) display() string {
 // displayName is how server s is named on screen: its own name once known,
 // with " #2", " #3"… when another server shows the same name, so that two
 // servers are never confused.
-func (m *Model) displayName(s *serverState) string {
+func (f *fleet) displayName(s *serverState) string {
 	name, n, nth := s.display(), 0, 0
-	for _, o := range m.servers {
+	for _, o := range f.list {
 		if o.display() == name {
 			n++
 			if o == s {
@@ -93,9 +93,9 @@ func (m *Model) displayName(s *serverState) string {
 }
 
 // connected lists the servers that are connected now.
-func (m *Model) connected() []*serverState {
+func (f *fleet) connected() []*serverState {
 	var out []*serverState
-	for _, s := range m.servers {
+	for _, s := range f.list {
 		if s.life == lifeConnected {
 			out = append(out, s)
 		}
@@ -105,17 +105,17 @@ func (m *Model) connected() []*serverState {
 
 // serverNames names who a confirmation reaches: the connected servers, and
 // how many will be served when they connect.
-func (m *Model) serverNames() string {
-	conn := m.connected()
+func (f *fleet) serverNames() string {
+	conn := f.connected()
 	names := make([]string, len(conn))
 	for i, s := range conn {
-		names[i] = m.displayName(s)
+		names[i] = f.displayName(s)
 	}
 	out := strings.Join(names, ", ")
 	if len(conn) == 0 {
 		out = "no connected server"
 	}
-	if waiting := len(m.servers) - len(conn); waiting > 0 {
+	if waiting := len(f.list) - len(conn); waiting > 0 {
 		out += " (" + plural(waiting, "more server", "more servers") + " will be served when it connects)"
 	}
 	return out
@@ -129,25 +129,25 @@ func plural(n int, one, many string) string {
 }
 
 // restartIn counts down to a restart: "restarting in 4s".
-func (m *Model) restartIn(s *serverState) string {
-	secs := int(s.restartAt.Sub(m.now).Round(time.Second) / time.Second)
+func (f *fleet) restartIn(s *serverState) string {
+	secs := int(s.restartAt.Sub((*f.now)).Round(time.Second) / time.Second)
 	return "restarting in " + itoa(max(secs, 0)) + "s"
 }
 
 // startingFor counts the seconds a start has taken: "starting (12s)".
-func (m *Model) startingFor(s *serverState) string {
-	return "starting (" + itoa(max(int(m.now.Sub(s.startedAt)/time.Second), 0)) + "s)"
+func (f *fleet) startingFor(s *serverState) string {
+	return "starting (" + itoa(max(int((*f.now).Sub(s.startedAt)/time.Second), 0)) + "s)"
 }
 
 // retryKeyName and paneKeyName name the keys that retry the servers and open
 // the server pane, as the key map binds them.
-func (m *Model) retryKeyName() string { return m.keys.Retry.Help().Key }
-func (m *Model) paneKeyName() string  { return m.keys.Servers.Help().Key }
+func (f *fleet) retryKeyName() string { return f.keys.Retry.Help().Key }
+func (f *fleet) paneKeyName() string  { return f.keys.Servers.Help().Key }
 
 // needsDetails reports whether a server is down with a reason the server
 // pane tells in full.
-func (m *Model) needsDetails() bool {
-	for _, s := range m.servers {
+func (f *fleet) needsDetails() bool {
+	for _, s := range f.list {
 		if s.life.down() || s.life == lifeRestarting && s.err != "" {
 			return true
 		}
@@ -155,9 +155,9 @@ func (m *Model) needsDetails() bool {
 	return false
 }
 
-func (m *Model) protocol() string {
-	if m.cfg.Hub != nil {
-		return m.cfg.Hub.ProtocolVersion()
+func (f *fleet) protocol() string {
+	if f.cfg.Hub != nil {
+		return f.cfg.Hub.ProtocolVersion()
 	}
 	return mcpconn.DefaultProtocolVersion
 }
@@ -172,16 +172,8 @@ type statusLine struct {
 	w       int
 	note    string // one-line feedback on the last action, or the question asked
 	noteErr bool
-	src     statusSource
-}
-
-// statusSource is what the status line shows beside its note.
-type statusSource interface {
-	// serversLine is how many roots are exposed, then each server's
-	// state, fitted to width w.
-	serversLine(w int) string
-	// asking reports whether the note is a question (ask.go).
-	asking() bool
+	fleet   *fleet      // the servers, whose line the note follows
+	asking  func() bool // whether the note is a question (ask.go)
 }
 
 var _ component = (*statusLine)(nil)
@@ -194,10 +186,10 @@ func (l *statusLine) set(note string, isErr bool) { l.note, l.noteErr = note, is
 
 // View draws the line and its note.
 func (l *statusLine) View() string {
-	if l.src.asking() { // the question takes the whole line, wrapped
+	if l.asking() { // the question takes the whole line, wrapped
 		return l.st.err.Render(wrapText(l.note, l.w))
 	}
-	line := l.src.serversLine(l.w)
+	line := l.fleet.line(l.w)
 	if l.note == "" {
 		return ansi.Truncate(line, l.w, "…")
 	}
@@ -213,15 +205,15 @@ func (l *statusLine) View() string {
 
 func (m *Model) asking() bool { return m.question != askNone }
 
-// serversLine is one line: how many roots are exposed, then each server's
+// line is one line: how many roots are exposed, then each server's
 // state, in the most words that fit width w. A root counts as exposed
 // only while a server is connected to be served it.
-func (m *Model) serversLine(w int) string {
-	n := len(m.sh.Served())
+func (f *fleet) line(w int) string {
+	n := len(f.sh.Served())
 	var exposed string
 	shortExposed := itoa(n) + " exposed" // for a narrow line
 	switch {
-	case len(m.connected()) == 0 && n > 0:
+	case len(f.connected()) == 0 && n > 0:
 		exposed = plural(n, "root", "roots") + " consented, served when a server connects"
 		shortExposed = itoa(n) + " consented"
 	case n == 1:
@@ -237,39 +229,39 @@ func (m *Model) serversLine(w int) string {
 	// one word each, then (several servers) counted by state. Where a
 	// server is down, " — tab for details" follows while there is room.
 	var line string
-	if len(m.servers) == 0 {
-		line = exposed + "  " + m.st.dim.Render("no server")
+	if len(f.list) == 0 {
+		line = exposed + "  " + f.st.dim.Render("no server")
 	} else {
 		hint := ""
-		if m.needsDetails() {
-			hint = m.st.dim.Render(" — " + m.paneKeyName() + " for details")
+		if f.needsDetails() {
+			hint = f.st.dim.Render(" — " + f.paneKeyName() + " for details")
 		}
 		each := func(head string, state func(*serverState) string) string {
 			parts := []string{head}
-			for _, s := range m.servers {
-				parts = append(parts, "● "+m.displayName(s)+" "+state(s))
+			for _, s := range f.list {
+				parts = append(parts, "● "+f.displayName(s)+" "+state(s))
 			}
 			return strings.Join(parts, "  ")
 		}
 		tries := []string{
-			each(exposed, m.fullState) + hint,
-			each(exposed, m.fullState),
+			each(exposed, f.fullState) + hint,
+			each(exposed, f.fullState),
 		}
-		tries = append(tries, m.startingCut(exposed, w)...)
+		tries = append(tries, f.startingCut(exposed, w)...)
 		tries = append(tries,
-			each(exposed, m.shortState)+hint,
-			each(exposed, m.shortState))
-		if len(m.servers) == 1 {
+			each(exposed, f.shortState)+hint,
+			each(exposed, f.shortState))
+		if len(f.list) == 1 {
 			// One server: the short count, then its name is what gets
 			// cut, down to a few letters while its reason fits, and to
 			// one letter before its state word is.
-			s := m.servers[0]
-			tries = append(tries, each(shortExposed, m.shortState)+hint, each(shortExposed, m.shortState))
-			for _, state := range []string{m.shortState(s), m.wordState(s)} {
+			s := f.list[0]
+			tries = append(tries, each(shortExposed, f.shortState)+hint, each(shortExposed, f.shortState))
+			for _, state := range []string{f.shortState(s), f.wordState(s)} {
 				head, tail := shortExposed+"  ● ", " "+state
 				room := w - ansi.StringWidth(head+tail)
-				if state == m.wordState(s) || room >= min(ansi.StringWidth(m.displayName(s)), nameKept) {
-					tries = append(tries, head+ansi.Truncate(m.displayName(s), max(room, 1), "…")+tail)
+				if state == f.wordState(s) || room >= min(ansi.StringWidth(f.displayName(s)), nameKept) {
+					tries = append(tries, head+ansi.Truncate(f.displayName(s), max(room, 1), "…")+tail)
 				}
 			}
 		} else {
@@ -279,11 +271,11 @@ func (m *Model) serversLine(w int) string {
 			// the worst states first, so what is cut at the edge is good
 			// news.
 			tries = append(tries,
-				each(exposed, m.wordState)+hint,
-				each(exposed, m.wordState),
-				exposed+"  "+m.serverSummary(true, false),
-				exposed+"  "+m.serverSummary(false, false),
-				shortExposed+"  "+m.serverSummary(false, true))
+				each(exposed, f.wordState)+hint,
+				each(exposed, f.wordState),
+				exposed+"  "+f.serverSummary(true, false),
+				exposed+"  "+f.serverSummary(false, false),
+				shortExposed+"  "+f.serverSummary(false, true))
 		}
 		for _, try := range tries {
 			line = try
@@ -312,29 +304,29 @@ const nameKept = 6
 // startingCut is, when the one server is starting and has written on
 // stderr, its line with that last stderr line cut to fit: what a slow
 // start is busy with is worth more than the rest of the line.
-func (m *Model) startingCut(exposed string, w int) []string {
-	if len(m.servers) != 1 {
+func (f *fleet) startingCut(exposed string, w int) []string {
+	if len(f.list) != 1 {
 		return nil
 	}
-	s := m.servers[0]
+	s := f.list[0]
 	if s.life != lifeStarting || s.startedAt.IsZero() || s.startLine == "" {
 		return nil
 	}
-	head := exposed + "  ● " + m.displayName(s) + " " + m.st.pending.Render(m.startingFor(s)) + m.st.dim.Render(" — ")
+	head := exposed + "  ● " + f.displayName(s) + " " + f.st.pending.Render(f.startingFor(s)) + f.st.dim.Render(" — ")
 	room := w - ansi.StringWidth(head)
 	if room < 10 {
 		return nil
 	}
-	return []string{head + m.st.dim.Render(ansi.Truncate(s.startLine, room, "…"))}
+	return []string{head + f.st.dim.Render(ansi.Truncate(s.startLine, room, "…"))}
 }
 
 // serverSummary counts the servers by state: "3 servers: 2 verified, 1
 // failed", and " — tab for details" (the server pane's key) with hint;
 // worst puts the states that need attention first.
-func (m *Model) serverSummary(hint, worst bool) string {
+func (f *fleet) serverSummary(hint, worst bool) string {
 	var counts [numVerdicts]int
-	for _, s := range m.servers {
-		counts[m.verdictOf(s)]++
+	for _, s := range f.list {
+		counts[f.verdictOf(s)]++
 	}
 	var parts []string
 	for i := range numVerdicts {
@@ -346,9 +338,9 @@ func (m *Model) serverSummary(hint, worst bool) string {
 			parts = append(parts, itoa(n)+" "+v.String())
 		}
 	}
-	line := itoa(len(m.servers)) + " servers: " + strings.Join(parts, ", ")
+	line := itoa(len(f.list)) + " servers: " + strings.Join(parts, ", ")
 	if hint {
-		line += m.st.dim.Render(" — " + m.paneKeyName() + " for details")
+		line += f.st.dim.Render(" — " + f.paneKeyName() + " for details")
 	}
 	return line
 }

@@ -141,8 +141,8 @@ func TestWithdrawnRootLeavesTheExposedSet(t *testing.T) {
 	if !strings.Contains(got, "1 root exposed") || !strings.Contains(got, "Withdrawn api: deleted or renamed") {
 		t.Fatalf("status %q", got)
 	}
-	if len(m.servers) != 1 {
-		t.Fatalf("a withdrawal made a server entry: %+v", m.servers)
+	if len(m.fleet.list) != 1 {
+		t.Fatalf("a withdrawal made a server entry: %+v", m.fleet.list)
 	}
 	// The next review proposes it again as an addition: only a new consent
 	// shares it.
@@ -330,11 +330,11 @@ func TestServerPaneShowsTheWholeError(t *testing.T) {
 	reason := `Post "http://127.0.0.1:9/mcp": dial tcp 127.0.0.1:9: connect: connection refused (after 3 attempts, next in 8s)`
 	m.onHubEvent(mcpconn.Event{Server: "b", Kind: mcpconn.Failed, Err: errors.New(reason)})
 	send(m, "ctrl+o")
-	got := strings.Join(strings.Fields(strings.Join(m.serverLines(m.width), " ")), " ")
+	got := strings.Join(strings.Fields(strings.Join(m.fleet.serverLines(m.width), " ")), " ")
 	if !strings.Contains(got, strings.Join(strings.Fields(reason), " ")) {
-		t.Fatalf("the pane at 60 columns does not hold the whole error:\n%s", strings.Join(m.serverLines(m.width), "\n"))
+		t.Fatalf("the pane at 60 columns does not hold the whole error:\n%s", strings.Join(m.fleet.serverLines(m.width), "\n"))
 	}
-	for _, l := range m.serverLines(m.width) {
+	for _, l := range m.fleet.serverLines(m.width) {
 		if w := ansi.StringWidth(l); w > 60 {
 			t.Fatalf("a line of %d cells at 60 columns: %q", w, l)
 		}

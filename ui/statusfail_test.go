@@ -179,7 +179,7 @@ func TestPaneShowsTheWholeReason(t *testing.T) {
 	reason := "/home/me/servers/a-rather-long-folder-name/mcp-server-custom: its interpreter (the #! line) was not found"
 	m.onHubEvent(mcpconn.Event{Server: "custom", Kind: mcpconn.Failed, Final: true, Reason: "its interpreter (the #! line) was not found", Err: errors.New(reason)})
 	send(m, "tab")
-	lines := m.serverLines(m.width)
+	lines := m.fleet.serverLines(m.width)
 	// Wrapped lines may break inside a word (at a hyphen): compare
 	// without any space.
 	nospace := func(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), "") }
