@@ -100,7 +100,7 @@ func (m *Model) answer(msg tea.KeyPressMsg) tea.Cmd {
 		if yes || key.Matches(msg, m.keys.QuitNow) {
 			return m.finish()
 		}
-		m.setNote("Not quitting: the unconfirmed changes are still checked (enter reviews them).", false)
+		m.setNote("Not quitting: the unconfirmed changes are still checked ("+keyName(m.keys.Review)+" reviews them).", false)
 	case askCheckAll, askUncheckAll:
 		if yes {
 			m.doCheckShown(asked == askCheckAll)

@@ -143,7 +143,7 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 	m.picker.SetChecked(paths)
 	if !m.cfg.Resume {
 		m.setNote("Remembered "+itoa(len(paths))+" "+noun(len(paths), "root", "roots")+
-			" from "+rec.Time.Local().Format("2006-01-02 15:04")+": checked, not shared until you confirm (enter).", false)
+			" from "+rec.Time.Local().Format("2006-01-02 15:04")+": checked, not shared until you confirm ("+keyName(m.keys.Review)+").", false)
 	}
 }
 
@@ -291,7 +291,7 @@ func (m *Model) confirmConsent() tea.Cmd {
 		for i, r := range w {
 			names[i] = m.list.label(vcsdetect.Repo{Path: d.requested(r)})
 		}
-		leftOut = "not shared: " + strings.Join(names, ", ") + " (" + noun(len(w), "needs its", "each needs its") + " own yes: space in the dialog)"
+		leftOut = "not shared: " + strings.Join(names, ", ") + " (" + noun(len(w), "needs its", "each needs its") + " own yes: "+keyName(m.dkeys.Grant)+" in the dialog)"
 	}
 	if !m.sh.Confirm(final, grants, leftOut) {
 		return nil
@@ -338,11 +338,11 @@ func (m *Model) onConsentSaved(msg consentSavedMsg) tea.Cmd {
 
 func (m *Model) onResume(msg resumeMsg) tea.Cmd {
 	if msg.err != nil {
-		m.setNote("Not resumed: "+safetext.Escape(msg.err.Error())+". The remembered roots are checked; enter reviews them.", true)
+		m.setNote("Not resumed: "+safetext.Escape(msg.err.Error())+". The remembered roots are checked; "+keyName(m.keys.Review)+" reviews them.", true)
 		return nil
 	}
 	if !m.sh.Resume(msg.roots, msg.grants) {
-		m.setNote("Not resumed: a review was already under way. The remembered roots are checked; enter reviews them.", true)
+		m.setNote("Not resumed: a review was already under way. The remembered roots are checked; "+keyName(m.keys.Review)+" reviews them.", true)
 		return nil
 	}
 	m.setNote("Resumed "+itoa(len(msg.roots))+" remembered "+noun(len(msg.roots), "root", "roots")+": shared without asking again (--resume).", false)

@@ -227,7 +227,7 @@ func (d *consentDialog) confirm() dialogAction {
 		return dialogNone
 	}
 	if consent.Review(d.exposed, d.Final()).Empty() {
-		d.flash = "Nothing to confirm: grant a warned root with space, or cancel"
+		d.flash = "Nothing to confirm: grant a warned root with " + keyName(d.dkeys.Grant) + ", or cancel"
 		return dialogNone
 	}
 	return dialogConfirm
@@ -403,7 +403,7 @@ func (d *consentDialog) head(inner int) []string {
 		second = revokeLine
 	}
 	if d.revokeAll {
-		second = "ctrl+d: every root, whatever the filter shows. " + second
+		second = keyName(d.keys.RevokeAll) + ": every root, whatever the filter shows. " + second
 	}
 	// Both wrap: the title and what sharing means are never cut.
 	return []string{
@@ -457,7 +457,7 @@ func (d *consentDialog) footer(inner int) []string {
 		if !d.armed {
 			return []string{d.st.dim.Render("…")}
 		}
-		return []string{ansi.Truncate(d.st.title.Render("n")+d.st.dim.Render("/esc close"), inner, "…")}
+		return []string{ansi.Truncate(d.st.title.Render(keyName(d.dkeys.Cancel))+d.st.dim.Render(" close"), inner, "…")}
 	}
 	if !d.armed {
 		return []string{d.st.dim.Render("…")}
@@ -469,9 +469,9 @@ func (d *consentDialog) footer(inner int) []string {
 	case d.flash != "":
 		news = d.flash
 	case n > 0:
-		news = fmt.Sprintf("↓ %d added %s not yet shown: y waits until you have scrolled to them", n, noun(n, "root", "roots"))
+		news = fmt.Sprintf("↓ %d added %s not yet shown: %s waits until you have scrolled to them", n, noun(n, "root", "roots"), keyName(d.dkeys.Confirm))
 	case withheld > 0:
-		news = fmt.Sprintf("%d warned %s unshared unless you grant each with space", withheld, noun(withheld, "root stays", "roots stay"))
+		news = fmt.Sprintf("%d warned %s unshared unless you grant each with %s", withheld, noun(withheld, "root stays", "roots stay"), keyName(d.dkeys.Grant))
 	}
 	// The counts are those of the sections above: "+ added (2)" with one
 	// warned root not granted reads "1 of 2 added".
@@ -484,7 +484,7 @@ func (d *consentDialog) footer(inner int) []string {
 		out = append(out, d.st.warn.Render(ansi.Truncate(news, inner, "…")))
 	}
 	return append(out, ansi.Truncate(fmt.Sprintf("%s confirm  %s cancel   %s",
-		d.st.title.Render("y"), d.st.title.Render("n/esc"),
+		d.st.title.Render(keyName(d.dkeys.Confirm)), d.st.title.Render(keyName(d.dkeys.Cancel)),
 		d.st.dim.Render(fmt.Sprintf("(%s, %d removed)", added, len(d.change.Removed)))), inner, "…"))
 }
 

@@ -122,7 +122,7 @@ func (m *Model) helpSections() []helpSection {
 			{"backspace, ctrl+u, ctrl+w", "erase a character, the query, a word"},
 		}},
 		{"Help and server pane", bindingEntries(backKeys)},
-		{"Consent dialog (enter)", bindingEntries(d.Confirm, d.Cancel, d.Grant, d.Expand,
+		{"Consent dialog (" + keyName(m.keys.Review) + ")", bindingEntries(d.Confirm, d.Cancel, d.Grant, d.Expand,
 			d.Up, d.Down, d.PageUp, d.PageDown, d.Top, d.Bottom)},
 		{"Rows", []helpEntry{
 			{"[x]", "checked: in the set the next y shares"},

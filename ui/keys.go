@@ -112,6 +112,10 @@ var (
 	paneRetry = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "retry now"))
 )
 
+// keyName is how texts name a binding's keys: its help's key text, so
+// that a text cannot disagree with the binding.
+func keyName(b key.Binding) string { return b.Help().Key }
+
 // KeyTable returns the key bindings as rows of (keys, action), in the order
 // of the full help, for documentation (the README's key table is checked
 // against it).

@@ -176,7 +176,7 @@ func (f *fleet) serverLines(width int) []string {
 	if f.cfg.LogPath != "" {
 		out = append(out, "", line(f.st.dim.Render("log: "+safetext.Escape(f.cfg.LogPath))))
 	}
-	wrapped("", f.st.dim.Render(f.retryKeyName()+" retries servers that are down now · q, esc or "+f.paneKeyName()+" goes back to the list"))
+	wrapped("", f.st.dim.Render(f.retryKeyName()+" retries servers that are down now · "+keyName(backKeys)+" or "+f.paneKeyName()+" goes back to the list"))
 	return out
 }
 

@@ -86,7 +86,7 @@ func TestStatusNamesTheKeysOfTheKeyMap(t *testing.T) {
 	m.setSize(500, 30)
 	send(m, "ctrl+y")
 	pane := screen(m)
-	if !strings.Contains(pane, "ctrl+g retries servers that are down now · q, esc or ctrl+y goes back") ||
+	if !strings.Contains(pane, "ctrl+g retries servers that are down now · q/esc or ctrl+y goes back") ||
 		!strings.Contains(pane, "not restarted until you press ctrl+g") {
 		t.Errorf("the pane does not name the bound keys:\n%s", pane)
 	}

@@ -1,0 +1,59 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/rootpick/rootpick/consent"
+)
+
+// TestTextsNameTheBoundKeys: notes, questions, the dialog and the pane
+// name keys from the bindings, so a text cannot disagree with what the key
+// does: with review, grant, confirm, cancel, quit-now, retry and the pane
+// bound to other keys, every text names the new ones.
+func TestTextsNameTheBoundKeys(t *testing.T) {
+	bind := func(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }
+	rebind := func(m *Model) {
+		m.keys.Review = bind("f5", "review")
+		m.keys.QuitNow = bind("f10", "quit")
+		m.keys.Quit = key.NewBinding(key.WithKeys("esc", "f10"), key.WithHelp("esc/f10", "quit"))
+		m.keys.Retry = bind("f6", "retry")
+		m.keys.Servers = bind("f7", "servers")
+		m.dkeys.Confirm = bind("f8", "confirm")
+		m.dkeys.Cancel = bind("f9", "cancel")
+		m.dkeys.Grant = bind("f4", "grant")
+	}
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+	m := fixture(t, demoRepos()...)
+	rebind(m)
+	m.applyRemembered(&consent.Record{Dir: "/work/demo", Roots: []consent.Root{mkRoot("/work/demo/api")}})
+	if out := flat(screen(m)); !strings.Contains(out, "not shared until you confirm (f5)") {
+		t.Errorf("the remembered note does not name the review key:\n%s", out)
+	}
+
+	m = fixture(t, demoRepos()...)
+	rebind(m)
+	send(m, "space", "f10")
+	if out := flat(screen(m)); !strings.Contains(out, "f8 or f10 quits") {
+		t.Errorf("the quit question does not name its keys:\n%s", out)
+	}
+	send(m, "x")
+	if out := flat(screen(m)); !strings.Contains(out, "(f5 reviews them)") {
+		t.Errorf("not quitting does not name the review key:\n%s", out)
+	}
+
+	m = fixture(t, demoRepos()...)
+	openDialogWith(t, m, warnedItem("/work/demo", consent.WarnDir))
+	rebind(m) // (the helper checks the default key line)
+	if out := flat(screen(m)); !strings.Contains(out, "grant each with f4") || !strings.Contains(out, "f8 confirm f9 cancel") {
+		t.Errorf("the dialog does not name its keys:\n%s", out)
+	}
+
+	m = fixture(t, demoRepos()...)
+	rebind(m)
+	if out := flat(strings.Join(m.fleet.serverLines(120), "\n")); !strings.Contains(out, "f6 retries servers that are down now · q/esc or f7 goes back") {
+		t.Errorf("the server pane does not name its keys:\n%s", out)
+	}
+}
