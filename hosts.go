@@ -73,12 +73,15 @@ type hostsUnwrapCmd struct {
 
 func (hostsWrapCmd) Help() string {
 	return `Each chosen stdio server's command becomes this rootpick executable and
-its arguments 'proxy [--profile NAME] -- COMMAND ARGS...', so that the host
-starts the proxy and the proxy starts the server. The diff of every file is
-shown first; the files are written only after a y on the terminal (or with
---yes), each beside a backup FILE.rootpick-backup (an older backup holding
-something else is kept, and the new one is FILE.rootpick-backup.N). A server
-that already runs through rootpick proxy is left alone, so wrapping twice is
+its arguments 'proxy [--profile NAME] --host=HOST --name=NAME -- COMMAND
+ARGS...', so that the host starts the proxy and the proxy starts the server
+(and logs to proxy-PROFILE-HOST-NAME.log). In a project's files (.mcp.json,
+.vscode/mcp.json, .cursor/mcp.json…), which a team commits, the command is
+'rootpick' by name, found on PATH, and no state folder is written: nothing
+of yours. The diff of every file is shown first; the files are written only
+after a y on the terminal (or with --yes), each backed up in rootpick's
+state folder (backups/, one per file, the newest; never beside the file). A
+server that already runs through rootpick proxy is left alone, so wrapping twice is
 wrapping once; named with --profile NAME, it moves to that profile (only its
 --profile changes). --except NAME leaves NAME alone. Remote servers (url, httpUrl, type http or sse) are refused:
 the proxy speaks stdio only. A file that is a symbolic link stays one: the

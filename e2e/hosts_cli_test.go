@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rootpick/rootpick/internal/hostcfg"
 )
@@ -38,7 +39,75 @@ func hostCLISandbox(t *testing.T) (home, project string, environ []string) {
 		t.Fatal(err)
 	}
 	environ = append(os.Environ(), "HOME="+home, "XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "CLAUDE_CONFIG_DIR=", "NO_COLOR=1")
+	// A project's files name rootpick by name: the host finds the one
+	// built here first on PATH.
+	environ = append(environ, "PATH="+filepath.Dir(rootpickBin(t))+string(os.PathListSeparator)+os.Getenv("PATH"))
 	return home, project, environ
+}
+
+// TestHostsE2EProxyLogNames: wrap writes the host and the server's name
+// into each entry, and the proxy the host starts logs by them: a
+// user-scope and a project-scope server with one command log apart
+// (proxy-work-claude-fs.log, proxy-work-claude-project-fs.log). The
+// project's .mcp.json holds no path of this person's; its backup is in
+// the state folder, not beside it; the success line names the next
+// command with the folder, and counts right.
+func TestHostsE2EProxyLogNames(t *testing.T) {
+	bin := rootpickBin(t)
+	home, project, environ := hostCLISandbox(t)
+	state := filepath.Join(filepath.Dir(home), "state", "rootpick")
+	mcp := filepath.Join(project, ".mcp.json")
+	writeFile(t, mcp, `{"mcpServers": {"fs": {"command": "true"}}}`+"\n")
+	writeFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers": {"fs": {"command": "true"}}}`+"\n")
+	out := runIn(t, project, environ, bin, "hosts", "wrap", "claude", "--yes", "--profile", "work")
+	if want := "2 servers now run through rootpick proxy: restart the host, then choose their folders with 'rootpick --profile work " + project + "'.\n"; !strings.Contains(out, want) {
+		t.Errorf("the success line is not %q:\n%s", want, out)
+	}
+	backup := filepath.Join(state, "backups", hostcfg.BackupName(mcp))
+	if !strings.Contains(out, "(backup: "+backup+")") {
+		t.Errorf("the message does not name the backup %s:\n%s", backup, out)
+	}
+	if _, err := os.Lstat(mcp + hostcfg.BackupSuffix); err == nil {
+		t.Error("a backup beside the project's .mcp.json")
+	}
+	data, _ := os.ReadFile(mcp)
+	if strings.Contains(string(data), filepath.Dir(home)) || strings.Contains(string(data), filepath.Dir(bin)) {
+		t.Errorf("the project's .mcp.json holds a personal path:\n%s", data)
+	}
+	for _, f := range []struct{ scope, path, log string }{
+		{"project", mcp, "proxy-work-claude-project-fs.log"},
+		{"user", filepath.Join(home, ".claude.json"), "proxy-work-claude-fs.log"},
+	} {
+		file, _ := hostcfg.FileFor("claude", f.scope, f.path)
+		file.Rootpick = []string{bin, hostcfg.PortableExe}
+		c, err := hostcfg.Load(file)
+		if err != nil || len(c.Servers) != 1 || c.Servers[0].Kind != hostcfg.Proxied {
+			t.Fatalf("%s: %v %+v", f.path, err, c)
+		}
+		s := c.Servers[0]
+		// As the host starts it: the command found on PATH, no stdin.
+		command := s.Command
+		if command == hostcfg.PortableExe {
+			command = bin // what the host finds first on its PATH
+		}
+		cmd := exec.Command(command, s.Args...)
+		cmd.Dir, cmd.Env, cmd.Stdin = project, environ, strings.NewReader("")
+		done := make(chan error, 1)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatalf("%s: the proxy did not end when its host went away", f.path)
+		}
+		if _, err := os.Stat(filepath.Join(state, f.log)); err != nil {
+			logs, _ := filepath.Glob(filepath.Join(state, "proxy-*.log"))
+			t.Errorf("%s: no log %s: %v; logs: %q", f.scope, f.log, err, logs)
+		}
+	}
 }
 
 func runIn(t *testing.T, dir string, environ []string, name string, args ...string) string {
@@ -90,8 +159,10 @@ func TestHostsE2EClaudeCLI(t *testing.T) {
 	out := runIn(t, project, environ, claude, "mcp", "list")
 	t.Logf("claude mcp list:\n%s", out)
 	for _, want := range []string{
-		"demo-user: " + bin + " proxy --profile hosts-e2e --state-dir " + stateDirOf(environ) + " -- " + bin + " serve-demo --record /dev/null - ✔ Connected",
-		"demo: " + bin + " proxy --profile hosts-e2e --state-dir " + stateDirOf(environ) + " -- " + bin + " serve-demo - ✔ Connected",
+		// The user's file: this executable and the state folder; the
+		// project's: rootpick by name, found on PATH, and no state folder.
+		"demo-user: " + bin + " proxy --profile hosts-e2e --state-dir " + stateDirOf(environ) + " --host=claude --name=demo-user -- " + bin + " serve-demo --record /dev/null - ✔ Connected",
+		"demo: rootpick proxy --profile hosts-e2e --host=claude-project --name=demo -- " + bin + " serve-demo - ✔ Connected",
 		"remote: http://127.0.0.1:9/mcp (HTTP)",
 	} {
 		if !strings.Contains(out, want) {
@@ -99,7 +170,7 @@ func TestHostsE2EClaudeCLI(t *testing.T) {
 		}
 	}
 	out = runIn(t, project, environ, claude, "mcp", "get", "demo")
-	if !strings.Contains(out, "Command: "+bin+"\n") || !strings.Contains(out, "Args: proxy --profile hosts-e2e --state-dir "+stateDirOf(environ)+" -- "+bin+" serve-demo\n") {
+	if !strings.Contains(out, "Command: rootpick\n") || !strings.Contains(out, "Args: proxy --profile hosts-e2e --host=claude-project --name=demo -- "+bin+" serve-demo\n") {
 		t.Errorf("claude mcp get demo:\n%s", out)
 	}
 }
@@ -132,8 +203,8 @@ func TestHostsE2EGeminiCLI(t *testing.T) {
 	out := runIn(t, project, environ, gemini, "mcp", "list")
 	t.Logf("gemini mcp list:\n%s", out)
 	for _, want := range []string{
-		"demo-user: " + bin + " proxy --profile hosts-e2e --state-dir " + stateDirOf(environ) + " -- " + bin + " serve-demo (stdio)",
-		"demo: " + bin + " proxy --profile hosts-e2e --state-dir " + stateDirOf(environ) + " -- " + bin + " serve-demo a b ünï (stdio)",
+		"demo-user: " + bin + " proxy --profile hosts-e2e --state-dir " + stateDirOf(environ) + " --host=gemini --name=demo-user -- " + bin + " serve-demo (stdio)",
+		"demo: rootpick proxy --profile hosts-e2e --host=gemini-project --name=demo -- " + bin + " serve-demo a b ünï (stdio)",
 		"remote: http://127.0.0.1:9/mcp (http)",
 	} {
 		if !strings.Contains(out, want) {
@@ -198,7 +269,7 @@ func TestHostsE2ECodexCLI(t *testing.T) {
 		got := listed[i].Transport
 		switch s.Kind {
 		case hostcfg.Stdio:
-			want := append([]string{"proxy", "--profile", "hosts-e2e", "--state-dir", stateDirOf(environ), "--", s.Command}, s.Args...)
+			want := append([]string{"proxy", "--profile", "hosts-e2e", "--state-dir", stateDirOf(environ), "--host=codex", "--name=" + s.Name, "--", s.Command}, s.Args...)
 			if got.Command != bin || !slices.Equal(got.Args, want) {
 				t.Errorf("codex reads %s as %q %q, want %q %q", s.Name, got.Command, got.Args, bin, want)
 			}

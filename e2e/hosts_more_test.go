@@ -111,8 +111,11 @@ func TestHostsE2EOpenCode(t *testing.T) {
 		}
 	}
 	for _, w := range []string{
-		bin + " proxy --profile hosts-e2e --state-dir " + state + " -- " + bin + " serve-demo",
-		bin + " proxy --profile hosts-e2e --state-dir " + state + " -- " + bin + " serve-demo --record /dev/null",
+		// The project's files: rootpick by name, no state folder; the
+		// user's: this executable and the state folder.
+		"rootpick proxy --profile hosts-e2e --host=opencode-project --name=demo -- " + bin + " serve-demo",
+		"rootpick proxy --profile hosts-e2e --host=opencode-project --name=demo-jsonc -- " + bin + " serve-demo --record /dev/null",
+		bin + " proxy --profile hosts-e2e --state-dir " + state + " --host=opencode --name=demo-user -- " + bin + " serve-demo --record /dev/null",
 	} {
 		if !strings.Contains(out, w) {
 			t.Errorf("opencode mcp list lacks %q", w)
@@ -168,10 +171,10 @@ func TestHostsE2EQwenCode(t *testing.T) {
 	out := runIn(t, project, environ, cli, "mcp", "list")
 	t.Logf("qwen mcp list:\n%s", out)
 	for _, w := range []string{
-		"demo-user: " + bin + " proxy --profile hosts-e2e --state-dir " + state + " -- " + bin + " serve-demo (stdio) - Connected",
+		"demo-user: " + bin + " proxy --profile hosts-e2e --state-dir " + state + " --host=qwen --name=demo-user -- " + bin + " serve-demo (stdio) - Connected",
 		// A project's server waits for the person's approval in mcp
 		// list, wrapped or not.
-		"demo: " + bin + " proxy --profile hosts-e2e --state-dir " + state + " -- " + bin + " serve-demo a b (stdio) - ",
+		"demo: rootpick proxy --profile hosts-e2e --host=qwen-project --name=demo -- " + bin + " serve-demo a b (stdio) - ",
 	} {
 		if !strings.Contains(out, w) {
 			t.Errorf("qwen mcp list lacks %q", w)
@@ -220,7 +223,7 @@ func TestHostsE2ECopilotCLI(t *testing.T) {
 	}
 	out = runIn(t, project, environ, cli, "mcp", "get", "demo")
 	t.Logf("copilot mcp get demo:\n%s", out)
-	if w := "Command: " + bin + " proxy --profile hosts-e2e --state-dir " + state + " -- " + bin + " serve-demo"; !strings.Contains(out, w) {
+	if w := "Command: " + bin + " proxy --profile hosts-e2e --state-dir " + state + " --host=copilot --name=demo -- " + bin + " serve-demo"; !strings.Contains(out, w) {
 		t.Errorf("copilot mcp get demo lacks %q", w)
 	}
 	runIn(t, project, environ, bin, "hosts", "unwrap", "copilot", "--yes")
