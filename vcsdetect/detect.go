@@ -40,17 +40,10 @@ var testHookBeforeRead func(path string)
 
 // visit reads the folder of j, reports it if it is a repository and appends
 // its subfolders to children. It returns the error that made the folder
-// unreadable, if any.
+// unreadable, if any. Its steps: read the entries into a listing (note),
+// tell what the folder is (classify), report it (report), queue what is
+// below it (queueChildren).
 func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
-	var check func(fileID) bool
-	if s.opts.Follow || s.opts.OneFileSystem {
-		check = func(id fileID) bool {
-			if s.opts.OneFileSystem && !isRoot && id.dev != s.rootDev {
-				return false
-			}
-			return !s.opts.Follow || s.markOnce(id)
-		}
-	}
 	if testHookBeforeRead != nil {
 		testHookBeforeRead(j.path)
 	}
@@ -62,62 +55,13 @@ func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
 	if strings.HasSuffix(j.path, sep) {
 		sep = ""
 	}
-	nameAt := len(j.path) + len(sep)
 	l := listing{subdirs: w.subdirs[:0]}
 	defer func() { w.subdirs = l.subdirs[:0] }()
 	// The folder's identity is wanted when it turns out to be a
 	// repository, to list a folder reached twice once.
 	wantID := func() bool { return !s.opts.Follow && l.mayBeRepo(j.inRepo) }
-	read, id, err := w.r.read(j.path, j.link, check, wantID, func(name []byte, typ entryType) {
-		if typ == typeUnknown {
-			typ, _ = lstatType(j.path + string(filepath.Separator) + string(name))
-		}
-		switch typ {
-		case typeDir:
-			switch string(name) {
-			case gitName:
-				l.dotGit, l.hasGit = typ, true
-				return
-			case hgName:
-				l.hg = true
-				return
-			case jjName:
-				l.jj = true
-				return
-			case svnName:
-				l.svn = true
-				return
-			case "objects":
-				l.obj = true
-			case "refs":
-				l.refs = true
-			}
-			l.subdirs = append(l.subdirs, j.path+sep+string(name))
-		case typeFile:
-			switch {
-			case string(name) == "HEAD":
-				l.head = true
-			case string(name) == gitName:
-				l.dotGit, l.hasGit = typ, true
-			case s.besideFiles[string(name)]:
-				l.beside = append(l.beside, string(name))
-			}
-			if s.markers[string(name)] && (l.marker == "" || string(name) < l.marker) {
-				l.marker = string(name)
-			}
-		case typeSymlink:
-			if string(name) == gitName {
-				l.dotGit, l.hasGit = typ, true
-			} else if s.opts.Follow {
-				l.symlinks = append(l.symlinks, string(name))
-			}
-		case typeUnknown, typeOther:
-			fallthrough
-		default:
-			if string(name) == gitName {
-				l.dotGit, l.hasGit = typ, true
-			}
-		}
+	read, id, err := w.r.read(j.path, j.link, s.readCheck(isRoot), wantID, func(name []byte, typ entryType) {
+		s.note(&l, j.path, sep, name, typ)
 	})
 	if err != nil {
 		return err
@@ -128,6 +72,104 @@ func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
 	}
 	s.dirs.Add(1)
 
+	repo, gitdir := s.classify(j, &l)
+	if repo.Kind != "" && !s.report(w, j, repo, gitdir, id) {
+		return nil
+	}
+	if repo.Kind == KindBare || (s.opts.MaxDepth > 0 && j.depth >= s.opts.MaxDepth) {
+		return nil // a bare repository's folders are Git's own data
+	}
+	s.queueChildren(j, &l, repo.Kind, sep, children)
+	return nil
+}
+
+// readCheck is the check of a folder's identity before it is read: with
+// OneFileSystem, a folder below the root on another device is not read;
+// with Follow, a folder already walked (by another link) is not read
+// again. nil when neither applies.
+func (s *shared) readCheck(isRoot bool) func(fileID) bool {
+	if !s.opts.Follow && !s.opts.OneFileSystem {
+		return nil
+	}
+	return func(id fileID) bool {
+		if s.opts.OneFileSystem && !isRoot && id.dev != s.rootDev {
+			return false
+		}
+		return !s.opts.Follow || s.markOnce(id)
+	}
+}
+
+// note adds the entry name, of type typ, of the folder dir to l: a VCS
+// marker, a bare repository's part, a marker or SkipBeside file, or a
+// subfolder (its path dir+sep+name) or symbolic link to walk.
+func (s *shared) note(l *listing, dir, sep string, name []byte, typ entryType) {
+	if typ == typeUnknown {
+		typ, _ = lstatType(dir + string(filepath.Separator) + string(name))
+	}
+	switch typ {
+	case typeDir:
+		if l.noteVCSDir(string(name)) {
+			return
+		}
+		l.subdirs = append(l.subdirs, dir+sep+string(name))
+	case typeFile:
+		switch {
+		case string(name) == "HEAD":
+			l.head = true
+		case string(name) == gitName:
+			l.dotGit, l.hasGit = typ, true
+		case s.besideFiles[string(name)]:
+			l.beside = append(l.beside, string(name))
+		}
+		if s.markers[string(name)] && (l.marker == "" || string(name) < l.marker) {
+			l.marker = string(name)
+		}
+	case typeSymlink:
+		if string(name) == gitName {
+			l.dotGit, l.hasGit = typ, true
+		} else if s.opts.Follow {
+			l.symlinks = append(l.symlinks, string(name))
+		}
+	case typeUnknown, typeOther:
+		fallthrough
+	default:
+		if string(name) == gitName {
+			l.dotGit, l.hasGit = typ, true
+		}
+	}
+}
+
+// noteVCSDir notes the subfolder name if it says what its folder is: a
+// VCS's own folder (.git, .hg, .jj, .svn), which is never entered
+// (true), or a bare repository's objects/ or refs/, which is (false).
+func (l *listing) noteVCSDir(name string) bool {
+	switch name {
+	case gitName:
+		l.dotGit, l.hasGit = typeDir, true
+		return true
+	case hgName:
+		l.hg = true
+		return true
+	case jjName:
+		l.jj = true
+		return true
+	case svnName:
+		l.svn = true
+		return true
+	case "objects":
+		l.obj = true
+	case "refs":
+		l.refs = true
+	}
+	return false
+}
+
+// classify tells what the folder of j is from its listing: the Repo to
+// report (Kind "" when it is none) and, for a repository whose git folder
+// is elsewhere (a worktree, a submodule, a bare repository), that folder.
+// Git comes first, then a bare repository, Jujutsu, Mercurial, Subversion,
+// and last a project marker outside any repository.
+func (s *shared) classify(j job, l *listing) (Repo, string) {
 	repo := Repo{Path: j.path, Name: filepath.Base(j.path), Depth: j.depth}
 	var gitdir string
 	if l.hasGit {
@@ -146,34 +188,43 @@ func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
 	case !j.inRepo && l.marker != "":
 		repo.Kind, repo.Marker = KindProject, l.marker
 	}
-	if repo.Kind != "" {
-		// Without Follow, a folder reached twice (bind mounts) is only
-		// recognised at repositories, where it matters: one stat each.
-		if !s.opts.Follow && !s.markOnce(id) {
-			s.skipped.Add(1)
-			return nil
-		}
-		if !s.opts.NoBranch {
-			switch {
-			case repo.Kind == KindGit:
-				// PATH/.git, in the folder just read: relative to it.
-				b, err := w.r.readIn(j.path, gitName+string(filepath.Separator)+"HEAD")
-				if err == nil {
-					repo.Branch = headBranch(b)
-				}
-			case gitdir != "":
-				repo.Branch = readHeadBranch(gitdir)
-			case repo.Kind == KindHg:
-				repo.Branch = readHgBranch(j.path)
-			}
-		}
-		w.add(repo)
-	}
+	return repo, gitdir
+}
 
-	if repo.Kind == KindBare || (s.opts.MaxDepth > 0 && j.depth >= s.opts.MaxDepth) {
-		return nil // a bare repository's folders are Git's own data
+// report reads repo's branch and hands it to w, unless its folder (of
+// identity id) was reported already: without Follow, a folder reached
+// twice (bind mounts) is only recognised at repositories, where it
+// matters, one stat each. It returns false for a folder already reported.
+func (s *shared) report(w *worker, j job, repo Repo, gitdir string, id fileID) bool {
+	if !s.opts.Follow && !s.markOnce(id) {
+		s.skipped.Add(1)
+		return false
 	}
-	inRepo := j.inRepo || (repo.Kind != "" && repo.Kind != KindProject)
+	if !s.opts.NoBranch {
+		switch {
+		case repo.Kind == KindGit:
+			// PATH/.git, in the folder just read: relative to it.
+			b, err := w.r.readIn(j.path, gitName+string(filepath.Separator)+"HEAD")
+			if err == nil {
+				repo.Branch = headBranch(b)
+			}
+		case gitdir != "":
+			repo.Branch = readHeadBranch(gitdir)
+		case repo.Kind == KindHg:
+			repo.Branch = readHgBranch(j.path)
+		}
+	}
+	w.add(repo)
+	return true
+}
+
+// queueChildren appends to children the subfolders of j's folder (of kind
+// kind, "" for none) that the walk enters: those no Skip or SkipBeside
+// rule skips, and with Follow the symbolic links to folders that do not
+// lead into a VCS's own data.
+func (s *shared) queueChildren(j job, l *listing, kind Kind, sep string, children *[]job) {
+	inRepo := j.inRepo || (kind != "" && kind != KindProject)
+	nameAt := len(j.path) + len(sep)
 	for _, path := range l.subdirs {
 		name := path[nameAt:]
 		if s.skip[name] || (!s.opts.All && s.skipBeside(name, l.beside)) {
@@ -192,7 +243,6 @@ func (s *shared) visit(w *worker, j job, children *[]job, isRoot bool) error {
 			*children = append(*children, job{path: path, depth: j.depth + 1, inRepo: inRepo, link: true})
 		}
 	}
-	return nil
 }
 
 // linksIntoVCSData reports whether the symlink at path leads to a .git,
