@@ -810,11 +810,11 @@ func (ch hostsChange) next(e *env, n int, places hostcfg.Places) {
 	if ch.proxy.Profile != "" {
 		pick += " --profile " + ch.proxy.Profile
 	}
-	verb := "run"
+	verb, their := "run", "their"
 	if n == 1 {
-		verb = "runs"
+		verb, their = "runs", "its"
 	}
-	fmt.Fprintf(e.stderr, "%s now %s through rootpick proxy: restart the host, then choose their folders with '%s %s'.\n", servers(n), verb, pick, shownFolder(places.Project, places.Home))
+	fmt.Fprintf(e.stderr, "%s now %s through rootpick proxy: restart the host, then choose %s folders with '%s %s'.\n", servers(n), verb, their, pick, shownFolder(places.Project, places.Home))
 }
 
 // servers is "1 server" or "N servers".

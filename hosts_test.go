@@ -709,7 +709,7 @@ func TestHostsWrapChoose(t *testing.T) {
 	if err := run([]string{"hosts", "wrap", "claude", "time", "--profile", "work", "--yes", "--project", project}, io.Discard, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
-	if want := "1 server now runs through rootpick proxy: restart the host, then choose their folders with 'rootpick --profile work " + argWords([]string{project}) + "'."; !strings.Contains(errb.String(), want) {
+	if want := "1 server now runs through rootpick proxy: restart the host, then choose its folders with 'rootpick --profile work " + argWords([]string{project}) + "'."; !strings.Contains(errb.String(), want) {
 		t.Errorf("the success line is not %q:\n%s", want, errb.String())
 	}
 
