@@ -31,8 +31,10 @@ import (
 //     rootpick sees the server's output end when the server's does;
 //   - when the server exits, or on SIGTERM, SIGINT or SIGHUP, ends every
 //     process below it (SIGTERM, then SIGKILL) and exits with the
-//     server's status only once none is left: while one runs, the guard
-//     stays, and with it the subreaper that holds the tree together.
+//     server's status only once none is left — once it has no child at
+//     all, which the kernel says (wait4: ECHILD), not a look at /proc
+//     (holdTree): while one runs, the guard stays, and with it the
+//     subreaper that holds the tree together.
 // rootpick ends a guarded server by sending its guard SIGTERM and waiting
 // for the guard to be done (endGuard), and only past guardGrace by
 // killing the tree itself (endTree: the group, the descendants, the tag);
@@ -47,6 +49,10 @@ import (
 // TestNothingOutlivesAKilledPickerWhileAServerCrashLoops kills the picker
 // at random moments of a crash loop: with rootpick killing the guard at
 // once, 17 of 20 runs left a grandchild running; now none does.
+// TestGuardExitsOnlyOnceItsTreeIsGone runs guards over descendants that
+// fork and die every few milliseconds: a guard that stopped at the first
+// look at /proc finding nothing running left the chain behind in about
+// one trial in ten; one that waits for ECHILD leaves nothing.
 //
 // What is not covered: the guard itself killed with SIGKILL by someone
 // else (its server dies by PR_SET_PDEATHSIG; the server's descendants are
@@ -166,17 +172,25 @@ func runGuard(path string, argv []string, enforce bool) int {
 	}
 	// One waiter collects every child: the server, whose status is kept,
 	// and the orphans the guard adopts, which are dropped. It ends when no
-	// child is left.
+	// child is left, and says so by closing orphanless: then nothing of
+	// the tree runs, since every process of it that loses its parent is
+	// re-parented to the guard (a subreaper), so a descendant anywhere
+	// keeps a child of the guard. That is the kernel's word, where a look
+	// at /proc can miss a process (see settledLook); and it is final, as
+	// the guard starts nothing more. __WALL: children that report their
+	// end with another signal than SIGCHLD count too.
 	exited := make(chan syscall.WaitStatus, 1)
+	orphanless := make(chan struct{})
 	go func() {
+		defer close(orphanless)
 		for {
 			var ws syscall.WaitStatus
-			p, err := syscall.Wait4(-1, &ws, 0, nil)
+			p, err := syscall.Wait4(-1, &ws, syscall.WALL, nil)
 			if err == syscall.EINTR {
 				continue
 			}
 			if err != nil {
-				return
+				return // ECHILD
 			}
 			if p == pid {
 				exited <- ws
@@ -206,8 +220,9 @@ func runGuard(path string, argv []string, enforce bool) int {
 		// tree is ended: rootpick gives it as the reason at once.
 		report.say("exit %d", uint32(status))
 	}
-	endDescendants(termGrace, guardHold, pid)
+	holdTree(pid, orphanless)
 	if !done {
+		// Sent before the last child was collected, if the tree is gone.
 		select {
 		case status = <-exited:
 		case <-time.After(killGrace):
@@ -215,6 +230,33 @@ func runGuard(path string, argv []string, enforce bool) int {
 		}
 	}
 	return exitCode(status)
+}
+
+// holdTree ends every process below the guard (the server pid, whose
+// status is left to the guard's waiter, and all it started) and returns
+// once orphanless is closed: the guard has no child left, so nothing of
+// its tree runs. Until then the guard stays, and with it the subreaper
+// that holds the tree together: a process forked by one that was dying
+// while the guard looked is adopted by the guard and killed by the next
+// round. It gives up guardHold after it began, with processes left (one
+// that does not die of SIGKILL is stuck in the kernel).
+func holdTree(pid int, orphanless <-chan struct{}) {
+	deadline := time.Now().Add(guardHold)
+	endDescendants(termGrace, guardHold, pid)
+	for {
+		select {
+		case <-orphanless:
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return
+		}
+		// Something of the tree runs still, that the last look did not
+		// find: it gets no more SIGTERM grace.
+		endDescendants(0, left, pid)
+	}
 }
 
 // guardHold bounds how long a guard keeps ending its tree: it exits no

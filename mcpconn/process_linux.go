@@ -146,7 +146,10 @@ func readProc(pid int) (proc, bool) {
 	return p, true
 }
 
-// readProcs returns every process /proc shows.
+// readProcs returns every process /proc shows. The lines are read one by
+// one after the listing, so a process whose parent was not found (it was
+// reaped meanwhile: the line said a parent that had died since, and the
+// process has been re-parented) is read again, once, for its parent now.
 func readProcs() []proc {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
@@ -160,6 +163,17 @@ func readProcs() []proc {
 		}
 		if p, ok := readProc(pid); ok {
 			procs = append(procs, p)
+		}
+	}
+	found := make(map[int]bool, len(procs))
+	for _, p := range procs {
+		found[p.pid] = true
+	}
+	for i, p := range procs {
+		if p.ppid > 0 && !found[p.ppid] {
+			if q, ok := readProc(p.pid); ok && q.start == p.start {
+				procs[i] = q
+			}
 		}
 	}
 	return procs
@@ -189,18 +203,23 @@ func treeOf(procs []proc, root int) []proc {
 }
 
 // target is a set of processes being ended, each known by pid and start
-// time, so that a pid reused meanwhile is never signalled.
+// time, so that a pid reused meanwhile is never signalled. It holds the
+// processes seen dead too: a look at /proc that finds none it had not
+// seen, begun once every process it had seen was dead, is what ends the
+// ending (see settledLook).
 type target map[int]uint64
 
-// add records the live processes of ps.
-func (t target) add(ps []proc) {
+// add records the processes of ps, dead or alive, and returns how many it
+// had not seen (a pid now held by another process counts as new, unless
+// its entry is 0: a process of that pid could not be signalled).
+func (t target) add(ps []proc) (added int) {
 	for _, p := range ps {
-		if !p.dead() {
-			if _, ok := t[p.pid]; !ok {
-				t[p.pid] = p.start
-			}
+		if s, ok := t[p.pid]; !ok || (s != p.start && s != 0) {
+			t[p.pid] = p.start
+			added++
 		}
 	}
+	return added
 }
 
 // live returns the processes of t that still run (zombies are not running).
@@ -286,7 +305,9 @@ func startStamp(pid int) uint64 {
 func endTree(pid int, stamp uint64, tag string, termGrace, killGrace time.Duration) {
 	t := target{}
 	uid := os.Getuid()
-	collect := func() {
+	// collect looks at /proc and returns how many processes it found
+	// that it had not seen.
+	collect := func() int {
 		procs := readProcs()
 		// While a process group exists its id is not given to a new
 		// process, so the group needs no stamp of its own; but once the
@@ -307,10 +328,11 @@ func endTree(pid int, stamp uint64, tag string, termGrace, killGrace time.Durati
 				roots = append(roots, p)
 			}
 		}
-		t.add(roots)
+		added := t.add(roots)
 		for _, q := range t.live() {
-			t.add(treeOf(procs, q))
+			added += t.add(treeOf(procs, q))
 		}
+		return added
 	}
 	// signal sends sig to every process collected and to the group as a
 	// whole: a fork racing a group-wide signal is signalled too.
@@ -327,25 +349,17 @@ func endTree(pid int, stamp uint64, tag string, termGrace, killGrace time.Durati
 	signal(syscall.SIGTERM)
 	t.waitGone(termGrace)
 	// Whatever is still running, or was started meanwhile (a process
-	// forked between the collection and the signal escapes it), is killed;
-	// looking again until two looks 20 ms apart find nothing running (a
-	// process caught inside exec shows no environment, so no tag, for a
-	// moment). Past killGrace it goes on for a few more rounds only: a
-	// killed process forks no more, so each round leaves only what was
-	// forked just before the last kill, and on a loaded machine one look
-	// alone can take longer than killGrace.
-	settled := false
+	// forked between the collection and the signal escapes it), is
+	// killed, until a settled look (see settledLook) finds nothing new;
+	// that look waits 20 ms first (a process caught inside exec shows no
+	// environment, so no tag, for a moment). Past killGrace it goes on
+	// for a few more rounds only: a killed process forks no more, so each
+	// round leaves only what was forked just before the last kill, and on
+	// a loaded machine one look alone can take longer than killGrace.
 	for deadline, late := time.Now().Add(killGrace), 0; ; {
-		collect()
-		if len(t.live()) == 0 {
-			if settled {
-				break
-			}
-			settled = true
-			time.Sleep(20 * time.Millisecond)
-			continue
+		if settledLook(t, 20*time.Millisecond, collect) {
+			break
 		}
-		settled = false
 		signal(syscall.SIGKILL)
 		if time.Now().After(deadline) {
 			late++
@@ -358,6 +372,24 @@ func endTree(pid int, stamp uint64, tag string, termGrace, killGrace time.Durati
 		t.waitGone(min(100*time.Millisecond, time.Until(deadline)))
 	}
 	t.reap(pid)
+}
+
+// settledLook looks (look adds to t what it finds and returns how many
+// it had not seen) and reports whether the ending of t is done: every
+// process of t had ended before the look began, pause before it, and the
+// look found none new. Only a look begun after every process seen so far
+// was dead tells that nothing escaped: a look at /proc lists the
+// processes first and reads their lines after, so a process alive in the
+// listing that forks and dies before its line is read leaves a child the
+// listing did not have, and which a look that merely finds nothing
+// running would miss. A process forks nothing once it is dead, so a look
+// begun after that finds all it forked, running or re-parented.
+func settledLook(t target, pause time.Duration, look func() int) bool {
+	quiet := len(t.live()) == 0
+	if quiet && pause > 0 {
+		time.Sleep(pause)
+	}
+	return look() == 0 && quiet
 }
 
 // ownTagged reports whether p may be ended as a descendant of the server
@@ -434,12 +466,22 @@ func realUID(pid int) (int, bool) {
 func EndDescendants(grace time.Duration) int { return endDescendants(grace, 2*grace, 0) }
 
 // endDescendants is EndDescendants with its own bound: it returns once no
-// process runs below this one, or bound after it began. The exit status
-// of child skip (if not 0) is left to its own waiter.
+// process runs below this one (see settledLook), or bound after it began.
+// The exit status of child skip (if not 0) is left to its own waiter.
 func endDescendants(grace, bound time.Duration, skip int) int {
 	self := os.Getpid()
 	t := target{}
-	t.add(treeOf(readProcs(), self))
+	running := map[int]bool{} // what was found running: what is counted
+	look := func() int {
+		tree := treeOf(readProcs(), self)
+		for _, p := range tree {
+			if !p.dead() {
+				running[p.pid] = true
+			}
+		}
+		return t.add(tree)
+	}
+	look()
 	if len(t) > 0 {
 		deadline := time.Now().Add(bound)
 		t.signal(syscall.SIGTERM)
@@ -447,23 +489,20 @@ func endDescendants(grace, bound time.Duration, skip int) int {
 		// As in endTree: kill what runs, including what was started
 		// meanwhile (a process forked just before its parent was killed
 		// shows up, re-parented here, in the next look), until a look
-		// finds nothing running.
-		for {
-			t.add(treeOf(readProcs(), self))
-			if len(t.live()) == 0 || time.Now().After(deadline) {
-				break
-			}
+		// begun once all it had seen was dead finds nothing new.
+		for !settledLook(t, 0, look) && time.Now().Before(deadline) {
 			t.signal(syscall.SIGKILL)
 			t.waitGone(min(100*time.Millisecond, max(time.Until(deadline), 0)))
 		}
 		t.reap(skip)
 	}
-	// Children that were already zombies when collected are not in t.
+	// Children that were already zombies when collected, or that the
+	// reaping above did not take.
 	for _, p := range readProcs() {
 		if p.ppid == self && p.dead() && p.pid != skip {
 			var ws syscall.WaitStatus
 			_, _ = syscall.Wait4(p.pid, &ws, syscall.WNOHANG, nil)
 		}
 	}
-	return len(t)
+	return len(running)
 }
