@@ -291,7 +291,7 @@ func (m *Model) confirmConsent() tea.Cmd {
 		for i, r := range w {
 			names[i] = m.list.label(vcsdetect.Repo{Path: d.requested(r)})
 		}
-		leftOut = "not shared: " + strings.Join(names, ", ") + " (" + noun(len(w), "needs its", "each needs its") + " own yes: "+keyName(m.dkeys.Grant)+" in the dialog)"
+		leftOut = "not shared: " + strings.Join(names, ", ") + " (" + noun(len(w), "needs its", "each needs its") + " own yes: " + keyName(m.dkeys.Grant) + " in the dialog)"
 	}
 	if !m.sh.Confirm(final, grants, leftOut) {
 		return nil

@@ -5,15 +5,15 @@
 // The flow, as fzf's core.go tells its own:
 //
 //	Init ─ scan (scan.go)  ─ scanStartedMsg, scanBatchMsg ─▶ picker.State (rows)
-//	     ─ hub events (hub.go onHubEvent) ─ hubEventMsg, tickMsg ─▶ serverState
+//	     ─ hub events (hub.go onHubEvent) ─ hubEventMsg, tickMsg ─▶ fleet (the servers)
 //	     ─ proxies (proxies.go) ─ proxiesMsg ──────────────▶ the proxies beside the servers
 //	     ─ --resume (consent.go) ─ resumeMsg ────────────────▶ serveRoots
 //
-//	key ─▶ handleKey (model.go): the mode decides (mode.go)
+//	key ─▶ handleKey (model.go): one switch; what is on top (mode.go) decides
 //	  list (model.go listKey): move, check, ctrl chords; any other key edits
 //	    the query (filter.go) ─ filterResultMsg (large lists, off the loop)
 //	  enter / ctrl+d ─▶ proposeConsent (off the loop: it reads the disk)
-//	    ─ proposalMsg ─▶ consentDialog (dialog.go), modeDialog
+//	    ─ proposalMsg ─▶ consentDialog (dialog.go), held by the sharing state
 //	    ─ y ─▶ confirmConsent: serveRoots ─ rootsServedMsg (the hub has
 //	      notified every server); saveConsent ─ consentSavedMsg
 //	  help (help.go), server pane (servers.go), a question on the
@@ -23,16 +23,26 @@
 //	(sorttimes.go) ─ timesMsg, timesResortMsg: read by pools for the rows
 //	on screen first, applied when they arrive.
 //
+// [Model] is the program. What it draws is split into components that own
+// their size (the [component] contract): the list ([listView]), the
+// consent dialog ([consentDialog]), the server pane ([serverPane]) and the
+// status line ([statusLine]). The consented sets have one writer,
+// [sharing.State] (package ui/sharing): [Model.confirmConsent] and
+// [Model.onResume] hand a set to the hub through [serveRoots]; the hub's
+// withdrawals come back as hub events ([Model.onHubEvent]). The servers
+// and their states are a [fleet]: [fleet.verdictOf] derives each
+// server's word from its [life] and its roots facts, [fleet.stateView]
+// draws it at each width.
+//
+// [Model.handleKey] is where every key goes; [Model.mode] says what is on
+// top, derived from the dialog, the question and the [page], never
+// stored. Texts name keys from their bindings ([keyName]).
+//
 // Files are named by what they hold, one per mode (list.go and filter.go,
 // help.go, servers.go, dialog.go, ask.go) and one per flow (scan.go,
 // hub.go, proxies.go, consent.go, facts.go, sorttimes.go), beside the
-// shared ones (model.go, mode.go, sharing.go, common.go, keys.go,
-// dialogkeys.go, styles.go, rows.go, details.go, status.go, mouse.go).
-//
-// The consented set changes in one place: confirmConsent (and onResume),
-// which hands it to the hub through serveRoots; the hub's own withdrawals
-// come back as hub events (hub.go onHubEvent). status.go draws the
-// servers' states on the status line.
+// shared ones (model.go, mode.go, common.go, keys.go, dialogkeys.go,
+// styles.go, rows.go, details.go, status.go, serverstate.go, mouse.go).
 package ui
 
 import (

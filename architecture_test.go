@@ -1,0 +1,221 @@
+package main
+
+import (
+	"go/ast"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// TestArchitectureNamesResolve keeps ARCHITECTURE.md from drifting: every
+// file or folder it names in backquotes exists, and every Go symbol it
+// names in backquotes (`pkg.Name`, `pkg.Type.Method`, `pkg.Type.field`)
+// resolves in this module's code, loaded with go/packages. So renaming or
+// removing what the map points at fails here until the map is mended.
+func TestArchitectureNamesResolve(t *testing.T) {
+	text, err := os.ReadFile("ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	decls := moduleDecls(t)
+	checked := 0
+	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(string(text), -1) {
+		tok := m[1]
+		switch {
+		case isPathToken(tok):
+			if _, err := os.Stat(filepath.FromSlash(strings.TrimSuffix(tok, "/"))); err != nil {
+				t.Errorf("ARCHITECTURE.md names %s, which does not exist", tok)
+			}
+			checked++
+		case symbolToken.MatchString(tok):
+			if why := resolve(decls, tok); why != "" {
+				t.Errorf("ARCHITECTURE.md names %s: %s", tok, why)
+			}
+			checked++
+		}
+	}
+	if checked < 30 {
+		t.Errorf("only %d names checked: the map should point at the code it describes", checked)
+	}
+}
+
+// TestPackageDocLinksResolve: the [Name], [Type.Method] and [pkg.Name]
+// links of every package's doc comment name declarations that exist, in
+// the package itself or in the module package it names.
+func TestPackageDocLinksResolve(t *testing.T) {
+	decls := moduleDecls(t)
+	link := regexp.MustCompile(`\[([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){0,2})\]`)
+	checked := 0
+	for name, doc := range packageDocs(t) {
+		for _, m := range link.FindAllStringSubmatch(doc, -1) {
+			tok := m[1]
+			if !strings.Contains(tok, ".") && strings.ToLower(tok[:1]) == tok[:1] && !decls[name].top[tok] {
+				continue // [x], a checkbox, not a link
+			}
+			first, _, _ := strings.Cut(tok, ".")
+			if _, isPkg := decls[first]; !isPkg || decls[name].top[first] {
+				tok = name + "." + tok // a name of this package
+			}
+			if why := resolve(decls, tok); why != "" {
+				t.Errorf("package %s's doc links [%s]: %s", name, m[1], why)
+			}
+			checked++
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d doc links checked", checked)
+	}
+}
+
+// packageDocs returns each package's doc comment by package name.
+func packageDocs(t *testing.T) map[string]string {
+	t.Helper()
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, p := range pkgs {
+		for _, f := range p.Syntax {
+			if f.Doc != nil {
+				out[p.Name] += f.Doc.Text()
+			}
+		}
+	}
+	return out
+}
+
+// symbolToken is a dotted Go name, which must be qualified: a package
+// name, then one or two identifiers (`Model.consented` is refused: no
+// package is named Model).
+var symbolToken = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){1,2}$`)
+
+// isPathToken reports whether tok names a file or folder of the
+// repository: a .go or .md file, or a path whose first element is a
+// folder here (so `roots/list`, a protocol method, is not one).
+func isPathToken(tok string) bool {
+	if strings.ContainsAny(tok, " *") {
+		return false
+	}
+	if strings.HasSuffix(tok, ".go") || strings.HasSuffix(tok, ".md") {
+		return true
+	}
+	first, _, ok := strings.Cut(tok, "/")
+	if !ok {
+		return false
+	}
+	fi, err := os.Stat(first)
+	return err == nil && fi.IsDir()
+}
+
+// decl is what one package declares: top-level names, and each type's
+// methods and fields.
+type decl struct {
+	top     map[string]bool
+	members map[string]map[string]bool // type → method or field names
+}
+
+// moduleDecls loads every package of the module (syntax only: names are
+// all the map needs) and indexes its declarations by package name.
+func moduleDecls(t *testing.T) map[string]*decl {
+	t.Helper()
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax, Tests: false}
+	pkgs, err := packages.Load(cfg, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*decl{}
+	for _, p := range pkgs {
+		if len(p.Errors) > 0 {
+			t.Fatalf("loading %s: %v", p.PkgPath, p.Errors)
+		}
+		d := out[p.Name]
+		if d == nil {
+			d = &decl{top: map[string]bool{}, members: map[string]map[string]bool{}}
+			out[p.Name] = d
+		} else if p.Name != "main" {
+			t.Fatalf("two packages are named %s: the map's pkg.Name would be ambiguous", p.Name)
+		}
+		member := func(typ, name string) {
+			if d.members[typ] == nil {
+				d.members[typ] = map[string]bool{}
+			}
+			d.members[typ][name] = true
+		}
+		for _, f := range p.Syntax {
+			for _, dl := range f.Decls {
+				switch dl := dl.(type) {
+				case *ast.FuncDecl:
+					if dl.Recv == nil {
+						d.top[dl.Name.Name] = true
+						continue
+					}
+					member(receiverName(dl.Recv.List[0].Type), dl.Name.Name)
+				case *ast.GenDecl:
+					for _, s := range dl.Specs {
+						switch s := s.(type) {
+						case *ast.TypeSpec:
+							d.top[s.Name.Name] = true
+							if st, ok := s.Type.(*ast.StructType); ok {
+								for _, fl := range st.Fields.List {
+									for _, n := range fl.Names {
+										member(s.Name.Name, n.Name)
+									}
+									if len(fl.Names) == 0 { // embedded: named by its type
+										member(s.Name.Name, receiverName(fl.Type))
+									}
+								}
+							}
+						case *ast.ValueSpec:
+							for _, n := range s.Names {
+								d.top[n.Name] = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// receiverName is the type name of a receiver or embedded field: T, *T,
+// T[P], *T[P], pkg.T.
+func receiverName(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			return x.Sel.Name
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// resolve says why tok does not name a declaration, or "" when it does.
+func resolve(decls map[string]*decl, tok string) string {
+	parts := strings.Split(tok, ".")
+	d, ok := decls[parts[0]]
+	if !ok {
+		return "no package of this module is named " + parts[0]
+	}
+	if !d.top[parts[1]] {
+		return "package " + parts[0] + " declares no " + parts[1]
+	}
+	if len(parts) == 3 && !d.members[parts[1]][parts[2]] {
+		return parts[0] + "." + parts[1] + " has no method or field " + parts[2]
+	}
+	return ""
+}
