@@ -190,6 +190,7 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{"syntax", "dir = \"/tmp\"\nprofile = = \"x\"\n", []string{":2:11:", "at start of value"}},
 		{"unclosed", "skip = [\"a\"\n", []string{":1:12:", "array is incomplete"}},
+		{"first mistake in the file", "theme = \"blue\"\nmax_depth = -1\n", []string{":1:9:", "theme"}},
 		{"duplicate key", "profile = \"a\"\nprofile = \"b\"\n", []string{":2:1:", "already defined"}},
 		{"inline table", "servers = {fs = {url = \"http://h\", x = 1}}\n", []string{":1:40:", "unknown key servers.fs.x"}},
 		{"dotted key", "servers.fs.url = 3\n", []string{":1:18:", "servers.fs.url", "want a string"}},
