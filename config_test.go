@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/adrg/xdg"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/rootpick/rootpick/internal/testskip"
 )
@@ -27,7 +26,6 @@ func TestMain(m *testing.M) {
 func isolateConfig() {
 	os.Setenv("XDG_CONFIG_HOME", filepath.Join(os.TempDir(), "rootpick-test-no-config-"+strconv.Itoa(os.Getpid())))
 	os.Unsetenv(configEnv)
-	xdg.Reload()
 }
 
 // writeConfig writes a config file and returns its path.
@@ -254,7 +252,6 @@ func TestConfigErrors(t *testing.T) {
 func TestConfigFileChoice(t *testing.T) {
 	xdgHome := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", xdgHome)
-	xdg.Reload()
 	t.Cleanup(isolateConfig)
 	def := filepath.Join(xdgHome, "rootpick", "config.toml")
 
@@ -448,7 +445,6 @@ func TestRelativeHomeReadsNothingHere(t *testing.T) {
 	t.Setenv("HOME", "rel")
 	t.Setenv("XDG_CONFIG_HOME", "")
 	os.Unsetenv(configEnv)
-	xdg.Reload()
 	t.Cleanup(isolateConfig)
 	var out, errOut bytes.Buffer
 	if err := run([]string{"config", "path"}, &out, &errOut); err != nil {

@@ -13,9 +13,14 @@ import (
 // and the completions, so it always names every command and flag.
 //
 // It is written here rather than with mango-kong: that adapter (v0.1.0,
-// untouched since 2022) glues each command's details to its name, splits
-// examples into one paragraph a line and leaves "-" unescaped; the page
-// takes 150 lines with the model we already walk for completions.
+// untouched since 2022, over muesli/mango v0.2.0 and muesli/roff v0.1.0)
+// glues each command's details to its name ("\fBcompletion <shell>
+// [flags]\fPExamples:"), lists commands as tagged paragraphs instead of
+// one section each, splits examples into one paragraph a line (their
+// columns lost), puts the description in the page's header and leaves
+// "-" unescaped (so "--config" is not typed as it reads); tried again on
+// this model for issue 29. The page takes 150 lines with the model we
+// already walk for completions.
 type manCmd struct{}
 
 func (manCmd) Help() string {
