@@ -121,3 +121,5 @@ func (m *Model) finish() tea.Cmd {
 	m.closePool()
 	return tea.Quit
 }
+
+func (m *Model) asking() bool { return m.question != askNone }

@@ -19,8 +19,3 @@ type component interface {
 	SetSize(w, h int)
 	View() string
 }
-
-var (
-	_ component = (*consentDialog)(nil)
-	_ component = (*listView)(nil)
-)

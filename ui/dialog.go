@@ -96,6 +96,8 @@ type consentDialog struct {
 	height int
 }
 
+var _ component = (*consentDialog)(nil)
+
 // consentGuardMsg ends one wait of a dialog's type-ahead guard.
 type consentGuardMsg struct{ id, seq int }
 
@@ -435,11 +437,6 @@ func (d *consentDialog) title() string {
 	return share + ", stop sharing " + itoa(rm) + "," + with
 }
 
-// wrapText wraps s at spaces to width w (a word longer than w is broken).
-func wrapText(s string, w int) string {
-	return ansi.Wrap(s, max(w, 1), "")
-}
-
 func (d *consentDialog) tail(inner int) []string {
 	// The full path and URI of the highlighted line; two lines always, so
 	// that moving the cursor never changes the body's height.
@@ -657,27 +654,4 @@ func (d *consentDialog) View() string {
 	}
 	rows = append(rows, tail...)
 	return d.st.dialog.Width(d.width).Render(strings.Join(rows, "\n"))
-}
-
-// midCut shortens s to w cells by cutting out its middle, so the start and
-// the end of a name, which tell two names apart, both stay.
-func midCut(s string, w int) string {
-	sw := ansi.StringWidth(s)
-	if sw <= w {
-		return s
-	}
-	if w <= 1 {
-		return ansi.Truncate(s, w, "")
-	}
-	left := (w - 1) / 2
-	right := w - 1 - left
-	return ansi.Truncate(s, left, "") + "…" + ansi.TruncateLeft(s, sw-right, "")
-}
-
-// noun is one when n is 1, else many (the number is written apart).
-func noun(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

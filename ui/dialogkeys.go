@@ -36,3 +36,21 @@ func (k dialogKeys) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 	}
 }
+
+// KeyTable returns the key bindings as rows of (keys, action), in the order
+// of the full help, for documentation (the README's key table is checked
+// against it).
+func KeyTable() [][2]string {
+	var rows [][2]string
+	for _, col := range defaultKeys().FullHelp() {
+		for _, b := range col {
+			rows = append(rows, [2]string{b.Help().Key, b.Help().Desc})
+		}
+	}
+	d := defaultDialogKeys()
+	for _, b := range d.all() {
+		rows = append(rows, [2]string{b.Help().Key, "consent dialog: " + b.Help().Desc})
+	}
+	rows = append(rows, [2]string{backKeys.Help().Key, "help and server pane: back to the list"})
+	return rows
+}

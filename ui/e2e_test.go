@@ -58,14 +58,14 @@ func TestEndToEndInProcess(t *testing.T) {
 		t.Helper()
 		select {
 		case <-ch:
-		case <-time.After(10 * time.Second):
+		case <-time.After(hangBound):
 			t.Fatalf("timed out waiting for %s", what)
 		}
 	}
 	holds := func(what string, want ...string) {
 		t.Helper()
 		slices.Sort(want)
-		deadline := time.Now().Add(10 * time.Second)
+		deadline := time.Now().Add(hangBound)
 		for {
 			got := uris(demo.Roots())
 			if demo.Fetches() > 0 && slices.Equal(got, want) {
@@ -134,7 +134,7 @@ func TestEndToEndInProcess(t *testing.T) {
 		if err != nil {
 			t.Fatalf("program ended with %v", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(hangBound):
 		t.Fatal("q did not end the program")
 	}
 }
@@ -147,3 +147,9 @@ func uris(roots []*mcp.Root) []string {
 	slices.Sort(out)
 	return out
 }
+
+// hangBound is how long the in-process run waits for a step before
+// calling it a hang: a catch-all well above any promise (a loaded 2-core
+// machine running two race suites took 10.5 s to open the dialog once),
+// not a timing check; the promised figures are benchmarks.
+const hangBound = 60 * time.Second

@@ -47,10 +47,6 @@ type factsMsg struct {
 	results []vcsdetect.Result[repoFacts]
 }
 
-// DescribeFunc reads a repository's details; vcsdetect.Describer.Describe
-// is one.
-type DescribeFunc func(ctx context.Context, r vcsdetect.Repo) vcsdetect.Details
-
 // readFacts reads r's facts: describe reads git, consent says what sharing
 // it would mean. It runs on the pool's workers.
 func readFacts(ctx context.Context, describe DescribeFunc, dir string, r vcsdetect.Repo) repoFacts {

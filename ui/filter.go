@@ -1,12 +1,10 @@
 package ui
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/rootpick/rootpick/picker"
 )
 
@@ -124,32 +122,4 @@ func (m *Model) filterLine() (string, bool) {
 		pending = m.st.dim.Render(" …")
 	}
 	return m.filter.View() + pending, true
-}
-
-// highlight draws s with the bytes at offsets pos (ascending, relative to
-// s after subtracting from) in hit and the rest in base; pos outside s are
-// ignored. It cuts only between runes, and emits one style run per span.
-func highlight(s string, pos []int, from int, base, hit lipgloss.Style, plainBase bool) string {
-	var b strings.Builder
-	run := func(t string, on bool) {
-		switch {
-		case t == "":
-		case on:
-			b.WriteString(hit.Render(t))
-		case plainBase:
-			b.WriteString(t)
-		default:
-			b.WriteString(base.Render(t))
-		}
-	}
-	start, on := 0, false
-	for i := range s { // rune starts
-		_, hitHere := slices.BinarySearch(pos, i+from)
-		if hitHere != on {
-			run(s[start:i], on)
-			start, on = i, hitHere
-		}
-	}
-	run(s[start:], on)
-	return b.String()
 }

@@ -255,7 +255,7 @@ var (
 // serverPaneHelp and helpPaneHelp are the key lines of the server pane
 // and of the full help.
 func (m *Model) serverPaneHelp() []key.Binding {
-	return []key.Binding{paneScroll, paneRetry, backKeys, m.keys.QuitNow}
+	return []key.Binding{paneScroll, paneRetryKey, backKeys, m.keys.QuitNow}
 }
 
 func (m *Model) helpPaneHelp() []key.Binding {

@@ -105,31 +105,13 @@ func defaultNavKeys(letters bool) navKeys {
 }
 
 // backKeys close the help and the server pane, as q closes man and less;
-// paneRetry is r in the server pane, where nothing is typed: the Retry
+// paneRetryKey is r in the server pane, where nothing is typed: the Retry
 // key's letter.
 var (
-	backKeys  = key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc", "back"))
-	paneRetry = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "retry now"))
+	backKeys     = key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc", "back"))
+	paneRetryKey = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "retry now"))
 )
 
 // keyName is how texts name a binding's keys: its help's key text, so
 // that a text cannot disagree with the binding.
 func keyName(b key.Binding) string { return b.Help().Key }
-
-// KeyTable returns the key bindings as rows of (keys, action), in the order
-// of the full help, for documentation (the README's key table is checked
-// against it).
-func KeyTable() [][2]string {
-	var rows [][2]string
-	for _, col := range defaultKeys().FullHelp() {
-		for _, b := range col {
-			rows = append(rows, [2]string{b.Help().Key, b.Help().Desc})
-		}
-	}
-	d := defaultDialogKeys()
-	for _, b := range d.all() {
-		rows = append(rows, [2]string{b.Help().Key, "consent dialog: " + b.Help().Desc})
-	}
-	rows = append(rows, [2]string{backKeys.Help().Key, "help and server pane: back to the list"})
-	return rows
-}

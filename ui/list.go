@@ -22,6 +22,8 @@ type listView struct {
 	markCells     map[markKey]markCell
 }
 
+var _ component = (*listView)(nil)
+
 // listSource is what the list draws from (Model is one): the rows and
 // their checks, whether the scan still runs, each row's state column
 // (rowTagger, built once a frame) and its facts once read.
@@ -350,3 +352,50 @@ func (l *listView) branchCell(branch string, hasBranch bool, m branchMarks, bw i
 	}
 	return ansi.Truncate(l.cell(m, hasBranch, false).text, bw, "")
 }
+
+// highlight draws s with the bytes at offsets pos (ascending, relative to
+// s after subtracting from) in hit and the rest in base; pos outside s are
+// ignored. It cuts only between runes, and emits one style run per span.
+func highlight(s string, pos []int, from int, base, hit lipgloss.Style, plainBase bool) string {
+	var b strings.Builder
+	run := func(t string, on bool) {
+		switch {
+		case t == "":
+		case on:
+			b.WriteString(hit.Render(t))
+		case plainBase:
+			b.WriteString(t)
+		default:
+			b.WriteString(base.Render(t))
+		}
+	}
+	start, on := 0, false
+	for i := range s { // rune starts
+		_, hitHere := slices.BinarySearch(pos, i+from)
+		if hitHere != on {
+			run(s[start:i], on)
+			start, on = i, hitHere
+		}
+	}
+	run(s[start:], on)
+	return b.String()
+}
+
+// Row states, each with its own glyph and word so that none is told by
+// colour alone.
+const (
+	glyphAdd        = "+"
+	glyphRemove     = "−"
+	glyphShared     = "✓"
+	glyphCovered    = "⊂"
+	glyphWithdrawn  = "✗"
+	glyphRemembered = "↺"
+	glyphRisk       = "⚠"
+)
+
+// rowState is a row's state column, in full ("⚠ secrets ✓ shared ⊂
+// covered by web"), without details ("⚠ secrets ✓ shared ⊂ covered") and
+// short ("⚠ secrets ✓ ⊂": the risk with its word, the glyphs alone
+// otherwise). The short form is never dropped from a row, at any size: a
+// long name is cut instead.
+type rowState struct{ full, mid, short string }

@@ -25,29 +25,3 @@ const (
 	modeDialog              // the consent dialog, over any page: dialog.go, consent.go
 	modeAsk                 // a yes/no question on the status line (quit, check all) over a page: ask.go
 )
-
-// mode is what is on top: the consent dialog, then a question, then the
-// page.
-func (m *Model) mode() mode {
-	if m.question != askNone && m.sh.Dialog() == nil {
-		return modeAsk
-	}
-	return m.bodyMode()
-}
-
-// bodyMode is the mode whose view fills the body: the page, or the dialog
-// over it. The question is a note on the status line, drawn over the page
-// it was asked from.
-func (m *Model) bodyMode() mode {
-	if m.sh.Dialog() != nil {
-		return modeDialog
-	}
-	switch m.page {
-	case pageHelp:
-		return modeHelp
-	case pageServers:
-		return modeServers
-	case pageList:
-	}
-	return modeList
-}

@@ -43,11 +43,14 @@
 // hub.go, proxies.go, consent.go, facts.go, sorttimes.go), beside the
 // shared ones (model.go, mode.go, common.go, keys.go, dialogkeys.go,
 // styles.go, rows.go, details.go, status.go, serverstate.go, mouse.go).
+// The components and the small pieces below them (config.go, text.go,
+// keys.go, styles.go, the components' files) never name [Model]: only
+// the flows' files do, so references between files run one way except
+// among the flows.
 package ui
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -58,75 +61,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/safetext"
-	"github.com/rootpick/rootpick/mcpconn"
 	"github.com/rootpick/rootpick/picker"
 	"github.com/rootpick/rootpick/ui/sharing"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
-
-// ScanFunc is the signature of vcsdetect.Scan, injectable for tests.
-type ScanFunc func(ctx context.Context, dir string, opts vcsdetect.Options, found func(vcsdetect.Repo)) (vcsdetect.Stats, error)
-
-// FrameRate is how many frames a second the program should draw (the
-// program sets it: tea.WithFPS). Bubble Tea draws on a ticker, not on
-// input, so a key shows at the next frame: at its default 60 the wait
-// alone is 0–16.7 ms; 120, its maximum, halves it.
-const FrameRate = 120
-
-// FrameInterval is one frame: the scan's results and the like are
-// gathered for about that long, so the model takes one batch a frame.
-const FrameInterval = time.Second / FrameRate
-
-// Config is what the model needs from main.
-type Config struct {
-	// Dir is the folder to scan, absolute.
-	Dir string
-	// Hub serves the consented roots; Servers are connected to it at start.
-	Hub     *mcpconn.Hub
-	Servers []mcpconn.Spec
-	// Scan defaults to vcsdetect.Scan; ScanOptions are passed to it.
-	Scan        ScanFunc
-	ScanOptions vcsdetect.Options
-	// ArmDelay is how long the consent dialog ignores keys after it opens,
-	// and after each key it ignored, so that type-ahead cannot answer it.
-	// Zero means 300ms.
-	ArmDelay time.Duration
-	// Store, if set, remembers each confirmed consent and takes the audit
-	// log. Remembered is what it held at start: its roots are pre-checked,
-	// and served at once only with Resume (if they all still validate).
-	Store      *consent.Store
-	Remembered *consent.Record
-	Resume     bool
-	// StoreProblem, if set, is a sentence saying why the remembered
-	// consent was not believed (a record or folder that is not the
-	// person's own) or not read; it is shown at start, and nothing of it
-	// is checked or served.
-	StoreProblem string
-	// ProxyDir, with Store, is where the proxies of Store's profile
-	// register (mcpconn.ProxyDir); they are shown beside the servers.
-	ProxyDir string
-	// Describe reads a repository's details for the rows and the details
-	// pane; nil is a vcsdetect.Describer's (git when installed, go-git
-	// otherwise). Injectable for tests.
-	Describe DescribeFunc
-	// LogPath is the log file, named in the server pane.
-	LogPath string
-	// CommitTime reads a repository's last commit time for the sort by
-	// last commit; nil is vcsdetect.LastCommitTime. Injectable for tests.
-	CommitTime func(vcsdetect.Repo) (time.Time, bool)
-	// NoMouse leaves the mouse to the terminal (text selection): no wheel
-	// scrolling, no clicking rows (--no-mouse).
-	NoMouse bool
-	// Theme is the config file's theme: "auto" (or "") takes the
-	// terminal's background, as it answers tea.RequestBackgroundColor;
-	// "dark" or "light" sets the palette and asks nothing.
-	Theme string
-	// Now is the clock of the type-ahead guard and of records; nil is
-	// time.Now.
-	Now func() time.Time
-}
 
 // Model is the whole program state.
 type Model struct {
@@ -423,9 +362,23 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case md == modeHelp:
 		return m.helpKey(msg)
 	case md == modeServers:
-		return m.serversKey(msg)
+		return m.onPane(m.srvPane.Update(msg))
 	}
 	return m.listKey(msg)
+}
+
+// onPane acts on what a key in the server pane asked.
+func (m *Model) onPane(a paneAction) tea.Cmd {
+	switch a {
+	case paneQuit:
+		return m.quit()
+	case paneRetry:
+		return m.retry()
+	case paneClose:
+		m.page = pageList
+	case paneNone:
+	}
+	return nil
 }
 
 // listKey handles a key in the list. Commands are keys that cannot be
@@ -531,24 +484,6 @@ func (m *Model) render() string {
 	return fit(strings.Join(lines, "\n"), m.width, m.height)
 }
 
-// fit pads or cuts s to exactly h lines no wider than w.
-func fit(s string, w, h int) string {
-	if h <= 0 {
-		return ""
-	}
-	rows := strings.Split(s, "\n")
-	if len(rows) > h {
-		rows = rows[:h]
-	}
-	for i, r := range rows {
-		rows[i] = ansi.Truncate(r, w, "")
-	}
-	for len(rows) < h {
-		rows = append(rows, "")
-	}
-	return strings.Join(rows, "\n")
-}
-
 func (m *Model) headerView() string {
 	parts := []string{m.st.title.Render("rootpick"), safetext.Escape(home(m.cfg.Dir))}
 	count := itoa(m.picker.Len()) + " repos"
@@ -563,17 +498,46 @@ func (m *Model) headerView() string {
 	return ansi.Truncate(strings.Join(parts, "  "), m.width, "…")
 }
 
-// home shortens the home folder to ~.
-func home(p string) string {
-	h, err := consent.HomeDir()
-	if err != nil || h == "/" {
-		return p
+// mode is what is on top: the consent dialog, then a question, then the
+// page.
+func (m *Model) mode() mode {
+	if m.question != askNone && m.sh.Dialog() == nil {
+		return modeAsk
 	}
-	if p == h {
-		return "~"
+	return m.bodyMode()
+}
+
+// bodyMode is the mode whose view fills the body: the page, or the dialog
+// over it. The question is a note on the status line, drawn over the page
+// it was asked from.
+func (m *Model) bodyMode() mode {
+	if m.sh.Dialog() != nil {
+		return modeDialog
 	}
-	if strings.HasPrefix(p, h+string(filepath.Separator)) {
-		return "~" + p[len(h):]
+	switch m.page {
+	case pageHelp:
+		return modeHelp
+	case pageServers:
+		return modeServers
+	case pageList:
 	}
-	return p
+	return modeList
+}
+
+// autoTheme says whether the palette follows the terminal's background
+// (the config file's theme is "auto" or unset).
+func (m *Model) autoTheme() bool { return m.cfg.Theme == "" || m.cfg.Theme == "auto" }
+
+// setTheme rebuilds every style for a background (from
+// tea.BackgroundColorMsg; until it comes the background is taken as dark)
+// in common, which every part shares, and in the bubbles that keep their
+// own.
+func (m *Model) setTheme(dark bool) {
+	m.st = newStyles(dark, m.st.noColor)
+	m.filter.SetStyles(m.st.inputStyles())
+	m.spinner.Style = m.st.spinner
+	if m.sh.Dialog() != nil {
+		m.sh.Dialog().rebuild()
+	}
+	m.paneKey = paneKey{} // the details pane is drawn again in the new colours
 }

@@ -10,25 +10,6 @@ import (
 	"github.com/rootpick/rootpick/internal/safetext"
 )
 
-// Row states, each with its own glyph and word so that none is told by
-// colour alone.
-const (
-	glyphAdd        = "+"
-	glyphRemove     = "−"
-	glyphShared     = "✓"
-	glyphCovered    = "⊂"
-	glyphWithdrawn  = "✗"
-	glyphRemembered = "↺"
-	glyphRisk       = "⚠"
-)
-
-// rowState is a row's state column, in full ("⚠ secrets ✓ shared ⊂
-// covered by web"), without details ("⚠ secrets ✓ shared ⊂ covered") and
-// short ("⚠ secrets ✓ ⊂": the risk with its word, the glyphs alone
-// otherwise). The short form is never dropped from a row, at any size: a
-// long name is cut instead.
-type rowState struct{ full, mid, short string }
-
 // rowTagger returns the state column of a repository row: its risk (once
 // its facts are read), what a confirmation would change for it, whether
 // it is shared, covered by a checked or shared folder, withdrawn by a

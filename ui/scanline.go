@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/internal/safetext"
 )
 
@@ -148,15 +147,4 @@ func (m *Model) emptyView(w, h int) string {
 		out = draw(f[0], f[1])
 	}
 	return strings.Join(out, "\n")
-}
-
-// wrapIndent wraps plain text s to width w, every line indented and
-// styled on its own (a style must not run across a line break).
-func wrapIndent(indent, s string, st lipgloss.Style, w int) string {
-	inner := max(w-len(indent), 8)
-	lines := strings.Split(ansi.Wrap(s, inner, "/"), "\n")
-	for i, l := range lines {
-		lines[i] = indent + st.Render(l)
-	}
-	return strings.Join(lines, "\n")
 }

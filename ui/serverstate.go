@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/internal/safetext"
+	"github.com/rootpick/rootpick/mcpconn"
 	"github.com/rootpick/rootpick/ui/sharing"
 )
 
@@ -306,3 +309,376 @@ func (f *fleet) downState(s *serverState, why string) string {
 func (f *fleet) fullState(s *serverState) string  { return f.stateView(s, inFull) }
 func (f *fleet) shortState(s *serverState) string { return f.stateView(s, inShort) }
 func (f *fleet) wordState(s *serverState) string  { return f.stateView(s, inWord) }
+
+// serverLines are the server pane's lines, unscrolled: for each server its
+// state, the roots it fetched, the whole error (wrapped, never cut), what
+// happened to it lately with the time (the last historyKept events: a
+// crash it recovered from stays in view) and its last stderr lines.
+func (f *fleet) serverLines(width int) []string {
+	w := max(width, 1)
+	line := func(s string) string { return ansi.Truncate(s, w, "…") }
+	var out []string
+	// wrapped is a labelled field shown whole (an error, the roots
+	// fetched): wrapped under its label instead of cut at the edge.
+	wrapped := func(label, text string) {
+		indent := strings.Repeat(" ", ansi.StringWidth(label))
+		if w-len(indent) < 20 {
+			out = append(out, line(label+text))
+			return
+		}
+		for i, l := range strings.Split(ansi.Wrap(text, w-len(indent), " /,"), "\n") {
+			if i == 0 {
+				out = append(out, label+l)
+			} else {
+				out = append(out, indent+l)
+			}
+		}
+	}
+	if len(f.list) == 0 {
+		out = append(out, f.st.dim.Render("No server. Name one after -- or with --server/--url; rootpick proxy shows up here too."))
+	}
+	want := f.exposedURIs()
+	for i, s := range f.list {
+		if i > 0 {
+			out = append(out, "")
+		}
+		head := "● " + f.displayName(s)
+		if s.version != "" {
+			head += " " + s.version
+		}
+		if s.name != "" && s.label != s.name && !s.proxy {
+			head += f.st.dim.Render("  (" + safetext.Escape(s.label) + ")")
+		}
+		out = append(out, line(f.st.title.Render(head)))
+		state := f.stateView(s, inPane)
+		if s.protocol != "" {
+			state += f.st.dim.Render("  · protocol " + safetext.Escape(s.protocol))
+		}
+		wrapped("  state     ", state)
+		switch {
+		case !s.asked:
+			out = append(out, line(f.st.dim.Render("  roots     not asked yet")))
+		default:
+			got := make([]string, len(s.fetched))
+			for i, u := range s.fetched {
+				got[i] = safetext.Escape(relPath(f.cfg.Dir, pathOfURI(u)))
+			}
+			when := ""
+			if !s.fetchedAt.IsZero() {
+				when = " at " + s.fetchedAt.Format("15:04:05")
+			}
+			text := plural(len(s.fetched), "root", "roots") + " fetched" + when
+			if len(got) > 0 {
+				text += ": " + strings.Join(got, ", ")
+			}
+			if sameSet(want, s.fetched) {
+				text += f.st.ok.Render("  = the consent")
+			}
+			wrapped("  roots     ", text)
+		}
+		if s.err != "" {
+			wrapped("  error     ", f.st.err.Render(s.err))
+		}
+		if s.final {
+			wrapped("            ", f.st.dim.Render("It is not restarted until you press "+f.retryKeyName()+
+				": starting it again cannot help until the program is installed, made executable or the command corrected."))
+		}
+		for j, d := range s.withheld {
+			label := "  withheld  "
+			if j > 0 {
+				label = "            "
+			}
+			wrapped(label, f.st.err.Render(d))
+		}
+		for j, e := range s.history {
+			label := "  history   "
+			if j > 0 {
+				label = "            "
+			}
+			wrapped(label, f.st.dim.Render(e.at.Format("15:04:05")+" ")+e.text)
+		}
+		if s.dropped > 0 {
+			out = append(out, line(f.st.dim.Render("  stderr    "+itoa(s.dropped)+" lines came faster than they could be read (the log has them)")))
+		}
+		for j, l := range s.stderr {
+			label := "  stderr    "
+			if j > 0 {
+				label = "            "
+			}
+			out = append(out, line(f.st.dim.Render(label+l)))
+		}
+	}
+	if f.cfg.LogPath != "" {
+		out = append(out, "", line(f.st.dim.Render("log: "+safetext.Escape(f.cfg.LogPath))))
+	}
+	wrapped("", f.st.dim.Render(f.retryKeyName()+" retries servers that are down now · "+keyName(backKeys)+" or "+f.paneKeyName()+" goes back to the list"))
+	return out
+}
+
+// stderrKept is how many of a server's last stderr lines the UI keeps for
+// the server pane; longer lines are cut (at stderrLineCut runes).
+const (
+	stderrKept    = 5
+	stderrLineCut = 300
+)
+
+func (s *serverState) addStderr(line string) {
+	line = safetext.EscapeMax(line, stderrLineCut) // an escape or a rune is never cut in half
+	s.stderr = append(s.stderr, line)
+	if len(s.stderr) > stderrKept {
+		s.stderr = append(s.stderr[:0:0], s.stderr[len(s.stderr)-stderrKept:]...)
+	}
+}
+
+func (f *fleet) server(label string) *serverState {
+	for _, s := range f.list {
+		if s.label == label {
+			return s
+		}
+	}
+	s := &serverState{label: label}
+	f.list = append(f.list, s)
+	return s
+}
+
+// exposedURIs is the exposed set as sorted, unique URIs.
+func (f *fleet) exposedURIs() []string {
+	want := make([]string, len(f.sh.Served()))
+	for i, r := range f.sh.Served() {
+		want[i] = r.URI
+	}
+	slices.Sort(want)
+	return slices.Compact(want)
+}
+
+// synced reports whether the server's last roots/list answer is exactly the
+// exposed set (and no change is still on its way).
+func (f *fleet) synced(s *serverState) bool {
+	return s.asked && !f.sh.Applying() && sameSet(f.exposedURIs(), s.fetched)
+}
+
+// isVerified reports whether the server, asked, said it holds exactly the
+// exposed set.
+func (f *fleet) isVerified(s *serverState) bool {
+	return s.verified != nil && !f.sh.Applying() && sameSet(f.exposedURIs(), s.verified)
+}
+
+func (s *serverState) display() string {
+	if s.name != "" {
+		return s.name
+	}
+	return safetext.Escape(s.label)
+}
+
+// displayName is how server s is named on screen: its own name once known,
+// with " #2", " #3"… when another server shows the same name, so that two
+// servers are never confused.
+func (f *fleet) displayName(s *serverState) string {
+	name, n, nth := s.display(), 0, 0
+	for _, o := range f.list {
+		if o.display() == name {
+			n++
+			if o == s {
+				nth = n
+			}
+		}
+	}
+	if nth > 1 {
+		return name + " #" + itoa(nth)
+	}
+	return name
+}
+
+// connected lists the servers that are connected now.
+func (f *fleet) connected() []*serverState {
+	var out []*serverState
+	for _, s := range f.list {
+		if s.life == lifeConnected {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// serverNames names who a confirmation reaches: the connected servers, and
+// how many will be served when they connect.
+func (f *fleet) serverNames() string {
+	conn := f.connected()
+	names := make([]string, len(conn))
+	for i, s := range conn {
+		names[i] = f.displayName(s)
+	}
+	out := strings.Join(names, ", ")
+	if len(conn) == 0 {
+		out = "no connected server"
+	}
+	if waiting := len(f.list) - len(conn); waiting > 0 {
+		out += " (" + plural(waiting, "more server", "more servers") + " will be served when it connects)"
+	}
+	return out
+}
+
+// restartIn counts down to a restart: "restarting in 4s".
+func (f *fleet) restartIn(s *serverState) string {
+	secs := int(s.restartAt.Sub((*f.now)).Round(time.Second) / time.Second)
+	return "restarting in " + itoa(max(secs, 0)) + "s"
+}
+
+// startingFor counts the seconds a start has taken: "starting (12s)".
+func (f *fleet) startingFor(s *serverState) string {
+	return "starting (" + itoa(max(int((*f.now).Sub(s.startedAt)/time.Second), 0)) + "s)"
+}
+
+// retryKeyName and paneKeyName name the keys that retry the servers and open
+// the server pane, as the key map binds them.
+func (f *fleet) retryKeyName() string { return f.keys.Retry.Help().Key }
+
+func (f *fleet) paneKeyName() string { return f.keys.Servers.Help().Key }
+
+// needsDetails reports whether a server is down with a reason the server
+// pane tells in full.
+func (f *fleet) needsDetails() bool {
+	for _, s := range f.list {
+		if s.life.down() || s.life == lifeRestarting && s.err != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *fleet) protocol() string {
+	if f.cfg.Hub != nil {
+		return f.cfg.Hub.ProtocolVersion()
+	}
+	return mcpconn.DefaultProtocolVersion
+}
+
+// line is one line: how many roots are exposed, then each server's
+// state, in the most words that fit width w. A root counts as exposed
+// only while a server is connected to be served it.
+func (f *fleet) line(w int) string {
+	n := len(f.sh.Served())
+	var exposed string
+	shortExposed := itoa(n) + " exposed" // for a narrow line
+	switch {
+	case len(f.connected()) == 0 && n > 0:
+		exposed = plural(n, "root", "roots") + " consented, served when a server connects"
+		shortExposed = itoa(n) + " consented"
+	case n == 1:
+		exposed = "1 root exposed"
+	default:
+		exposed = itoa(n) + " roots exposed"
+	}
+	// The count comes first so that no server error can push it off. The
+	// line is the first of these that fits, from the whole story to the
+	// fewest words: every server's state in full, then each one's state
+	// word with its short reason ("restarting in 4s: exited with status
+	// 1"), then
+	// one word each, then (several servers) counted by state. Where a
+	// server is down, " — tab for details" follows while there is room.
+	var line string
+	if len(f.list) == 0 {
+		line = exposed + "  " + f.st.dim.Render("no server")
+	} else {
+		hint := ""
+		if f.needsDetails() {
+			hint = f.st.dim.Render(" — " + f.paneKeyName() + " for details")
+		}
+		each := func(head string, state func(*serverState) string) string {
+			parts := []string{head}
+			for _, s := range f.list {
+				parts = append(parts, "● "+f.displayName(s)+" "+state(s))
+			}
+			return strings.Join(parts, "  ")
+		}
+		tries := []string{
+			each(exposed, f.fullState) + hint,
+			each(exposed, f.fullState),
+		}
+		tries = append(tries, f.startingCut(exposed, w)...)
+		tries = append(tries,
+			each(exposed, f.shortState)+hint,
+			each(exposed, f.shortState))
+		if len(f.list) == 1 {
+			// One server: the short count, then its name is what gets
+			// cut, down to a few letters while its reason fits, and to
+			// one letter before its state word is.
+			s := f.list[0]
+			tries = append(tries, each(shortExposed, f.shortState)+hint, each(shortExposed, f.shortState))
+			for _, state := range []string{f.shortState(s), f.wordState(s)} {
+				head, tail := shortExposed+"  ● ", " "+state
+				room := w - ansi.StringWidth(head+tail)
+				if state == f.wordState(s) || room >= min(ansi.StringWidth(f.displayName(s)), nameKept) {
+					tries = append(tries, head+ansi.Truncate(f.displayName(s), max(room, 1), "…")+tail)
+				}
+			}
+		} else {
+			// Never hide a server: when they do not fit, one word each,
+			// then count them: with the hint while it fits, then
+			// without; at the narrowest, the count of roots in short and
+			// the worst states first, so what is cut at the edge is good
+			// news.
+			tries = append(tries,
+				each(exposed, f.wordState)+hint,
+				each(exposed, f.wordState),
+				exposed+"  "+f.serverSummary(true, false),
+				exposed+"  "+f.serverSummary(false, false),
+				shortExposed+"  "+f.serverSummary(false, true))
+		}
+		for _, try := range tries {
+			line = try
+			if ansi.StringWidth(line) <= w {
+				break
+			}
+		}
+	}
+	return line
+}
+
+// nameKept is the fewest cells of a server's name the status line keeps
+// to show its short reason; below it the reason goes, not the name.
+const nameKept = 6
+
+// startingCut is, when the one server is starting and has written on
+// stderr, its line with that last stderr line cut to fit: what a slow
+// start is busy with is worth more than the rest of the line.
+func (f *fleet) startingCut(exposed string, w int) []string {
+	if len(f.list) != 1 {
+		return nil
+	}
+	s := f.list[0]
+	if s.life != lifeStarting || s.startedAt.IsZero() || s.startLine == "" {
+		return nil
+	}
+	head := exposed + "  ● " + f.displayName(s) + " " + f.st.pending.Render(f.startingFor(s)) + f.st.dim.Render(" — ")
+	room := w - ansi.StringWidth(head)
+	if room < 10 {
+		return nil
+	}
+	return []string{head + f.st.dim.Render(ansi.Truncate(s.startLine, room, "…"))}
+}
+
+// serverSummary counts the servers by state: "3 servers: 2 verified, 1
+// failed", and " — tab for details" (the server pane's key) with hint;
+// worst puts the states that need attention first.
+func (f *fleet) serverSummary(hint, worst bool) string {
+	var counts [numVerdicts]int
+	for _, s := range f.list {
+		counts[f.verdictOf(s)]++
+	}
+	var parts []string
+	for i := range numVerdicts {
+		v := i
+		if worst {
+			v = numVerdicts - 1 - i
+		}
+		if n := counts[v]; n > 0 {
+			parts = append(parts, itoa(n)+" "+v.String())
+		}
+	}
+	line := itoa(len(f.list)) + " servers: " + strings.Join(parts, ", ")
+	if hint {
+		line += f.st.dim.Render(" — " + f.paneKeyName() + " for details")
+	}
+	return line
+}

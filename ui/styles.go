@@ -110,21 +110,3 @@ func (st styles) inputStyles() textinput.Styles {
 // honours values strconv.ParseBool reads as true, so NO_COLOR=yes would
 // otherwise still colour the screen.
 func noColorEnv() bool { return os.Getenv("NO_COLOR") != "" }
-
-// autoTheme says whether the palette follows the terminal's background
-// (the config file's theme is "auto" or unset).
-func (m *Model) autoTheme() bool { return m.cfg.Theme == "" || m.cfg.Theme == "auto" }
-
-// setTheme rebuilds every style for a background (from
-// tea.BackgroundColorMsg; until it comes the background is taken as dark)
-// in common, which every part shares, and in the bubbles that keep their
-// own.
-func (m *Model) setTheme(dark bool) {
-	m.st = newStyles(dark, m.st.noColor)
-	m.filter.SetStyles(m.st.inputStyles())
-	m.spinner.Style = m.st.spinner
-	if m.sh.Dialog() != nil {
-		m.sh.Dialog().rebuild()
-	}
-	m.paneKey = paneKey{} // the details pane is drawn again in the new colours
-}
