@@ -157,16 +157,6 @@ func (m *Model) replayTypeAhead() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// nothingNote says why a review changes nothing, kept roots being shared.
-func nothingNote(kept int) string {
-	switch kept {
-	case 0:
-		return "nothing is checked and nothing is shared."
-	case 1:
-		return "the checked folder is exactly what is shared."
-	}
-	return "the " + itoa(kept) + " checked folders are exactly what is shared."
-}
 
 // reviewKey is enter: review the checked folders. With nothing to review
 // (the checks are what is shared) it takes the highlighted row, as fzf's
@@ -236,7 +226,7 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 	if !m.sh.Proposed(d, d.change.Empty() && len(msg.problems) == 0) {
 		// Nothing for y to do: say so on the status line, with no dialog
 		// whose keys would offer a confirmation.
-		m.setNote("Nothing to change: "+nothingNote(len(d.change.Kept)), false)
+		m.setNote("Nothing to change: "+strings.ToLower(emptyChange(len(d.change.Kept))[:1])+emptyChange(len(d.change.Kept))[1:], false)
 		return m.replayTypeAhead()
 	}
 	if m.scanning {

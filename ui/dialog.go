@@ -526,105 +526,156 @@ func (d *consentDialog) layout() (head, tail []string, bodyH int) {
 
 // bodyLines are the scrolling lines: the sections and their entries.
 func (d *consentDialog) bodyLines(inner int) []dline {
-	var out []dline
-	text := func(s string) { out = append(out, dline{text: s, added: -1}) }
-	entry := func(sign string, st lipgloss.Style, r consent.Root, suffix string, added int) {
-		name := d.label(r.Path)
-		if added >= 0 && d.added[added].Requested != "" {
-			name = d.label(d.added[added].Requested) // as the list shows it, before symlinks
-		}
-		// The suffix may take what the name leaves, but the name keeps at
-		// least 24 cells (or all it needs) and is cut in its middle.
-		suffix = ansi.Truncate(suffix, max(inner-5-min(lipgloss.Width(name), 24), inner/2, 1), "…")
-		nameW := max(inner-4-lipgloss.Width(suffix)-1, 4)
-		name = midCut(name, nameW)
-		gap := max(1, inner-4-lipgloss.Width(name)-lipgloss.Width(suffix))
-		line := "  " + st.Render(sign+" "+name)
-		if suffix != "" {
-			line += strings.Repeat(" ", gap) + suffix
-		}
-		root := r
-		out = append(out, dline{text: line, sel: true, root: &root, added: added})
-	}
-	if n := len(d.added); n > 0 {
-		text(d.st.added.Render(fmt.Sprintf("+ added (%d)", n)))
-		for i, a := range d.added {
-			var suffix []string
-			if n := len(a.inside); n > 0 {
-				arrow := "▸"
-				if a.expanded {
-					arrow = "▾"
-				}
-				suffix = append(suffix, fmt.Sprintf("brings in %d %s %s", n, noun(n, "repo", "repos"), arrow))
-			}
-			if a.redundant != "" {
-				suffix = append(suffix, "redundant: inside "+midCut(d.label(a.redundant), max(inner/4, 4)))
-			}
-			sign, st := "+", d.st.added
-			if a.warned() {
-				sign, st = "!", d.st.warn
-				if a.granted {
-					suffix = append(suffix, "[x] granted")
-				} else {
-					suffix = append(suffix, "[ ] not granted")
-				}
-			}
-			entry(sign, st, a.Root, d.st.dim.Render(strings.Join(suffix, "  ")), i)
-			for _, w := range a.Warnings {
-				text(d.st.warn.Render(ansi.Truncate("      ⚠ "+safetext.Escape(w.Text), inner, "…")))
-			}
-			if a.expanded {
-				for _, in := range a.inside {
-					text(d.st.dim.Render("      · " + midCut(in, max(inner-8, 4))))
-				}
-			}
-		}
-	}
+	b := &bodyWriter{d: d, inner: inner}
+	b.addedSection()
 	if d.scanning && len(d.added) > 0 {
-		text(d.st.warn.Render(ansi.Truncate("  The scan is still running: these folders may hold more repositories.", inner, "…")))
+		b.text(d.st.warn.Render(ansi.Truncate("  The scan is still running: these folders may hold more repositories.", inner, "…")))
 	}
-	if n := len(d.change.Removed); n > 0 {
-		text(d.st.removed.Render(fmt.Sprintf("− removed (%d)", n)))
-		// A removed root inside a root that stays is still readable
-		// through it: say so rather than let "−" suggest it is gone.
-		stays := map[string]bool{}
-		for _, r := range d.Final() {
-			stays[r.Path] = true
-		}
-		for _, r := range d.change.Removed {
-			suffix := ""
-			if outer, ok := consent.CoveringRoot(r.Path, stays); ok {
-				suffix = d.st.warn.Render("still readable: inside " + midCut(d.label(outer), max(inner/4, 4)))
-			}
-			entry("−", d.st.removed, r, suffix, -1)
-		}
-	}
-	if n := len(d.change.Kept); n > 0 {
-		arrow := "▸"
-		if d.keptOpen {
-			arrow = "▾"
-		}
-		out = append(out, dline{text: "  " + d.st.dim.Render(fmt.Sprintf("= kept (%d, already shared) %s", n, arrow)), sel: true, added: -1, kept: true})
-		if d.keptOpen {
-			for _, r := range d.change.Kept {
-				entry("=", d.st.dim, r, "", -1)
-			}
-		}
-	}
+	b.removedSection()
+	b.keptSection()
 	if d.change.Empty() {
-		msg := fmt.Sprintf("The %d checked folders are exactly what is shared.", len(d.change.Kept))
-		switch len(d.change.Kept) {
-		case 0:
-			msg = "Nothing is checked and nothing is shared."
-		case 1:
-			msg = "The checked folder is exactly what is shared."
-		}
-		text(d.st.dim.Render(ansi.Truncate(msg, inner, "…")))
+		b.text(d.st.dim.Render(ansi.Truncate(emptyChange(len(d.change.Kept)), inner, "…")))
 	}
 	for _, p := range d.problems {
-		text(d.st.warn.Render(ansi.Truncate("! "+safetext.Escape(p), inner, "…")))
+		b.text(d.st.warn.Render(ansi.Truncate("! "+safetext.Escape(p), inner, "…")))
 	}
-	return out
+	return b.out
+}
+
+// bodyWriter writes the dialog's body lines, a section at a time, for
+// the width inner.
+type bodyWriter struct {
+	d     *consentDialog
+	inner int
+	out   []dline
+}
+
+// text is a line that the cursor passes over.
+func (b *bodyWriter) text(s string) { b.out = append(b.out, dline{text: s, added: -1}) }
+
+// entry is a root's line: its sign and name, and a suffix on the right;
+// added is its index among the added roots, or -1.
+func (b *bodyWriter) entry(sign string, st lipgloss.Style, r consent.Root, suffix string, added int) {
+	d, inner := b.d, b.inner
+	name := d.label(r.Path)
+	if added >= 0 && d.added[added].Requested != "" {
+		name = d.label(d.added[added].Requested) // as the list shows it, before symlinks
+	}
+	// The suffix may take what the name leaves, but the name keeps at
+	// least 24 cells (or all it needs) and is cut in its middle.
+	suffix = ansi.Truncate(suffix, max(inner-5-min(lipgloss.Width(name), 24), inner/2, 1), "…")
+	nameW := max(inner-4-lipgloss.Width(suffix)-1, 4)
+	name = midCut(name, nameW)
+	gap := max(1, inner-4-lipgloss.Width(name)-lipgloss.Width(suffix))
+	line := "  " + st.Render(sign+" "+name)
+	if suffix != "" {
+		line += strings.Repeat(" ", gap) + suffix
+	}
+	root := r
+	b.out = append(b.out, dline{text: line, sel: true, root: &root, added: added})
+}
+
+// addedSection is "+ added (N)": each root with what it brings in, its
+// redundancy and its grant, then its warnings and, expanded, the
+// repositories inside it.
+func (b *bodyWriter) addedSection() {
+	d, inner := b.d, b.inner
+	if len(d.added) == 0 {
+		return
+	}
+	b.text(d.st.added.Render(fmt.Sprintf("+ added (%d)", len(d.added))))
+	for i, a := range d.added {
+		sign, st := "+", d.st.added
+		if a.warned() {
+			sign, st = "!", d.st.warn
+		}
+		b.entry(sign, st, a.Root, d.st.dim.Render(strings.Join(d.addedSuffix(a, inner), "  ")), i)
+		for _, w := range a.Warnings {
+			b.text(d.st.warn.Render(ansi.Truncate("      ⚠ "+safetext.Escape(w.Text), inner, "…")))
+		}
+		if a.expanded {
+			for _, in := range a.inside {
+				b.text(d.st.dim.Render("      · " + midCut(in, max(inner-8, 4))))
+			}
+		}
+	}
+}
+
+// addedSuffix is what follows an added root's name: what it brings in,
+// what makes it redundant, whether it is granted.
+func (d *consentDialog) addedSuffix(a *addedRoot, inner int) []string {
+	var suffix []string
+	if n := len(a.inside); n > 0 {
+		arrow := "▸"
+		if a.expanded {
+			arrow = "▾"
+		}
+		suffix = append(suffix, fmt.Sprintf("brings in %d %s %s", n, noun(n, "repo", "repos"), arrow))
+	}
+	if a.redundant != "" {
+		suffix = append(suffix, "redundant: inside "+midCut(d.label(a.redundant), max(inner/4, 4)))
+	}
+	switch {
+	case !a.warned():
+	case a.granted:
+		suffix = append(suffix, "[x] granted")
+	default:
+		suffix = append(suffix, "[ ] not granted")
+	}
+	return suffix
+}
+
+// removedSection is "− removed (N)". A removed root inside a root that
+// stays is still readable through it: it says so rather than let "−"
+// suggest it is gone.
+func (b *bodyWriter) removedSection() {
+	d := b.d
+	if len(d.change.Removed) == 0 {
+		return
+	}
+	b.text(d.st.removed.Render(fmt.Sprintf("− removed (%d)", len(d.change.Removed))))
+	stays := map[string]bool{}
+	for _, r := range d.Final() {
+		stays[r.Path] = true
+	}
+	for _, r := range d.change.Removed {
+		suffix := ""
+		if outer, ok := consent.CoveringRoot(r.Path, stays); ok {
+			suffix = d.st.warn.Render("still readable: inside " + midCut(d.label(outer), max(b.inner/4, 4)))
+		}
+		b.entry("−", d.st.removed, r, suffix, -1)
+	}
+}
+
+// keptSection is "= kept (N, already shared)", folded until opened.
+func (b *bodyWriter) keptSection() {
+	d := b.d
+	n := len(d.change.Kept)
+	if n == 0 {
+		return
+	}
+	arrow := "▸"
+	if d.keptOpen {
+		arrow = "▾"
+	}
+	b.out = append(b.out, dline{text: "  " + d.st.dim.Render(fmt.Sprintf("= kept (%d, already shared) %s", n, arrow)), sel: true, added: -1, kept: true})
+	if d.keptOpen {
+		for _, r := range d.change.Kept {
+			b.entry("=", d.st.dim, r, "", -1)
+		}
+	}
+}
+
+// emptyChange says why a review changes nothing, kept folders being
+// exactly what is shared.
+func emptyChange(kept int) string {
+	switch kept {
+	case 0:
+		return "Nothing is checked and nothing is shared."
+	case 1:
+		return "The checked folder is exactly what is shared."
+	}
+	return fmt.Sprintf("The %d checked folders are exactly what is shared.", kept)
 }
 
 // label is path relative to the scanned folder ("." for the folder), or the

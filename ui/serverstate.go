@@ -315,104 +315,137 @@ func (f *fleet) wordState(s *serverState) string  { return f.stateView(s, inWord
 // happened to it lately with the time (the last historyKept events: a
 // crash it recovered from stays in view) and its last stderr lines.
 func (f *fleet) serverLines(width int) []string {
-	w := max(width, 1)
-	line := func(s string) string { return ansi.Truncate(s, w, "…") }
-	var out []string
-	// wrapped is a labelled field shown whole (an error, the roots
-	// fetched): wrapped under its label instead of cut at the edge.
-	wrapped := func(label, text string) {
-		indent := strings.Repeat(" ", ansi.StringWidth(label))
-		if w-len(indent) < 20 {
-			out = append(out, line(label+text))
-			return
-		}
-		for i, l := range strings.Split(ansi.Wrap(text, w-len(indent), " /,"), "\n") {
-			if i == 0 {
-				out = append(out, label+l)
-			} else {
-				out = append(out, indent+l)
-			}
-		}
-	}
+	p := &paneWriter{w: max(width, 1)}
 	if len(f.list) == 0 {
-		out = append(out, f.st.dim.Render("No server. Name one after -- or with --server/--url; rootpick proxy shows up here too."))
+		p.add(f.st.dim.Render("No server. Name one after -- or with --server/--url; rootpick proxy shows up here too."))
 	}
 	want := f.exposedURIs()
 	for i, s := range f.list {
 		if i > 0 {
-			out = append(out, "")
+			p.out = append(p.out, "")
 		}
-		head := "● " + f.displayName(s)
-		if s.version != "" {
-			head += " " + s.version
-		}
-		if s.name != "" && s.label != s.name && !s.proxy {
-			head += f.st.dim.Render("  (" + safetext.Escape(s.label) + ")")
-		}
-		out = append(out, line(f.st.title.Render(head)))
-		state := f.stateView(s, inPane)
-		if s.protocol != "" {
-			state += f.st.dim.Render("  · protocol " + safetext.Escape(s.protocol))
-		}
-		wrapped("  state     ", state)
-		switch {
-		case !s.asked:
-			out = append(out, line(f.st.dim.Render("  roots     not asked yet")))
-		default:
-			got := make([]string, len(s.fetched))
-			for i, u := range s.fetched {
-				got[i] = safetext.Escape(relPath(f.cfg.Dir, pathOfURI(u)))
-			}
-			when := ""
-			if !s.fetchedAt.IsZero() {
-				when = " at " + s.fetchedAt.Format("15:04:05")
-			}
-			text := plural(len(s.fetched), "root", "roots") + " fetched" + when
-			if len(got) > 0 {
-				text += ": " + strings.Join(got, ", ")
-			}
-			if sameSet(want, s.fetched) {
-				text += f.st.ok.Render("  = the consent")
-			}
-			wrapped("  roots     ", text)
-		}
-		if s.err != "" {
-			wrapped("  error     ", f.st.err.Render(s.err))
-		}
-		if s.final {
-			wrapped("            ", f.st.dim.Render("It is not restarted until you press "+f.retryKeyName()+
-				": starting it again cannot help until the program is installed, made executable or the command corrected."))
-		}
-		for j, d := range s.withheld {
-			label := "  withheld  "
-			if j > 0 {
-				label = "            "
-			}
-			wrapped(label, f.st.err.Render(d))
-		}
-		for j, e := range s.history {
-			label := "  history   "
-			if j > 0 {
-				label = "            "
-			}
-			wrapped(label, f.st.dim.Render(e.at.Format("15:04:05")+" ")+e.text)
-		}
-		if s.dropped > 0 {
-			out = append(out, line(f.st.dim.Render("  stderr    "+itoa(s.dropped)+" lines came faster than they could be read (the log has them)")))
-		}
-		for j, l := range s.stderr {
-			label := "  stderr    "
-			if j > 0 {
-				label = "            "
-			}
-			out = append(out, line(f.st.dim.Render(label+l)))
-		}
+		f.serverBlock(p, s, want)
 	}
 	if f.cfg.LogPath != "" {
-		out = append(out, "", line(f.st.dim.Render("log: "+safetext.Escape(f.cfg.LogPath))))
+		p.out = append(p.out, "")
+		p.add(f.st.dim.Render("log: " + safetext.Escape(f.cfg.LogPath)))
 	}
-	wrapped("", f.st.dim.Render(f.retryKeyName()+" retries servers that are down now · "+keyName(backKeys)+" or "+f.paneKeyName()+" goes back to the list"))
-	return out
+	p.wrapped("", f.st.dim.Render(f.retryKeyName()+" retries servers that are down now · "+keyName(backKeys)+" or "+f.paneKeyName()+" goes back to the list"))
+	return p.out
+}
+
+// paneWriter writes the server pane's lines at width w: a line cut at the
+// edge, or a labelled field shown whole.
+type paneWriter struct {
+	w   int
+	out []string
+}
+
+// add is one line, cut at the edge.
+func (p *paneWriter) add(s string) { p.out = append(p.out, ansi.Truncate(s, p.w, "…")) }
+
+// wrapped is a labelled field shown whole (an error, the roots fetched):
+// wrapped under its label instead of cut at the edge.
+func (p *paneWriter) wrapped(label, text string) {
+	indent := strings.Repeat(" ", ansi.StringWidth(label))
+	if p.w-len(indent) < 20 {
+		p.add(label + text)
+		return
+	}
+	for i, l := range strings.Split(ansi.Wrap(text, p.w-len(indent), " /,"), "\n") {
+		if i == 0 {
+			p.out = append(p.out, label+l)
+		} else {
+			p.out = append(p.out, indent+l)
+		}
+	}
+}
+
+// list is a labelled list of fields, the label on the first only.
+func (p *paneWriter) list(label string, items []string, wrap bool) {
+	blank := strings.Repeat(" ", len(label))
+	for j, it := range items {
+		l := label
+		if j > 0 {
+			l = blank
+		}
+		if wrap {
+			p.wrapped(l, it)
+		} else {
+			p.add(l + it)
+		}
+	}
+}
+
+// serverBlock is one server's block in the pane: its name, state, roots,
+// error, withheld roots, history and last stderr lines.
+func (f *fleet) serverBlock(p *paneWriter, s *serverState, want []string) {
+	head := "● " + f.displayName(s)
+	if s.version != "" {
+		head += " " + s.version
+	}
+	if s.name != "" && s.label != s.name && !s.proxy {
+		head += f.st.dim.Render("  (" + safetext.Escape(s.label) + ")")
+	}
+	p.add(f.st.title.Render(head))
+	state := f.stateView(s, inPane)
+	if s.protocol != "" {
+		state += f.st.dim.Render("  · protocol " + safetext.Escape(s.protocol))
+	}
+	p.wrapped("  state     ", state)
+	if s.asked {
+		p.wrapped("  roots     ", f.fetchedText(s, want))
+	} else {
+		p.add(f.st.dim.Render("  roots     not asked yet"))
+	}
+	if s.err != "" {
+		p.wrapped("  error     ", f.st.err.Render(s.err))
+	}
+	if s.final {
+		p.wrapped("            ", f.st.dim.Render("It is not restarted until you press "+f.retryKeyName()+
+			": starting it again cannot help until the program is installed, made executable or the command corrected."))
+	}
+	withheld := make([]string, len(s.withheld))
+	for j, d := range s.withheld {
+		withheld[j] = f.st.err.Render(d)
+	}
+	p.list("  withheld  ", withheld, true)
+	history := make([]string, len(s.history))
+	for j, e := range s.history {
+		history[j] = f.st.dim.Render(e.at.Format("15:04:05")+" ") + e.text
+	}
+	p.list("  history   ", history, true)
+	if s.dropped > 0 {
+		p.add(f.st.dim.Render("  stderr    " + itoa(s.dropped) + " lines came faster than they could be read (the log has them)"))
+	}
+	for j, l := range s.stderr {
+		label := "  stderr    "
+		if j > 0 {
+			label = "            "
+		}
+		p.add(f.st.dim.Render(label + l))
+	}
+}
+
+// fetchedText is the roots a server last fetched, when, and whether they
+// are the consent (want).
+func (f *fleet) fetchedText(s *serverState, want []string) string {
+	got := make([]string, len(s.fetched))
+	for i, u := range s.fetched {
+		got[i] = safetext.Escape(relPath(f.cfg.Dir, pathOfURI(u)))
+	}
+	when := ""
+	if !s.fetchedAt.IsZero() {
+		when = " at " + s.fetchedAt.Format("15:04:05")
+	}
+	text := plural(len(s.fetched), "root", "roots") + " fetched" + when
+	if len(got) > 0 {
+		text += ": " + strings.Join(got, ", ")
+	}
+	if sameSet(want, s.fetched) {
+		text += f.st.ok.Render("  = the consent")
+	}
+	return text
 }
 
 // stderrKept is how many of a server's last stderr lines the UI keeps for
