@@ -157,7 +157,6 @@ func (m *Model) replayTypeAhead() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-
 // reviewKey is enter: review the checked folders. With nothing to review
 // (the checks are what is shared) it takes the highlighted row, as fzf's
 // enter does, and puts it back if the review is cancelled.
