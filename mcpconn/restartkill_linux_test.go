@@ -81,21 +81,39 @@ func withEntry(entry string) []int {
 	return pids
 }
 
+// guardsWithEntry lists the guards (argv[0] guardName, zombies left out)
+// whose environment holds entry.
+func guardsWithEntry(entry string) []int {
+	var guards []int
+	for _, pid := range withEntry(entry) {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+		if err != nil {
+			continue
+		}
+		if argv0, _, _ := bytes.Cut(b, []byte{0}); string(argv0) == guardName {
+			guards = append(guards, pid)
+		}
+	}
+	return guards
+}
+
 // TestNothingOutlivesAKilledPickerWhileAServerCrashLoops: the picker (a
 // Hub in a subreaper, crashhost) is killed with SIGKILL at a random moment
 // while its server crash-loops, each run leaving a grandchild that left
 // the server's session and ignores SIGTERM: the server's guard is then
 // ending a tree, or the supervisor is ending an old guard's tree, starting
-// a new one or waiting out its backoff. Whatever the moment, every process
-// of the picker's (each carries the trial's environment entry) is gone
-// soon after: the guard keeps its subreaper role, and so its tree, until
-// the tree is gone, and nothing SIGKILLs a guard before that.
+// a new one or waiting out its backoff. Whatever the moment, the picker's
+// guards end their trees and exit, and once no guard is left nothing of
+// the picker's runs (each of its processes carries the trial's environment
+// entry): not a moment later, at once, since a guard keeps its subreaper
+// role, and so its tree, until the tree is gone, and nothing SIGKILLs a
+// guard before that.
 func TestNothingOutlivesAKilledPickerWhileAServerCrashLoops(t *testing.T) {
 	const trials, atOnce = 20, 4
-	// The bound is a catch-all: a guard ends its tree in about termGrace
-	// (1 s) after its parent's death; the report that led here saw
-	// survivors 12 s later.
-	const bound = 15 * time.Second
+	// The bound is a catch-all for the guards: one ends its tree in about
+	// termGrace (1 s) after its parent's death, and gives up on a process
+	// that does not die of SIGKILL after guardHold.
+	const bound = guardHold + 10*time.Second
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -143,28 +161,34 @@ func TestNothingOutlivesAKilledPickerWhileAServerCrashLoops(t *testing.T) {
 			_ = cmd.Process.Signal(syscall.SIGKILL)
 			_ = cmd.Wait()
 			killed := time.Now()
-			var left []int
+			var guards []int
 			for {
-				left = withEntry(entry)
-				if len(left) == 0 || time.Since(killed) > bound {
+				guards = guardsWithEntry(entry)
+				if len(guards) == 0 || time.Since(killed) > bound {
 					break
 				}
-				time.Sleep(50 * time.Millisecond)
+				time.Sleep(20 * time.Millisecond)
 			}
-			if len(left) > 0 {
-				mu.Lock()
-				survivors = append(survivors, fmt.Sprintf("trial %d: %v", i, left))
-				mu.Unlock()
-				for _, p := range left {
-					_ = syscall.Kill(p, syscall.SIGKILL)
-				}
+			took := time.Since(killed)
+			left := withEntry(entry)
+			if len(left) == 0 {
+				t.Logf("trial %d: nothing left %v after the SIGKILL", i, took.Round(10*time.Millisecond))
 				return
 			}
-			t.Logf("trial %d: nothing left %v after the SIGKILL", i, time.Since(killed).Round(10*time.Millisecond))
+			what := fmt.Sprintf("trial %d: %v running once no guard was left, %v after the SIGKILL", i, left, took.Round(10*time.Millisecond))
+			if len(guards) > 0 {
+				what = fmt.Sprintf("trial %d: guards %v still running %v after the SIGKILL, with %v", i, guards, bound, left)
+			}
+			mu.Lock()
+			survivors = append(survivors, what)
+			mu.Unlock()
+			for _, p := range left {
+				_ = syscall.Kill(p, syscall.SIGKILL)
+			}
 		}()
 	}
 	wg.Wait()
 	if len(survivors) > 0 {
-		t.Fatalf("%d of %d trials left processes running %v after the picker was killed: %v", len(survivors), trials, bound, survivors)
+		t.Fatalf("%d of %d trials left processes running after the picker was killed: %v", len(survivors), trials, survivors)
 	}
 }
