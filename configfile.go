@@ -74,51 +74,8 @@ func (cfg *configFile) parse(data string) error {
 	}
 	p.keys = placeKeys([]byte(data))
 	for _, name := range p.childKeys(nil) {
-		key := []string{name}
-		v := p.doc[name]
-		var err error
-		switch name {
-		case "dir":
-			var s tomlString
-			if err = s.UnmarshalTOML(v); err == nil {
-				if cfg.Dir, err = expandDir(string(s)); err != nil {
-					return p.at(key, "dir: "+err.Error())
-				}
-				cfg.dirAt = *p.at(key, "")
-			}
-		case "profile":
-			var s tomlString
-			if err = s.UnmarshalTOML(v); err == nil {
-				if err := consent.ValidateProfile(string(s)); err != nil {
-					return p.at(key, "profile: "+strings.TrimPrefix(err.Error(), "consent: "))
-				}
-				cfg.Profile, cfg.hasProfile = string(s), true
-			}
-		case "skip":
-			var l tomlStrings
-			err = l.UnmarshalTOML(v)
-			cfg.Skip, cfg.hasSkip = l, true
-		case "max_depth":
-			var n depth
-			err = n.UnmarshalTOML(v)
-			cfg.MaxDepth, cfg.hasMaxDepth = n, true
-		case "theme":
-			var s tomlString
-			if err = s.UnmarshalTOML(v); err == nil {
-				if !slices.Contains(themes, string(s)) {
-					return p.at(key, fmt.Sprintf("theme: want %s, got %s", strings.Join(themes, ", "), quote(string(s))))
-				}
-				cfg.Theme = string(s)
-			}
-		case "servers":
-			if err := p.servers(); err != nil {
-				return err
-			}
-		default:
-			return p.at(key, "unknown key "+quoteKey(key))
-		}
-		if err != nil {
-			return p.valueError(key, err)
+		if err := p.topKey(name); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -132,51 +89,131 @@ type tomlValue interface {
 	UnmarshalTOML(v any) error
 }
 
-// servers reads the [servers.NAME] tables.
+// decode decodes v, the value at key, into into; what it refuses is
+// placed at the value and named by its key.
+func (p *configParser) decode(key []string, v any, into tomlValue) error {
+	if err := into.UnmarshalTOML(v); err != nil {
+		return p.valueError(key, err)
+	}
+	return nil
+}
+
+// topKey reads the top-level key name.
+func (p *configParser) topKey(name string) error {
+	key, cfg := []string{name}, p.cfg
+	switch name {
+	case "dir":
+		return p.dir(key)
+	case "profile":
+		return p.profile(key)
+	case "skip":
+		var l tomlStrings
+		if err := p.decode(key, p.doc[name], &l); err != nil {
+			return err
+		}
+		cfg.Skip, cfg.hasSkip = l, true
+	case "max_depth":
+		var n depth
+		if err := p.decode(key, p.doc[name], &n); err != nil {
+			return err
+		}
+		cfg.MaxDepth, cfg.hasMaxDepth = n, true
+	case "theme":
+		return p.theme(key)
+	case "servers":
+		return p.servers()
+	default:
+		return p.at(key, "unknown key "+quoteKey(key))
+	}
+	return nil
+}
+
+// dir reads dir: an absolute folder or one under ~/, whose place is kept
+// for the check that it can be scanned (AfterApply).
+func (p *configParser) dir(key []string) error {
+	var s tomlString
+	if err := p.decode(key, p.doc[key[0]], &s); err != nil {
+		return err
+	}
+	d, err := expandDir(string(s))
+	if err != nil {
+		return p.at(key, "dir: "+err.Error())
+	}
+	p.cfg.Dir, p.cfg.dirAt = d, *p.at(key, "")
+	return nil
+}
+
+// profile reads profile, checked as --profile is.
+func (p *configParser) profile(key []string) error {
+	var s tomlString
+	if err := p.decode(key, p.doc[key[0]], &s); err != nil {
+		return err
+	}
+	if err := consent.ValidateProfile(string(s)); err != nil {
+		return p.at(key, "profile: "+strings.TrimPrefix(err.Error(), "consent: "))
+	}
+	p.cfg.Profile, p.cfg.hasProfile = string(s), true
+	return nil
+}
+
+// theme reads theme: one of themes.
+func (p *configParser) theme(key []string) error {
+	var s tomlString
+	if err := p.decode(key, p.doc[key[0]], &s); err != nil {
+		return err
+	}
+	if !slices.Contains(themes, string(s)) {
+		return p.at(key, fmt.Sprintf("theme: want %s, got %s", strings.Join(themes, ", "), quote(string(s))))
+	}
+	p.cfg.Theme = string(s)
+	return nil
+}
+
+// servers reads the [servers.NAME] tables, in the file's order.
 func (p *configParser) servers() error {
-	names, ok := p.doc["servers"].(map[string]any)
-	if !ok {
+	if _, ok := p.doc["servers"].(map[string]any); !ok {
 		return p.valueError([]string{"servers"}, wrongType("a table", p.doc["servers"]))
 	}
 	for _, name := range p.childKeys([]string{"servers"}) {
-		at := []string{"servers", name}
-		s := configServer{Name: name}
-		if consent.ValidateProfile(name) != nil {
-			return p.at(at, "server name "+quote(name)+": only letters, digits, '-', '_' and '.', at most 64, not starting with '.'")
-		}
-		fields, ok := names[name].(map[string]any)
-		if !ok {
-			return p.valueError(at, wrongType("a table", names[name]))
-		}
-		for _, key := range p.childKeys(at) {
-			var into tomlValue
-			switch key {
-			case "command":
-				into = &s.Command
-			case "url":
-				into = &s.URL
-			case "enforce":
-				into = &s.Enforce
-			case "allow-read":
-				into = &s.AllowRead
-			case "allow-write":
-				into = &s.AllowWrite
-			default:
-				return p.at(append(at, key), "unknown key "+quoteKey(append(at, key)))
-			}
-			if err := into.UnmarshalTOML(fields[key]); err != nil {
-				return p.valueError(append(at, key), err)
-			}
-		}
-		if (s.Command == nil) == (s.URL == "") {
-			return p.at(at, "server "+quote(name)+": give either command or url")
-		}
-		if s.URL != "" && (s.Enforce != "" || s.AllowRead != nil || s.AllowWrite != nil) {
-			return p.at(at, "server "+quote(name)+": enforce, allow-read and allow-write are for a command rootpick starts, not a url")
+		s, err := p.readServer(name)
+		if err != nil {
+			return err
 		}
 		p.cfg.Servers = append(p.cfg.Servers, s)
 	}
 	return nil
+}
+
+// readServer reads the table [servers.NAME]: a command or a url, and for a
+// command the sandbox's settings.
+func (p *configParser) readServer(name string) (configServer, error) {
+	at := []string{"servers", name}
+	s := configServer{Name: name}
+	if consent.ValidateProfile(name) != nil {
+		return s, p.at(at, "server name "+quote(name)+": only letters, digits, '-', '_' and '.', at most 64, not starting with '.'")
+	}
+	v := p.doc["servers"].(map[string]any)[name] // servers checked the table
+	table, ok := v.(map[string]any)
+	if !ok {
+		return s, p.valueError(at, wrongType("a table", v))
+	}
+	fields := map[string]tomlValue{"command": &s.Command, "url": &s.URL, "enforce": &s.Enforce, "allow-read": &s.AllowRead, "allow-write": &s.AllowWrite}
+	for _, key := range p.childKeys(at) {
+		into, ok := fields[key]
+		if !ok {
+			return s, p.at(append(at, key), "unknown key "+quoteKey(append(at, key)))
+		}
+		if err := p.decode(append(at, key), table[key], into); err != nil {
+			return s, err
+		}
+	}
+	if (s.Command == nil) == (s.URL == "") {
+		return s, p.at(at, "server "+quote(name)+": give either command or url")
+	}
+	if s.URL != "" && (s.Enforce != "" || s.AllowRead != nil || s.AllowWrite != nil) {
+		return s, p.at(at, "server "+quote(name)+": enforce, allow-read and allow-write are for a command rootpick starts, not a url")
+	}
+	return s, nil
 }
 
 // childKeys are the keys right below parent, in the order the file first
