@@ -221,12 +221,12 @@ func TestE2EHabitsEnterRevokeQuit(t *testing.T) {
 	}
 }
 
-// quitDiscarding quits, answering y to "discard unconfirmed changes?".
+// quitDiscarding quits, answering enter to "discard unconfirmed changes?".
 func (tt *tui) quitDiscarding() {
 	tt.t.Helper()
 	tt.send("C-q")
 	tt.waitText("Discard")
-	tt.send("y")
+	tt.send("Enter")
 	if code := tt.waitExit(); code != 0 {
 		tt.t.Fatalf("exit code %d", code)
 	}

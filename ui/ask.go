@@ -66,7 +66,7 @@ func (m *Model) checkShown(on bool) tea.Cmd {
 		if m.picker.Filter() != "" {
 			what += " matching " + strconv.Quote(m.picker.Filter())
 		}
-		m.setNote(verb+" "+what+"? "+itoa(off)+" "+noun(off, "is", "are")+" off screen. "+m.dkeys.Confirm.Help().Key+" does it, any other key goes back.", true)
+		m.setNote(verb+" "+what+"? "+itoa(off)+" "+noun(off, "is", "are")+" off screen. "+keyName(askYes)+" does it, any other key goes back.", true)
 		return nil
 	}
 	m.doCheckShown(on)
@@ -84,17 +84,24 @@ func (m *Model) doCheckShown(on bool) {
 func (m *Model) quit() tea.Cmd {
 	if n := m.unconfirmed(); n > 0 && !m.sh.Applying() {
 		m.question = askQuit
-		m.setNote("Discard "+itoa(n)+" unconfirmed "+noun(n, "change", "changes")+"? "+m.dkeys.Confirm.Help().Key+" or "+m.keys.QuitNow.Help().Key+" quits, any other key goes back.", true)
+		m.setNote("Discard "+itoa(n)+" unconfirmed "+noun(n, "change", "changes")+"? "+keyName(askYes)+" or "+keyName(m.keys.QuitNow)+" quits, any other key goes back.", true)
 		return nil
 	}
 	return m.finish()
 }
 
-// answer takes the answer to the question asked.
+// askYes answers a question yes. It is enter, not a letter: a question
+// asked while the person types (esc, then "yarn") must not take the y of
+// a word as its answer.
+var askYes = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "yes"))
+
+// answer takes the answer to the question asked: askYes (or, to quit,
+// ctrl+q) says yes; any other key says no, and a key that types text goes
+// on to the query, so a word typed across the question is not lost.
 func (m *Model) answer(msg tea.KeyPressMsg) tea.Cmd {
 	asked := m.question
 	m.question = askNone
-	yes := key.Matches(msg, m.dkeys.Confirm)
+	yes := key.Matches(msg, askYes)
 	switch asked {
 	case askQuit:
 		if yes || key.Matches(msg, m.keys.QuitNow) {
@@ -104,10 +111,14 @@ func (m *Model) answer(msg tea.KeyPressMsg) tea.Cmd {
 	case askCheckAll, askUncheckAll:
 		if yes {
 			m.doCheckShown(asked == askCheckAll)
-		} else {
-			m.setNote("Nothing checked or unchecked.", false)
+			return nil
 		}
+		m.setNote("Nothing checked or unchecked.", false)
 	case askNone: // (not asked: the key went elsewhere)
+		return nil
+	}
+	if msg.Text != "" && m.page == pageList {
+		return m.editQuery(msg)
 	}
 	return nil
 }

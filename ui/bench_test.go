@@ -39,7 +39,7 @@ func benchModel(b testing.TB, n int, all bool) *Model {
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	if all {
 		m.Update(keyPress("ctrl+a"))
-		m.Update(keyPress("y")) // rows off screen: ctrl+a asks first
+		m.Update(keyPress("enter")) // rows off screen: ctrl+a asks first
 	}
 	// Every row's facts known, as once the pool has read the screen: the
 	// rows draw their marks.

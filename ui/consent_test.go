@@ -22,7 +22,7 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 	if cmd := send(m, "ctrl+q"); cmd != nil {
 		t.Fatal("q with unconfirmed changes quit at once")
 	}
-	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, "Discard 2 unconfirmed changes? y or ctrl+q quits") {
+	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, "Discard 2 unconfirmed changes? enter or ctrl+q quits") {
 		t.Fatalf("no question:\n%s", out)
 	}
 	if cmd := send(m, "j"); cmd != nil || m.mode() != modeList {
@@ -32,8 +32,8 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 		t.Fatal("going back lost the checks")
 	}
 	send(m, "ctrl+q")
-	if msg := send(m, "y")(); msg != tea.Quit() {
-		t.Fatalf("y after the question returned %#v", msg)
+	if msg := send(m, "enter")(); msg != tea.Quit() {
+		t.Fatalf("enter after the question returned %#v", msg)
 	}
 	// Served and unchecked also counts; nothing pending quits at once.
 	m = fixture(t, demoRepos()...)
@@ -324,5 +324,43 @@ func BenchmarkRenderRowStates(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		_ = m.render()
+	}
+}
+
+// TestATypedWordNeverAnswersAQuestion: esc on an empty query with a change
+// not confirmed asks whether to quit; typing "yarn" then is typing: the y
+// goes back to the list and into the query, with the rest of the word,
+// and nothing quits. (The question took y as its answer and quit.)
+func TestATypedWordNeverAnswersAQuestion(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	send(m, "space", "esc")
+	if m.mode() != modeAsk {
+		t.Fatalf("precondition: esc with a change did not ask (mode %d)", m.mode())
+	}
+	for _, k := range []string{"y", "a", "r", "n"} {
+		if cmd := send(m, k); cmd != nil && isQuit(cmd) {
+			t.Fatalf("typing %q after the question quit", k)
+		}
+	}
+	if m.mode() != modeList || m.filter.Value() != "yarn" {
+		t.Fatalf("after typing yarn: mode %d, query %q; want the list with the query yarn", m.mode(), m.filter.Value())
+	}
+	if !m.picker.IsChecked("/work/demo/api") {
+		t.Fatal("the change was lost")
+	}
+
+	// The same for check-all: a letter is no yes.
+	var repos []vcsdetect.Repo
+	for i := range 40 {
+		repos = append(repos, repo(fmt.Sprintf("svc-%02d", i), "main"))
+	}
+	m = fixture(t, repos...) // 80×24: not 40 rows
+	send(m, "ctrl+a")
+	if m.mode() != modeAsk {
+		t.Fatalf("precondition: ctrl+a with rows off screen did not ask (mode %d)", m.mode())
+	}
+	send(m, "y")
+	if m.picker.CheckedCount() != 0 || m.filter.Value() != "y" {
+		t.Fatalf("y after ctrl+a's question: %d checked, query %q", m.picker.CheckedCount(), m.filter.Value())
 	}
 }

@@ -36,7 +36,7 @@ func TestTextsNameTheBoundKeys(t *testing.T) {
 	m = fixture(t, demoRepos()...)
 	rebind(m)
 	send(m, "space", "f10")
-	if out := flat(screen(m)); !strings.Contains(out, "f8 or f10 quits") {
+	if out := flat(screen(m)); !strings.Contains(out, "enter or f10 quits") {
 		t.Errorf("the quit question does not name its keys:\n%s", out)
 	}
 	send(m, "x")

@@ -50,7 +50,8 @@ func TestModeKeys(t *testing.T) {
 		{modeDialog, "y", modeList, false},
 
 		{modeAsk, "j", modeList, false},
-		{modeAsk, "y", modeList, true},
+		{modeAsk, "y", modeList, false}, // a letter goes back (and types)
+		{modeAsk, "enter", modeList, true},
 	} {
 		m := fixture(t, demoRepos()...)
 		enter[tc.from](t, m)

@@ -130,7 +130,7 @@ func TestToggleAndCheckAll(t *testing.T) {
 
 // TestCheckAllAsksWhenRowsAreOffScreen: ctrl+a and ctrl+x change every row
 // the filter shows; when some of those are off screen they ask first, and
-// any key but y changes nothing.
+// any key but enter changes nothing.
 func TestCheckAllAsksWhenRowsAreOffScreen(t *testing.T) {
 	var repos []vcsdetect.Repo
 	for i := range 40 {
@@ -145,9 +145,9 @@ func TestCheckAllAsksWhenRowsAreOffScreen(t *testing.T) {
 	if m.mode() != modeList || m.picker.CheckedCount() != 0 {
 		t.Fatalf("n: mode %d, %d checked", m.mode(), m.picker.CheckedCount())
 	}
-	send(m, "ctrl+a", "y")
+	send(m, "ctrl+a", "enter")
 	if m.picker.CheckedCount() != 40 {
-		t.Fatalf("ctrl+a y checked %d, want 40", m.picker.CheckedCount())
+		t.Fatalf("ctrl+a enter checked %d, want 40", m.picker.CheckedCount())
 	}
 	typeText(m, "svc-3") // 13 rows: all on screen, no question
 	shown := m.picker.ShownLen()
