@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -237,11 +238,24 @@ func (t target) live() []int {
 // process may not signal (it changed its user: sudo) cannot be ended from
 // here and is no longer waited for: its stamp becomes 0, which matches no
 // process.
-func (t target) signal(sig syscall.Signal) {
-	for _, pid := range t.live() {
+func (t target) signal(sig syscall.Signal) { t.signalLast(sig, 0) }
+
+// signalLast is signal, with process last (if it is one of t's) signalled
+// after all the others.
+func (t target) signalLast(sig syscall.Signal, last int) {
+	live := t.live()
+	kill := func(pid int) {
 		if syscall.Kill(pid, sig) == syscall.EPERM {
 			t[pid] = 0
 		}
+	}
+	for _, pid := range live {
+		if pid != last {
+			kill(pid)
+		}
+	}
+	if last != 0 && slices.Contains(live, last) {
+		kill(last)
 	}
 }
 
@@ -335,9 +349,14 @@ func endTree(pid int, stamp uint64, tag string, termGrace, killGrace time.Durati
 		return added
 	}
 	// signal sends sig to every process collected and to the group as a
-	// whole: a fork racing a group-wide signal is signalled too.
+	// whole: a fork racing a group-wide signal is signalled too. The
+	// server's descendants come first, the server and its group last: a
+	// guard (which is what the server is when there is one) that did not
+	// exit within guardGrace still holds its tree, and killed first it
+	// would leave its orphans to this process, and to init were this
+	// process killed before the next signal.
 	signal := func(sig syscall.Signal) {
-		t.signal(sig)
+		t.signalLast(sig, pid)
 		if t.groupLive(pid) { // else the id may have been given to a new group
 			_ = syscall.Kill(-pid, sig)
 		}
