@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/picker"
 )
@@ -49,7 +50,50 @@ func (m *Model) onFilterResult(msg filterResultMsg) tea.Cmd {
 	if !m.applyFilter(msg.res) {
 		return runFilter(m.picker.Prepare(m.filterWant))
 	}
-	return nil
+	return m.releaseKeys()
+}
+
+// heldKeysMax bounds the keys that wait for a query's result; beyond it
+// a key is dropped, and the note says so.
+const heldKeysMax = 64
+
+// holdForFilter keeps a key that acts on rows (check, check and move,
+// check all, review) while the query typed is still being matched, so that
+// it acts on the rows of that query's result, never on a row of the older
+// result still on screen; once one key waits, every key after it waits
+// too, to keep their order. It reports whether the key was kept (or
+// dropped).
+func (m *Model) holdForFilter(msg tea.KeyPressMsg) bool {
+	if len(m.heldKeys) == 0 && !(m.filterPending() && m.actsOnRows(msg)) {
+		return false
+	}
+	if len(m.heldKeys) >= heldKeysMax {
+		m.setNote("Too many keys while the query was matched: some were dropped.", true)
+		return true
+	}
+	m.heldKeys = append(m.heldKeys, msg)
+	return true
+}
+
+// actsOnRows reports whether a key in the list changes which rows are
+// checked or reviews them (space only where it checks: on an empty query).
+func (m *Model) actsOnRows(msg tea.KeyPressMsg) bool {
+	k := m.keys
+	return key.Matches(msg, k.MarkDown, k.MarkUp, k.CheckAll, k.UncheckAll, k.Review) ||
+		key.Matches(msg, k.Toggle) && strings.TrimSpace(m.filter.Value()) == ""
+}
+
+// releaseKeys hands the held keys to the list, in order, now that the
+// query's result is shown; a key that types on makes those after it wait
+// again.
+func (m *Model) releaseKeys() tea.Cmd {
+	held := m.heldKeys
+	m.heldKeys = nil
+	var cmds []tea.Cmd
+	for _, k := range held {
+		cmds = append(cmds, m.handleKey(k))
+	}
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) applyFilter(res picker.Result) bool {

@@ -359,3 +359,49 @@ func TestDoubleEscape(t *testing.T) {
 		t.Fatal("alt+esc on an empty query did not quit")
 	}
 }
+
+// TestKeysActOnTheQueryOnScreen: tab, space, enter, ctrl+a typed right
+// after a query, before its result is shown, act on the rows of that
+// query's result, never on a row of the older result still on screen.
+// (Typed growth, then tab at once: the header said 1 checked and nothing
+// visible was; the row checked was the old highlighted one.)
+func TestKeysActOnTheQueryOnScreen(t *testing.T) {
+	for _, keys := range [][]string{{"tab"}, {"shift+tab"}, {"enter"}, {"ctrl+a"}} {
+		m := fixture(t, demoRepos()...)
+		m.filterSyncMax = 0 // every list counts as large: the query is matched off the loop
+		var results []filterResultMsg
+		for _, k := range []string{"w", "e", "b"} {
+			results = append(results, filterResults(send(m, k))...)
+		}
+		var cmds []tea.Cmd
+		for _, k := range keys {
+			if cmd := send(m, k); cmd != nil {
+				cmds = append(cmds, cmd)
+			}
+		}
+		if n := m.picker.CheckedCount(); n != 0 {
+			t.Fatalf("%v before the result of web: %d checked (%v): a key acted on the old result", keys, n, m.picker.Checked())
+		}
+		for _, r := range results {
+			m.Update(r) // only web's is applied: the rest are for older queries
+		}
+		if got := m.picker.Checked(); len(got) != 1 || got[0] != "/work/demo/web" {
+			t.Fatalf("%v after the result of web: checked %v, want web (the one row shown)", keys, got)
+		}
+	}
+
+	// A key that types after a held key waits too: order is kept.
+	m := fixture(t, demoRepos()...)
+	m.filterSyncMax = 0
+	results := filterResults(send(m, "w"))
+	send(m, "tab", "x")
+	if m.filter.Value() != "w" {
+		t.Fatalf("x typed after a held tab was typed before it: query %q", m.filter.Value())
+	}
+	for _, r := range results {
+		m.Update(r)
+	}
+	if m.filter.Value() != "wx" || !m.picker.IsChecked("/work/demo/web") {
+		t.Fatalf("after w's result: query %q, checked %v; want wx and web", m.filter.Value(), m.picker.Checked())
+	}
+}

@@ -91,9 +91,10 @@ type Model struct {
 	scanStart   time.Time
 	spinner     spinner.Model
 
-	filter        textinput.Model // the query line, always focused: typing filters
-	filterWant    string          // the query typed last; the picker shows it once matched
-	filterSyncMax int             // lists up to this size are matched inside Update (filter.go)
+	filter        textinput.Model   // the query line, always focused: typing filters
+	filterWant    string            // the query typed last; the picker shows it once matched
+	filterSyncMax int               // lists up to this size are matched inside Update (filter.go)
+	heldKeys      []tea.KeyPressMsg // keys that wait for the query's result (filter.go)
 
 	// Derived per change, not per frame (rows.go).
 	sharedCache   map[string]bool
@@ -354,6 +355,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		// enter was pressed and the review is being built: the keys that
 		// follow are for the dialog (an "enter n" cancels it), so they
 		// wait for it rather than edit the list.
+		return nil
+	case md == modeList && m.holdForFilter(msg):
+		// A key that acts on rows, pressed while the query typed is still
+		// being matched, waits for that result (filter.go).
 		return nil
 	case md == modeDialog:
 		return m.dialogKey(msg)

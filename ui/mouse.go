@@ -57,7 +57,9 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
 	case tea.MouseClickMsg:
-		if msg.Button != tea.MouseLeft {
+		if msg.Button != tea.MouseLeft || m.filterPending() || len(m.heldKeys) > 0 {
+			// A click while the query is matched would land on a row of
+			// the result about to be replaced: it does nothing.
 			return nil
 		}
 		i, ok := m.rowAt(msg.X, msg.Y)
