@@ -3,9 +3,10 @@ package hostcfg
 // Nesting depth, measured before any parser sees a file: the parsers
 // recurse (hujson until the stack overflows: a .mcp.json nested 10⁶ deep,
 // 2 MB, ended rootpick with "fatal error: stack overflow"), or build
-// structures that grow with the square of the depth (BurntSushi/toml with a
-// dotted key of 10⁵ parts, goccy/go-yaml with 30,000 levels in 58 KB: 1.4
-// GB before its own limit refuses it). Each scan is one pass that
+// structures that grow with the depth or its square (goccy/go-yaml with
+// 30,000 levels in 58 KB: 1.4 GB before its own limit refuses it; go-toml
+// stops arrays and inline tables at 10,000 levels but not dotted keys: one
+// of 10⁵ parts, 200 KB, cost 59 MB). Each scan is one pass that
 // allocates nothing that grows with the file, and reads the file as its
 // parser does where it matters (strings, comments), so that no nesting can
 // hide from it; where in doubt it counts more, never less.

@@ -102,7 +102,7 @@ func indexesOf(c *Config, names ...string) []int {
 }
 
 // decodedEntry is the entry of server s in data, decoded with the format's
-// own decoder (encoding/json, BurntSushi/toml, goccy/go-yaml), not by the
+// own decoder (encoding/json, go-toml's decoder, goccy/go-yaml), not by the
 // parser that located it.
 func decodedEntry(t *testing.T, c *Config, data []byte, s Server) map[string]any {
 	t.Helper()

@@ -1,13 +1,14 @@
 package hostcfg
 
-// Codex's config.toml, read twice: BurntSushi/toml checks the whole file as
-// TOML (duplicate keys, redefined tables) and decodes it for the check
-// after a rewrite, and go-toml's unstable parser, which keeps the byte
-// range of every key and value, finds what to splice. The unstable API may
-// change between go-toml releases; go.mod pins the version.
+// Codex's config.toml, read twice with one library, go-toml: its decoder
+// checks the whole file as TOML (duplicate keys, redefined tables) and
+// decodes it for the check after a rewrite, and its unstable parser, which
+// keeps the byte range of every key and value, finds what to splice. The
+// unstable API may change between go-toml releases; go.mod pins the
+// version.
 
 import (
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
@@ -36,8 +37,7 @@ func tomlSpan(n *unstable.Node) span {
 }
 
 func (c *Config) parseTOML() error {
-	var doc map[string]any
-	if _, err := toml.Decode(string(c.Data), &doc); err != nil {
+	if _, err := decodeTOML(c.Data); err != nil {
 		return err
 	}
 	var p unstable.Parser
@@ -207,10 +207,10 @@ func skipBlanks(b []byte, i int) int {
 	return i
 }
 
-// decodeTOML decodes data with BurntSushi/toml, as a tree of maps.
+// decodeTOML decodes data with go-toml's decoder, as a tree of maps.
 func decodeTOML(data []byte) (any, error) {
 	var doc map[string]any
-	if _, err := toml.Decode(string(data), &doc); err != nil {
+	if err := toml.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
 	return doc, nil
