@@ -220,7 +220,7 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 		return out
 	}
 	d := newConsentDialog(m.dialogSeq, m.cfg.Dir, m.sh.Served(), msg.proposed, msg.problems,
-		m.fleet.serverNames(), inside, m.cfg.ArmDelay, m.clock(), m.common)
+		recipients{names: m.fleet.serverNames(), restart: m.revokeRestarts()}, inside, m.cfg.ArmDelay, m.clock(), m.common)
 	d.revokeAll = m.sh.Revoking()
 	if !m.sh.Proposed(d, d.change.Empty() && len(msg.problems) == 0) {
 		// Nothing for y to do: say so on the status line, with no dialog
@@ -236,6 +236,23 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 	// The keys pressed while the review was built go to the dialog, whose
 	// guard ignores an early y or space.
 	return tea.Batch(d.guardTick(), m.replayTypeAhead())
+}
+
+// revokeRestarts reports whether revoking every root restarts a server:
+// every server but the built-in demo one is restarted with none, proxies
+// included.
+func (m *Model) revokeRestarts() bool {
+	for _, s := range m.cfg.Servers {
+		if s.Demo == nil {
+			return true
+		}
+	}
+	for _, s := range m.fleet.list {
+		if s.proxy {
+			return true
+		}
+	}
+	return false
 }
 
 // dialogKey hands the key to the dialog and acts on its decision.

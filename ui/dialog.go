@@ -18,6 +18,10 @@ import (
 // accessLine says in one line what sharing a folder means.
 const accessLine = "A server may read, and some servers may change, every file in these folders."
 
+// revokeNoticeLine replaces it when no server is restarted for that (the
+// built-in demo server honours an empty list).
+const revokeNoticeLine = "Revoking every root: each server is told it has none."
+
 // revokeLine replaces the access line when a change revokes every root:
 // servers that ignore an empty list keep their folders, so rootpick
 // restarts them (mcpconn does; the demo server is not restarted).
@@ -84,7 +88,9 @@ type consentDialog struct {
 	delay     time.Duration
 	guardFrom time.Time
 	guardSeq  int
-	armed     bool // only for drawing; keys are judged by the clock
+	armed     bool   // only for drawing; keys are judged by the clock
+	restarts  bool   // revoking every root restarts a server (any but the built-in demo)
+	tooSoon   string // a key that shares was pressed while the guard held: said until it ends
 
 	cursor int // index into lines; always a selectable line when any
 	lines  []dline
@@ -104,7 +110,7 @@ type consentGuardMsg struct{ id, seq int }
 // newConsentDialog builds the dialog for proposed against exposed. inside
 // returns the labels of the repositories a root brings in.
 func newConsentDialog(id int, dir string, exposed []consent.Root, proposed []proposedRoot, problems []string,
-	servers string, inside func(path string) []string, delay time.Duration, now time.Time, com *common) *consentDialog {
+	servers recipients, inside func(path string) []string, delay time.Duration, now time.Time, com *common) *consentDialog {
 	roots := make([]consent.Root, len(proposed))
 	byURI := make(map[string]proposedRoot, len(proposed))
 	for i, p := range proposed {
@@ -114,7 +120,7 @@ func newConsentDialog(id int, dir string, exposed []consent.Root, proposed []pro
 		}
 	}
 	d := &consentDialog{
-		id: id, dir: dir, exposed: exposed, problems: problems, servers: servers,
+		id: id, dir: dir, exposed: exposed, problems: problems, servers: servers.names, restarts: servers.restart,
 		change: consent.Review(exposed, roots), delay: delay, guardFrom: now,
 		common: com,
 	}
@@ -142,7 +148,7 @@ func (d *consentDialog) guardTick() tea.Cmd {
 // onGuard marks the dialog armed if msg ends the latest guard.
 func (d *consentDialog) onGuard(msg consentGuardMsg) {
 	if msg.id == d.id && msg.seq == d.guardSeq {
-		d.armed = true
+		d.armed, d.tooSoon = true, ""
 		d.rebuild()
 	}
 }
@@ -160,14 +166,19 @@ func (d *consentDialog) Update(msg tea.KeyPressMsg, now time.Time) (dialogAction
 		// Type-ahead guard: an early y or space (the keys that share) is
 		// ignored and restarts the wait, so a held or repeated key can
 		// never share. Reading, scrolling and cancelling work at once.
+		// The footer says the key was not taken.
 		d.guardFrom = now
 		d.guardSeq++
 		d.armed = false
+		d.tooSoon = "too soon — press " + keyName(k.Confirm) + " again"
+		if key.Matches(msg, k.Grant) {
+			d.tooSoon = "too soon — press " + keyName(k.Grant) + " again"
+		}
 		d.rebuild()
 		return dialogNone, d.guardTick()
 	}
 	if now.Sub(d.guardFrom) >= d.delay {
-		d.armed = true
+		d.armed, d.tooSoon = true, ""
 	}
 	d.flash = ""
 	switch {
@@ -397,12 +408,22 @@ func (d *consentDialog) markSeen() {
 	}
 }
 
+// recipients are who a confirmation reaches, in words, and whether
+// revoking every root restarts one of them.
+type recipients struct {
+	names   string
+	restart bool
+}
+
 // head and tail are the fixed lines around the body; they are dropped
 // from the least to the most important when the box is short.
 func (d *consentDialog) head(inner int) []string {
 	second := accessLine
 	if len(d.change.Added) == 0 && len(d.change.Kept) == 0 && len(d.change.Removed) > 0 {
 		second = revokeLine
+		if !d.restarts {
+			second = revokeNoticeLine
+		}
 	}
 	if d.revokeAll {
 		second = keyName(d.keys.RevokeAll) + ": every root, whatever the filter shows. " + second
@@ -450,14 +471,11 @@ func (d *consentDialog) tail(inner int) []string {
 }
 
 func (d *consentDialog) footer(inner int) []string {
-	if d.change.Empty() {
-		if !d.armed {
-			return []string{d.st.dim.Render("…")}
-		}
-		return []string{ansi.Truncate(d.st.title.Render(keyName(d.dkeys.Cancel))+d.st.dim.Render(" close"), inner, "…")}
-	}
 	if !d.armed {
-		return []string{d.st.dim.Render("…")}
+		return []string{d.st.dim.Render(ansi.Truncate(d.waitLine(), inner, "…"))}
+	}
+	if d.change.Empty() {
+		return []string{ansi.Truncate(d.st.title.Render(keyName(d.dkeys.Cancel))+d.st.dim.Render(" close"), inner, "…")}
 	}
 	// A line of news, if any (the most urgent), then how to answer.
 	news := ""
@@ -483,6 +501,18 @@ func (d *consentDialog) footer(inner int) []string {
 	return append(out, ansi.Truncate(fmt.Sprintf("%s confirm  %s cancel   %s",
 		d.st.title.Render(keyName(d.dkeys.Confirm)), d.st.title.Render(keyName(d.dkeys.Cancel)),
 		d.st.dim.Render(fmt.Sprintf("(%s, %d removed)", added, len(d.change.Removed)))), inner, "…"))
+}
+
+// waitLine is the footer while the type-ahead guard holds: which keys
+// wait, which work now, and a key swallowed too soon.
+func (d *consentDialog) waitLine() string {
+	k := d.dkeys
+	line := keyName(k.Confirm) + " and " + keyName(k.Grant) + " work in a moment (read the change first); " +
+		keyName(k.Cancel) + " and " + keyName(k.Down) + " work now"
+	if d.tooSoon != "" {
+		line = d.tooSoon + " · " + line
+	}
+	return line
 }
 
 // layout fits the fixed lines and the body into the box: a box too short

@@ -467,3 +467,26 @@ func TestAccessSentenceStays(t *testing.T) {
 		t.Fatalf("the access sentence is not whole on screen:\n%s", screen(m))
 	}
 }
+
+// TestGuardSaysWhatWaits: while the type-ahead guard holds, the footer
+// says that y and space come in a moment and n/esc and ↓ work now; a y
+// pressed too soon is not silently lost: the footer says "too soon —
+// press y again" until the guard ends.
+func TestGuardSaysWhatWaits(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	clk := openRaw(t, m, plainItems("/work/demo/api")...)
+	flat := func() string { return strings.Join(strings.Fields(screen(m)), " ") }
+	if out := flat(); !strings.Contains(out, "y and space work in a moment") || !strings.Contains(out, "n/esc and ↓/j work now") {
+		t.Fatalf("the guard's footer does not say what waits:\n%s", screen(m))
+	}
+	clk.Advance(50 * time.Millisecond)
+	press(m, "y")
+	if out := flat(); !strings.Contains(out, "too soon — press y again") {
+		t.Fatalf("a y swallowed by the guard gave no sign:\n%s", screen(m))
+	}
+	clk.Advance(400 * time.Millisecond)
+	m.Update(consentGuardMsg{id: m.sh.Dialog().id, seq: m.sh.Dialog().guardSeq})
+	if out := flat(); strings.Contains(out, "too soon") || !strings.Contains(out, "y confirm") {
+		t.Fatalf("once armed: the footer still says too soon, or offers no y:\n%s", screen(m))
+	}
+}

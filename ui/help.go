@@ -21,7 +21,7 @@ func (m *Model) shortHelp() string {
 	case modeDialog:
 		keys = m.dkeys.ShortHelp()
 		if m.sh.Dialog() != nil && !m.sh.Dialog().armed {
-			keys, waiting = dialogWaitHelp, true // y is not taken yet: do not offer it
+			keys, waiting = m.dialogWaitHelp(), true // y is not taken yet: do not offer it
 		}
 	case modeServers:
 		keys = m.serverPaneHelp()
@@ -247,10 +247,16 @@ var (
 	helpBack = key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc/any key", "close it"))
 	// dialogWaitHelp is the key line while the dialog's type-ahead guard
 	// holds: a key pressed then is ignored, so none is offered.
-	dialogWaitHelp = []key.Binding{
-		key.NewBinding(key.WithKeys(""), key.WithHelp("…", "read the change first: keys are taken in a moment")),
-	}
 )
+
+// dialogWaitHelp is the key line while the dialog's type-ahead guard
+// holds: y and space are not taken yet, so they are not offered; what
+// works at once is.
+func (m *Model) dialogWaitHelp() []key.Binding {
+	d := m.dkeys
+	wait := key.NewBinding(key.WithKeys(""), key.WithHelp("…", "read the change first: "+keyName(d.Confirm)+" works in a moment"))
+	return []key.Binding{wait, d.Cancel, d.Down}
+}
 
 // serverPaneHelp and helpPaneHelp are the key lines of the server pane
 // and of the full help.

@@ -19,6 +19,7 @@ func TestTextsNameTheBoundKeys(t *testing.T) {
 		m.keys.QuitNow = bind("f10", "quit")
 		m.keys.Quit = key.NewBinding(key.WithKeys("esc", "f10"), key.WithHelp("esc/f10", "quit"))
 		m.keys.Retry = bind("f6", "retry")
+		m.keys.Rescan = bind("f3", "rescan")
 		m.keys.Servers = bind("f7", "servers")
 		m.dkeys.Confirm = bind("f8", "confirm")
 		m.dkeys.Cancel = bind("f9", "cancel")
@@ -55,5 +56,13 @@ func TestTextsNameTheBoundKeys(t *testing.T) {
 	rebind(m)
 	if out := flat(strings.Join(m.fleet.serverLines(120), "\n")); !strings.Contains(out, "f6 retries servers that are down now · q/esc or f7 goes back") {
 		t.Errorf("the server pane does not name its keys:\n%s", out)
+	}
+
+	// The empty folder's screen names the rescan and quit keys.
+	m = fixture(t)
+	rebind(m)
+	m.Update(scanBatchMsg{gen: 1, done: true})
+	if out := flat(screen(m)); !strings.Contains(out, "f3 rescans · esc/f10 quits") {
+		t.Errorf("the empty screen does not name its keys:\n%s", out)
 	}
 }

@@ -136,7 +136,7 @@ func (m *Model) emptyView(w, h int) string {
 			}
 		}
 		sep()
-		lines = append(lines, wrapIndent("  ", "r rescans · q quits", m.st.dim, w))
+		lines = append(lines, wrapIndent("  ", keyName(m.keys.Rescan)+" rescans · "+keyName(m.keys.Quit)+" quits", m.st.dim, w))
 		return strings.Split(strings.Join(lines, "\n"), "\n")
 	}
 	out := draw(true, true)

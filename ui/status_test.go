@@ -153,12 +153,21 @@ func TestWithdrawnRootLeavesTheExposedSet(t *testing.T) {
 }
 
 // TestRevokeAllDialogSaysServersRestart: before y, a dialog that revokes
-// every root says the servers will be restarted with none.
+// every root says the servers will be restarted with none; where the only
+// server is the built-in demo one, which is not restarted, it says the
+// servers are told instead.
 func TestRevokeAllDialogSaysServersRestart(t *testing.T) {
 	m := wide(t)
 	m.setSize(120, 30)
+	m.cfg.Servers = []mcpconn.Spec{{Demo: &mcpconn.Demo{}}}
 	api := mkRoot("/work/demo/api")
 	m.sh.ServedNow([]consent.Root{api})
+	openDialog(t, m)
+	if out := screen(m); strings.Contains(out, "restarts each server") || !strings.Contains(out, "each server is told it has none") {
+		t.Fatalf("a revoke-all dialog with the demo server alone says it restarts:\n%s", out)
+	}
+	m.sh.Cancel()
+	m.cfg.Servers = append(m.cfg.Servers, mcpconn.Spec{Command: []string{"server-filesystem"}})
 	openDialog(t, m)
 	if !strings.Contains(screen(m), "Revoking every root restarts each server with none") {
 		t.Fatalf("a revoke-all dialog does not say the servers restart:\n%s", screen(m))
