@@ -83,6 +83,7 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 			s.life = lifeStarting
 		}
 		s.startedAt, s.startLine, s.final = m.now, "", false
+		s.attempt = ev.Attempt // kept on screen until it is up: a crash loop never looks like a first start
 		switch {
 		case ev.Attempt > 1:
 			s.addHistory(m.now, "restarted (attempt "+itoa(ev.Attempt)+")")

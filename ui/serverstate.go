@@ -195,8 +195,12 @@ func (f *fleet) stateView(s *serverState, d detail) string {
 			return f.st.pending.Render(word + "…")
 		}
 		out := f.st.pending.Render(f.startingFor(s))
-		if d != inShort && s.startLine != "" {
+		switch {
+		case d == inShort:
+		case s.startLine != "":
 			out += dim(" — " + s.startLine)
+		case s.attempt > 1 && s.reason != "":
+			out += dim(" — last: " + s.reason)
 		}
 		return out
 	case numVerdicts:
@@ -559,7 +563,11 @@ func (f *fleet) restartIn(s *serverState) string {
 
 // startingFor counts the seconds a start has taken: "starting (12s)".
 func (f *fleet) startingFor(s *serverState) string {
-	return "starting (" + itoa(max(int((*f.now).Sub(s.startedAt)/time.Second), 0)) + "s)"
+	secs := itoa(max(int((*f.now).Sub(s.startedAt)/time.Second), 0)) + "s"
+	if s.attempt > 1 {
+		return "starting (" + secs + ", attempt " + itoa(s.attempt) + ")"
+	}
+	return "starting (" + secs + ")"
 }
 
 // retryKeyName and paneKeyName name the keys that retry the servers and open
@@ -572,7 +580,7 @@ func (f *fleet) paneKeyName() string { return f.keys.Servers.Help().Key }
 // pane tells in full.
 func (f *fleet) needsDetails() bool {
 	for _, s := range f.list {
-		if s.life.down() || s.life == lifeRestarting && s.err != "" {
+		if s.life.down() || s.life == lifeRestarting && s.err != "" || s.life == lifeStarting && s.attempt > 1 && s.reason != "" {
 			return true
 		}
 	}

@@ -256,3 +256,22 @@ func TestFailureTextIsEscaped(t *testing.T) {
 		t.Errorf("the escaped reason is not shown:\n%s", got)
 	}
 }
+
+// TestCrashLoopStaysVisible: a server that keeps failing is starting
+// again most of the time; its status line still says which attempt this
+// is and why the last one ended, until it is up (it read "● false
+// starting (4s)", like a first start, in 14 of 16 samples).
+func TestCrashLoopStaysVisible(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	exitedFalse(m)
+	at(m, "23:41:09", mcpconn.Event{Server: "false", Kind: mcpconn.Connecting, Attempt: 2, Timeout: 15 * time.Second})
+	m.now = clock("23:41:13")
+	wantStatus(t, m, map[int]string{
+		100: "0 roots exposed  ● false starting (4s, attempt 2) — last: exited with status 1 — ctrl+o for details",
+		60:  "0 roots exposed  ● false starting (4s, attempt 2)",
+	})
+	at(m, "23:41:14", connectedEvent("false", "false-server"))
+	if got := statusOf(m); strings.Contains(got, "attempt") || strings.Contains(got, "last:") {
+		t.Errorf("once connected the status still tells of the failures: %q", got)
+	}
+}
