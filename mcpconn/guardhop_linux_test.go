@@ -91,6 +91,7 @@ func TestGuardExitsOnlyOnceItsTreeIsGone(t *testing.T) {
 			// ended).
 			time.Sleep(time.Duration(100+rand.IntN(400)) * time.Millisecond)
 			_ = cmd.Process.Signal(syscall.SIGTERM)
+			termed := time.Now()
 			waited := make(chan error, 1)
 			go func() { waited <- cmd.Wait() }()
 			select {
@@ -112,6 +113,7 @@ func TestGuardExitsOnlyOnceItsTreeIsGone(t *testing.T) {
 				time.Sleep(5 * time.Millisecond)
 			}
 			if len(left) == 0 {
+				t.Logf("trial %d (%s): the guard exited %v after SIGTERM, nothing left", i, mode, time.Since(termed).Round(10*time.Millisecond))
 				return
 			}
 			// Still there a moment later? (It says whether the guard left
