@@ -133,9 +133,19 @@ func (m *Model) helpSections() []helpSection {
 			{glyphWithdrawn + " withdrawn", "it was deleted, renamed, made unreadable or swapped for a symlink while shared, and taken back from every server; only a new y shares it again"},
 			{glyphRemembered + " remembered", "checked from your last consent, not shared until you confirm it (or start with --resume)"},
 		}},
+		{"Risk marks (" + glyphRisk + ": the dialog asks for each its own yes)", riskEntries()},
 		{"Server states (status line; " + m.fleet.paneKeyName() + " shows each server)", m.fleet.stateEntries()},
 		{"This help", bindingEntries(helpScroll, m.keys.QuitNow, helpBack)},
 	}
+}
+
+// riskEntries explains every risk mark's word.
+func riskEntries() []helpEntry {
+	out := make([]helpEntry, len(riskWords))
+	for i, r := range riskWords {
+		out[i] = helpEntry{glyphRisk + " " + r.word, r.meaning}
+	}
+	return out
 }
 
 // stateEntries explains every verdict word, from the verdicts' own table,

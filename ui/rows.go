@@ -29,14 +29,19 @@ func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 		short = append(short, st.Render(glyph))
 	}
 	if f, ok := m.facts[path]; ok && len(f.risks) > 0 {
-		// The risk keeps its word in the short form too: ⚠ alone would not
-		// say which.
-		word := f.risks[0]
-		if n := len(f.risks); n > 1 {
-			word += "+" + itoa(n-1)
+		// Words, not codes, in every form: ⚠ alone would not say which.
+		// The full form names every risk; the shorter ones the first,
+		// with how many more.
+		words := make([]string, len(f.risks))
+		for i, code := range f.risks {
+			words[i] = riskWord(code)
 		}
-		t := m.st.warn.Render(glyphRisk + " " + word)
-		full, mid, short = append(full, t), append(mid, t), append(short, t)
+		first := words[0]
+		if n := len(words); n > 1 {
+			first += " +" + itoa(n-1)
+		}
+		full = append(full, m.st.warn.Render(glyphRisk+" "+strings.Join(words, ", ")))
+		mid, short = append(mid, m.st.warn.Render(glyphRisk+" "+first)), append(short, m.st.warn.Render(glyphRisk+" "+first))
 	}
 	reason, withdrawn := m.sh.Withdrawn(path)
 	if withdrawn {
@@ -262,4 +267,29 @@ func (m *Model) toggle() {
 			m.setNote(m.rel(c.Path)+" stays exposed: it is inside "+m.rel(outer)+", which is checked or shared.", false)
 		}
 	}
+}
+
+// riskWords are the words a row's ⚠ mark uses for consent's warning
+// codes, with what each means for the help's legend. The audit log keeps
+// the codes.
+var riskWords = []struct{ code, word, meaning string }{
+	{consent.WarnDir, "whole folder", "the scanned folder itself: everything below it"},
+	{consent.WarnFSRoot, "whole disk", "/: every file you can read"},
+	{consent.WarnHome, "home", "your home folder: keys, tokens, mail, every project"},
+	{consent.WarnHomeAncestor, "above home", "a folder that holds your home folder"},
+	{consent.WarnSystem, "system", "a system folder, or inside one"},
+	{consent.WarnOutside, "outside", "not inside the folder you scanned"},
+	{consent.WarnSymlink, "symlink", "reached through a symbolic link: a server sees where it points"},
+	{consent.WarnSecrets, "secrets", "well-known secret files at its top (.env, keys, credentials)"},
+	{consent.WarnMount, "mount", "another file system is mounted in or above it"},
+}
+
+// riskWord is the word for a warning code; an unknown code shows as is.
+func riskWord(code string) string {
+	for _, r := range riskWords {
+		if r.code == code {
+			return r.word
+		}
+	}
+	return code
 }

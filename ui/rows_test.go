@@ -2,11 +2,13 @@ package ui
 
 import (
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
@@ -83,5 +85,35 @@ func TestRememberedRowsAreNotAdds(t *testing.T) {
 	}
 	if h := firstLine(screen(m)); !strings.Contains(h, "+1 add") || !strings.Contains(h, "↺1 remembered") {
 		t.Fatalf("header %q, want \"+1 add\" and \"↺1 remembered\"", h)
+	}
+}
+
+// TestRiskMarksAreWords: a row's ⚠ mark names its risks in words (the
+// codes stay in the audit log), every code consent has a word, and the
+// help explains each word.
+func TestRiskMarksAreWords(t *testing.T) {
+	codes := []string{consent.WarnDir, consent.WarnFSRoot, consent.WarnHome, consent.WarnHomeAncestor, consent.WarnSystem,
+		consent.WarnOutside, consent.WarnSymlink, consent.WarnSecrets, consent.WarnMount}
+	m := fixture(t, demoRepos()...)
+	help := ansi.Strip(m.helpText(200))
+	for _, c := range codes {
+		if !slices.ContainsFunc(riskWords, func(r struct{ code, word, meaning string }) bool { return r.code == c }) {
+			t.Errorf("code %s has no word", c)
+		}
+		w := riskWord(c)
+		if !strings.Contains(help, glyphRisk+" "+w) {
+			t.Errorf("the help does not explain %s %s", glyphRisk, w)
+		}
+	}
+	if len(riskWords) != len(codes) {
+		t.Errorf("%d risk words for %d codes", len(riskWords), len(codes))
+	}
+	m.facts["/work/demo/api"] = repoFacts{risks: []string{consent.WarnDir, consent.WarnSecrets}}
+	st := m.rowTags("/work/demo/api", map[string]bool{})
+	if full := ansi.Strip(st.full); !strings.Contains(full, "⚠ whole folder, secrets") || strings.Contains(full, "dir") {
+		t.Errorf("full row state %q, want the words of both risks", full)
+	}
+	if short := ansi.Strip(st.short); !strings.Contains(short, "⚠ whole folder +1") {
+		t.Errorf("short row state %q", short)
 	}
 }
