@@ -511,7 +511,7 @@ func TestE2ETinyTerminal(t *testing.T) {
 	t.Parallel()
 	requireE2E(t)
 	tt := newTUI(t)
-	// Under HOME, so the header ("rootpick  ~/tree  3 repos …") fits.
+	// Under HOME, so the header ("rootpick  3 repos · 0 checked  ~/tree") fits.
 	tree := makeRepos(t, tt.home, filepath.Join("tree", "alpha"), filepath.Join("tree", "beta"), filepath.Join("tree", "gamma"))
 	tree = filepath.Join(tree, "tree")
 	tt.start(tuiOptions{width: 20, height: 5, args: []string{tree}})
@@ -536,7 +536,7 @@ func TestE2ETinyTerminal(t *testing.T) {
 	}
 	screen := tt.waitFor("the full UI again", func(s string) bool {
 		r := listRows(s)
-		return strings.HasPrefix(s, "rootpick  ~/tree  3 repos") && len(r) == 3 && statusLine(s) != ""
+		return strings.HasPrefix(s, "rootpick  3 repos · 0 checked  ~/tree") && len(r) == 3 && statusLine(s) != ""
 	})
 	if r := listRows(screen); !r[1].cursor {
 		t.Errorf("j at 10x3 should have moved the cursor to row 2:\n%s", describeRows(r))

@@ -570,3 +570,19 @@ func TestFitColumnsGivesWayInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderCountsFirst: the counts come first and whole; a long folder
+// path takes what is left, cut in its middle; plurals are right.
+func TestHeaderCountsFirst(t *testing.T) {
+	m := fixture(t, repo("only", "main"))
+	m.cfg.Dir = "/very/long/path/to/a/folder/that/does/not/fit/beside/the/counts/work"
+	m.setSize(60, 10)
+	h := ansi.Strip(m.headerView())
+	if !strings.HasPrefix(h, "rootpick  1 repo · 0 checked  /very/") || !strings.HasSuffix(h, "counts/work") || !strings.Contains(h, "…") {
+		t.Errorf("header at 60 columns: %q; want the counts whole, then the folder cut in its middle", h)
+	}
+	m.scanStats.Skipped = 1
+	if h := ansi.Strip(m.headerView()); !strings.Contains(h, "1 folder skipped") {
+		t.Errorf("header %q: want '1 folder skipped'", h)
+	}
+}

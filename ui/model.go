@@ -490,17 +490,29 @@ func (m *Model) render() string {
 }
 
 func (m *Model) headerView() string {
-	parts := []string{m.st.title.Render("rootpick"), safetext.Escape(home(m.cfg.Dir))}
-	count := itoa(m.picker.Len()) + " repos"
+	count := plural(m.picker.Len(), "repo", "repos")
 	if m.picker.ShownLen() != m.picker.Len() {
 		count = itoa(m.picker.ShownLen()) + "/" + count
 	}
 	if k := m.picker.Sort(); k != picker.ByPath {
 		count += " by " + k.String()
 	}
-	parts = append(parts, m.st.dim.Render(count+" · "+itoa(m.picker.CheckedCount())+" checked")+m.pendingCounts())
-	parts = append(parts, m.scanHeader()...)
-	return ansi.Truncate(strings.Join(parts, "  "), m.width, "…")
+	// The counts come first, whole; the folder takes what is left, cut in
+	// its middle, so a long path never hides how many rows are checked.
+	head := m.st.title.Render("rootpick") + "  " + m.st.dim.Render(count+" · "+itoa(m.picker.CheckedCount())+" checked") + m.pendingCounts()
+	tail := strings.Join(m.scanHeader(), "  ")
+	room := m.width - ansi.StringWidth(head) - 2
+	if tail != "" {
+		room -= ansi.StringWidth(tail) + 2
+	}
+	line := head
+	if dir := safetext.Escape(home(m.cfg.Dir)); room >= 8 {
+		line += "  " + midCut(dir, room)
+	}
+	if tail != "" {
+		line += "  " + tail
+	}
+	return ansi.Truncate(line, m.width, "…")
 }
 
 // mode is what is on top: the consent dialog, then a question, then the

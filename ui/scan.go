@@ -238,10 +238,10 @@ func (m *Model) scanHeader() []string {
 	}
 	var parts []string
 	if st.Skipped > 0 {
-		parts = append(parts, m.st.dim.Render(itoa(st.Skipped)+" folders skipped"))
+		parts = append(parts, m.st.dim.Render(plural(st.Skipped, "folder", "folders")+" skipped"))
 	}
 	if st.Warnings > 0 {
-		parts = append(parts, m.st.warn.Render(itoa(st.Warnings)+" unreadable folders skipped"))
+		parts = append(parts, m.st.warn.Render(plural(st.Warnings, "unreadable folder", "unreadable folders")+" skipped"))
 	}
 	return parts
 }
