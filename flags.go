@@ -11,7 +11,6 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/rootpick/rootpick/consent"
-	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/internal/redact"
 	"mvdan.cc/sh/v3/shell"
 )
@@ -210,11 +209,6 @@ func useStateDir(e *env, dir string) error {
 	e.dirs = dirs
 	return nil
 }
-
-// nonDefaultStateDir is the environment's state folder when it is not the
-// one HOME alone finds (paths.Dirs.NonDefaultState), for hosts wrap, which
-// takes no --state-dir; a command that does reads env.dirs instead.
-func nonDefaultStateDir() string { return paths.FromEnv().NonDefaultState() }
 
 // enforceFlag is --enforce, and a server's enforce in the config file:
 // whether the kernel enforces what a stdio server may open (on, off or

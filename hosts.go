@@ -120,12 +120,12 @@ func (o *hostsListCmd) Run(e *env) error {
 	if o.Host != "" && !slices.Contains(hostcfg.Hosts, o.Host) {
 		return usageError("hosts: %q is no host: %s", o.Host, strings.Join(hostcfg.Hosts, ", "))
 	}
-	places, err := hostPlaces(o.Project)
+	places, err := hostPlaces(e.dirs, o.Project)
 	if err != nil {
 		return err
 	}
 	configs, failed := loadHostConfigs(e.stderr, places, o.Host)
-	listHosts(e.stdout, configs, o.Host)
+	listHosts(e.stdout, configs, o.Host, newProfileGrants(e.dirs))
 	if failed {
 		return exitError{code: 1}
 	}
@@ -139,7 +139,7 @@ func (o *hostsWrapCmd) Run(e *env) error {
 		}
 	}
 	ch := hostsChange{targets: o.Targets, except: o.Except, project: o.Project, yes: o.Yes, wrap: true,
-		proxy: hostcfg.Proxy{Exe: proxyExecutable(), Profile: o.Profile, StateDir: nonDefaultStateDir(), KeepArgs: o.KeepArgs}}
+		proxy: hostcfg.Proxy{Exe: proxyExecutable(), Profile: o.Profile, StateDir: e.dirs.NonDefaultState(), KeepArgs: o.KeepArgs}}
 	return ch.run(e, terminalAsk())
 }
 
@@ -148,10 +148,10 @@ func (o *hostsUnwrapCmd) Run(e *env) error {
 	return ch.run(e, terminalAsk())
 }
 
-// hostPlaces is where the host files are: the home folder (the user
-// database's when $HOME is not absolute) and the project folder.
-func hostPlaces(project string) (hostcfg.Places, error) {
-	home, err := consent.HomeDir()
+// hostPlaces is where the host files are: the home folder of dirs (the
+// user database's when $HOME is not absolute) and the project folder.
+func hostPlaces(dirs paths.Dirs, project string) (hostcfg.Places, error) {
+	home, err := dirs.Home()
 	if err != nil {
 		return hostcfg.Places{}, err
 	}
@@ -203,8 +203,9 @@ func fileError(path string, err error) string {
 	return "rootpick: " + shown(path) + ": " + shown(msg)
 }
 
-// listHosts prints each file's servers, grouped by host and file.
-func listHosts(w io.Writer, configs []*hostcfg.Config, host string) {
+// listHosts prints each file's servers, grouped by host and file, with
+// what each proxied server's profile grants (read through grants).
+func listHosts(w io.Writer, configs []*hostcfg.Config, host string, grants profileGrants) {
 	if len(configs) == 0 {
 		which := "any host"
 		if host != "" {
@@ -214,7 +215,6 @@ func listHosts(w io.Writer, configs []*hostcfg.Config, host string) {
 		return
 	}
 	var total, proxied, stdio int
-	grants := profileGrants{}
 	for _, c := range configs {
 		fmt.Fprintf(w, "%s  %s (%s)\n", c.File.Host, shown(c.File.Path), c.File.Scope)
 		if len(c.Servers) == 0 {
@@ -403,7 +403,7 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 	if len(names) > 0 && slices.Contains(hostcfg.Hosts, names[0]) {
 		host, names = names[0], names[1:]
 	}
-	places, err := hostPlaces(ch.project)
+	places, err := hostPlaces(e.dirs, ch.project)
 	if err != nil {
 		return err
 	}
@@ -411,7 +411,7 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 	if failed {
 		return exitError{code: 1, msg: "nothing written: a configuration file could not be read"}
 	}
-	pl := &planner{ch: ch, log: e.stderr, names: names, found: map[string]bool{}, grants: profileGrants{}}
+	pl := &planner{ch: ch, log: e.stderr, names: names, found: map[string]bool{}, grants: newProfileGrants(e.dirs)}
 	plans, err := pl.plan(configs)
 	if err != nil {
 		return err
@@ -907,8 +907,16 @@ func argWords(args []string) string {
 	return strings.TrimPrefix(commandLine("", args), "'' ")
 }
 
-// profileGrants reads once per profile what its consent grants now.
-type profileGrants map[string]string
+// profileGrants reads once per profile what its consent grants now, from
+// the consent stores in this run's state folder (dirs) or another one.
+type profileGrants struct {
+	dirs paths.Dirs
+	read map[string]string
+}
+
+func newProfileGrants(dirs paths.Dirs) profileGrants {
+	return profileGrants{dirs: dirs, read: map[string]string{}}
+}
 
 // of says what profile's proxies serve now: the consented folders, or
 // that there are none and why.
@@ -920,21 +928,26 @@ func (g profileGrants) of(profile string) string {
 // run's): what a proxy given --state-dir state serves.
 func (g profileGrants) in(state, profile string) string {
 	key := state + "\x00" + profile
-	if v, ok := g[key]; ok {
+	if v, ok := g.read[key]; ok {
 		return v
 	}
-	v := readGrant(state, profile)
-	g[key] = v
+	v := readGrant(g.dirs, state, profile)
+	g.read[key] = v
 	return v
 }
 
-func readGrant(state, profile string) string {
+// readGrant says what profile's consent grants, read from the state folder
+// state, or from dirs' when state is "".
+func readGrant(dirs paths.Dirs, state, profile string) string {
 	var store *consent.Store
 	var err error
 	if state != "" {
 		store, err = consent.OpenStoreIn(state, profile)
 	} else {
-		store, err = consent.OpenStore(profile)
+		var st paths.State
+		if st, err = dirs.State(); err == nil {
+			store, err = consent.OpenStoreAt(st, profile)
+		}
 	}
 	if err != nil {
 		return "what it grants cannot be read: " + shown(err.Error())
@@ -950,9 +963,9 @@ func readGrant(state, profile string) string {
 	if len(roots) == 0 {
 		return "nothing now"
 	}
-	paths := make([]string, 0, 3)
+	first := make([]string, 0, 3)
 	for _, r := range roots[:min(3, len(roots))] {
-		paths = append(paths, shown(r.Path))
+		first = append(first, shown(r.Path))
 	}
 	more := ""
 	if len(roots) > 3 {
@@ -962,7 +975,7 @@ func readGrant(state, profile string) string {
 	if len(roots) == 1 {
 		folders = "folder"
 	}
-	return fmt.Sprintf("now %d %s: %s%s", len(roots), folders, strings.Join(paths, ", "), more)
+	return fmt.Sprintf("now %d %s: %s%s", len(roots), folders, strings.Join(first, ", "), more)
 }
 
 // shownDiff escapes each line of a diff for the terminal, tabs kept.
