@@ -161,7 +161,7 @@ func TestE2ERememberResumeForget(t *testing.T) {
 	if !rows[0].checked || !strings.Contains(rows[0].text, "↺ remembered") {
 		t.Errorf("remembered row:\n%s", describeRows(rows))
 	}
-	tt.waitStatus("0 roots exposed", "verified")
+	tt.waitStatus("nothing shared", "ready")
 	tt.quit() // remembered checks are not unconfirmed changes: no question
 
 	// --resume serves it at start, and says so.
@@ -176,7 +176,7 @@ func TestE2ERememberResumeForget(t *testing.T) {
 	}
 	tt.restart(tuiOptions{width: 100, height: 24, args: []string{"--profile", "work", "--resume", tree}})
 	tt.waitRows(1)
-	tt.waitStatus("0 roots exposed", "Not resumed")
+	tt.waitStatus("nothing shared", "Not resumed")
 	tt.send("C-q", "y")
 	tt.waitExit()
 
@@ -210,7 +210,7 @@ func TestE2EEarlyYIgnored(t *testing.T) {
 	tt.waitRows(1)
 	tt.send("Space", "Enter", "y")
 	tt.waitArmed(1, 0) // the guard passed: the dialog is still open
-	if st := statusLine(tt.capture()); !strings.Contains(st, "0 roots exposed") {
+	if st := statusLine(tt.capture()); !strings.Contains(st, "nothing shared") {
 		t.Fatalf("an early y shared: %q", st)
 	}
 	tt.send("y")

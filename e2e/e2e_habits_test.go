@@ -199,7 +199,7 @@ func TestE2EHabitsEnterRevokeQuit(t *testing.T) {
 	tt.send("C-d") // under the filter webfr
 	tt.waitText("Stop sharing all 2 roots", "whatever the filter shows", "(0 added, 2 removed)")
 	tt.send("y")
-	tt.waitStatus("0 roots exposed")
+	tt.waitStatus("nothing shared")
 	tt.waitFor("the server holds nothing", func(string) bool { return len(served(t, rec)) == 0 })
 	tt.send("?")
 	tt.waitText("Keys")

@@ -261,7 +261,7 @@ func pickerAndProxy(t *testing.T, bin, fs string, flagged bool) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	tt.waitStatus("0 roots exposed", "(proxy) synced")
+	tt.waitStatus("nothing shared", "(proxy) ready")
 
 	// The host goes away: the proxy and the server behind it end.
 	proxyPid := cmd.Process.Pid

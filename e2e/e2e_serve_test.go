@@ -288,7 +288,7 @@ func TestE2ERevokeAllOnServerFilesystem(t *testing.T) {
 	tt.waitArmed(0, 1)
 	tt.send("y")
 	// verified means: asked, list_allowed_directories lists nothing.
-	tt.waitStatus("0 roots exposed", "secure-filesystem-server verified")
+	tt.waitStatus("nothing shared", "secure-filesystem-server ready")
 	// Advisory, the revocation alone restarts it ("every root was
 	// revoked"); enforced (Linux), every confirmed change does, so the
 	// consent and the revocation make two restarts under a new ruleset.

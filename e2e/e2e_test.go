@@ -123,8 +123,8 @@ func TestE2EPrintTwoRoots(t *testing.T) {
 		}
 	}
 	// Checking is not consenting: nothing is exposed yet.
-	if st := statusLine(screen); !strings.Contains(st, "0 roots exposed") {
-		t.Errorf("status before consent = %q, want 0 roots exposed", st)
+	if st := statusLine(screen); !strings.Contains(st, "nothing shared") {
+		t.Errorf("status before consent = %q, want nothing shared", st)
 	}
 
 	tt.send("Enter")
@@ -250,7 +250,7 @@ func TestE2EServeDemoChild(t *testing.T) {
 
 	// The server asks roots/list right after initialized; nothing has been
 	// consented, so it gets an empty list.
-	tt.waitStatus("0 roots exposed", "verified")
+	tt.waitStatus("nothing shared", "ready")
 	lines := waitRec(t, rec)
 	if len(lines) != 1 || lines[0].Fetch != 1 || len(lines[0].Roots) != 0 {
 		t.Fatalf("record before any consent = %+v, want one fetch with zero roots", lines)
@@ -304,7 +304,7 @@ func TestE2EServeDemoChild(t *testing.T) {
 	tt.waitArmed(0, 1)
 	tt.send("y")
 	waitRec(t, rec)
-	tt.waitStatus("0 roots exposed", "verified")
+	tt.waitStatus("nothing shared", "ready")
 	lines = readRec(t, rec)
 	if last := lines[len(lines)-1]; last.Fetch != 1 || len(last.Roots) != 0 {
 		t.Errorf("after revoking all, the last record line is %+v; want the first fetch of a new server, with no roots", last)
@@ -368,8 +368,8 @@ func TestE2ECancel(t *testing.T) {
 		return len(listRows(s)) == 2 && !strings.Contains(s, "added, ")
 	})
 	st := statusLine(screen)
-	if !strings.Contains(st, "0 roots exposed") {
-		t.Errorf("status after cancelling = %q, want 0 roots exposed", st)
+	if !strings.Contains(st, "nothing shared") {
+		t.Errorf("status after cancelling = %q, want nothing shared", st)
 	}
 	if r := listRows(screen); !r[0].checked {
 		t.Errorf("cancelling the dialog should keep the checkbox:\n%s", describeRows(r))

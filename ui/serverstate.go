@@ -52,6 +52,7 @@ type verdict int
 const (
 	verdictVerified verdict = iota
 	verdictSynced
+	verdictReady
 	verdictPending
 	verdictStarting
 	verdictNotFetching
@@ -69,6 +70,7 @@ const (
 var verdictWords = [numVerdicts]struct{ word, meaning string }{
 	verdictVerified:    {"verified", "asked, it says it holds exactly what is shared"},
 	verdictSynced:      {"synced", "the last roots/list answer it received is exactly what is shared"},
+	verdictReady:       {"ready", "connected, and nothing is shared: it holds no folder of yours (asked, or as its last roots/list answer)"},
 	verdictPending:     {"pending", "connected; it has not yet asked for the roots shared now"},
 	verdictStarting:    {"starting", "connecting to the server"},
 	verdictNotFetching: {"not fetching", "it never asked for roots after the last change: pass it folders with {roots}"},
@@ -104,6 +106,8 @@ func (f *fleet) verdictOf(s *serverState) verdict {
 		return verdictNoConsent
 	case s.mismatch != "" && !f.sh.Applying():
 		return verdictMismatch
+	case (f.isVerified(s) || f.synced(s)) && len(f.sh.Served()) == 0:
+		return verdictReady // nothing shared: no green "verified" for holding nothing
 	case f.isVerified(s):
 		return verdictVerified
 	case f.synced(s):
@@ -138,6 +142,8 @@ func (f *fleet) stateView(s *serverState, d detail) string {
 		return f.st.ok.Render(word) + f.protocolNote(s, d)
 	case verdictPending:
 		return f.st.pending.Render(word) + f.protocolNote(s, d)
+	case verdictReady:
+		return word + f.protocolNote(s, d)
 	case verdictNoConsent:
 		out := f.st.warn.Render(word)
 		if d != inShort {
@@ -605,6 +611,8 @@ func (f *fleet) line(w int) string {
 	case len(f.connected()) == 0 && n > 0:
 		exposed = plural(n, "root", "roots") + " consented, served when a server connects"
 		shortExposed = itoa(n) + " consented"
+	case n == 0:
+		exposed, shortExposed = "nothing shared", "0 shared"
 	case n == 1:
 		exposed = "1 root exposed"
 	default:

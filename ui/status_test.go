@@ -371,3 +371,24 @@ func wantStatus(t *testing.T, m *Model, want map[int]string) {
 		}
 	}
 }
+
+// TestNothingSharedIsNotVerified: with nothing shared the status line says
+// so in words, and a server that holds nothing is ready, not a green
+// "verified" (the demo's first screen showed one while nothing was
+// shared); once a root is shared and it says it holds it, it is verified.
+func TestNothingSharedIsNotVerified(t *testing.T) {
+	m := wide(t)
+	m.onHubEvent(connectedEvent("fs", "fs"))
+	m.onHubEvent(fetchedEvent("fs"))
+	m.onHubEvent(mcpconn.Event{Server: "fs", Kind: mcpconn.Verified, URIs: []string{}})
+	if got := statusOf(m); !strings.HasPrefix(got, "nothing shared  ● fs ready") {
+		t.Errorf("nothing shared: status %q, want 'nothing shared  ● fs ready'", got)
+	}
+	api := mkRoot("/work/demo/api")
+	m.sh.ServedNow([]consent.Root{api})
+	m.onHubEvent(fetchedEvent("fs", api.URI))
+	m.onHubEvent(mcpconn.Event{Server: "fs", Kind: mcpconn.Verified, URIs: []string{api.URI}})
+	if got := statusOf(m); !strings.HasPrefix(got, "1 root exposed  ● fs verified") {
+		t.Errorf("api shared and held: status %q", got)
+	}
+}

@@ -47,10 +47,10 @@ func TestStatusSaysWhyAtEveryWidth(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	exitedFalse(m)
 	wantStatus(t, m, map[int]string{
-		100: "0 roots exposed  ● false restarting in 4s: exited with status 1 — ctrl+o for details",
-		80:  "0 roots exposed  ● false restarting in 4s: exited with status 1",
-		60:  "0 exposed  ● false restarting in 4s: exited with status 1",
-		30:  "0 exposed  ● false restarting",
+		100: "nothing shared  ● false restarting in 4s: exited with status 1 — ctrl+o for details",
+		80:  "nothing shared  ● false restarting in 4s: exited with status 1",
+		60:  "0 shared  ● false restarting in 4s: exited with status 1",
+		30:  "0 shared  ● false restarting",
 	})
 	m.setSize(300, 10)
 	if got := statusOf(m); !strings.Contains(got, "● false restarting in 4s (attempt 1, ctrl+t retries now): exited with status 1 before it answered initialize (stderr: Error: Cannot find module") ||
@@ -60,8 +60,8 @@ func TestStatusSaysWhyAtEveryWidth(t *testing.T) {
 	// Two servers: the failing one keeps its reason while it fits.
 	m.onHubEvent(connectedEvent("fs", "secure-filesystem-server"))
 	wantStatus(t, m, map[int]string{
-		120: "0 roots exposed  ● false restarting in 4s: exited with status 1  ● secure-filesystem-server pending — ctrl+o for details",
-		100: "0 roots exposed  ● false restarting in 4s: exited with status 1  ● secure-filesystem-server pending",
+		120: "nothing shared  ● false restarting in 4s: exited with status 1  ● secure-filesystem-server pending — ctrl+o for details",
+		100: "nothing shared  ● false restarting in 4s: exited with status 1  ● secure-filesystem-server pending",
 	})
 }
 
@@ -81,7 +81,7 @@ func TestStatusNamesTheKeysOfTheKeyMap(t *testing.T) {
 		}
 	}
 	wantStatus(t, m, map[int]string{
-		140: "0 roots exposed  ● false restarting in 4s: exited with status 1  ● nosuch failed: not found on PATH (ctrl+g retries) — ctrl+y for details",
+		140: "nothing shared  ● false restarting in 4s: exited with status 1  ● nosuch failed: not found on PATH (ctrl+g retries) — ctrl+y for details",
 	})
 	m.setSize(500, 30)
 	send(m, "ctrl+y")
@@ -105,11 +105,11 @@ func TestFinalFailureInTheStatus(t *testing.T) {
 	at(m, "23:41:05", mcpconn.Event{Server: "nosuch-cmd-xyz", Kind: mcpconn.Failed, Final: true,
 		Reason: "not found on PATH", Err: errors.New("nosuch-cmd-xyz: not found on PATH")})
 	wantStatus(t, m, map[int]string{
-		140: "0 roots exposed  ● nosuch-cmd-xyz failed: nosuch-cmd-xyz: not found on PATH (not restarted until you press ctrl+t) — ctrl+o for details",
-		90:  "0 roots exposed  ● nosuch-cmd-xyz failed: not found on PATH (ctrl+t retries)",
-		65:  "0 exposed  ● nosuch-c… failed: not found on PATH (ctrl+t retries)",
-		58:  "0 exposed  ● nosuch-cmd-xyz failed",
-		50:  "0 exposed  ● nosuch-cmd-xyz failed",
+		140: "nothing shared  ● nosuch-cmd-xyz failed: nosuch-cmd-xyz: not found on PATH (not restarted until you press ctrl+t) — ctrl+o for details",
+		90:  "nothing shared  ● nosuch-cmd-xyz failed: not found on PATH (ctrl+t retries)",
+		65:  "0 shared  ● nosuch-cm… failed: not found on PATH (ctrl+t retries)",
+		58:  "0 shared  ● nosuch-cmd-xyz failed",
+		50:  "0 shared  ● nosuch-cmd-xyz failed",
 	})
 	hub := mcpconn.NewHub(mcpconn.Options{})
 	defer hub.Close()
@@ -208,7 +208,7 @@ func TestStartingCountsSecondsWithItsLastStderrLine(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("a start asked for no tick")
 	}
-	if got := statusOf(m); got != "0 roots exposed  ● server-filesystem starting (0s)" {
+	if got := statusOf(m); got != "nothing shared  ● server-filesystem starting (0s)" {
 		t.Errorf("status at the start: %q", got)
 	}
 	at(m, "23:41:06", mcpconn.Event{Server: "server-filesystem", Kind: mcpconn.Progress,
@@ -217,7 +217,7 @@ func TestStartingCountsSecondsWithItsLastStderrLine(t *testing.T) {
 		t.Fatal("ticking stopped while the server starts")
 	}
 	got := statusOf(m)
-	if !strings.HasPrefix(got, "0 roots exposed  ● server-filesystem starting (12s) — npm warn exec The following package") ||
+	if !strings.HasPrefix(got, "nothing shared  ● server-filesystem starting (12s) — npm warn exec The following package") ||
 		!strings.HasSuffix(got, "…") || ansi.StringWidth(got) > 100 {
 		t.Errorf("status while starting: %q", got)
 	}
@@ -226,7 +226,7 @@ func TestStartingCountsSecondsWithItsLastStderrLine(t *testing.T) {
 		t.Errorf("the stderr line is not whole and escaped at 300 columns: %q", got)
 	}
 	m.setSize(40, 10)
-	if got := statusOf(m); got != "0 exposed  ● server-file… starting (12s)" {
+	if got := statusOf(m); got != "0 shared  ● server-files… starting (12s)" {
 		t.Errorf("status at 40 columns: %q", got)
 	}
 	at(m, "23:41:18", connectedEvent("server-filesystem", "secure-filesystem-server"))
@@ -267,8 +267,8 @@ func TestCrashLoopStaysVisible(t *testing.T) {
 	at(m, "23:41:09", mcpconn.Event{Server: "false", Kind: mcpconn.Connecting, Attempt: 2, Timeout: 15 * time.Second})
 	m.now = clock("23:41:13")
 	wantStatus(t, m, map[int]string{
-		100: "0 roots exposed  ● false starting (4s, attempt 2) — last: exited with status 1 — ctrl+o for details",
-		60:  "0 roots exposed  ● false starting (4s, attempt 2)",
+		100: "nothing shared  ● false starting (4s, attempt 2) — last: exited with status 1 — ctrl+o for details",
+		60:  "nothing shared  ● false starting (4s, attempt 2)",
 	})
 	at(m, "23:41:14", connectedEvent("false", "false-server"))
 	if got := statusOf(m); strings.Contains(got, "attempt") || strings.Contains(got, "last:") {
