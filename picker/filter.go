@@ -5,17 +5,19 @@ import (
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
-
-	"github.com/sahilm/fuzzy"
 )
 
 // Match is one candidate that passes the filter.
 type Match struct {
 	// ID is the candidate's id in the State that prepared the query.
 	ID int32
-	// Score ranks matches: higher is better (github.com/sahilm/fuzzy's
-	// bonuses for a first character, a character after a separator, a
-	// camel-case hump and adjacent characters, summed over the terms).
+	// Score ranks matches: higher is better. It is fzf's score of the
+	// best alignment of each term (bonuses for a character at the start
+	// of a word or path segment, for the query's first character there,
+	// and for adjacent characters; a cost for gaps), summed over the
+	// terms, times 64, plus the number of terms whose best alignment lies
+	// in the repository's name (score.go). Equal scores rank the shorter
+	// haystack first, then by path.
 	// The matched characters' offsets are not kept: MatchedAt finds them
 	// again for the few rows drawn, so a result costs 8 bytes a match
 	// however long the query (50,000 matches: 0.4 MB, not 15 MB).
@@ -182,14 +184,16 @@ func (s *State) keep(r Result) {
 	s.kept = append(s.kept, r)
 }
 
-// positions finds the byte offsets in h of the characters that q's terms
-// match, ascending, as the filter matched them.
-func positions(q, h string) []int {
+// positions finds the byte offsets in the row's haystack of the
+// characters that q's terms match, ascending, as the filter matched them.
+func positions(q string, r *row) []int {
+	m := newMatcher()
+	defer m.done()
+	h := r.hayOf()
+	lo, hi := r.nameSpan()
 	var pos []int
 	for _, term := range strings.Fields(q) {
-		for _, f := range fuzzy.Find(term, []string{h}) {
-			pos = mergePos(pos, f.MatchedIndexes)
-		}
+		pos = mergePos(pos, m.positions(pattern(term), h, lo, hi))
 	}
 	return pos
 }
@@ -217,21 +221,26 @@ func matchStop(q string, rows []row, ids []int32, stop func() bool) []Match {
 			ids[i] = int32(i)
 		}
 	}
+	m := newMatcher()
+	defer m.done()
 	var out []Match
 	for t, term := range terms {
-		// A cheap in-order byte check first: sahilm/fuzzy scores every
-		// character of every string, about 1 µs a path, while most
-		// candidates do not hold the term's letters in order at all.
+		// A cheap in-order byte check first: fzf's matcher fills a table
+		// of every character of a path by every character of the term,
+		// while most candidates do not hold the term's letters in order
+		// at all.
 		cand := prefilter(term, rows, ids)
 		// For an ASCII term, everything the prefilter keeps matches.
 		found := make([]Match, 0, len(cand))
-		pat := []rune(term)
+		pat := pattern(term)
 		for lo := 0; lo < len(cand); lo += stopChunk {
 			if stop() {
 				return nil
 			}
 			for _, id := range cand[lo:min(lo+stopChunk, len(cand))] {
-				if sc, ok := score(pat, rows[id].hayOf()); ok {
+				r := &rows[id]
+				nlo, nhi := r.nameSpan()
+				if sc, ok := m.score(pat, r.hayOf(), nlo, nhi); ok {
 					found = append(found, Match{ID: id, Score: int32(sc)})
 				}
 			}
@@ -266,7 +275,7 @@ func matchStop(q string, rows []row, ids []int32, stop func() bool) []Match {
 
 // prefilter keeps the ids whose haystack holds the term's characters in
 // order, ignoring ASCII case. A term with other characters is not
-// prefiltered (sahilm/fuzzy folds Unicode case itself).
+// prefiltered (the matcher folds Unicode case itself).
 func prefilter(term string, rows []row, ids []int32) []int32 {
 	lower := strings.ToLower(term)
 	for i := 0; i < len(lower); i++ {

@@ -36,8 +36,9 @@ func TestFuzzyFilterLikeFzf(t *testing.T) {
 	}{
 		// Letters in order, not a substring: paysvc finds both services.
 		{"paysvc", []string{"/w/payments-service", "/w/payments-service-legacy"}},
-		// Ranked by score: legacy's l after a separator beats the scattered l in play.
-		{"pl", []string{"/w/payments-service-legacy", "/w/play/sandbox"}},
+		// Ranked as fzf ranks: play's adjacent "pl" at the start of a
+		// segment beats legacy's l after a separator 16 letters on.
+		{"pl", []string{"/w/play/sandbox", "/w/payments-service-legacy"}},
 		// Each space-separated term must match; the branch is matched too.
 		{"web svc", []string{"/w/web"}},
 		// The row for DIR itself is drawn as "." and a filter of "." finds it.

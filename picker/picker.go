@@ -433,8 +433,9 @@ func (s *State) Reset() {
 func (s *State) Len() int { return len(s.rows) }
 
 // SetFilter shows only the candidates whose haystack (the label shown and
-// the branch) fuzzy-matches every space-separated term of q, ranked by
-// score, ties by path. The cursor stays on the same repository when it is
+// the branch) fuzzy-matches every space-separated term of q, ranked as
+// fzf ranks them (Match.Score), equal scores the shorter first, then by
+// path. The cursor stays on the same repository when it is
 // still shown. It matches on the calling goroutine; for a large list the
 // UI uses Prepare, Run and Apply instead.
 func (s *State) SetFilter(q string) { s.Apply(s.Prepare(q).Run()) }
@@ -494,7 +495,7 @@ func (s *State) MatchedAt(i int) []int {
 	id := s.matches[i].ID
 	pos, ok := s.pos[id]
 	if !ok {
-		pos = positions(s.filter, s.rows[id].hayOf())
+		pos = positions(s.filter, &s.rows[id])
 		s.pos[id] = pos
 	}
 	return pos
@@ -684,13 +685,18 @@ func (s *State) All() []vcsdetect.Repo {
 // Uncheck unchecks the repository at path, shown or not.
 func (s *State) Uncheck(path string) { s.setChecked(path, false) }
 
-// rank orders matches by score, best first, ties by path.
+// rank orders matches by score, best first (see score.go: fzf's score,
+// then the terms found in the row's name), then the shorter haystack
+// (fewer letters left unmatched), then by path.
 func rank(ms []Match, rows []row) {
 	slices.SortFunc(ms, func(a, b Match) int { return cmpMatch(a, b, rows) })
 }
 
 func cmpMatch(a, b Match, rows []row) int {
 	if c := cmp.Compare(b.Score, a.Score); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(rows[a.ID].hayLen(), rows[b.ID].hayLen()); c != 0 {
 		return c
 	}
 	return strings.Compare(rows[a.ID].pathOf(), rows[b.ID].pathOf())

@@ -57,6 +57,14 @@ func (r *row) hayOf() string {
 	return r.s[r.hay:]
 }
 
+// hayLen is len(r.hayOf()), without building the base folder's.
+func (r *row) hayLen() int {
+	if r.hay == hayDot {
+		return 1 + len(r.s) - int(r.path)
+	}
+	return len(r.s) - int(r.hay)
+}
+
 // hayOffset is where Haystack(base, path+rest) starts in path+rest, or
 // hayDot: the label is a suffix of the path except for the base itself.
 func hayOffset(base, path string) int32 {

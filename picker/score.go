@@ -1,128 +1,174 @@
 package picker
 
 import (
-	"strings"
+	"os"
+	"slices"
+	"sync"
 	"unicode"
-	"unicode/utf8"
+	"unsafe"
+
+	"github.com/junegunn/fzf/src/algo"
+	"github.com/junegunn/fzf/src/util"
 )
 
-// The bonuses and penalties of github.com/sahilm/fuzzy (v0.1.3), whose
-// ranking score reproduces.
+// Ranking is fzf's: github.com/junegunn/fzf's FuzzyMatchV2 (src/algo)
+// finds, for each term, the alignment with the best score, where a
+// matched character scores more at the start of a word or path segment
+// (after "/", a space, "-", "_", "." or a camel-case hump), more again as
+// the query's first character, and more in a run of adjacent characters,
+// and a gap between matched characters costs. This is fzf's --scheme=path:
+// a character after "/" is the strongest boundary, and the start of the
+// haystack counts as one.
+//
+// On top of fzf's score, the last path segment is preferred: when the
+// best alignment of a term can be had inside the repository's own name
+// (the label's last segment), the term counts as "in the name", and
+// among rows of equal score those with more terms in their names rank
+// first (fzf's --tiebreak=pathname does the same for one term). Ties
+// after that go to the shorter haystack, then by path (cmpMatch), as the
+// fewer-unmatched-letters part of the old score and its ties did.
+func init() {
+	// The scheme is a global of fzf's package; nothing else in rootpick
+	// uses it.
+	algo.Init("path")
+}
+
+// nameWeight scales fzf's score in Match.Score so that the count of terms
+// found in the name (at most nameWeight-1) breaks ties and nothing more.
+const nameWeight = 64
+
+// Slab sizes: fzf's scratch space for one match (three int16s a haystack
+// byte, two a byte per query character; an int32 a byte and a query
+// character). A longer haystack than the int16 slab holds falls back to
+// fzf's greedy FuzzyMatchV1; a longer one than the int32 slab holds
+// allocates. Paths are far shorter.
 const (
-	firstCharMatchBonus            = 10
-	matchFollowingSeparatorBonus   = 20
-	camelCaseMatchBonus            = 20
-	adjacentMatchBonus             = 5
-	unmatchedLeadingCharPenalty    = -5
-	maxUnmatchedLeadingCharPenalty = -15
+	slab16 = 100 << 10 // as fzf's own (200 KB)
+	slab32 = 4 << 10
 )
 
-// score is sahilm/fuzzy's score of pattern against s, and whether every
-// rune of pattern matched, computed as fuzzy.FindNoSort does for one
-// string but without allocating: fuzzy keeps every match's offsets (a
-// slice each, 11 MB of garbage for a one-letter query over 50,000 rows),
-// while the filter keeps only the score and finds the offsets again for
-// the rows drawn (positions). TestScoreAgreesWithSahilmFuzzy holds the two
-// to the same results.
-func score(pattern []rune, s string) (int, bool) {
-	if len(pattern) == 0 {
+// slabs are fzf's scratch spaces, one per matcher in use: a match
+// allocates nothing when it has one (fzf keeps one per worker).
+var slabs = sync.Pool{New: func() any { return util.MakeSlab(slab16, slab32) }}
+
+// matcher matches terms against haystacks with one fzf slab. It is not
+// safe for concurrent use: each goroutine takes its own (newMatcher) and
+// gives it back (done).
+type matcher struct{ slab *util.Slab }
+
+func newMatcher() matcher { return matcher{slabs.Get().(*util.Slab)} }
+
+func (m matcher) done() { slabs.Put(m.slab) }
+
+// pattern is term as fzf's matcher takes it: runes, lower case (matching
+// ignores case, as it always has in rootpick; fzf's smart case does not
+// apply), not normalised (é matches only é).
+func pattern(term string) []rune {
+	p := []rune(term)
+	for i, c := range p {
+		p[i] = unicode.ToLower(c)
+	}
+	return p
+}
+
+// chars is s as fzf's input, without copying an ASCII string (fzf only
+// reads it; a string with other characters is decoded into runes).
+func chars(s string) util.Chars {
+	return util.ToChars(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
+// match is fzf's best alignment of pat in s: its score, where the
+// rightmost of the best alignments ends, and whether pat matched at all.
+func (m matcher) match(pat []rune, s string) (score, end int, ok bool) {
+	c := chars(s)
+	r, _ := algo.FuzzyMatchV2(false, false, false, &c, pat, false, m.slab)
+	return r.Score, r.End, r.Start >= 0
+}
+
+// score is the term's part of a row's Match.Score: fzf's score of pat in
+// h, weighted, plus one when a best alignment lies within h[lo:hi], the
+// row's name; and whether pat matched at all.
+func (m matcher) score(pat []rune, h string, lo, hi int) (int, bool) {
+	sc, end, ok := m.match(pat, h)
+	if !ok {
 		return 0, false
 	}
-	if i := strings.IndexByte(s, 0); i >= 0 {
-		s = s[:i] // fuzzy stops at the first NUL
+	switch {
+	case lo == 0 && hi == len(h):
+		return sc*nameWeight + 1, true // the haystack is the name
+	case end <= lo:
+		// Even the rightmost best alignment ends before the name (a
+		// match of the folders above it): no need to look in the name.
+		return sc * nameWeight, true
 	}
-	total := 0
-	matched := 0       // pattern runes matched so far
-	lastMatch := -1    // offset of the last matched rune
-	patternIndex := 0  // the pattern rune looked for
-	bestScore := -1    // the best score of that rune so far
-	matchedIndex := -1 // where it scored best
-	currAdjacent := 0
-	var last rune
-	lastIndex := 0
-	nextc, nextSize := utf8.DecodeRuneInString(s)
-	var candidate rune
-	var candidateSize int
-	for j := 0; j < len(s); j += candidateSize {
-		candidate, candidateSize = nextc, nextSize
-		if equalFold(candidate, pattern[patternIndex]) {
-			sc := 0
-			if j == 0 {
-				sc += firstCharMatchBonus
-			}
-			if unicode.IsLower(last) && unicode.IsUpper(candidate) {
-				sc += camelCaseMatchBonus
-			}
-			if j != 0 && isSeparator(last) {
-				sc += matchFollowingSeparatorBonus
-			}
-			if matched > 0 {
-				bonus := 0
-				if lastMatch == lastIndex {
-					bonus = currAdjacent*2 + adjacentMatchBonus
-				}
-				sc += bonus
-				currAdjacent += bonus
-			}
-			if sc > bestScore {
-				bestScore = sc
-				matchedIndex = j
-			}
-		}
-		var nextp rune
-		if patternIndex < len(pattern)-1 {
-			nextp = pattern[patternIndex+1]
-		}
-		if j+candidateSize < len(s) {
-			if s[j+candidateSize] < utf8.RuneSelf {
-				nextc, nextSize = rune(s[j+candidateSize]), 1
-			} else {
-				nextc, nextSize = utf8.DecodeRuneInString(s[j+candidateSize:])
-			}
-		} else {
-			nextc, nextSize = 0, 0
-		}
-		if equalFold(nextp, nextc) || nextc == 0 {
-			if matchedIndex > -1 {
-				if matched == 0 {
-					bestScore += max(matchedIndex*unmatchedLeadingCharPenalty, maxUnmatchedLeadingCharPenalty)
-				}
-				total += bestScore
-				lastMatch = matchedIndex
-				matched++
-				bestScore = -1
-				patternIndex++
-			}
-		}
-		lastIndex = j
-		last = candidate
+	if in, _, ok := m.match(pat, h[lo:hi]); ok && in == sc {
+		return sc*nameWeight + 1, true
 	}
-	total += matched - len(s)
-	return total, matched == len(pattern)
+	return sc * nameWeight, true
 }
 
-// equalFold is fuzzy's (strings.EqualFold's) comparison of two runes.
-func equalFold(tr, sr rune) bool {
-	if tr == sr {
-		return true
+// positions are the byte offsets in h of the characters of fzf's best
+// alignment of pat, the one in h[lo:hi] (the name) when that scores as
+// well, ascending.
+func (m matcher) positions(pat []rune, h string, lo, hi int) []int {
+	sc, _, ok := m.match(pat, h)
+	if !ok {
+		return nil
 	}
-	if tr < sr {
-		tr, sr = sr, tr
+	if lo > 0 || hi < len(h) {
+		if in, _, ok := m.match(pat, h[lo:hi]); ok && in == sc {
+			return offsetBy(m.charPositions(pat, h[lo:hi]), lo)
+		}
 	}
-	if tr < utf8.RuneSelf {
-		return 'A' <= sr && sr <= 'Z' && tr == sr+'a'-'A'
-	}
-	r := unicode.SimpleFold(sr)
-	for r != sr && r < tr {
-		r = unicode.SimpleFold(r)
-	}
-	return r == tr
+	return m.charPositions(pat, h)
 }
 
-func isSeparator(r rune) bool {
-	switch r {
-	case '/', '-', '_', ' ', '.', '\\':
-		return true
+// charPositions are the byte offsets in s of fzf's alignment of pat,
+// ascending.
+func (m matcher) charPositions(pat []rune, s string) []int {
+	c := chars(s)
+	_, pp := algo.FuzzyMatchV2(false, false, true, &c, pat, true, m.slab)
+	if pp == nil {
+		return nil
 	}
-	return false
+	pos := *pp // character indices, last first
+	slices.Sort(pos)
+	if !c.IsBytes() { // characters are runes: find their byte offsets
+		k, ci := 0, 0
+		for b := range s {
+			for k < len(pos) && pos[k] == ci {
+				pos[k] = b
+				k++
+			}
+			ci++
+		}
+	}
+	return pos
+}
+
+func offsetBy(pos []int, d int) []int {
+	for i := range pos {
+		pos[i] += d
+	}
+	return pos
+}
+
+// nameSpan is where the row's name — the last segment of the label
+// shown — lies in its haystack (hayOf): h[lo:hi].
+func (r *row) nameSpan() (lo, hi int) {
+	if r.hay == hayDot {
+		return 0, 1
+	}
+	label := r.s[r.hay:r.path]
+	return lastSegment(label), len(label)
+}
+
+// lastSegment is where the last segment of a label starts.
+func lastSegment(label string) int {
+	for i := len(label) - 1; i >= 0; i-- {
+		if label[i] == '/' || label[i] == os.PathSeparator {
+			return i + 1
+		}
+	}
+	return 0
 }

@@ -5,16 +5,18 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
 	"unsafe"
 
 	"github.com/rootpick/rootpick/vcsdetect"
-	"github.com/sahilm/fuzzy"
 )
 
-// TestScoreAgreesWithSahilmFuzzy: score gives the matches and the scores
-// of github.com/sahilm/fuzzy, whose ranking the filter keeps, on paths
-// with separators, camel case, repeats, non-ASCII letters and NULs.
-func TestScoreAgreesWithSahilmFuzzy(t *testing.T) {
+// TestMatcherAgreesWithItsPositions: on paths with separators, camel
+// case, repeats, non-ASCII letters and NULs, a term matches exactly when
+// its letters appear in order ignoring case; then the highlighted
+// offsets are ascending byte offsets of those letters, one a letter, and
+// lie in the name when the score says the name holds the best alignment.
+func TestMatcherAgreesWithItsPositions(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	alphabet := []string{"a", "b", "e", "p", "A", "B", "P", "/", "-", "_", " ", ".", "\\", "é", "É", "ß", "K", "k", "\u212a", "x", "\x00", "1"}
 	word := func(n int) string {
@@ -25,30 +27,73 @@ func TestScoreAgreesWithSahilmFuzzy(t *testing.T) {
 		return b.String()
 	}
 	hay := []string{"", "a", "payments-service/legacy main", "PaymentsService", "The Black Knight", "app-0/assets-1 main"}
-	for range 3000 {
+	for range 2000 {
 		hay = append(hay, word(1+rnd.IntN(30)))
 	}
 	patterns := []string{"a", "p", "pay", "ps", "tk", "ab", "é", "É", "k", "aa", "pe/", "a-b", "ß"}
-	for range 300 {
-		p := strings.ReplaceAll(word(1+rnd.IntN(4)), "\x00", "")
-		if p != "" {
+	for range 200 {
+		// A query holds neither spaces (they split terms) nor control
+		// characters (the UI keeps them out).
+		if p := strings.NewReplacer(" ", "", "\x00", "").Replace(word(1 + rnd.IntN(4))); p != "" {
 			patterns = append(patterns, p)
 		}
 	}
+	m := newMatcher()
+	defer m.done()
 	for _, p := range patterns {
-		want := map[int]int{}
-		for _, m := range fuzzy.FindNoSort(p, hay) {
-			want[m.Index] = m.Score
-		}
-		pat := []rune(p)
-		for i, h := range hay {
-			sc, ok := score(pat, h)
-			ws, wok := want[i]
-			if ok != wok || ok && sc != ws {
-				t.Fatalf("pattern %q in %q: score %d, matched %v; sahilm/fuzzy: %d, %v", p, h, sc, ok, ws, wok)
+		pat := pattern(p)
+		for _, h := range hay {
+			lo, hi := lastSegment(h), len(h)
+			if i := strings.LastIndexByte(h, ' '); i > lo {
+				hi = i // as if the rest were the branch
+			}
+			sc, ok := m.score(pat, h, lo, hi)
+			if want := inOrderFold(pat, h); ok != want {
+				t.Fatalf("%q in %q: matched %v, letters in order %v", p, h, ok, want)
+			}
+			pos := m.positions(pat, h, lo, hi)
+			if !ok {
+				if pos != nil {
+					t.Fatalf("%q in %q: no match, offsets %v", p, h, pos)
+				}
+				continue
+			}
+			if len(pos) != len(pat) {
+				t.Fatalf("%q in %q: offsets %v", p, h, pos)
+			}
+			for k, o := range pos {
+				c, at := runeAt(h, o)
+				if !at || k > 0 && o <= pos[k-1] || unicode.ToLower(c) != pat[k] {
+					t.Fatalf("%q in %q: offsets %v (letter %d is %q)", p, h, pos, k, c)
+				}
+			}
+			if inName := sc%nameWeight == 1; inName && (pos[0] < lo || pos[len(pos)-1] >= hi) {
+				t.Fatalf("%q in %q: scored in the name %q, highlighted %v", p, h, h[lo:hi], pos)
 			}
 		}
 	}
+}
+
+// inOrderFold reports that the runes of pat (lower case) appear in s in
+// order, ignoring case.
+func inOrderFold(pat []rune, s string) bool {
+	k := 0
+	for _, c := range s {
+		if k < len(pat) && unicode.ToLower(c) == pat[k] {
+			k++
+		}
+	}
+	return k == len(pat)
+}
+
+// runeAt is the rune that starts at byte i of s, if one does.
+func runeAt(s string, i int) (rune, bool) {
+	for j, c := range s {
+		if j == i {
+			return c, true
+		}
+	}
+	return 0, false
 }
 
 // TestRowsRoundTrip: a repository comes back from its packed row as it
