@@ -122,6 +122,7 @@ func (d *demoCmd) Run(e *env) (err error) {
 		// A panic on another goroutine ends the program without running
 		// the deferred removal.
 		onPanic: remove,
+		intro:   true,
 	}
 	// No server named: the built-in demo server, whatever the config
 	// file names (demo does not read it).

@@ -60,6 +60,8 @@ type pickCmd struct {
 	// then ends without running deferred calls (demo removes its
 	// workspace here).
 	onPanic func()
+	// intro starts the screen with what rootpick is for (the demo).
+	intro bool
 	// initExplicit is --init-timeout when it was given, else 0: the hub
 	// then gives a first npx/uvx start its longer budget.
 	initExplicit time.Duration
@@ -167,6 +169,7 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 		ProxyDir:     proxyDir,
 		LogPath:      logfile.ShownPath(c.Log, state),
 		Theme:        e.config.Theme,
+		Intro:        c.intro,
 		NoMouse:      c.NoMouse,
 	})
 	// Signals end the program like ctrl+c does: nothing is printed, the

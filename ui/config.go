@@ -51,6 +51,9 @@ type Config struct {
 	// person's own) or not read; it is shown at start, and nothing of it
 	// is checked or served.
 	StoreProblem string
+	// Intro, when set, starts the screen with a line that says what
+	// rootpick is for (the demo's first screen).
+	Intro bool
 	// ProxyDir, with Store, is where the proxies of Store's profile
 	// register (mcpconn.ProxyDir); they are shown beside the servers.
 	ProxyDir string

@@ -364,3 +364,17 @@ func TestATypedWordNeverAnswersAQuestion(t *testing.T) {
 		t.Fatalf("y after ctrl+a's question: %d checked, query %q", m.picker.CheckedCount(), m.filter.Value())
 	}
 }
+
+// TestIntroSaysWhatItIsFor: the demo's first screen says in one line what
+// rootpick is for and that nothing is shared until the review is
+// confirmed.
+func TestIntroSaysWhatItIsFor(t *testing.T) {
+	m := New(Config{Dir: "/work/demo", Intro: true})
+	m.setSize(200, 20)
+	if n := m.status.note; !strings.Contains(n, "shares the folders you check (space) with MCP servers") || !strings.Contains(n, "Nothing is shared until you review (enter) and confirm (y)") {
+		t.Errorf("intro note %q", n)
+	}
+	if n := New(Config{Dir: "/work/demo"}).status.note; n != "" {
+		t.Errorf("without Intro the first note is %q", n)
+	}
+}

@@ -175,6 +175,9 @@ func New(cfg Config) *Model {
 		m.fleet.list = append(m.fleet.list, &serverState{label: s.Label()})
 	}
 	m.applyRemembered(cfg.Remembered)
+	if cfg.Intro && m.status.note == "" {
+		m.setNote(m.introNote(), false)
+	}
 	if cfg.StoreProblem != "" {
 		m.setNote(safetext.Escape(cfg.StoreProblem), true)
 	}
@@ -187,6 +190,13 @@ func (m *Model) sharedPaths() map[string]bool {
 		out[r.Path] = true
 	}
 	return out
+}
+
+// introNote says in one line what rootpick is for, and that nothing is
+// shared until the person says yes.
+func (m *Model) introNote() string {
+	return "rootpick shares the folders you check (" + keyName(m.keys.Toggle) + ") with MCP servers, as roots. " +
+		"Nothing is shared until you review (" + keyName(m.keys.Review) + ") and confirm (" + keyName(m.dkeys.Confirm) + ")."
 }
 
 // Init starts the scan, the server connections and the event reader.
