@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+	"github.com/rootpick/rootpick/ui"
 )
 
 // manCmd prints the man page, written from the same kong model as --help
@@ -80,6 +81,13 @@ func manPage(app *kong.Application, bi *debug.BuildInfo) string {
 		}
 	}
 	commands(app.Node)
+	// The picker's keys, from its bindings (the README's table is the
+	// same list): a key rebound in ui changes this page with it.
+	b.WriteString(".SH KEYS\n")
+	manBlock(&b, "In the picker, letters, digits and - _ . / type into the query (fuzzy; space separates terms); every command is a key that cannot be typed in a name. ? shows them all, with what each row mark and server state means.")
+	for _, row := range ui.KeyTable() {
+		fmt.Fprintf(&b, ".TP\n.B %s\n%s\n", roffText(row[0]), roffText(row[1]))
+	}
 	b.WriteString(".SH EXIT STATUS\n")
 	manBlock(&b, "0 on success; 1 when something failed (a folder that cannot be scanned, a server that never started); 2 for a bad command line; 130 when interrupted with ctrl+c; 128+N when ended by signal N.")
 	b.WriteString(".SH ENVIRONMENT\n")

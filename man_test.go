@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rootpick/rootpick/internal/testskip"
+	"github.com/rootpick/rootpick/ui"
 )
 
 // modelWords are every visible command and long flag of the kong model, at
@@ -111,6 +112,26 @@ func TestRoffText(t *testing.T) {
 	} {
 		if got := roffText(in); got != want {
 			t.Errorf("roffText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestManPageKeysFromTheBindings: the man page has a KEYS section with
+// every binding of the picker, as ui.KeyTable lists them.
+func TestManPageKeysFromTheBindings(t *testing.T) {
+	k, err := newParser(&cli{}, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := manPage(k.Model, nil)
+	_, keys, ok := strings.Cut(page, ".SH KEYS\n")
+	if !ok {
+		t.Fatal("the man page has no KEYS section")
+	}
+	keys, _, _ = strings.Cut(keys, ".SH ")
+	for _, row := range ui.KeyTable() {
+		if !strings.Contains(keys, ".B "+roffText(row[0])+"\n"+roffText(row[1])+"\n") {
+			t.Errorf("KEYS lacks %q: %q", row[0], row[1])
 		}
 	}
 }
