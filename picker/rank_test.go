@@ -34,7 +34,8 @@ func sampleState(t *testing.T) *State {
 // leftmost alignment put a services/* row whose name does not hold the
 // letters first (fzf: the ones below); the old first row is noted where
 // it was another. fzf 0.65.2 (fzf --filter Q --scheme=path -i on the
-// same haystacks) puts the same row first for every query here.
+// same haystacks) puts the same row first for every query here but
+// feature.
 // Then the letters underlined (highlight) are those of that alignment.
 func TestRankingOnTheSampleWorkspace(t *testing.T) {
 	s := sampleState(t)
@@ -50,10 +51,24 @@ func firstRows(t *testing.T, s *State) {
 		{"svc", "services/auth-svc", "was services/ledger"},
 		// A name match beats a match of the folders above it.
 		{"web", "web/web-frontend", "was web/docs-site: every web/* row matched web/"},
+		// A name beats a branch. fzf puts services/payouts (branch
+		// feature/sepa-batching) first: its pathname tiebreak takes the
+		// branch's "/" for the path's.
+		{"feature", "experiments/customer-onboarding-flow-redesign-2024-q3-prototype-with-feature-flags", ""},
 		{"old", "archive/2021/old-payments", "was tools/dotfiles: o of tools, l, d of dotfiles"},
 		{"rel", "tools/release-bot", "was libs/rate-limiter: r, l of limiter"},
 		{"ts", "libs/ts-utils", "was tools/dev-scripts"},
 		{"lim", "libs/rate-limiter", "was libs/ts-utils: l of libs, i, m of main"},
+		// Letters at the start of a word or path segment beat letters
+		// inside words.
+		{"arc", "archive/2018/reports-svn", "not search-indexer's inner arc"},
+		{"fix", "web/admin-dashboard", "branch fix/csv-export-timezones, not hotfix"},
+		{"fs", "services/fraud-scoring", ""},
+		{"ct", "infra/ci-templates", ""},
+		{"rp", "experiments/rust-parser", ""},
+		{"lr", "libs/rate-limiter", ""},
+		{"ps", "libs/proto-schemas", ""},
+		{"pn", "experiments/pricing-notebooks", "was services/payments"},
 		// Adjacent letters beat scattered ones, also in the branch.
 		{"sepa", "services/payouts", "was services/payments: branch feature/sepa-batching"},
 		{"led", "services/ledger", ""},
