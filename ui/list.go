@@ -67,106 +67,121 @@ func (l *listView) View() string {
 	if l.width <= 0 || l.height <= 0 {
 		return ""
 	}
-	p, scanning, state, facts := l.src.rows(), l.src.scanRunning(), l.src.rowTagger(), l.src.factsOf
+	p := l.src.rows()
 	n := p.ShownLen()
 	if n == 0 {
 		msg := "No repositories found."
 		switch {
-		case scanning:
+		case l.src.scanRunning():
 			msg = "Scanning…"
 		case p.Len() > 0:
 			msg = "Nothing matches the filter."
 		}
 		return l.st.dim.Render(ansi.Truncate("  "+msg, l.width, "…"))
 	}
-	// Columns after the name, each as wide as its widest visible cell and
-	// left-aligned, so the branch sits next to the name, not at the far
-	// edge: the branch with its marks, the kind (when not plain git), and
-	// the row's state (its risk, what a confirmation would change; see
-	// rows.go), whose short form is never dropped. Only the visible rows
-	// are read.
-	end := min(n, l.offset+l.height)
-	rows := end - l.offset
-	raws, labels := make([]string, rows), make([]string, rows) // the label and its escaped text
-	states := make([]rowState, rows)
-	marks := make([]branchMarks, rows)
-	nw, bw, kw, sw, swMid, swMin := 0, 0, 0, 0, 0, 0
-	for j := range rows {
-		r := p.ShownAt(l.offset + j)
-		raws[j] = picker.Label(l.dir, r.Path)
-		labels[j] = safetext.Escape(raws[j])
-		nw = max(nw, ansi.StringWidth(labels[j]))
-		states[j] = state(r.Path)
-		sw = max(sw, lipgloss.Width(states[j].full))
-		swMid = max(swMid, lipgloss.Width(states[j].mid))
-		swMin = max(swMin, lipgloss.Width(states[j].short))
-		if r.Kind != vcsdetect.KindGit {
-			kw = max(kw, len(r.Kind))
-		}
-		if d, ok := facts(r.Path); ok {
-			marks[j] = marksOf(d)
-		}
-		bw = max(bw, lipgloss.Width(safetext.Escape(r.Branch))+l.cell(marks[j], r.Branch != "", true).width)
-	}
-	nw, bw, kw, sw = fitColumns(l.width-6, nw, typicalWidth(labels), bw, kw, sw, swMid, swMin)
-
-	out := make([]string, 0, rows)
-	for j := range rows {
-		i := l.offset + j
-		r := p.ShownAt(i)
-		cur := i == p.Cursor()
-		pointer, box := "  ", "[ ]"
-		if cur {
-			pointer = l.st.cursor.Render("› ")
-		}
-		if p.IsChecked(r.Path) {
-			box = l.st.checked.Render("[x]")
-		}
-		raw, label := raws[j], labels[j]
-		pos := p.MatchedAt(i)
-		name := label
-		switch {
-		case len(pos) > 0 && label == raw:
-			// Escaped names are not highlighted: the offsets are into the raw text.
-			base := lipgloss.NewStyle()
-			if cur {
-				base = l.st.cursor
-			}
-			name = highlight(label, pos, 0, base, matchStyle(base), !cur)
-		case cur:
-			name = l.st.cursor.Render(label)
-		}
-		row := pointer + box + " " + padRight(midCut(name, max(nw, 1)), nw)
-		if bw > 0 {
-			branch := safetext.Escape(r.Branch)
-			if len(pos) > 0 && branch == r.Branch {
-				// The branch follows the label and a space in the haystack.
-				branch = highlight(branch, pos, len(raw)+1, l.st.branch, matchStyle(l.st.branch), false)
-			} else {
-				branch = l.st.branch.Render(branch)
-			}
-			row += "  " + padRight(l.branchCell(branch, r.Branch != "", marks[j], bw), bw)
-		}
-		if kw > 0 {
-			kind := ""
-			if r.Kind != vcsdetect.KindGit {
-				kind = l.st.kind.Render(ansi.Truncate(string(r.Kind), kw, "…"))
-			}
-			row += "  " + padRight(kind, kw)
-		}
-		if st := states[j]; sw > 0 && st.short != "" {
-			text := st.full
-			if lipgloss.Width(text) > sw {
-				text = st.mid
-			}
-			if lipgloss.Width(text) > sw {
-				text = st.short
-			}
-			row += "  " + ansi.Truncate(text, sw, "…")
-		}
-		out = append(out, ansi.Truncate(strings.TrimRight(row, " "), l.width, ""))
+	c := l.measure(p, min(n, l.offset+l.height)-l.offset)
+	out := make([]string, 0, len(c.raws))
+	for j := range c.raws {
+		out = append(out, l.row(p, j, &c))
 	}
 	return strings.Join(out, "\n")
+}
+
+// listColumns are the visible rows' cells and the columns' widths: after
+// the name, each column is as wide as its widest visible cell and
+// left-aligned, so the branch sits next to the name, not at the far edge:
+// the branch with its marks, the kind (when not plain git), and the row's
+// state (its risk, what a confirmation would change; see rows.go), whose
+// short form is never dropped. Only the visible rows are read.
+type listColumns struct {
+	raws, labels   []string // the label and its escaped text
+	states         []rowState
+	marks          []branchMarks
+	nw, bw, kw, sw int
+}
+
+// measure reads the rows rows from the list's offset and fits the columns
+// to the width.
+func (l *listView) measure(p *picker.State, rows int) listColumns {
+	state, facts := l.src.rowTagger(), l.src.factsOf
+	c := listColumns{raws: make([]string, rows), labels: make([]string, rows), states: make([]rowState, rows), marks: make([]branchMarks, rows)}
+	swMid, swMin := 0, 0
+	for j := range rows {
+		r := p.ShownAt(l.offset + j)
+		c.raws[j] = picker.Label(l.dir, r.Path)
+		c.labels[j] = safetext.Escape(c.raws[j])
+		c.nw = max(c.nw, ansi.StringWidth(c.labels[j]))
+		c.states[j] = state(r.Path)
+		c.sw = max(c.sw, lipgloss.Width(c.states[j].full))
+		swMid = max(swMid, lipgloss.Width(c.states[j].mid))
+		swMin = max(swMin, lipgloss.Width(c.states[j].short))
+		if r.Kind != vcsdetect.KindGit {
+			c.kw = max(c.kw, len(r.Kind))
+		}
+		if d, ok := facts(r.Path); ok {
+			c.marks[j] = marksOf(d)
+		}
+		c.bw = max(c.bw, lipgloss.Width(safetext.Escape(r.Branch))+l.cell(c.marks[j], r.Branch != "", true).width)
+	}
+	c.nw, c.bw, c.kw, c.sw = fitColumns(l.width-6, c.nw, typicalWidth(c.labels), c.bw, c.kw, c.sw, swMid, swMin)
+	return c
+}
+
+// row draws the j-th visible row in the columns c.
+func (l *listView) row(p *picker.State, j int, c *listColumns) string {
+	i := l.offset + j
+	r := p.ShownAt(i)
+	cur := i == p.Cursor()
+	pointer, box := "  ", "[ ]"
+	if cur {
+		pointer = l.st.cursor.Render("› ")
+	}
+	if p.IsChecked(r.Path) {
+		box = l.st.checked.Render("[x]")
+	}
+	raw, label := c.raws[j], c.labels[j]
+	pos := p.MatchedAt(i)
+	name := label
+	switch {
+	case len(pos) > 0 && label == raw:
+		// Escaped names are not highlighted: the offsets are into the raw text.
+		base := lipgloss.NewStyle()
+		if cur {
+			base = l.st.cursor
+		}
+		name = highlight(label, pos, 0, base, matchStyle(base), !cur)
+	case cur:
+		name = l.st.cursor.Render(label)
+	}
+	row := pointer + box + " " + padRight(midCut(name, max(c.nw, 1)), c.nw)
+	if c.bw > 0 {
+		branch := safetext.Escape(r.Branch)
+		if len(pos) > 0 && branch == r.Branch {
+			// The branch follows the label and a space in the haystack.
+			branch = highlight(branch, pos, len(raw)+1, l.st.branch, matchStyle(l.st.branch), false)
+		} else {
+			branch = l.st.branch.Render(branch)
+		}
+		row += "  " + padRight(l.branchCell(branch, r.Branch != "", c.marks[j], c.bw), c.bw)
+	}
+	if c.kw > 0 {
+		kind := ""
+		if r.Kind != vcsdetect.KindGit {
+			kind = l.st.kind.Render(ansi.Truncate(string(r.Kind), c.kw, "…"))
+		}
+		row += "  " + padRight(kind, c.kw)
+	}
+	if st := c.states[j]; c.sw > 0 && st.short != "" {
+		text := st.full
+		if lipgloss.Width(text) > c.sw {
+			text = st.mid
+		}
+		if lipgloss.Width(text) > c.sw {
+			text = st.short
+		}
+		row += "  " + ansi.Truncate(text, c.sw, "…")
+	}
+	return ansi.Truncate(strings.TrimRight(row, " "), l.width, "")
 }
 
 // fitColumns shares avail cells between the name column and the branch,

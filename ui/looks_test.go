@@ -342,7 +342,7 @@ func TestSpinnerTicksOnlyWhileScanning(t *testing.T) {
 	}
 	m.Update(scanBatchMsg{gen: 1, done: true, stats: vcsdetect.Stats{Dirs: 2000, Repos: 2}})
 	next := m.spinner.Tick().(spinner.TickMsg)
-	if _, cmd := m.update(next); cmd != nil {
+	if cmd := m.update(next); cmd != nil {
 		t.Error("the spinner keeps ticking after the scan ended")
 	}
 	if s := screen(m); strings.Contains(s, "scanning") {

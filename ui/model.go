@@ -223,71 +223,72 @@ func (m *Model) Init() tea.Cmd {
 // Update handles one message; whatever moved the cursor or the list, the
 // facts of the rows now in view are then asked for.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	_, cmd := m.update(msg)
+	cmd := m.update(msg)
 	if m.width > 0 && m.chromeHeight() != m.laidChrome {
 		m.layout() // a line above or below the body came or went
 	}
 	return m, tea.Batch(cmd, m.wantFacts(), m.wantTimes())
 }
 
-func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.setSize(msg.Width, msg.Height)
-		return m, nil
+		return nil
 	case tea.KeyPressMsg:
-		return m, m.handleKey(msg)
+		return m.handleKey(msg)
 	case tea.MouseClickMsg, tea.MouseWheelMsg:
-		return m, m.onMouse(msg.(tea.MouseMsg))
+		m.onMouse(msg.(tea.MouseMsg))
+		return nil
 	case scanStartedMsg:
-		return m, m.onScanStarted(msg)
+		return m.onScanStarted(msg)
 	case scanBatchMsg:
-		return m, m.onScanBatch(msg)
+		return m.onScanBatch(msg)
 	case hubEventMsg:
 		m.now = msg.at
-		return m, tea.Batch(m.onHubEvent(msg.ev), waitEvent(m.cfg.Hub.Events()))
+		return tea.Batch(m.onHubEvent(msg.ev), waitEvent(m.cfg.Hub.Events()))
 	case tickMsg:
-		return m, m.onTick(msg.now)
+		return m.onTick(msg.now)
 	case spinner.TickMsg:
-		return m, m.onSpinnerTick(msg)
+		return m.onSpinnerTick(msg)
 	case tea.BackgroundColorMsg:
 		if m.autoTheme() {
 			m.setTheme(msg.IsDark())
 		}
-		return m, nil
+		return nil
 	case factsMsg:
-		return m, m.onFacts(msg)
+		return m.onFacts(msg)
 	case timesMsg:
-		return m, m.onTimes(msg)
+		return m.onTimes(msg)
 	case timesResortMsg:
 		m.onTimesResort()
-		return m, nil
+		return nil
 	case proxiesMsg:
-		return m, m.onProxies(msg)
+		return m.onProxies(msg)
 	case filterResultMsg:
-		return m, m.onFilterResult(msg)
+		return m.onFilterResult(msg)
 	case proposalMsg:
-		return m, m.onProposal(msg)
+		return m.onProposal(msg)
 	case consentGuardMsg:
 		if d := m.sh.Dialog(); d != nil {
 			d.onGuard(msg)
 		}
-		return m, nil
+		return nil
 	case consentSavedMsg:
-		return m, m.onConsentSaved(msg)
+		return m.onConsentSaved(msg)
 	case resumeMsg:
-		return m, m.onResume(msg)
+		return m.onResume(msg)
 	case rootsServedMsg:
 		m.setNote(m.servedNote(len(msg.roots)), false)
 		if m.sh.ServedNow(msg.roots) { // enter was pressed while the change was on its way
-			return m, proposeConsent(m.cfg.Dir, m.picker.Checked())
+			return proposeConsent(m.cfg.Dir, m.picker.Checked())
 		}
-		return m, nil
+		return nil
 	}
 	if m.mode() == modeList { // a paste, the query line's cursor blink
-		return m, m.editQuery(msg)
+		return m.editQuery(msg)
 	}
-	return m, nil
+	return nil
 }
 
 func sharedNote(n int) string {

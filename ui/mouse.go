@@ -13,9 +13,9 @@ const wheelStep = 1
 // boxCols are the columns of a row's checkbox: "› [x] name".
 const boxFirst, boxLast = 2, 4
 
-func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
+func (m *Model) onMouse(msg tea.MouseMsg) {
 	if m.cfg.NoMouse {
-		return nil
+		return
 	}
 	switch m.mode() {
 	case modeDialog: // the wheel scrolls it; clicks answer nothing
@@ -27,12 +27,12 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 				m.sh.Dialog().Wheel(false)
 			}
 		}
-		return nil
+		return
 	case modeHelp:
 		if _, ok := msg.(tea.MouseWheelMsg); ok {
 			m.helpVP, _ = m.helpVP.Update(msg) // the viewport scrolls itself
 		}
-		return nil
+		return
 	case modeServers:
 		if w, ok := msg.(tea.MouseWheelMsg); ok {
 			switch w.Button {
@@ -42,10 +42,10 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 				m.srvPane.scroll(3)
 			}
 		}
-		return nil
+		return
 	case modeList:
 	case modeAsk:
-		return nil
+		return
 	}
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
@@ -60,18 +60,17 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 		if msg.Button != tea.MouseLeft || m.filterPending() || len(m.heldKeys) > 0 {
 			// A click while the query is matched would land on a row of
 			// the result about to be replaced: it does nothing.
-			return nil
+			return
 		}
 		i, ok := m.rowAt(msg.X, msg.Y)
 		if !ok {
-			return nil
+			return
 		}
 		m.picker.MoveTo(i)
 		if msg.X >= boxFirst && msg.X <= boxLast {
 			m.toggle()
 		}
 	}
-	return nil
 }
 
 // rowAt is the index, among the shown rows, of the list row drawn at

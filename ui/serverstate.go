@@ -162,56 +162,76 @@ func (f *fleet) stateView(s *serverState, d detail) string {
 		}
 		return out + f.protocolNote(s, d)
 	case verdictRestarting:
-		if s.why != "" { // at once, for a reason (a consent change, a stuck server)
-			if d == inShort {
-				return f.st.pending.Render(word)
-			}
-			return f.st.pending.Render(word) + dim(": "+s.why)
-		}
-		out := f.st.pending.Render(f.restartIn(s))
-		if d != inShort {
-			out += dim(" (attempt " + itoa(s.attempt) + ", " + f.retryKeyName() + " retries now)")
-		}
-		if why := s.reason; d == inFull && s.err != "" || why != "" && d != inFull {
-			if d == inFull {
-				why = s.err
-			}
-			out += dim(": " + why)
-		}
-		return out
+		return f.restartingView(s, d)
 	case verdictStuck, verdictFailed, verdictExited:
-		why := s.reason
-		if d == inFull && s.err != "" {
-			why = s.err
-		}
-		out := f.downState(s, why)
-		switch {
-		case !s.final || d == inPane: // the pane says it on a line of its own
-		case d == inFull:
-			out += dim(" (not restarted until you press " + f.retryKeyName() + ")")
-		default:
-			out += dim(" (" + f.retryKeyName() + " retries)")
-		}
-		return out
+		return f.downView(s, d)
 	case verdictStarting:
-		switch {
-		case s.startedAt.IsZero() && d == inShort:
-			return f.st.pending.Render(word)
-		case s.startedAt.IsZero():
-			return f.st.pending.Render(word + "…")
-		}
-		out := f.st.pending.Render(f.startingFor(s))
-		switch {
-		case d == inShort:
-		case s.startLine != "":
-			out += dim(" — " + s.startLine)
-		case s.attempt > 1 && s.reason != "":
-			out += dim(" — last: " + s.reason)
-		}
-		return out
+		return f.startingView(s, d)
 	case numVerdicts:
 	}
 	return word
+}
+
+// restartingView is a restarting server's state at detail d: why, or the
+// countdown with its attempt and reason.
+func (f *fleet) restartingView(s *serverState, d detail) string {
+	word, dim := verdictRestarting.String(), f.st.dim.Render
+	if s.why != "" { // at once, for a reason (a consent change, a stuck server)
+		if d == inShort {
+			return f.st.pending.Render(word)
+		}
+		return f.st.pending.Render(word) + dim(": "+s.why)
+	}
+	out := f.st.pending.Render(f.restartIn(s))
+	if d != inShort {
+		out += dim(" (attempt " + itoa(s.attempt) + ", " + f.retryKeyName() + " retries now)")
+	}
+	if why := s.reason; d == inFull && s.err != "" || why != "" && d != inFull {
+		if d == inFull {
+			why = s.err
+		}
+		out += dim(": " + why)
+	}
+	return out
+}
+
+// downView is a stuck, failed or exited server's state at detail d.
+func (f *fleet) downView(s *serverState, d detail) string {
+	dim := f.st.dim.Render
+	why := s.reason
+	if d == inFull && s.err != "" {
+		why = s.err
+	}
+	out := f.downState(s, why)
+	switch {
+	case !s.final || d == inPane: // the pane says it on a line of its own
+	case d == inFull:
+		out += dim(" (not restarted until you press " + f.retryKeyName() + ")")
+	default:
+		out += dim(" (" + f.retryKeyName() + " retries)")
+	}
+	return out
+}
+
+// startingView is a starting server's state at detail d: the seconds, the
+// attempt after a failure, and its last stderr line or last reason.
+func (f *fleet) startingView(s *serverState, d detail) string {
+	word, dim := verdictStarting.String(), f.st.dim.Render
+	switch {
+	case s.startedAt.IsZero() && d == inShort:
+		return f.st.pending.Render(word)
+	case s.startedAt.IsZero():
+		return f.st.pending.Render(word + "…")
+	}
+	out := f.st.pending.Render(f.startingFor(s))
+	switch {
+	case d == inShort:
+	case s.startLine != "":
+		out += dim(" — " + s.startLine)
+	case s.attempt > 1 && s.reason != "":
+		out += dim(" — last: " + s.reason)
+	}
+	return out
 }
 
 // protocolNote says that a connected server answered another protocol
@@ -625,63 +645,65 @@ func (f *fleet) line(w int) string {
 	// 1"), then
 	// one word each, then (several servers) counted by state. Where a
 	// server is down, " — tab for details" follows while there is room.
-	var line string
 	if len(f.list) == 0 {
-		line = exposed + "  " + f.st.dim.Render("no server")
-	} else {
-		hint := ""
-		if f.needsDetails() {
-			hint = f.st.dim.Render(" — " + f.paneKeyName() + " for details")
-		}
-		each := func(head string, state func(*serverState) string) string {
-			parts := []string{head}
-			for _, s := range f.list {
-				parts = append(parts, "● "+f.displayName(s)+" "+state(s))
-			}
-			return strings.Join(parts, "  ")
-		}
-		tries := []string{
-			each(exposed, f.fullState) + hint,
-			each(exposed, f.fullState),
-		}
-		tries = append(tries, f.startingCut(exposed, w)...)
-		tries = append(tries,
-			each(exposed, f.shortState)+hint,
-			each(exposed, f.shortState))
-		if len(f.list) == 1 {
-			// One server: the short count, then its name is what gets
-			// cut, down to a few letters while its reason fits, and to
-			// one letter before its state word is.
-			s := f.list[0]
-			tries = append(tries, each(shortExposed, f.shortState)+hint, each(shortExposed, f.shortState))
-			for _, state := range []string{f.shortState(s), f.wordState(s)} {
-				head, tail := shortExposed+"  ● ", " "+state
-				room := w - ansi.StringWidth(head+tail)
-				if state == f.wordState(s) || room >= min(ansi.StringWidth(f.displayName(s)), nameKept) {
-					tries = append(tries, head+ansi.Truncate(f.displayName(s), max(room, 1), "…")+tail)
-				}
-			}
-		} else {
-			// Never hide a server: when they do not fit, one word each,
-			// then count them: with the hint while it fits, then
-			// without; at the narrowest, the count of roots in short and
-			// the worst states first, so what is cut at the edge is good
-			// news.
-			tries = append(tries,
-				each(exposed, f.wordState)+hint,
-				each(exposed, f.wordState),
-				exposed+"  "+f.serverSummary(true, false),
-				exposed+"  "+f.serverSummary(false, false),
-				shortExposed+"  "+f.serverSummary(false, true))
-		}
-		for _, try := range tries {
-			line = try
-			if ansi.StringWidth(line) <= w {
-				break
-			}
+		return exposed + "  " + f.st.dim.Render("no server")
+	}
+	tries := f.lineTries(exposed, shortExposed, w)
+	for _, try := range tries {
+		if ansi.StringWidth(try) <= w {
+			return try
 		}
 	}
-	return line
+	return tries[len(tries)-1]
+}
+
+// lineTries are the status line's forms, from the whole story to the
+// fewest words (fleet.line takes the first that fits).
+func (f *fleet) lineTries(exposed, shortExposed string, w int) []string {
+	hint := ""
+	if f.needsDetails() {
+		hint = f.st.dim.Render(" — " + f.paneKeyName() + " for details")
+	}
+	each := func(head string, state func(*serverState) string) string {
+		parts := []string{head}
+		for _, s := range f.list {
+			parts = append(parts, "● "+f.displayName(s)+" "+state(s))
+		}
+		return strings.Join(parts, "  ")
+	}
+	tries := []string{
+		each(exposed, f.fullState) + hint,
+		each(exposed, f.fullState),
+	}
+	tries = append(tries, f.startingCut(exposed, w)...)
+	tries = append(tries,
+		each(exposed, f.shortState)+hint,
+		each(exposed, f.shortState))
+	if len(f.list) > 1 {
+		// Never hide a server: when they do not fit, one word each,
+		// then count them: with the hint while it fits, then without;
+		// at the narrowest, the count of roots in short and the worst
+		// states first, so what is cut at the edge is good news.
+		return append(tries,
+			each(exposed, f.wordState)+hint,
+			each(exposed, f.wordState),
+			exposed+"  "+f.serverSummary(true, false),
+			exposed+"  "+f.serverSummary(false, false),
+			shortExposed+"  "+f.serverSummary(false, true))
+	}
+	// One server: the short count, then its name is what gets cut, down
+	// to a few letters while its reason fits, and to one letter before
+	// its state word is.
+	s := f.list[0]
+	tries = append(tries, each(shortExposed, f.shortState)+hint, each(shortExposed, f.shortState))
+	for _, state := range []string{f.shortState(s), f.wordState(s)} {
+		head, tail := shortExposed+"  ● ", " "+state
+		room := w - ansi.StringWidth(head+tail)
+		if state == f.wordState(s) || room >= min(ansi.StringWidth(f.displayName(s)), nameKept) {
+			tries = append(tries, head+ansi.Truncate(f.displayName(s), max(room, 1), "…")+tail)
+		}
+	}
+	return tries
 }
 
 // nameKept is the fewest cells of a server's name the status line keeps

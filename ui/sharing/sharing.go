@@ -34,6 +34,7 @@ import (
 // Phase is where the consent pipeline is.
 type Phase int
 
+// The phases, in the order a change goes through them.
 const (
 	Idle      Phase = iota // nothing under way
 	Preparing              // the proposal for the checked folders is being built, off the loop
