@@ -222,6 +222,7 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 	d := newConsentDialog(m.dialogSeq, m.cfg.Dir, m.sh.Served(), msg.proposed, msg.problems,
 		recipients{names: m.fleet.serverNames(), restart: m.revokeRestarts()}, inside, m.cfg.ArmDelay, m.clock(), m.common)
 	d.revokeAll = m.sh.Revoking()
+	d.replaces = m.replacesNote()
 	if !m.sh.Proposed(d, d.change.Empty() && len(msg.problems) == 0) {
 		// Nothing for y to do: say so on the status line, with no dialog
 		// whose keys would offer a confirmation.
@@ -236,6 +237,18 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 	// The keys pressed while the review was built go to the dialog, whose
 	// guard ignores an early y or space.
 	return tea.Batch(d.guardTick(), m.replayTypeAhead())
+}
+
+// replacesNote says that y replaces the profile's remembered consent for
+// another folder (a profile remembers one folder's consent): "" when the
+// record is this folder's, or empty, or once a consent was confirmed here.
+func (m *Model) replacesNote() string {
+	rec := m.cfg.Remembered
+	if m.cfg.Store == nil || rec == nil || rec.Dir == m.cfg.Dir || len(rec.Roots) == 0 || m.sh.Confirmed() != nil {
+		return ""
+	}
+	return "Replaces profile " + safetext.Escape(m.cfg.Store.Profile()) + "'s consent for " + safetext.Escape(home(rec.Dir)) +
+		" (" + plural(len(rec.Roots), "root", "roots") + "): its proxies then serve this folder's instead."
 }
 
 // revokeRestarts reports whether revoking every root restarts a server:

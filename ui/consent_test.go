@@ -378,3 +378,31 @@ func TestIntroSaysWhatItIsFor(t *testing.T) {
 		t.Errorf("without Intro the first note is %q", n)
 	}
 }
+
+// TestDialogSaysItReplacesAnotherFolder: a profile remembers one folder's
+// consent; y on another folder with the same profile replaces it, and the
+// dialog says so, with the folder and how many roots; not once the
+// consent is this folder's.
+func TestDialogSaysItReplacesAnotherFolder(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.cfg.Store = storeFor(t)
+	m.cfg.Remembered = &consent.Record{Dir: "/work/other", Roots: []consent.Root{mkRoot("/work/other/a"), mkRoot("/work/other/b")}}
+	openDialog(t, m, mkRoot("/work/demo/api"))
+	want := "Replaces profile test's consent for /work/other (2 roots)"
+	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, want) {
+		t.Fatalf("the dialog does not say it replaces the other folder's consent:\n%s", screen(m))
+	}
+	run(m, send(m, "y"))
+	m.sh.ServedNow(m.Consented())
+	openDialog(t, m, mkRoot("/work/demo/api"), mkRoot("/work/demo/web"))
+	if strings.Contains(screen(m), "Replaces profile") {
+		t.Fatalf("after a consent here the dialog still says it replaces another folder's:\n%s", screen(m))
+	}
+	m = fixture(t, demoRepos()...)
+	m.cfg.Store = storeFor(t)
+	m.cfg.Remembered = &consent.Record{Dir: "/work/demo", Roots: []consent.Root{mkRoot("/work/demo/web")}}
+	openDialog(t, m, mkRoot("/work/demo/api"))
+	if strings.Contains(screen(m), "Replaces profile") {
+		t.Fatalf("this folder's own record is not another folder's:\n%s", screen(m))
+	}
+}

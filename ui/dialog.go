@@ -91,6 +91,7 @@ type consentDialog struct {
 	armed     bool   // only for drawing; keys are judged by the clock
 	restarts  bool   // revoking every root restarts a server (any but the built-in demo)
 	tooSoon   string // a key that shares was pressed while the guard held: said until it ends
+	replaces  string // y replaces the profile's consent for another folder: says so, else ""
 
 	cursor int // index into lines; always a selectable line when any
 	lines  []dline
@@ -429,10 +430,14 @@ func (d *consentDialog) head(inner int) []string {
 		second = keyName(d.keys.RevokeAll) + ": every root, whatever the filter shows. " + second
 	}
 	// Both wrap: the title and what sharing means are never cut.
-	return []string{
+	lines := []string{
 		d.st.title.Render(wrapText(d.title(), inner)),
 		d.st.dim.Render(wrapText(second, inner)),
 	}
+	if d.replaces != "" && !d.change.Empty() {
+		lines = append(lines, d.st.warn.Render(wrapText(d.replaces, inner)))
+	}
+	return lines
 }
 
 // title says what y does: "Share 2 roots, stop sharing 1, with NAME?".
