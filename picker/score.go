@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/junegunn/fzf/src/algo"
@@ -47,18 +48,21 @@ const (
 	slab32 = 4 << 10
 )
 
-// slabs are fzf's scratch spaces, one per matcher in use: a match
-// allocates nothing when it has one (fzf keeps one per worker).
-var slabs = sync.Pool{New: func() any { return util.MakeSlab(slab16, slab32) }}
+// matchers are kept for reuse, each with its fzf slab and rune buffer:
+// a match then allocates nothing (fzf keeps a slab per worker).
+var matchers = sync.Pool{New: func() any { return &matcher{slab: util.MakeSlab(slab16, slab32)} }}
 
 // matcher matches terms against haystacks with one fzf slab. It is not
 // safe for concurrent use: each goroutine takes its own (newMatcher) and
 // gives it back (done).
-type matcher struct{ slab *util.Slab }
+type matcher struct {
+	slab  *util.Slab
+	runes []rune // a haystack with non-ASCII letters, decoded
+}
 
-func newMatcher() matcher { return matcher{slabs.Get().(*util.Slab)} }
+func newMatcher() *matcher { return matchers.Get().(*matcher) }
 
-func (m matcher) done() { slabs.Put(m.slab) }
+func (m *matcher) done() { matchers.Put(m) }
 
 // pattern is term as fzf's matcher takes it: runes, lower case (matching
 // ignores case, as it always has in rootpick; fzf's smart case does not
@@ -71,16 +75,26 @@ func pattern(term string) []rune {
 	return p
 }
 
-// chars is s as fzf's input, without copying an ASCII string (fzf only
-// reads it; a string with other characters is decoded into runes).
-func chars(s string) util.Chars {
+// chars is s as fzf's input: an ASCII string as it is (fzf only reads
+// it), another decoded into m's rune buffer, which fzf's own ToChars
+// would allocate for every candidate.
+func (m *matcher) chars(s string) util.Chars {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			m.runes = m.runes[:0]
+			for _, c := range s {
+				m.runes = append(m.runes, c)
+			}
+			return util.RunesToChars(m.runes)
+		}
+	}
 	return util.ToChars(unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
 // match is fzf's best alignment of pat in s: its score, where the
 // rightmost of the best alignments ends, and whether pat matched at all.
-func (m matcher) match(pat []rune, s string) (score, end int, ok bool) {
-	c := chars(s)
+func (m *matcher) match(pat []rune, s string) (score, end int, ok bool) {
+	c := m.chars(s)
 	r, _ := algo.FuzzyMatchV2(false, false, false, &c, pat, false, m.slab)
 	return r.Score, r.End, r.Start >= 0
 }
@@ -88,7 +102,7 @@ func (m matcher) match(pat []rune, s string) (score, end int, ok bool) {
 // score is the term's part of a row's Match.Score: fzf's score of pat in
 // h, weighted, plus one when a best alignment lies within h[lo:hi], the
 // row's name; and whether pat matched at all.
-func (m matcher) score(pat []rune, h string, lo, hi int) (int, bool) {
+func (m *matcher) score(pat []rune, h string, lo, hi int) (int, bool) {
 	sc, end, ok := m.match(pat, h)
 	if !ok {
 		return 0, false
@@ -110,7 +124,7 @@ func (m matcher) score(pat []rune, h string, lo, hi int) (int, bool) {
 // positions are the byte offsets in h of the characters of fzf's best
 // alignment of pat, the one in h[lo:hi] (the name) when that scores as
 // well, ascending.
-func (m matcher) positions(pat []rune, h string, lo, hi int) []int {
+func (m *matcher) positions(pat []rune, h string, lo, hi int) []int {
 	sc, _, ok := m.match(pat, h)
 	if !ok {
 		return nil
@@ -125,8 +139,8 @@ func (m matcher) positions(pat []rune, h string, lo, hi int) []int {
 
 // charPositions are the byte offsets in s of fzf's alignment of pat,
 // ascending.
-func (m matcher) charPositions(pat []rune, s string) []int {
-	c := chars(s)
+func (m *matcher) charPositions(pat []rune, s string) []int {
+	c := m.chars(s)
 	_, pp := algo.FuzzyMatchV2(false, false, true, &c, pat, true, m.slab)
 	if pp == nil {
 		return nil
