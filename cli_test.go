@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -72,5 +73,26 @@ func TestStateDirRefusals(t *testing.T) {
 		if st, err := os.Stat(loose); err != nil || st.Mode().Perm() != 0o755 {
 			t.Errorf("the loose folder is now %v (%v), want it left 0755", st.Mode(), err)
 		}
+	}
+}
+
+// TestTopHelpHasNoRepeats: 'rootpick --help' shows the default command's
+// arguments and flags after the commands, but says nothing twice: one
+// Examples block, the global flags once, the pick summary once (it was
+// 125 lines with the global flags and the examples twice).
+func TestTopHelpHasNoRepeats(t *testing.T) {
+	var out bytes.Buffer
+	var ee exitError
+	if err := run([]string{"--help"}, &out, io.Discard); err != nil && (!errors.As(err, &ee) || ee.code != 0) {
+		t.Fatal(err)
+	}
+	h := out.String()
+	for _, once := range []string{"Examples:", "-h, --help", "--config=FILE", "Pick repositories, ask for consent", "--print-format=FORMAT", "--state-dir=DIR"} {
+		if n := strings.Count(h, once); n != 1 {
+			t.Errorf("--help has %q %d times, want once", once, n)
+		}
+	}
+	if !strings.Contains(h, "The default command, pick") || !strings.Contains(h, "[<dir>]") {
+		t.Errorf("--help lacks the default command's arguments:\n%s", h)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -51,7 +52,32 @@ func printHelp(options kong.HelpOptions, ctx *kong.Context) error {
 		return err
 	}
 	fmt.Fprint(ctx.Stdout, "\nThe default command, pick (rootpick [pick] [flags] [DIR] [-- SERVER_COMMAND [ARGS...]]):\n")
-	return kong.DefaultHelpPrinter(options, pick)
+	// Its own help, less what the top already said: its summary (the
+	// Commands list has it), its examples (the top's cover them) and the
+	// global flags.
+	var buf bytes.Buffer
+	out := ctx.Stdout // (pick shares ctx's Kong, and so its writer)
+	pick.Stdout = &buf
+	err = kong.DefaultHelpPrinter(options, pick)
+	pick.Stdout = out
+	if err != nil {
+		return err
+	}
+	var keep []string
+	paras := strings.Split(buf.String(), "\n\n")
+	for i := 0; i < len(paras); i++ {
+		p := paras[i]
+		switch {
+		case strings.TrimSpace(p) == pick.Selected().Help:
+		case strings.HasPrefix(p, "Examples:"):
+			i++ // and the indented examples after it
+		case strings.HasPrefix(p, "Flags:\n") && strings.Contains(p, "--help"):
+		default:
+			keep = append(keep, p)
+		}
+	}
+	_, err = fmt.Fprint(out, "\n"+strings.Join(keep, "\n\n"))
+	return err
 }
 
 // parse parses args into a cli. Everything after the first "--" is a server

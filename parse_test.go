@@ -310,6 +310,15 @@ func TestMistypedCommand(t *testing.T) {
 			t.Errorf("%q: %v (%+v), want exit 2 with %q", word, err, ee, want)
 		}
 	}
+	// With words after it too: "rootpick lsit ~/src" said "one folder at
+	// most, got 2".
+	for _, args := range [][]string{{"lsit", "/tmp"}, {"hots", "wrap", "claude"}} {
+		err := run(args, io.Discard, io.Discard)
+		var ee exitError
+		if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(ee.msg, "did you mean") {
+			t.Errorf("%q: %v, want did you mean", args, err)
+		}
+	}
 	err := run([]string{"xyzzy"}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "cannot scan") {
 		t.Errorf("xyzzy: %v, want cannot scan", err)

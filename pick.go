@@ -87,11 +87,13 @@ func (c *pickCmd) initTimeout(kctx *kong.Context) time.Duration {
 }
 
 func (c *pickCmd) Run(e *env, k *kong.Kong, kctx *kong.Context) error {
-	if len(c.Command) > 0 {
-		return usageError("one folder at most, got %d (a server command goes after --)", len(c.Command)+1)
-	}
+	// A mistyped command comes first, with words after it or not
+	// ("rootpick lsit ~/src" is no pair of folders).
 	if err := unknownCommand(k, c.Dir); err != nil {
 		return err
+	}
+	if len(c.Command) > 0 {
+		return usageError("one folder at most, got %d (a server command goes after --)", len(c.Command)+1)
 	}
 	var pos []string
 	if c.Dir != "" {
