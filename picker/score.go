@@ -91,12 +91,33 @@ func (m *matcher) chars(s string) util.Chars {
 	return util.ToChars(unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
-// match is fzf's best alignment of pat in s: its score, where the
-// rightmost of the best alignments ends, and whether pat matched at all.
+// match is fzf's best alignment of pat in s: its score, the byte offset
+// in s where the rightmost of the best alignments ends, and whether pat
+// matched at all.
 func (m *matcher) match(pat []rune, s string) (score, end int, ok bool) {
 	c := m.chars(s)
 	r, _ := algo.FuzzyMatchV2(false, false, false, &c, pat, false, m.slab)
-	return r.Score, r.End, r.Start >= 0
+	if r.Start < 0 {
+		return 0, 0, false
+	}
+	end = r.End
+	if !c.IsBytes() { // fzf counts runes
+		end = byteOffset(s, r.End)
+	}
+	return r.Score, end, true
+}
+
+// byteOffset is the byte offset in s of its rune n, counted as range
+// does (an invalid byte is one rune), as m.chars decodes.
+func byteOffset(s string, n int) int {
+	i := 0
+	for b := range s {
+		if i == n {
+			return b
+		}
+		i++
+	}
+	return len(s)
 }
 
 // score is the term's part of a row's Match.Score: fzf's score of pat in

@@ -12,13 +12,14 @@ import (
 )
 
 // TestMatcherAgreesWithItsPositions: on paths with separators, camel
-// case, repeats, non-ASCII letters and NULs, a term matches exactly when
+// case, repeats, non-ASCII letters, NULs and invalid UTF-8, a term matches exactly when
 // its letters appear in order ignoring case; then the highlighted
 // offsets are ascending byte offsets of those letters, one a letter, and
-// lie in the name when the score says the name holds the best alignment.
+// lie in the name when the score says the name holds the best alignment,
+// which it says exactly when the name alone scores as well.
 func TestMatcherAgreesWithItsPositions(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
-	alphabet := []string{"a", "b", "e", "p", "A", "B", "P", "/", "-", "_", " ", ".", "\\", "é", "É", "ß", "K", "k", "\u212a", "x", "\x00", "1"}
+	alphabet := []string{"a", "b", "e", "p", "A", "B", "P", "/", "-", "_", " ", ".", "\\", "é", "É", "ß", "K", "k", "\u212a", "x", "\x00", "1", "\xff"}
 	word := func(n int) string {
 		var b strings.Builder
 		for range n {
@@ -67,8 +68,15 @@ func TestMatcherAgreesWithItsPositions(t *testing.T) {
 					t.Fatalf("%q in %q: offsets %v (letter %d is %q)", p, h, pos, k, c)
 				}
 			}
-			if inName := sc%nameWeight == 1; inName && (pos[0] < lo || pos[len(pos)-1] >= hi) {
+			inName := sc%nameWeight == 1
+			if inName && (pos[0] < lo || pos[len(pos)-1] >= hi) {
 				t.Fatalf("%q in %q: scored in the name %q, highlighted %v", p, h, h[lo:hi], pos)
+			}
+			// In the name exactly when the name alone scores as well.
+			full, _, _ := m.match(pat, h)
+			name, _, nok := m.match(pat, h[lo:hi])
+			if want := nok && name == full; inName != want {
+				t.Fatalf("%q in %q: in the name %q %v, want %v (scores %d, %d)", p, h, h[lo:hi], inName, want, full, name)
 			}
 		}
 	}
