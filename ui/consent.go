@@ -220,7 +220,7 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 		return out
 	}
 	d := newConsentDialog(m.dialogSeq, m.cfg.Dir, m.sh.Served(), msg.proposed, msg.problems,
-		recipients{names: m.fleet.serverNames(), restart: m.revokeRestarts()}, inside, m.cfg.ArmDelay, m.clock(), m.common)
+		m.recipients(), inside, m.cfg.ArmDelay, m.clock(), m.common)
 	d.revokeAll = m.sh.Revoking()
 	d.replaces = m.replacesNote()
 	if !m.sh.Proposed(d, d.change.Empty() && len(msg.problems) == 0) {
@@ -249,6 +249,13 @@ func (m *Model) replacesNote() string {
 	}
 	return "Replaces profile " + safetext.Escape(m.cfg.Store.Profile()) + "'s consent for " + safetext.Escape(home(rec.Dir)) +
 		" (" + plural(len(rec.Roots), "root", "roots") + "): its proxies then serve this folder's instead."
+}
+
+// recipients are who a confirmation reaches and what they can open.
+func (m *Model) recipients() recipients {
+	r := recipients{names: m.fleet.serverNames(), restart: m.revokeRestarts()}
+	r.access, r.beyond = m.fleet.accessSentence()
+	return r
 }
 
 // revokeRestarts reports whether revoking every root restarts a server:

@@ -92,6 +92,8 @@ type consentDialog struct {
 	restarts  bool   // revoking every root restarts a server (any but the built-in demo)
 	tooSoon   string // a key that shares was pressed while the guard held: said until it ends
 	replaces  string // y replaces the profile's consent for another folder: says so, else ""
+	access    string // enforced or advisory, in a sentence (recipients.access); "" for the general one
+	beyond    string // what else enforced servers can read
 
 	cursor int // index into lines; always a selectable line when any
 	lines  []dline
@@ -122,6 +124,7 @@ func newConsentDialog(id int, dir string, exposed []consent.Root, proposed []pro
 	}
 	d := &consentDialog{
 		id: id, dir: dir, exposed: exposed, problems: problems, servers: servers.names, restarts: servers.restart,
+		access: servers.access, beyond: servers.beyond,
 		change: consent.Review(exposed, roots), delay: delay, guardFrom: now,
 		common: com,
 	}
@@ -414,12 +417,19 @@ func (d *consentDialog) markSeen() {
 type recipients struct {
 	names   string
 	restart bool
+	// access says whether the kernel holds the servers to the folders
+	// (fleet.accessSentence), and beyond what else they can read; "" when
+	// no server has said.
+	access, beyond string
 }
 
 // head and tail are the fixed lines around the body; they are dropped
 // from the least to the most important when the box is short.
 func (d *consentDialog) head(inner int) []string {
 	second := accessLine
+	if d.access != "" {
+		second = d.access
+	}
 	if len(d.change.Added) == 0 && len(d.change.Kept) == 0 && len(d.change.Removed) > 0 {
 		second = revokeLine
 		if !d.restarts {
@@ -433,6 +443,9 @@ func (d *consentDialog) head(inner int) []string {
 	lines := []string{
 		d.st.title.Render(wrapText(d.title(), inner)),
 		d.st.dim.Render(wrapText(second, inner)),
+	}
+	if d.beyond != "" && (len(d.added) > 0 || len(d.change.Kept) > 0) {
+		lines = append(lines, d.st.dim.Render(wrapText(d.beyond, inner)))
 	}
 	if d.replaces != "" && !d.change.Empty() {
 		lines = append(lines, d.st.warn.Render(wrapText(d.replaces, inner)))

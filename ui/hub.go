@@ -103,6 +103,7 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 		s.life, s.err, s.why, s.attempt = lifeConnected, "", "", 0
 		s.asked, s.fetched, s.verified, s.mismatch, s.notFetching = false, nil, nil, "", false
 		s.protocol = ev.Text
+		s.enf = ev.Enforcement
 		s.version = safetext.EscapeMax(ev.ServerVersion, 30)
 		if ev.ServerName != "" {
 			s.name = safetext.EscapeMax(ev.ServerName, 40)

@@ -67,6 +67,11 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 		s.fetched, s.fetchedAt, s.asked, s.notFetching = e.Fetched, e.FetchedAt, e.Asked, e.NotFetching
 		s.protocol = safetext.Escape(e.Protocol)
 		s.noConsent = e.Problem != ""
+		s.enf = nil
+		if e.Enforcement != "" {
+			s.enf = &mcpconn.Enforcement{Enforced: e.Enforcement == "enforced", ABI: e.LandlockABI, Advisory: e.Advisory,
+				Policy: &mcpconn.Policy{Paths: e.Access}}
+		}
 		s.err = safetext.Escape(e.Problem)
 		s.withheld = s.withheld[:0]
 		for _, d := range e.Dropped {

@@ -268,6 +268,8 @@ type serverState struct {
 	stderr      []string  // its last stderr lines and log messages, escaped
 	dropped     int       // lines it wrote faster than they could be read
 
+	enf *mcpconn.Enforcement // whether the kernel holds it to its folders (as of its last start; nil: not said)
+
 	reason    string         // why it failed, ended or is stuck, in short (escaped)
 	final     bool           // it failed in a way only a retry (the Retry key) can get past
 	startedAt time.Time      // when its current start began (state starting)
@@ -421,6 +423,9 @@ func (f *fleet) serverBlock(p *paneWriter, s *serverState, want []string) {
 	state := f.stateView(s, inPane)
 	if s.protocol != "" {
 		state += f.st.dim.Render("  · protocol " + safetext.Escape(s.protocol))
+	}
+	if e := f.enforcementText(s); e != "" {
+		state += f.st.dim.Render("  · ") + e
 	}
 	p.wrapped("  state     ", state)
 	if s.asked {
@@ -752,4 +757,78 @@ func (f *fleet) serverSummary(hint, worst bool) string {
 		line += f.st.dim.Render(" — " + f.paneKeyName() + " for details")
 	}
 	return line
+}
+
+// accessSentence says what sharing means for what the servers can open:
+// the kernel's boundary where every server that said runs under it, else
+// who may read anything the person can; beyond names what else the
+// enforced servers can read. Both are "" while no server has said.
+func (f *fleet) accessSentence() (sentence, beyond string) {
+	var enforced, advisory []string
+	var whys []string
+	for _, s := range f.list {
+		switch {
+		case s.enf == nil:
+		case s.enf.Enforced:
+			enforced = append(enforced, f.displayName(s))
+			if s.enf.Policy != nil {
+				for _, p := range s.enf.Policy.Beyond() {
+					if w := beyondWords(p.Why); !slices.Contains(whys, w) {
+						whys = append(whys, w)
+					}
+				}
+			}
+		default:
+			advisory = append(advisory, f.displayName(s))
+		}
+	}
+	switch {
+	case len(enforced)+len(advisory) == 0:
+		return "", ""
+	case len(advisory) == 0:
+		sentence = "Enforced: the kernel lets " + noun(len(enforced), "the server", "the servers") + " open only these folders, and what " + noun(len(enforced), "it needs", "they need") + " to run."
+	case len(enforced) == 0:
+		sentence = "Advisory: " + noun(len(advisory), "the server", "the servers") + " may read anything you can; the consent is a request, not a boundary."
+	default:
+		sentence = "Advisory for " + strings.Join(advisory, ", ") + ": may read anything you can. Enforced for the others: only these folders."
+	}
+	if len(whys) > 0 {
+		beyond = "Also readable where enforced: " + strings.Join(whys, ", ") + "."
+	}
+	return sentence, beyond
+}
+
+// beyondWords names why a server may open a path beyond the consent.
+func beyondWords(why string) string {
+	switch why {
+	case mcpconn.WhySystem:
+		return "system folders"
+	case mcpconn.WhyDevice:
+		return "devices"
+	case mcpconn.WhyProgram:
+		return "its program"
+	case mcpconn.WhyInterpreter:
+		return "its interpreter"
+	case mcpconn.WhyPackage:
+		return "its package"
+	case mcpconn.WhyTmp:
+		return "a private temporary folder"
+	case mcpconn.WhyAllowRead:
+		return "folders you allowed (--allow-read)"
+	case mcpconn.WhyAllowWrite:
+		return "folders you allowed to write (--allow-write)"
+	}
+	return why // a launcher's cache: "npm cache", "uv cache", …
+}
+
+// enforcementText is a server's enforcement for the pane: "enforced
+// (Landlock ABI 7)" or "advisory: why"; "" while it has not said.
+func (f *fleet) enforcementText(s *serverState) string {
+	if s.enf == nil {
+		return ""
+	}
+	if s.enf.Enforced {
+		return f.st.ok.Render(s.enf.String())
+	}
+	return f.st.warn.Render(safetext.Escape(s.enf.String()))
 }

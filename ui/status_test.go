@@ -392,3 +392,33 @@ func TestNothingSharedIsNotVerified(t *testing.T) {
 		t.Errorf("api shared and held: status %q", got)
 	}
 }
+
+// TestDialogSaysEnforcedOrAdvisory: the dialog's access sentence says
+// whether the kernel holds the servers to the consented folders, and what
+// else an enforced server can read; the pane shows each server's
+// enforcement with the Landlock ABI.
+func TestDialogSaysEnforcedOrAdvisory(t *testing.T) {
+	m := wide(t)
+	m.setSize(120, 40)
+	enforced := connectedEvent("fs", "fs")
+	enforced.Enforcement = &mcpconn.Enforcement{Enforced: true, ABI: 7, Policy: &mcpconn.Policy{Paths: []mcpconn.PolicyPath{
+		{Path: "/work/demo/api", Why: mcpconn.WhyConsented}, {Path: "/usr", Why: mcpconn.WhySystem}, {Path: "/home/me/.npm", Why: "npm cache"}}}}
+	m.onHubEvent(enforced)
+	openDialog(t, m, mkRoot("/work/demo/api"))
+	out := strings.Join(strings.Fields(screen(m)), " ")
+	if !strings.Contains(out, "Enforced: the kernel lets the server open only these folders") || !strings.Contains(out, "Also readable where enforced: system folders, npm cache.") {
+		t.Fatalf("an enforced server's dialog:\n%s", screen(m))
+	}
+	m.sh.Cancel()
+	advisory := connectedEvent("git", "git")
+	advisory.Enforcement = &mcpconn.Enforcement{Advisory: "enforce is off for this server"}
+	m.onHubEvent(advisory)
+	openDialog(t, m, mkRoot("/work/demo/api"))
+	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, "Advisory for git: may read anything you can") {
+		t.Fatalf("one advisory server among enforced ones:\n%s", screen(m))
+	}
+	pane := ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))
+	if !strings.Contains(pane, "enforced (Landlock ABI 7)") || !strings.Contains(pane, "advisory: enforce is off for this server") {
+		t.Fatalf("the pane does not show each server's enforcement:\n%s", pane)
+	}
+}
