@@ -228,7 +228,7 @@ func listHosts(w io.Writer, configs []*hostcfg.Config, host string, grants profi
 		for _, s := range c.Servers {
 			if s.Scope != scope {
 				scope = s.Scope
-				fmt.Fprintf(w, "  %s:\n", shown(scope))
+				fmt.Fprintf(w, "  %s:\n", shown(string(scope)))
 			}
 			total++
 			var what string
@@ -576,7 +576,7 @@ func (pl *planner) view(p *planned, k int, read *hostcfg.Config, data []byte, re
 	}
 	for _, i := range which {
 		s := c.Servers[i]
-		rewritten[s.Scope+"\x00"+s.Name] = true
+		rewritten[string(s.Scope)+"\x00"+s.Name] = true
 		p.servers = append(p.servers, shown(s.Name))
 		if pl.ch.wrap {
 			p.notes = append(p.notes, pl.ch.wrapNotes(c, i, pl.grants)...)
@@ -584,7 +584,7 @@ func (pl *planner) view(p *planned, k int, read *hostcfg.Config, data []byte, re
 			p.notes = append(p.notes, unwrapNotes(s)...)
 		}
 	}
-	if pl.ch.wrap && c.File.Scope == "project" && !p.portable {
+	if pl.ch.wrap && c.File.Scope == hostcfg.ScopeProject && !p.portable {
 		p.portable = true
 		p.notes = append(p.notes, pl.ch.portableNotes()...)
 	}
@@ -637,7 +637,7 @@ func (pl *planner) choose(c *hostcfg.Config, label string, rewritten map[string]
 			continue
 		}
 		pl.found[s.Name] = true
-		if rewritten[s.Scope+"\x00"+s.Name] {
+		if rewritten[string(s.Scope)+"\x00"+s.Name] {
 			continue
 		}
 		if slices.Contains(ch.except, s.Name) {

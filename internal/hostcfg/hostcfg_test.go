@@ -370,7 +370,7 @@ func TestHostsFiles(t *testing.T) {
 	files := Files(Places{Home: "/h", Project: "/p", Getenv: func(k string) string { return env[k] }})
 	var got []string
 	for _, f := range files {
-		got = append(got, f.Host+" "+f.Scope+" "+filepath.ToSlash(f.Path))
+		got = append(got, f.Host+" "+string(f.Scope)+" "+filepath.ToSlash(f.Path))
 	}
 	want := []string{
 		"claude project /p/.mcp.json",

@@ -38,7 +38,7 @@ func (c *Config) parseJSON() error {
 	case layoutVSCode:
 		return c.jsonServers(std, top, "servers", c.File.Scope, nil, "")
 	case layoutClaudeUser:
-		if err := c.jsonServers(std, top, "mcpServers", "user", nil, ""); err != nil {
+		if err := c.jsonServers(std, top, "mcpServers", ScopeUser, nil, ""); err != nil {
 			return err
 		}
 		// Claude Code's "local" scope: servers for one project, kept in
@@ -61,7 +61,7 @@ func (c *Config) parseJSON() error {
 				if d == "" && seen[path] > 1 {
 					d = "the project " + strconv.Quote(path)
 				}
-				err = c.jsonServers(std, start, "mcpServers", "local "+path, []string{"projects", path}, d)
+				err = c.jsonServers(std, start, "mcpServers", LocalScope(path), []string{"projects", path}, d)
 			}
 		})
 		return err
@@ -88,7 +88,7 @@ func (c *Config) parseJSON() error {
 // be rewritten: the host reads the last of the two, and a rewrite of it
 // could not be checked against the file as the decoder reads it (it meets
 // the first), so it is refused with the reason in words.
-func (c *Config) jsonServers(std []byte, obj int, key, scope string, path []string, dup string) error {
+func (c *Config) jsonServers(std []byte, obj int, key string, scope Scope, path []string, dup string) error {
 	start, end, ok := jsonLast(std, obj, key)
 	if !ok || std[start] != '{' {
 		return nil

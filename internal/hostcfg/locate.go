@@ -61,14 +61,31 @@ const (
 	layoutContinue                 // mcpServers: [{name: NAME, command: ...}]
 )
 
+// Scope says whom a configuration file, or a server entry in one, serves.
+type Scope string
+
+// The scopes of configuration files. A server entry's Scope is its file's,
+// or for Claude Code's per-project entries in ~/.claude.json "local PATH"
+// (see LocalScope), which no switch names.
+const (
+	// ScopeUser is the person's own file, in the home or config folder.
+	ScopeUser Scope = "user"
+	// ScopeProject is a file in the project folder, one a team commits.
+	ScopeProject Scope = "project"
+)
+
+// LocalScope is the Scope of Claude Code's "local" servers of the project
+// at path: kept in the person's ~/.claude.json, for that project only.
+func LocalScope(path string) Scope { return Scope("local " + path) }
+
 // File is one configuration file a host may read.
 type File struct {
 	// Host is one of Hosts.
 	Host string
 	// Path is the file's absolute path.
 	Path string
-	// Scope says whom the file serves: "user" or "project".
-	Scope string
+	// Scope says whom the file serves: ScopeUser or ScopeProject.
+	Scope Scope
 	// Rootpick are the paths of this rootpick executable: an entry runs
 	// through the proxy when its command is one of them, or the same file
 	// as one of them (see IsRootpick). Any other file named rootpick is a
@@ -173,53 +190,53 @@ func Files(p Places) []File {
 	desktopDir := p.appDataDir(xdgConfig, "Claude")
 	codeDir := p.appDataDir(xdgConfig, "Code")
 	all := []File{
-		{Host: Claude, Path: filepath.Join(p.Project, ".mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
-		{Host: Claude, Path: filepath.Join(claudeDir, ".claude.json"), Scope: "user", format: formatJSON, layout: layoutClaudeUser},
-		{Host: VSCode, Path: filepath.Join(p.Project, ".vscode", "mcp.json"), Scope: "project", format: formatJSON, layout: layoutVSCode},
-		{Host: Cursor, Path: filepath.Join(p.Project, ".cursor", "mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
-		{Host: Cursor, Path: filepath.Join(p.Home, ".cursor", "mcp.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
-		{Host: Gemini, Path: filepath.Join(p.Project, ".gemini", "settings.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
-		{Host: Gemini, Path: filepath.Join(p.Home, ".gemini", "settings.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
-		{Host: Codex, Path: filepath.Join(p.Project, ".codex", "config.toml"), Scope: "project", format: formatTOML, layout: layoutCodex},
-		{Host: Codex, Path: filepath.Join(codexDir, "config.toml"), Scope: "user", format: formatTOML, layout: layoutCodex},
+		{Host: Claude, Path: filepath.Join(p.Project, ".mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
+		{Host: Claude, Path: filepath.Join(claudeDir, ".claude.json"), Scope: ScopeUser, format: formatJSON, layout: layoutClaudeUser},
+		{Host: VSCode, Path: filepath.Join(p.Project, ".vscode", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutVSCode},
+		{Host: Cursor, Path: filepath.Join(p.Project, ".cursor", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
+		{Host: Cursor, Path: filepath.Join(p.Home, ".cursor", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+		{Host: Gemini, Path: filepath.Join(p.Project, ".gemini", "settings.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
+		{Host: Gemini, Path: filepath.Join(p.Home, ".gemini", "settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+		{Host: Codex, Path: filepath.Join(p.Project, ".codex", "config.toml"), Scope: ScopeProject, format: formatTOML, layout: layoutCodex},
+		{Host: Codex, Path: filepath.Join(codexDir, "config.toml"), Scope: ScopeUser, format: formatTOML, layout: layoutCodex},
 	}
 	if gooseDir != "" {
-		all = append(all, File{Host: Goose, Path: filepath.Join(gooseDir, "config.yaml"), Scope: "user", format: formatYAML, layout: layoutGoose})
+		all = append(all, File{Host: Goose, Path: filepath.Join(gooseDir, "config.yaml"), Scope: ScopeUser, format: formatYAML, layout: layoutGoose})
 	}
 	all = append(all,
-		File{Host: Copilot, Path: filepath.Join(copilotDir, "mcp-config.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
-		File{Host: Qwen, Path: filepath.Join(p.Project, ".qwen", "settings.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
-		File{Host: Qwen, Path: filepath.Join(p.Home, ".qwen", "settings.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
+		File{Host: Copilot, Path: filepath.Join(copilotDir, "mcp-config.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+		File{Host: Qwen, Path: filepath.Join(p.Project, ".qwen", "settings.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
+		File{Host: Qwen, Path: filepath.Join(p.Home, ".qwen", "settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
 		// Crush reads .crush.json before crush.json in the project.
-		File{Host: Crush, Path: filepath.Join(p.Project, ".crush.json"), Scope: "project", format: formatJSON, layout: layoutCrush},
-		File{Host: Crush, Path: filepath.Join(p.Project, "crush.json"), Scope: "project", format: formatJSON, layout: layoutCrush},
-		File{Host: Crush, Path: filepath.Join(xdgConfig, "crush", "crush.json"), Scope: "user", format: formatJSON, layout: layoutCrush},
+		File{Host: Crush, Path: filepath.Join(p.Project, ".crush.json"), Scope: ScopeProject, format: formatJSON, layout: layoutCrush},
+		File{Host: Crush, Path: filepath.Join(p.Project, "crush.json"), Scope: ScopeProject, format: formatJSON, layout: layoutCrush},
+		File{Host: Crush, Path: filepath.Join(xdgConfig, "crush", "crush.json"), Scope: ScopeUser, format: formatJSON, layout: layoutCrush},
 	)
 	if desktopDir != "" {
-		all = append(all, File{Host: ClaudeDesktop, Path: filepath.Join(desktopDir, "claude_desktop_config.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers})
+		all = append(all, File{Host: ClaudeDesktop, Path: filepath.Join(desktopDir, "claude_desktop_config.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers})
 	}
 	all = append(all,
-		File{Host: Windsurf, Path: filepath.Join(p.Home, ".codeium", "windsurf", "mcp_config.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
-		File{Host: Kiro, Path: filepath.Join(p.Project, ".kiro", "settings", "mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
-		File{Host: Kiro, Path: filepath.Join(p.Home, ".kiro", "settings", "mcp.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
+		File{Host: Windsurf, Path: filepath.Join(p.Home, ".codeium", "windsurf", "mcp_config.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+		File{Host: Kiro, Path: filepath.Join(p.Project, ".kiro", "settings", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
+		File{Host: Kiro, Path: filepath.Join(p.Home, ".kiro", "settings", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
 		// OpenCode reads opencode.json and opencode.jsonc, both.
-		File{Host: OpenCode, Path: filepath.Join(p.Project, "opencode.json"), Scope: "project", format: formatJSON, layout: layoutOpenCode},
-		File{Host: OpenCode, Path: filepath.Join(p.Project, "opencode.jsonc"), Scope: "project", format: formatJSON, layout: layoutOpenCode},
-		File{Host: OpenCode, Path: filepath.Join(xdgConfig, "opencode", "opencode.json"), Scope: "user", format: formatJSON, layout: layoutOpenCode},
-		File{Host: OpenCode, Path: filepath.Join(xdgConfig, "opencode", "opencode.jsonc"), Scope: "user", format: formatJSON, layout: layoutOpenCode},
-		File{Host: Zed, Path: filepath.Join(p.Project, ".zed", "settings.json"), Scope: "project", format: formatJSON, layout: layoutZed},
-		File{Host: Zed, Path: filepath.Join(xdgConfig, "zed", "settings.json"), Scope: "user", format: formatJSON, layout: layoutZed},
+		File{Host: OpenCode, Path: filepath.Join(p.Project, "opencode.json"), Scope: ScopeProject, format: formatJSON, layout: layoutOpenCode},
+		File{Host: OpenCode, Path: filepath.Join(p.Project, "opencode.jsonc"), Scope: ScopeProject, format: formatJSON, layout: layoutOpenCode},
+		File{Host: OpenCode, Path: filepath.Join(xdgConfig, "opencode", "opencode.json"), Scope: ScopeUser, format: formatJSON, layout: layoutOpenCode},
+		File{Host: OpenCode, Path: filepath.Join(xdgConfig, "opencode", "opencode.jsonc"), Scope: ScopeUser, format: formatJSON, layout: layoutOpenCode},
+		File{Host: Zed, Path: filepath.Join(p.Project, ".zed", "settings.json"), Scope: ScopeProject, format: formatJSON, layout: layoutZed},
+		File{Host: Zed, Path: filepath.Join(xdgConfig, "zed", "settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutZed},
 	)
 	all = append(all,
-		File{Host: LMStudio, Path: filepath.Join(p.Home, ".lmstudio", "mcp.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
-		File{Host: AmazonQ, Path: filepath.Join(p.Project, ".amazonq", "mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
-		File{Host: AmazonQ, Path: filepath.Join(p.Home, ".aws", "amazonq", "mcp.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
-		File{Host: KiloCode, Path: filepath.Join(p.Project, ".kilocode", "mcp.json"), Scope: "project", format: formatJSON, layout: layoutMCPServers},
-		File{Host: KiloCode, Path: filepath.Join(p.Home, ".kilocode", "cli", "global", "settings", "mcp_settings.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers},
+		File{Host: LMStudio, Path: filepath.Join(p.Home, ".lmstudio", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+		File{Host: AmazonQ, Path: filepath.Join(p.Project, ".amazonq", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
+		File{Host: AmazonQ, Path: filepath.Join(p.Home, ".aws", "amazonq", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+		File{Host: KiloCode, Path: filepath.Join(p.Project, ".kilocode", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
+		File{Host: KiloCode, Path: filepath.Join(p.Home, ".kilocode", "cli", "global", "settings", "mcp_settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
 	)
-	all = append(all, File{Host: Continue, Path: filepath.Join(p.Home, ".continue", "config.yaml"), Scope: "user", format: formatYAML, layout: layoutContinue})
+	all = append(all, File{Host: Continue, Path: filepath.Join(p.Home, ".continue", "config.yaml"), Scope: ScopeUser, format: formatYAML, layout: layoutContinue})
 	if codeDir != "" {
-		all = append(all, File{Host: Cline, Path: filepath.Join(codeDir, "User", "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"), Scope: "user", format: formatJSON, layout: layoutMCPServers})
+		all = append(all, File{Host: Cline, Path: filepath.Join(codeDir, "User", "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers})
 	}
 	var out []File
 	var ids []os.FileInfo // out's files that exist, by identity; nil for the others
@@ -234,14 +251,14 @@ func Files(p Places) []File {
 		}
 		f.Rootpick = p.Rootpick
 		f.Home, f.Workspace, f.Getenv = p.Home, p.Project, p.Getenv
-		if f.Scope == "project" {
+		if f.Scope == ScopeProject {
 			f.dir = p.Project
 		}
 		if i >= 0 {
 			// Listed already as the project's: it is the person's (the
 			// later of a host's files), read with the user file's layout
 			// (~/.claude.json's holds more than .mcp.json's).
-			if f.Scope == "user" {
+			if f.Scope == ScopeUser {
 				out[i], ids[i] = f, id
 			}
 			continue
@@ -253,21 +270,24 @@ func Files(p Places) []File {
 }
 
 // FileFor is the File for a configuration file at path, read as host reads
-// it at scope ("user" or "project"); ok is false for a host or scope that
+// it at scope (ScopeUser or ScopeProject, as text); ok is false for a host or scope that
 // has no such file. It lets tests and scripts read a file that is not where
 // Files looks.
+//
+// scope is a string, not a Scope, so that a test's table of plain strings
+// passes its field as it is.
 func FileFor(host, scope, path string) (File, bool) {
-	f := File{Host: host, Path: path, Scope: scope}
+	f := File{Host: host, Path: path, Scope: Scope(scope)}
 	switch {
-	case host == Claude && scope == "project":
+	case host == Claude && f.Scope == ScopeProject:
 		f.format, f.layout = formatJSON, layoutMCPServers
-	case host == Claude && scope == "user":
+	case host == Claude && f.Scope == ScopeUser:
 		f.format, f.layout = formatJSON, layoutClaudeUser
 	case host == VSCode:
 		f.format, f.layout = formatJSON, layoutVSCode
 	case host == Cursor, host == Gemini, host == Qwen, host == Kiro,
-		host == Copilot && scope == "user", host == ClaudeDesktop && scope == "user", host == Windsurf && scope == "user",
-		host == Cline && scope == "user", host == LMStudio && scope == "user", host == AmazonQ, host == KiloCode:
+		host == Copilot && f.Scope == ScopeUser, host == ClaudeDesktop && f.Scope == ScopeUser, host == Windsurf && f.Scope == ScopeUser,
+		host == Cline && f.Scope == ScopeUser, host == LMStudio && f.Scope == ScopeUser, host == AmazonQ, host == KiloCode:
 		f.format, f.layout = formatJSON, layoutMCPServers
 	case host == Crush:
 		f.format, f.layout = formatJSON, layoutCrush
@@ -275,7 +295,7 @@ func FileFor(host, scope, path string) (File, bool) {
 		f.format, f.layout = formatJSON, layoutOpenCode
 	case host == Zed:
 		f.format, f.layout = formatJSON, layoutZed
-	case host == Continue && scope == "user":
+	case host == Continue && f.Scope == ScopeUser:
 		f.format, f.layout = formatYAML, layoutContinue
 	case host == Codex:
 		f.format, f.layout = formatTOML, layoutCodex

@@ -45,7 +45,7 @@ const (
 // limit is the cap for f.
 func (f File) limit() int64 {
 	switch {
-	case f.Scope == "project":
+	case f.Scope == ScopeProject:
 		return MaxProjectFile
 	case f.layout == layoutClaudeUser:
 		return MaxClaudeUserFile

@@ -111,7 +111,7 @@ func TestHostsConfigTooBig(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	files := map[string]File{}
 	for _, f := range Files(Places{Home: home, Project: project}) {
-		files[f.Host+" "+f.Scope] = f
+		files[f.Host+" "+string(f.Scope)] = f
 	}
 	for _, tc := range []struct {
 		file string
@@ -512,7 +512,7 @@ func TestHostsSameFileTwice(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got = append(got, f.Host+" "+f.Scope+" "+f.Path)
+			got = append(got, f.Host+" "+string(f.Scope)+" "+f.Path)
 			configs = append(configs, c)
 		}
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {

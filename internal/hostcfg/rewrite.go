@@ -61,11 +61,11 @@ func Parse(f File, data []byte) (*Config, error) {
 	// its business; rewriting either could change nothing or the wrong one.
 	count := map[string]int{}
 	for _, s := range c.Servers {
-		count[s.Scope+"\x00"+s.Name]++
+		count[string(s.Scope)+"\x00"+s.Name]++
 	}
 	for i := range c.Servers {
 		s := &c.Servers[i]
-		if count[s.Scope+"\x00"+s.Name] > 1 && s.Problem == "" {
+		if count[string(s.Scope)+"\x00"+s.Name] > 1 && s.Problem == "" {
 			s.Problem = "the name " + s.Name + " is given twice"
 		}
 	}
@@ -147,7 +147,7 @@ const PortableExe = "rootpick"
 // and the state folder, which hosts that start servers with a minimal
 // environment need.
 func (p Proxy) For(f File) Proxy {
-	if f.Scope == "project" {
+	if f.Scope == ScopeProject {
 		p.Exe, p.StateDir = PortableExe, ""
 	}
 	return p
@@ -157,7 +157,7 @@ func (p Proxy) For(f File) Proxy {
 // and "-project" for a project-scope file, so that a user-scope and a
 // project-scope server of the same name log to different files.
 func LogTag(f File) string {
-	if f.Scope == "project" {
+	if f.Scope == ScopeProject {
 		return f.Host + "-project"
 	}
 	return f.Host

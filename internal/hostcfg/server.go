@@ -43,9 +43,10 @@ func (k Kind) String() string {
 
 // Server is one MCP server entry of a configuration file.
 type Server struct {
-	// Host and Path are the file's; Scope is "user", "project", or for
-	// Claude Code's per-project entries in ~/.claude.json "local PATH".
-	Host, Path, Scope string
+	// Host and Path are the file's; Scope is the file's, or for Claude
+	// Code's per-project entries in ~/.claude.json LocalScope(PATH).
+	Host, Path string
+	Scope      Scope
 	// Name is the entry's key.
 	Name string
 	Kind Kind
@@ -382,18 +383,22 @@ func classify(s *Server, f fields, self *selfCheck) {
 		return
 	}
 	s.Kind, s.Command, s.Args = Stdio, f.command, f.args
-	if self.is(f.command) {
-		if l := parseProxy(f.args); l.at >= 0 || (len(f.args) > 0 && f.args[0] == "proxy") {
-			s.Kind, s.Profile = Proxied, l.profile
-			if l.at >= 0 {
-				s.Behind = f.args[l.at:]
-				restored, ok := l.restore(s.Behind)
-				s.Restored = restored
-				if !ok {
-					s.Problem = fmt.Sprintf("its %d %s groups do not match the %s in its server command", len(l.orig), OrigArgFlag, RootsArg)
-				}
-			}
-		}
+	if !self.is(f.command) {
+		return
+	}
+	l := parseProxy(f.args)
+	if l.at < 0 && (len(f.args) == 0 || f.args[0] != "proxy") {
+		return // rootpick, but not its proxy
+	}
+	s.Kind, s.Profile = Proxied, l.profile
+	if l.at < 0 {
+		return // no server command after the proxy's flags
+	}
+	s.Behind = f.args[l.at:]
+	restored, ok := l.restore(s.Behind)
+	s.Restored = restored
+	if !ok {
+		s.Problem = fmt.Sprintf("its %d %s groups do not match the %s in its server command", len(l.orig), OrigArgFlag, RootsArg)
 	}
 }
 

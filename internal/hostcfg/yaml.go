@@ -157,41 +157,9 @@ func (y *yamlDoc) loc(cmdKV, argsKV *ast.MappingValueNode, flow bool) (*entryLoc
 	}
 	l := &entryLoc{commandKey: y.cmdKey, command: cmd, commandFlow: flow}
 	if argsKV != nil {
-		seq := argsKV.Value.(*ast.SequenceNode)
-		a := &seqLoc{block: !seq.IsFlowStyle}
-		if seq.IsFlowStyle {
-			open, ok := y.offset(seq.Start)
-			if !ok || y.c.Data[open] != '[' {
-				return nil, "cannot find args' ["
-			}
-			a.open = open + 1
-		}
-		for i, v := range seq.Values {
-			r, ok := y.scalar(v.(*ast.StringNode))
-			if !ok {
-				return nil, "an element of args is written in a way hostcfg does not rewrite (a multi-line or block scalar)"
-			}
-			it := item{raw: r, lead: r.start}
-			if a.block {
-				if i >= len(seq.Entries) || seq.Entries[i].Start == nil {
-					return nil, "cannot find the dashes of args"
-				}
-				dash, ok := y.offset(seq.Entries[i].Start)
-				if !ok || y.c.Data[dash] != '-' {
-					return nil, "cannot find the dashes of args"
-				}
-				it.lead = dash
-				lineStart := dash
-				for lineStart > 0 && y.c.Data[lineStart-1] != '\n' {
-					lineStart--
-				}
-				indent := string(y.c.Data[lineStart:dash])
-				if strings.Trim(indent, " ") != "" || (i > 0 && indent != a.indent) {
-					return nil, "args' dashes are not each at the start of a line"
-				}
-				a.indent = indent
-			}
-			a.items = append(a.items, it)
+		a, why := y.argsLoc(argsKV)
+		if why != "" {
+			return nil, why
 		}
 		l.args = a
 		return l, ""
@@ -224,6 +192,48 @@ func (y *yamlDoc) loc(cmdKV, argsKV *ast.MappingValueNode, flow bool) (*entryLoc
 		l.addAt, l.addBefore, l.addAfter = end+1, indent+"args: ", y.c.newline()
 	}
 	return l, ""
+}
+
+// argsLoc is where the items of an extension's args are, or why they
+// cannot be rewritten.
+func (y *yamlDoc) argsLoc(argsKV *ast.MappingValueNode) (*seqLoc, string) {
+	seq := argsKV.Value.(*ast.SequenceNode)
+	a := &seqLoc{block: !seq.IsFlowStyle}
+	if seq.IsFlowStyle {
+		open, ok := y.offset(seq.Start)
+		if !ok || y.c.Data[open] != '[' {
+			return nil, "cannot find args' ["
+		}
+		a.open = open + 1
+	}
+	for i, v := range seq.Values {
+		r, ok := y.scalar(v.(*ast.StringNode))
+		if !ok {
+			return nil, "an element of args is written in a way hostcfg does not rewrite (a multi-line or block scalar)"
+		}
+		it := item{raw: r, lead: r.start}
+		if a.block {
+			if i >= len(seq.Entries) || seq.Entries[i].Start == nil {
+				return nil, "cannot find the dashes of args"
+			}
+			dash, ok := y.offset(seq.Entries[i].Start)
+			if !ok || y.c.Data[dash] != '-' {
+				return nil, "cannot find the dashes of args"
+			}
+			it.lead = dash
+			lineStart := dash
+			for lineStart > 0 && y.c.Data[lineStart-1] != '\n' {
+				lineStart--
+			}
+			indent := string(y.c.Data[lineStart:dash])
+			if strings.Trim(indent, " ") != "" || (i > 0 && indent != a.indent) {
+				return nil, "args' dashes are not each at the start of a line"
+			}
+			a.indent = indent
+		}
+		a.items = append(a.items, it)
+	}
+	return a, ""
 }
 
 // scalar is the byte range of a one-line string scalar's text, quotes
