@@ -50,27 +50,30 @@ type compCmd struct {
 // would say them itself).
 var flagValues = map[string][]string{"print-config": hostNames}
 
+// flagsOf lists n's own flags that are not hidden, with the values of
+// those that take one from a set.
+func flagsOf(n *kong.Node) []compFlag {
+	var out []compFlag
+	for _, f := range n.Flags {
+		if f.Hidden {
+			continue
+		}
+		cf := compFlag{name: f.Name, help: f.Help, value: !f.IsBool(), enum: flagValues[f.Name]}
+		if f.Enum != "" {
+			for _, v := range strings.Split(f.Enum, ",") {
+				if v != "" {
+					cf.enum = append(cf.enum, v)
+				}
+			}
+		}
+		out = append(out, cf)
+	}
+	return out
+}
+
 // completionModel lists the commands with their flags; the default
 // command's flags go with the top level, along with the global ones.
 func completionModel(root *kong.Node) []compCmd {
-	flagsOf := func(n *kong.Node) []compFlag {
-		var out []compFlag
-		for _, f := range n.Flags {
-			if f.Hidden {
-				continue
-			}
-			cf := compFlag{name: f.Name, help: f.Help, value: !f.IsBool(), enum: flagValues[f.Name]}
-			if f.Enum != "" {
-				for _, v := range strings.Split(f.Enum, ",") {
-					if v != "" {
-						cf.enum = append(cf.enum, v)
-					}
-				}
-			}
-			out = append(out, cf)
-		}
-		return out
-	}
 	top := compCmd{flags: flagsOf(root)}
 	var cmds []compCmd
 	var names []string

@@ -141,6 +141,34 @@ func Within(path, root string) bool {
 	return path == root || strings.HasPrefix(path, root+"/")
 }
 
+// aliases maps the code of each warning whose folder p is under another
+// name (the same device and inode) to the text that says so.
+func aliases(p string, env Env) map[string]string {
+	alias := map[string]string{}
+	if id, err := os.Stat(p); err == nil {
+		for _, k := range env.known.ids {
+			if _, seen := alias[k.code]; !seen && os.SameFile(id, k.fi) {
+				alias[k.code] = k.text + " (the same folder, under another name)"
+			}
+		}
+	}
+	return alias
+}
+
+// systemFolder is the text of WarnSystem's warning for p, or "" when p is
+// not a system folder (nor in a system tree).
+func systemFolder(p string) string {
+	for _, s := range systemTrees {
+		if Within(p, s) {
+			return "system folder " + s
+		}
+	}
+	if slices.Contains(systemFolders, p) {
+		return "system folder " + p
+	}
+	return ""
+}
+
 // Risks returns why the root r, which the person checked as requested,
 // needs its own confirmation; nil means it is a plain root. It reads the
 // top of r's folder (for secrets) and resolves requested (for symlinks),
@@ -153,14 +181,7 @@ func Risks(requested string, r Root, env Env) []Warning {
 	// Folders are compared by identity (device and inode) as well as by
 	// path: a bind mount of the home folder, of / or of /etc is that
 	// folder under another name, and carries its warning.
-	alias := map[string]string{} // warning code → the text of the folder it is
-	if id, err := os.Stat(p); err == nil {
-		for _, k := range env.known.ids {
-			if _, seen := alias[k.code]; !seen && os.SameFile(id, k.fi) {
-				alias[k.code] = k.text + " (the same folder, under another name)"
-			}
-		}
-	}
+	alias := aliases(p, env) // warning code → the text of the folder it is
 	byAlias := func(code string) bool {
 		if text, ok := alias[code]; ok {
 			add(code, text)
@@ -180,17 +201,7 @@ func Risks(requested string, r Root, env Env) []Warning {
 	case byAlias(WarnHomeAncestor):
 	}
 	if p != "/" {
-		system := ""
-		for _, s := range systemTrees {
-			if Within(p, s) {
-				system = "system folder " + s
-				break
-			}
-		}
-		if system == "" && slices.Contains(systemFolders, p) {
-			system = "system folder " + p
-		}
-		if system != "" {
+		if system := systemFolder(p); system != "" {
 			add(WarnSystem, system)
 		} else {
 			byAlias(WarnSystem)

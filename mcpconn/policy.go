@@ -400,9 +400,10 @@ func (b *policyBuilder) runtime(p string, access Access, why string) {
 	b.add(r, access, why, false)
 }
 
-// cache adds a launcher's cache folder, to be made if missing; a cache
-// that would be $HOME itself or above it is left out.
-func (b *policyBuilder) cache(p string, access Access, why string) {
+// cache adds a launcher's cache folder, read, written and run from
+// (accessRWX), to be made if missing; a cache that would be $HOME itself
+// or above it is left out.
+func (b *policyBuilder) cache(p, why string) {
 	if p == "" {
 		return
 	}
@@ -413,7 +414,7 @@ func (b *policyBuilder) cache(p string, access Access, why string) {
 	if b.holdsHome(p) {
 		return
 	}
-	b.add(p, access, why, true)
+	b.add(p, accessRWX, why, true)
 }
 
 // lookPath finds name as exec would with the server's PATH: a name with a
@@ -623,58 +624,70 @@ func (b *policyBuilder) launcher(command []string) {
 	switch {
 	case name == "npx" || (name == "npm" && sub("exec", "x")):
 		// npm reads its settings from npm_config_* variables, in any case.
-		b.cache(first(b.absEnv("npm_config_cache"), b.absEnv("NPM_CONFIG_CACHE"), inHome(".npm")), accessRWX, "npm cache")
+		b.cache(first(b.absEnv("npm_config_cache"), b.absEnv("NPM_CONFIG_CACHE"), inHome(".npm")), "npm cache")
 	case name == "uvx" || (name == "uv" && sub("run", "tool")):
-		b.cache(first(b.absEnv("UV_CACHE_DIR"), under(cacheHome, "uv")), accessRWX, "uv cache")
+		b.cache(first(b.absEnv("UV_CACHE_DIR"), under(cacheHome, "uv")), "uv cache")
 		// Pythons uv installed itself, which its tool environments run.
 		if p := first(b.absEnv("UV_PYTHON_INSTALL_DIR"), under(dataHome, "uv", "python")); p != "" && exists(p) {
 			b.folder(p, "uv python")
 		}
 	case name == "bunx" || (name == "bun" && sub("x")):
 		bunInstall := first(b.absEnv("BUN_INSTALL"), inHome(".bun"))
-		b.cache(first(b.absEnv("BUN_INSTALL_CACHE_DIR"), under(bunInstall, "install", "cache")), accessRWX, "bun cache")
+		b.cache(first(b.absEnv("BUN_INSTALL_CACHE_DIR"), under(bunInstall, "install", "cache")), "bun cache")
 	case name == "pnpx" || (name == "pnpm" && sub("dlx")):
-		b.cache(first(b.absEnv("PNPM_HOME"), under(dataHome, "pnpm")), accessRWX, "pnpm store")
-		b.cache(under(cacheHome, "pnpm"), accessRWX, "pnpm cache")
+		b.cache(first(b.absEnv("PNPM_HOME"), under(dataHome, "pnpm")), "pnpm store")
+		b.cache(under(cacheHome, "pnpm"), "pnpm cache")
 	case name == "go" && sub("run"):
 		b.goRun(command, cacheHome, inHome)
 	}
+}
+
+// goRoot is $GOROOT, or else the folder above the bin folder that the go
+// command found on PATH (its links resolved) is in; "" when neither.
+func (b *policyBuilder) goRoot(goCmd string) string {
+	if goroot := b.absEnv("GOROOT"); goroot != "" {
+		return goroot
+	}
+	if found := b.lookPath(goCmd); found != "" {
+		if r, err := filepath.EvalSymlinks(found); err == nil && filepath.Base(filepath.Dir(r)) == "bin" {
+			return filepath.Dir(filepath.Dir(r))
+		}
+	}
+	return ""
+}
+
+// goModCache is $GOMODCACHE, or else pkg/mod in the first folder of
+// $GOPATH (~/go without one); "" when neither can be told.
+func (b *policyBuilder) goModCache(inHome func(...string) string) string {
+	if modcache := b.absEnv("GOMODCACHE"); modcache != "" {
+		return modcache
+	}
+	gopath := ""
+	if l := filepath.SplitList(b.env["GOPATH"]); len(l) > 0 && filepath.IsAbs(l[0]) {
+		gopath = l[0]
+	}
+	if gopath == "" {
+		gopath = inHome("go")
+	}
+	if gopath == "" {
+		return ""
+	}
+	return filepath.Join(gopath, "pkg", "mod")
 }
 
 // goRun adds what go run needs: GOROOT (read), the build and module caches
 // (read and write), go's own settings file, and the module of a local
 // package it builds.
 func (b *policyBuilder) goRun(command []string, cacheHome string, inHome func(...string) string) {
-	goroot := b.absEnv("GOROOT")
-	if goroot == "" {
-		if found := b.lookPath(command[0]); found != "" {
-			if r, err := filepath.EvalSymlinks(found); err == nil && filepath.Base(filepath.Dir(r)) == "bin" {
-				goroot = filepath.Dir(filepath.Dir(r))
-			}
-		}
-	}
-	if goroot != "" {
+	if goroot := b.goRoot(command[0]); goroot != "" {
 		b.folder(goroot, "go root")
 	}
 	gocache := b.absEnv("GOCACHE")
 	if gocache == "" && cacheHome != "" {
 		gocache = filepath.Join(cacheHome, "go-build")
 	}
-	b.cache(gocache, accessRWX, "go build cache")
-	modcache := b.absEnv("GOMODCACHE")
-	if modcache == "" {
-		gopath := ""
-		if l := filepath.SplitList(b.env["GOPATH"]); len(l) > 0 && filepath.IsAbs(l[0]) {
-			gopath = l[0]
-		}
-		if gopath == "" {
-			gopath = inHome("go")
-		}
-		if gopath != "" {
-			modcache = filepath.Join(gopath, "pkg", "mod")
-		}
-	}
-	b.cache(modcache, accessRWX, "go module cache")
+	b.cache(gocache, "go build cache")
+	b.cache(b.goModCache(inHome), "go module cache")
 	goenv := b.absEnv("GOENV")
 	if goenv == "" {
 		config := b.absEnv("XDG_CONFIG_HOME")

@@ -292,25 +292,53 @@ func parseAB(s string) (ahead, behind int, ok bool) {
 	return a, b, true
 }
 
+// goGitResult is what viaGoGit's goroutine read.
+type goGitResult struct {
+	when     time.Time
+	subject  string
+	upstream string
+	ahead    int
+	behind   int
+	counted  bool
+	state    string
+}
+
+// headViaGoGit reads HEAD's commit and, on a branch, its upstream (and,
+// without git, the count of commits between them) into res.
+func (d *Describer) headViaGoGit(ctx context.Context, repo *git.Repository, res *goGitResult) {
+	ref, err := repo.Head()
+	if err != nil {
+		return
+	}
+	if c, err := repo.CommitObject(ref.Hash()); err == nil {
+		res.when = c.Committer.When
+		res.subject, _, _ = strings.Cut(c.Message, "\n")
+	}
+	if !ref.Name().IsBranch() {
+		return
+	}
+	cfg, err := repo.Config()
+	if err != nil {
+		return
+	}
+	if b, ok := cfg.Branches[ref.Name().Short()]; ok && b.Remote != "" && b.Merge.IsBranch() {
+		res.upstream = b.Remote + "/" + b.Merge.Short()
+		if d.git == "" {
+			res.ahead, res.behind, res.counted = d.countViaGoGit(ctx, repo, ref.Hash(), b.Remote, b.Merge)
+		}
+	}
+}
+
 // viaGoGit reads the last commit and the upstream with go-git and, when
 // state is set (git is not installed), the state. go-git cannot be
 // interrupted, so it runs on a goroutine and what is not known once the
 // budget is spent is left out, or StateUnknown.
 func (d *Describer) viaGoGit(ctx context.Context, r Repo, gitdir string, det *Details, state bool) {
 	state = state && !d.opts.NoState && r.Kind != KindBare
-	type result struct {
-		when     time.Time
-		subject  string
-		upstream string
-		ahead    int
-		behind   int
-		counted  bool
-		state    string
-	}
-	done := make(chan result, 1)
+	done := make(chan goGitResult, 1)
 	go func() {
 		defer panics.Guard()
-		var res result
+		var res goGitResult
 		defer func() { done <- res }()
 		repo, err := openRepo(r, gitdir)
 		if err != nil {
@@ -318,22 +346,7 @@ func (d *Describer) viaGoGit(ctx context.Context, r Repo, gitdir string, det *De
 			res.state = StateUnknown
 			return
 		}
-		if ref, err := repo.Head(); err == nil {
-			if c, err := repo.CommitObject(ref.Hash()); err == nil {
-				res.when = c.Committer.When
-				res.subject, _, _ = strings.Cut(c.Message, "\n")
-			}
-			if ref.Name().IsBranch() {
-				if cfg, err := repo.Config(); err == nil {
-					if b, ok := cfg.Branches[ref.Name().Short()]; ok && b.Remote != "" && b.Merge.IsBranch() {
-						res.upstream = b.Remote + "/" + b.Merge.Short()
-						if d.git == "" {
-							res.ahead, res.behind, res.counted = d.countViaGoGit(ctx, repo, ref.Hash(), b.Remote, b.Merge)
-						}
-					}
-				}
-			}
-		}
+		d.headViaGoGit(ctx, repo, &res)
 		if !state {
 			return
 		}

@@ -36,10 +36,9 @@ func SetHook(f func()) {
 	hook.Store(&oneHook{f: f})
 }
 
-// Guard, deferred first in a goroutine, runs the hook when the goroutine
-// panics and then panics on with the same value: the program still
-// crashes, with the original stack in the trace, but on a terminal put
-// back in order.
+// Guard runs the hook when the goroutine it is deferred first in panics,
+// and then panics on with the same value: the program still crashes, with
+// the original stack in the trace, but on a terminal put back in order.
 func Guard() {
 	if r := recover(); r != nil {
 		panicking.Store(true)
