@@ -180,7 +180,7 @@ func (m *Model) revokeAll() tea.Cmd {
 	if m.sh.Busy() {
 		return nil
 	}
-	if len(m.sh.Served()) == 0 && len(m.sh.Confirmed()) == 0 {
+	if len(m.sh.Served()) == 0 && len(m.sh.Confirmed()) == 0 && len(m.fleet.proxyServed()) == 0 {
 		m.setNote("Nothing is shared: nothing to stop sharing.", false)
 		return nil
 	}
@@ -219,7 +219,7 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 		}
 		return out
 	}
-	d := newConsentDialog(m.dialogSeq, m.cfg.Dir, m.sh.Served(), msg.proposed, msg.problems,
+	d := newConsentDialog(m.dialogSeq, m.cfg.Dir, m.exposedForReview(), msg.proposed, msg.problems,
 		m.recipients(), inside, m.cfg.ArmDelay, m.clock(), m.common)
 	d.revokeAll = m.sh.Revoking()
 	d.replaces = m.replacesNote()
@@ -249,6 +249,19 @@ func (m *Model) replacesNote() string {
 	}
 	return "Replaces profile " + safetext.Escape(m.cfg.Store.Profile()) + "'s consent for " + safetext.Escape(home(rec.Dir)) +
 		" (" + plural(len(rec.Roots), "root", "roots") + "): its proxies then serve this folder's instead."
+}
+
+// exposedForReview is what a confirmation changes: what this picker serves
+// and what the profile's proxies serve (the remembered consent, which y
+// replaces for them too), each root once.
+func (m *Model) exposedForReview() []consent.Root {
+	out := slices.Clone(m.sh.Served())
+	for _, r := range m.fleet.proxyServed() {
+		if !slices.ContainsFunc(out, func(o consent.Root) bool { return o.URI == r.URI }) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // recipients are who a confirmation reaches and what they can open.

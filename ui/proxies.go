@@ -67,6 +67,7 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 		s.fetched, s.fetchedAt, s.asked, s.notFetching = e.Fetched, e.FetchedAt, e.Asked, e.NotFetching
 		s.protocol = safetext.Escape(e.Protocol)
 		s.noConsent = e.Problem != ""
+		s.serving = e.Served
 		s.enf = nil
 		if e.Enforcement != "" {
 			s.enf = &mcpconn.Enforcement{Enforced: e.Enforcement == "enforced", ABI: e.LandlockABI, Advisory: e.Advisory,

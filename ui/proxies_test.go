@@ -73,3 +73,31 @@ func TestRefusedRegistryIsSaid(t *testing.T) {
 		t.Errorf("the registry is the person's own again, still noted: %q", m.registryProblem)
 	}
 }
+
+// TestProxiesServingAreExposed: what the profile's proxies serve (the
+// remembered consent) is exposed: the status line counts it ("2 roots
+// served by 1 proxy", not "nothing shared"), a proxy holding exactly what
+// it serves is synced, and ctrl+d reviews stopping it at once, the dialog
+// listing those roots as removed (it said "Nothing is shared").
+func TestProxiesServingAreExposed(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.cfg.Store = storeFor(t)
+	m.setSize(200, 30)
+	api, web := mkRoot("/work/demo/api"), mkRoot("/work/demo/web")
+	m.Update(proxiesMsg{entries: []mcpconn.ProxyEntry{
+		{PID: 11, ProxyStatus: mcpconn.ProxyStatus{Host: "Claude Code", Server: "fs", State: "connected", Asked: true,
+			Fetched: []string{api.URI, web.URI}, Served: []string{api.URI, web.URI}}},
+	}})
+	if st := statusOf(m); !strings.HasPrefix(st, "2 roots served by 1 proxy") || !strings.Contains(st, "Claude Code → fs (proxy) synced") {
+		t.Fatalf("status with a proxy serving two roots: %q", st)
+	}
+	cmd := send(m, "ctrl+d")
+	if cmd == nil || strings.Contains(screen(m), "Nothing is shared") {
+		t.Fatalf("ctrl+d with a proxy serving roots did not review stopping it:\n%s", screen(m))
+	}
+	m.Update(cmd())
+	d := m.sh.Dialog()
+	if d == nil || len(d.change.Removed) != 2 {
+		t.Fatalf("the revoke-all review: %+v", d)
+	}
+}

@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/mcpconn"
 	"github.com/rootpick/rootpick/ui/sharing"
@@ -106,7 +108,7 @@ func (f *fleet) verdictOf(s *serverState) verdict {
 		return verdictNoConsent
 	case s.mismatch != "" && !f.sh.Applying():
 		return verdictMismatch
-	case (f.isVerified(s) || f.synced(s)) && len(f.sh.Served()) == 0:
+	case (f.isVerified(s) || f.synced(s)) && len(f.wantOf(s)) == 0:
 		return verdictReady // nothing shared: no green "verified" for holding nothing
 	case f.isVerified(s):
 		return verdictVerified
@@ -268,7 +270,8 @@ type serverState struct {
 	stderr      []string  // its last stderr lines and log messages, escaped
 	dropped     int       // lines it wrote faster than they could be read
 
-	enf *mcpconn.Enforcement // whether the kernel holds it to its folders (as of its last start; nil: not said)
+	enf     *mcpconn.Enforcement // whether the kernel holds it to its folders (as of its last start; nil: not said)
+	serving []string             // a proxy's: the URIs it serves its server now (the profile's remembered consent)
 
 	reason    string         // why it failed, ended or is stuck, in short (escaped)
 	final     bool           // it failed in a way only a retry (the Retry key) can get past
@@ -351,12 +354,11 @@ func (f *fleet) serverLines(width int) []string {
 	if len(f.list) == 0 {
 		p.add(f.st.dim.Render("No server. Name one after -- or with --server/--url; rootpick proxy shows up here too."))
 	}
-	want := f.exposedURIs()
 	for i, s := range f.list {
 		if i > 0 {
 			p.out = append(p.out, "")
 		}
-		f.serverBlock(p, s, want)
+		f.serverBlock(p, s, f.wantOf(s))
 	}
 	if f.cfg.LogPath != "" {
 		p.out = append(p.out, "")
@@ -522,13 +524,24 @@ func (f *fleet) exposedURIs() []string {
 // synced reports whether the server's last roots/list answer is exactly the
 // exposed set (and no change is still on its way).
 func (f *fleet) synced(s *serverState) bool {
-	return s.asked && !f.sh.Applying() && sameSet(f.exposedURIs(), s.fetched)
+	return s.asked && !f.sh.Applying() && sameSet(f.wantOf(s), s.fetched)
+}
+
+// wantOf is what server s should hold, as sorted unique URIs: what the
+// picker serves, or for a proxy what it serves its server.
+func (f *fleet) wantOf(s *serverState) []string {
+	if !s.proxy {
+		return f.exposedURIs()
+	}
+	want := slices.Clone(s.serving)
+	slices.Sort(want)
+	return slices.Compact(want)
 }
 
 // isVerified reports whether the server, asked, said it holds exactly the
 // exposed set.
 func (f *fleet) isVerified(s *serverState) bool {
-	return s.verified != nil && !f.sh.Applying() && sameSet(f.exposedURIs(), s.verified)
+	return s.verified != nil && !f.sh.Applying() && sameSet(f.wantOf(s), s.verified)
 }
 
 func (s *serverState) display() string {
@@ -632,7 +645,13 @@ func (f *fleet) line(w int) string {
 	n := len(f.sh.Served())
 	var exposed string
 	shortExposed := itoa(n) + " exposed" // for a narrow line
+	proxied, proxies := f.proxyServed(), f.proxyCount()
 	switch {
+	case n == 0 && len(proxied) > 0:
+		// The picker serves nothing, but the profile's proxies serve its
+		// remembered consent: that is exposed too.
+		exposed = plural(len(proxied), "root", "roots") + " served by " + plural(proxies, "proxy", "proxies")
+		shortExposed = itoa(len(proxied)) + " via proxy"
 	case len(f.connected()) == 0 && n > 0:
 		exposed = plural(n, "root", "roots") + " consented, served when a server connects"
 		shortExposed = itoa(n) + " consented"
@@ -831,4 +850,36 @@ func (f *fleet) enforcementText(s *serverState) string {
 		return f.st.ok.Render(s.enf.String())
 	}
 	return f.st.warn.Render(safetext.Escape(s.enf.String()))
+}
+
+// proxyServed is what the profile's proxies serve now, each root once:
+// exposed as much as what the picker serves.
+func (f *fleet) proxyServed() []consent.Root {
+	var out []consent.Root
+	seen := map[string]bool{}
+	for _, s := range f.list {
+		if !s.proxy {
+			continue
+		}
+		for _, u := range s.serving {
+			if seen[u] {
+				continue
+			}
+			seen[u] = true
+			p := pathOfURI(u)
+			out = append(out, consent.Root{URI: u, Path: p, Name: filepath.Base(p)})
+		}
+	}
+	return out
+}
+
+// proxyCount is how many proxies serve something.
+func (f *fleet) proxyCount() int {
+	n := 0
+	for _, s := range f.list {
+		if s.proxy && len(s.serving) > 0 {
+			n++
+		}
+	}
+	return n
 }
