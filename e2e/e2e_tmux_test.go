@@ -414,6 +414,8 @@ func statusLine(screen string) string {
 	lines := strings.Split(screen, "\n")
 	for _, l := range lines {
 		if strings.Contains(l, "roots exposed") || strings.Contains(l, "root exposed") ||
+			strings.HasPrefix(l, "nothing shared  ") || strings.HasPrefix(l, "0 shared  ") ||
+			strings.Contains(l, " served by ") && strings.Contains(l, "prox") ||
 			strings.Contains(l, "consented, served when a server connects") {
 			return l
 		}
