@@ -10,12 +10,14 @@ import (
 )
 
 // The details pane shows the facts of the highlighted repository: to the
-// right of the list at 100 columns or more, below it from 80×24, not at
-// all on smaller terminals. The facts are read off the Update loop, the
+// right of the list at 120 columns or more (a third of the width, so that
+// the list's paths keep theirs), below it from 80×24, not at all on
+// smaller terminals, where the status line shows the highlighted row's
+// path instead. The facts are read off the Update loop, the
 // highlighted row first (facts.go), and kept for the scan; the pane shows
 // "reading…" until they come and never waits for them.
 const (
-	detailsSideMin   = 100 // columns from which the pane sits beside the list
+	detailsSideMin   = 120 // columns from which the pane sits beside the list
 	detailsBelowMinW = 80
 	detailsBelowMinH = 24
 	detailsBelowRows = 6
@@ -33,7 +35,20 @@ func (m *Model) detailsMode() string {
 	return ""
 }
 
-func (m *Model) detailsWidth() int { return min(56, m.width*2/5) }
+// whereNote is the highlighted row's full path, for a line under the
+// status line below 80 columns, where no details pane shows it; ""
+// elsewhere.
+func (m *Model) whereNote() string {
+	if m.width >= detailsBelowMinW || m.bodyMode() != modeList {
+		return ""
+	}
+	if r, ok := m.picker.Current(); ok {
+		return safetext.Escape(home(r.Path))
+	}
+	return ""
+}
+
+func (m *Model) detailsWidth() int { return m.width / 3 }
 
 // sideListWidth is the list's width when the pane is beside it: the rest
 // of the row but the pane (detailsWidth), its border and a blank column.
@@ -49,11 +64,11 @@ func (m *Model) detailsView(w, h int) string {
 		return ansi.Truncate(m.st.dim.Render(label)+value, w, "…")
 	}
 	mid := func(s string) string { return midCut(s, max(w-9, 8)) }
-	// A path or URI is wrapped, never cut: where it leaves DIR is what
-	// tells the folder is outside it.
+	// A path or URI is wrapped, never cut, at a / where it can: where it
+	// leaves DIR is what tells the folder is outside it.
 	wrapped := func(label, value string) []string {
 		var out []string
-		for i, l := range strings.Split(ansi.Hardwrap(value, max(w-9, 8), false), "\n") {
+		for i, l := range strings.Split(ansi.Wrap(value, max(w-9, 8), "/"), "\n") {
 			if i > 0 {
 				label = "         "
 			}
@@ -63,11 +78,17 @@ func (m *Model) detailsView(w, h int) string {
 	}
 	rows := []string{ansi.Truncate(m.st.title.Render(safetext.Escape(r.Name)), w, "…")}
 	f, known := m.facts[r.Path]
+	// The path and the URI (the very thing shared) come right after the
+	// warnings and are never dropped; a short pane drops the rows after
+	// them instead (fitDetails).
 	// The warnings come first, so that a short pane never cuts them.
 	for _, w := range f.warnings {
 		rows = append(rows, line("warning  ", m.st.warn.Render("⚠ "+safetext.Escape(w))))
 	}
 	rows = append(rows, wrapped("path     ", safetext.Escape(r.Path))...)
+	if known && f.uri != "" {
+		rows = append(rows, wrapped("uri      ", f.uri)...)
+	}
 	kind := string(r.Kind)
 	if r.Reason != "" {
 		kind += " (" + safetext.Escape(r.Reason) + ")"
@@ -79,9 +100,6 @@ func (m *Model) detailsView(w, h int) string {
 	if !known {
 		rows = append(rows, m.st.dim.Render("reading…"))
 		return strings.Join(rows, "\n")
-	}
-	if f.uri != "" {
-		rows = append(rows, wrapped("uri      ", f.uri)...)
 	}
 	d := f.det
 	if d.Head != "" {

@@ -12,7 +12,7 @@ import (
 
 func TestDetailsPane(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	m.Update(tea.WindowSizeMsg{Width: 150, Height: 30})
 	if got := screen(m); !strings.Contains(got, "path     /work/demo/api") || !strings.Contains(got, "reading…") {
 		t.Fatalf("the pane does not show the highlighted row before its facts come:\n%s", got)
 	}
@@ -78,5 +78,37 @@ func TestDetailsTellsInStepFromNotCounted(t *testing.T) {
 		if got := m.detailsView(60, 20) + "\n"; !strings.Contains(ansi.Strip(got), tc.want) {
 			t.Errorf("%+v: the pane lacks %q:\n%s", tc.det, tc.want, ansi.Strip(got))
 		}
+	}
+}
+
+// TestLayoutKeepsPathsWhole: the side pane starts at 120 columns and
+// takes about a third; a short pane drops the facts after the URI, never
+// the URI (the very thing shared); a long path wraps at a "/"; below 80
+// columns, where no pane shows, the highlighted row's full path is on the
+// line under the status line.
+func TestLayoutKeepsPathsWhole(t *testing.T) {
+	m := fixture(t, repo("services/very-long-service-name-for-the-layout-test", "main"))
+	long := m.picker.ShownAt(0).Path
+	m.facts[long] = repoFacts{uri: "file://" + long, det: vcsdetect.Details{Head: "main", Remote: "https://example.com/x", State: vcsdetect.StateClean}}
+	for w, want := range map[int]string{100: "below", 119: "below", 120: "side"} {
+		m.Update(tea.WindowSizeMsg{Width: w, Height: 30})
+		if got := m.detailsMode(); got != want {
+			t.Errorf("at %d columns the pane is %q, want %q", w, got, want)
+		}
+	}
+	m.Update(tea.WindowSizeMsg{Width: 150, Height: 30})
+	if w := m.detailsWidth(); w != 50 {
+		t.Errorf("side pane at 150 columns: %d wide, want a third (50)", w)
+	}
+	pane := ansi.Strip(m.detailsView(30, 6))
+	if !strings.Contains(strings.ReplaceAll(pane, "\n         ", ""), "uri      file://"+long) {
+		t.Errorf("a 6-row pane lost (part of) the URI:\n%s", pane)
+	}
+	if first := strings.Split(pane, "\n")[1]; !strings.HasPrefix(first, "path") || !strings.HasSuffix(strings.TrimSpace(first), "/") {
+		t.Errorf("the path's first line does not break at a /: %q", first)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	if out := screen(m); !strings.Contains(strings.ReplaceAll(out, "\n", ""), long) {
+		t.Errorf("at 60 columns the highlighted row's full path is nowhere:\n%s", out)
 	}
 }

@@ -167,7 +167,7 @@ func New(cfg Config) *Model {
 	m.list = listView{common: m.common, src: m, dir: cfg.Dir}
 	m.fleet = fleet{common: m.common, sh: &m.sh, now: &m.now, cfg: &m.cfg}
 	m.srvPane = serverPane{common: m.common, lines: m.fleet.serverLines}
-	m.status = statusLine{common: m.common, fleet: &m.fleet, asking: m.asking}
+	m.status = statusLine{common: m.common, fleet: &m.fleet, asking: m.asking, where: m.whereNote}
 	m.newPool()
 	m.picker.SetCommitTime(m.lastCommit)
 	m.picker.SetBase(cfg.Dir)

@@ -16,6 +16,9 @@ type statusLine struct {
 	noteErr bool
 	fleet   *fleet      // the servers, whose line the note follows
 	asking  func() bool // whether the note is a question (ask.go)
+	// where, with no note, is the highlighted row's path where no details
+	// pane shows it (a narrow terminal), else "".
+	where func() string
 }
 
 var _ component = (*statusLine)(nil)
@@ -32,15 +35,20 @@ func (l *statusLine) View() string {
 		return l.st.err.Render(wrapText(l.note, l.w))
 	}
 	line := l.fleet.line(l.w)
-	if l.note == "" {
-		return ansi.Truncate(line, l.w, "…")
-	}
-	st := l.st.dim
+	note, st := l.note, l.st.dim
 	if l.noteErr {
 		st = l.st.err
 	}
-	if ansi.StringWidth(line)+2+ansi.StringWidth(l.note) <= l.w {
-		return line + "  " + st.Render(l.note)
+	if note == "" && l.where != nil {
+		if where := l.where(); where != "" { // on a line of its own, so the servers' line stays put
+			return ansi.Truncate(line, l.w, "…") + "\n" + st.Render(wrapText(where, l.w))
+		}
 	}
-	return ansi.Truncate(line, l.w, "…") + "\n" + st.Render(wrapText(l.note, l.w))
+	if note == "" {
+		return ansi.Truncate(line, l.w, "…")
+	}
+	if ansi.StringWidth(line)+2+ansi.StringWidth(note) <= l.w {
+		return line + "  " + st.Render(note)
+	}
+	return ansi.Truncate(line, l.w, "…") + "\n" + st.Render(wrapText(note, l.w))
 }

@@ -17,7 +17,9 @@ import (
 // statusOf is the status line of m without styles.
 func statusOf(m *Model) string {
 	lines := strings.Split(screen(m), "\n")
-	return lines[len(lines)-1-lipgloss.Height(m.shortHelp())] // the key help may wrap
+	// The status line is the first of its block (a note or the
+	// highlighted path may follow it); the key help may wrap.
+	return lines[len(lines)-lipgloss.Height(m.shortHelp())-lipgloss.Height(m.status.View())]
 }
 
 func wide(t *testing.T) *Model {
