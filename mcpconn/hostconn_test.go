@@ -36,7 +36,7 @@ func startRawHost(t *testing.T, command []string, maxLine int, log io.Writer) *r
 	ctx, cancel := context.WithCancel(context.Background())
 	host := &HostTransport{In: inR, Out: outW, Logger: slog.New(slog.NewTextHandler(log, nil)), MaxLine: maxLine}
 	go func() {
-		h.done <- RunProxy(ctx, host, ProxyOptions{Command: command, Source: newTestSource(), Timing: testTiming, Logger: testLogger(t)})
+		h.done <- RunProxy(ctx, host, ProxyOptions{Command: command, Source: newTestSource(), Timing: testTiming, Logger: testLogger(t), FetchHold: testFetchHold})
 		_ = outW.Close()
 	}()
 	go func() {

@@ -68,6 +68,10 @@ type ProxyOptions struct {
 	// as an MCP log message, after it has initialized: which profile,
 	// which file, and the command that creates it.
 	NoConsent func(problem string) string
+	// FetchHold bounds how long the host's requests wait for the server
+	// to fetch its roots after it connects, restarts or is told of a
+	// change (proxy_hold.go); 0 means DefaultFetchHold.
+	FetchHold time.Duration
 
 	// hooks are nil outside the tests.
 	hooks proxyHooks
@@ -109,6 +113,24 @@ type ProxyStatus struct {
 	LandlockABI int          `json:"landlock_abi,omitempty"`
 	Advisory    string       `json:"advisory,omitempty"`
 	Access      []PolicyPath `json:"access,omitempty"`
+	// Verified is what the server said it holds when the proxy last
+	// asked it, after a fetch (proxy_hold.go): the folders as paths
+	// (a file URI is shown as its path), escaped. A server is asked only
+	// when rootpick knows how (probers: server-filesystem's
+	// list_allowed_directories, server-everything's get-roots-list,
+	// rootpick's demo). VerifiedAt is when it answered; zero means it was
+	// not asked or could not answer (then Verified is empty too, and an
+	// empty Verified with a VerifiedAt means it holds nothing). Both are
+	// cleared when the server is restarted.
+	Verified   []string  `json:"verified,omitempty"`
+	VerifiedAt time.Time `json:"verified_at,omitzero"`
+	// Mismatch, when not "", says how Verified differs from the consent
+	// the server was served, in the words of the hub's Mismatch event:
+	// "still allows /a, /b" (held beyond the consent), "lacks /c"
+	// (consented, not held), or both joined by "; ". "" with a VerifiedAt
+	// means the server holds exactly the consent. The host is sent a
+	// warning (notifications/message) once for each new Mismatch.
+	Mismatch string `json:"mismatch,omitempty"`
 }
 
 // RootsVersions are the MCP revisions in which a server may ask the client
@@ -156,6 +178,9 @@ func RunProxy(ctx context.Context, hostTransport mcp.Transport, opts ProxyOption
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	opts.Timing = opts.Timing.withDefaults()
+	if opts.FetchHold <= 0 {
+		opts.FetchHold = DefaultFetchHold
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	host, err := hostTransport.Connect(ctx)
@@ -171,6 +196,7 @@ func RunProxy(ctx context.Context, hostTransport mcp.Transport, opts ProxyOption
 		host:        host,
 		hostPending: map[jsonrpc.ID]*child{},
 		usesArgs:    slices.Contains(opts.Command, rootsPlaceholder),
+		nonce:       newNonce(),
 		status:      ProxyStatus{Command: Spec{Command: opts.Command}.Label(), State: "starting"},
 	}
 	p.served = p.load()
@@ -229,6 +255,22 @@ type child struct {
 
 	// enforcement says whether the kernel enforces what it may open.
 	enforcement Enforcement
+
+	// server and protocol are from its answer to initialize.
+	server, protocol string
+
+	// The hold (proxy_hold.go): while holding, the host's requests wait
+	// in held until it fetches its roots (fetched), for FetchHold at most.
+	holding   bool
+	held      []jsonrpc.Message
+	holdSince time.Time
+	holdTimer *time.Timer
+	fetched   bool
+
+	// verifyWake wakes its verifier after a fetch; asks are the proxy's
+	// own requests to it, by id, waiting for their answers.
+	verifyWake chan struct{}
+	asks       map[any]chan *jsonrpc.Response
 }
 
 type proxy struct {
@@ -253,6 +295,10 @@ type proxy struct {
 	fetchTimer  *time.Timer // NotFetching's check after a connect or change
 	hostReady   bool        // the host sent initialized: it may be sent notifications
 	told        string      // the no-consent problem the host was last told of
+
+	nonce        string // in the ids of the proxy's own requests (proxy_hold.go)
+	asks         int    // the proxy's own requests so far
+	toldMismatch string // the mismatch the host was last told of
 }
 
 // load reads the consented set and keeps the folders that still validate.
@@ -312,6 +358,7 @@ func (p *proxy) report(change func(*ProxyStatus)) {
 	p.status.Served = uriList(p.served)
 	st := p.status
 	st.Fetched = slices.Clone(st.Fetched)
+	st.Verified = slices.Clone(st.Verified)
 	p.mu.Unlock()
 	if p.opts.Status != nil {
 		p.opts.Status(st)
@@ -339,7 +386,8 @@ func (p *proxy) startChild() error {
 		stop()
 		return err
 	}
-	c := &child{conn: conn, stop: stop, done: make(chan struct{}), started: time.Now(), ready: true, pending: map[any]bool{}, calls: map[any]*inputCall{}}
+	c := &child{conn: conn, stop: stop, done: make(chan struct{}), started: time.Now(), ready: true, pending: map[any]bool{}, calls: map[any]*inputCall{},
+		verifyWake: make(chan struct{}, 1), asks: map[any]chan *jsonrpc.Response{}}
 	if pt, ok := t.(*processTransport); ok {
 		c.enforcement = pt.enforcement
 	}
@@ -360,6 +408,10 @@ func (p *proxy) startChild() error {
 		defer panics.Guard()
 		p.readChild(c)
 	}()
+	go func() {
+		defer panics.Guard()
+		p.verifier(c)
+	}()
 	if replay != nil {
 		if err := c.conn.Write(p.ctx, replay); err != nil {
 			p.log.Warn("replaying initialize", "err", err)
@@ -367,6 +419,7 @@ func (p *proxy) startChild() error {
 	}
 	p.report(func(s *ProxyStatus) {
 		s.State, s.Asked, s.RetryIn = "starting", false, 0
+		s.Verified, s.VerifiedAt, s.Mismatch = nil, time.Time{}, ""
 		e := c.enforcement
 		s.Enforcement, s.LandlockABI, s.Advisory, s.Access = e.Mode(), e.ABI, e.Advisory, nil
 		if e.Policy != nil {
@@ -441,6 +494,7 @@ func (p *proxy) fromHost(m *jsonrpc.Request) {
 			p.hostReady = true
 			p.mu.Unlock()
 			p.tellNoConsent()
+			p.tellMismatch()
 		}()
 	}
 	m = p.rewriteInputs(m)
@@ -454,6 +508,14 @@ func (p *proxy) fromHost(m *jsonrpc.Request) {
 	}
 	if c != nil && !c.ready {
 		c.queue = append(c.queue, m)
+		p.mu.Unlock()
+		return
+	}
+	if c != nil && mustWaitLocked(c, m) {
+		// Until the server has fetched its roots (proxy_hold.go). A
+		// cancellation waits unchanged: what it cancels waits too, and the
+		// proxy retries requests only in sessions that are never held.
+		c.held = append(c.held, m)
 		p.mu.Unlock()
 		return
 	}
@@ -609,9 +671,13 @@ func (p *proxy) answerRoots(c *child, m *jsonrpc.Request) {
 	p.report(func(s *ProxyStatus) {
 		s.Fetched, s.FetchedAt, s.Asked, s.NotFetching = uris, time.Now(), true, false
 	})
+	p.fetchedBy(c)
 }
 
 func (p *proxy) fromChildResponse(c *child, m *jsonrpc.Response) {
+	if p.askAnswered(c, m) {
+		return // the answer to the proxy's own question (proxy_hold.go)
+	}
 	if m = p.answerChildInputs(c, m); m == nil {
 		return // the proxy gave the server its roots and asked again
 	}
@@ -621,7 +687,7 @@ func (p *proxy) fromChildResponse(c *child, m *jsonrpc.Response) {
 		delete(p.hostPending, m.ID)
 	}
 	p.mu.Unlock()
-	p.noteServerName(m)
+	p.noteServerName(c, m)
 	if !replay {
 		p.toHost(m)
 		return
@@ -634,13 +700,18 @@ func (p *proxy) fromChildResponse(c *child, m *jsonrpc.Response) {
 		p.toChild(c, p.initialized)
 	}
 	for _, q := range c.queue {
+		if r, ok := q.(*jsonrpc.Request); ok && mustWaitLocked(c, r) {
+			c.held = append(c.held, q) // until it fetched (proxy_hold.go)
+			continue
+		}
 		p.toChild(c, q)
 	}
 	c.queue, c.ready, c.replayID = nil, true, nil
 }
 
-// noteServerName records serverInfo.name from an initialize answer.
-func (p *proxy) noteServerName(m *jsonrpc.Response) {
+// noteServerName records serverInfo.name from c's initialize answer, and
+// makes the host's requests wait until c has fetched its roots.
+func (p *proxy) noteServerName(c *child, m *jsonrpc.Response) {
 	if m.Error != nil || len(m.Result) == 0 {
 		return
 	}
@@ -653,6 +724,12 @@ func (p *proxy) noteServerName(m *jsonrpc.Response) {
 	if json.Unmarshal(m.Result, &res) != nil || res.ServerInfo == nil || res.ProtocolVersion == "" {
 		return
 	}
+	p.mu.Lock()
+	c.server, c.protocol = res.ServerInfo.Name, res.ProtocolVersion
+	if !c.fetched {
+		p.holdLocked(c)
+	}
+	p.mu.Unlock()
 	p.report(func(s *ProxyStatus) {
 		s.Server, s.State, s.Error = safetext.EscapeMax(res.ServerInfo.Name, 60), "connected", ""
 		s.Protocol = safetext.EscapeMax(res.ProtocolVersion, 20)
@@ -684,6 +761,9 @@ func (p *proxy) apply(roots []consent.Root) {
 	default:
 		p.mu.Lock()
 		ready := c.ready
+		if ready && !p.status.NotFetching {
+			p.holdLocked(c) // until it fetched the new set (proxy_hold.go)
+		}
 		p.mu.Unlock()
 		if ready { // a replay in progress will fetch the new set anyway
 			p.toChild(c, &jsonrpc.Request{Method: "notifications/roots/list_changed", Params: json.RawMessage(`{}`)})
@@ -713,6 +793,10 @@ func (p *proxy) endChild(c *child, why string) {
 	c.stopped = true
 	if p.cur == c {
 		p.cur = nil
+	}
+	c.holding, c.held = false, nil // failed below with the other requests it had
+	if c.holdTimer != nil {
+		c.holdTimer.Stop()
 	}
 	replaced := p.cur != nil // a new child runs already
 	var failed []jsonrpc.ID

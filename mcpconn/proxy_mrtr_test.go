@@ -174,7 +174,7 @@ func TestProxyMRTRRoots(t *testing.T) {
 		done := make(chan error, 1)
 		go func() {
 			done <- RunProxy(ctx, st, ProxyOptions{Command: selfServer(t, "mrtr", uniqueMarker("mrtr")), Source: src,
-				ProtocolVersion: "2026-07-28", Timing: testTiming, Logger: testLogger(t),
+				ProtocolVersion: "2026-07-28", Timing: testTiming, Logger: testLogger(t), FetchHold: testFetchHold,
 				Status: func(s ProxyStatus) { served.Store(slices.Clone(s.Served)) }})
 		}()
 		client := mcp.NewClient(&mcp.Implementation{Name: "modern-host", Version: "1"}, &mcp.ClientOptions{

@@ -33,6 +33,9 @@ func startMsgHost(t *testing.T, command []string, src RootSource, opts ProxyOpti
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &msgHost{t: t, done: make(chan error, 1)}
 	opts.Command, opts.Source, opts.Timing, opts.Logger = command, src, testTiming, testLogger(t)
+	if opts.FetchHold == 0 {
+		opts.FetchHold = testFetchHold
+	}
 	go func() { h.done <- RunProxy(ctx, st, opts) }()
 	conn, err := ct.Connect(ctx)
 	if err != nil {

@@ -83,7 +83,7 @@ func startTestHostWith(t *testing.T, command []string, src RootSource, hostRoots
 		return slices.Clone(statuses)
 	}
 	go func() {
-		h.done <- RunProxy(ctx, st, ProxyOptions{Command: command, Source: src, Timing: testTiming, Logger: testLogger(t),
+		h.done <- RunProxy(ctx, st, ProxyOptions{Command: command, Source: src, Timing: testTiming, Logger: testLogger(t), FetchHold: testFetchHold,
 			Status: func(s ProxyStatus) {
 				mu.Lock()
 				statuses = append(statuses, s)

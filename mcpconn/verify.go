@@ -126,7 +126,20 @@ func (c *conn) verify(p prober) {
 // describeDiff says what got holds that want does not, and the reverse, or
 // "" when they are the same set.
 func describeDiff(want, got []string) string {
-	var extra, missing []string
+	extra, missing := diffSets(want, got)
+	var parts []string
+	if len(extra) > 0 {
+		parts = append(parts, "still allows "+strings.Join(extra, ", "))
+	}
+	if len(missing) > 0 {
+		parts = append(parts, "lacks "+strings.Join(missing, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// diffSets is what got holds that want does not (extra) and the reverse
+// (missing), each shown as a path when it is a file URI.
+func diffSets(want, got []string) (extra, missing []string) {
 	for _, g := range got {
 		if !slices.Contains(want, g) {
 			extra = append(extra, pathOf(g))
@@ -137,14 +150,7 @@ func describeDiff(want, got []string) string {
 			missing = append(missing, pathOf(w))
 		}
 	}
-	var parts []string
-	if len(extra) > 0 {
-		parts = append(parts, "still allows "+strings.Join(extra, ", "))
-	}
-	if len(missing) > 0 {
-		parts = append(parts, "lacks "+strings.Join(missing, ", "))
-	}
-	return strings.Join(parts, "; ")
+	return extra, missing
 }
 
 // pathOf shows a URI as its path when it is a file URI.
