@@ -174,20 +174,20 @@ func (p *proxy) proberLocked(c *child) (prober, bool) {
 }
 
 // proxyVerifyTries is how often the proxy asks before a difference counts
-// as a mismatch: the pauses between start short, since the host's requests
-// wait for the answer, and add up to about as long as the hub waits
-// (verifyTries × verifyPause).
-const proxyVerifyTries = verifyTries + 2
+// as a mismatch: the pauses between start short (10 ms, doubling up to
+// verifyPause), since the host's requests wait for the answer, and add up
+// to about as long as the hub waits (0.7 s).
+const proxyVerifyTries = verifyTries + 3
 
-// verify asks c with pr what it holds, giving it about a second to apply
-// what it fetched, and reports the answer.
+// verify asks c with pr what it holds, giving it about 0.7 s to apply what
+// it fetched, and reports the answer.
 func (p *proxy) verify(c *child, pr prober) {
 	var got []string
 	var diff string
 	for try := range proxyVerifyTries {
 		if try > 0 {
 			select {
-			case <-time.After(min(verifyPause/8<<(try-1), verifyPause)):
+			case <-time.After(min(10*time.Millisecond<<(try-1), verifyPause)):
 			case <-c.done:
 				return
 			}

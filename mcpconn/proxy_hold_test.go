@@ -343,19 +343,24 @@ func TestProxyVerifiesServerFilesystem(t *testing.T) {
 			t.Errorf("the host was warned: %q", warned)
 		}
 	})
-	t.Run("a call at once", func(t *testing.T) {
-		src := newTestSource()
-		src.set([]consent.Root{a}, nil)
-		h := startMsgHost(t, slices.Clone(cmd), src, ProxyOptions{FetchHold: DefaultFetchHold})
-		h.initialize("2025-11-25", nil)
-		start := time.Now()
-		r := h.answer(h.send("tools/call", map[string]any{"name": "list_allowed_directories", "arguments": map[string]any{}}, true), nil)
-		first := time.Since(start)
-		if r.Error != nil || !strings.Contains(string(r.Result), a.Path) {
-			t.Errorf("the first call was answered from something else than the consent: %s %v", r.Result, r.Error)
-		}
-		start = time.Now()
-		h.answer(h.send("tools/call", map[string]any{"name": "list_allowed_directories", "arguments": map[string]any{}}, true), nil)
-		t.Logf("server-filesystem: the first call, sent right after initialized, was answered after %v; the next after %v", first, time.Since(start))
-	})
+	for _, enforce := range []Enforce{EnforceOff, EnforceRequire} {
+		t.Run("a call at once, enforce "+string(enforce), func(t *testing.T) {
+			if abi, why := landlockABI(); enforce == EnforceRequire && abi == 0 {
+				t.Skip(why)
+			}
+			src := newTestSource()
+			src.set([]consent.Root{a}, nil)
+			h := startMsgHost(t, slices.Clone(cmd), src, ProxyOptions{FetchHold: DefaultFetchHold, Enforce: enforce})
+			h.initialize("2025-11-25", nil)
+			start := time.Now()
+			r := h.answer(h.send("tools/call", map[string]any{"name": "list_allowed_directories", "arguments": map[string]any{}}, true), nil)
+			first := time.Since(start)
+			if r.Error != nil || !strings.Contains(string(r.Result), a.Path) {
+				t.Errorf("the first call was answered from something else than the consent: %s %v", r.Result, r.Error)
+			}
+			start = time.Now()
+			h.answer(h.send("tools/call", map[string]any{"name": "list_allowed_directories", "arguments": map[string]any{}}, true), nil)
+			t.Logf("server-filesystem: the first call, sent right after initialized, was answered after %v; the next after %v", first, time.Since(start))
+		})
+	}
 }
