@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+	"github.com/rootpick/rootpick/internal/hostcfg"
 )
 
 // completionCmd prints a completion script written from the kong model, so
@@ -36,14 +37,28 @@ func (c *completionCmd) Run(e *env, k *kong.Kong) error {
 // compFlag and compCmd are what a completion script needs of the model.
 type compFlag struct {
 	name, help string
+	short      rune
 	value      bool     // takes a value
 	enum       []string // its values, if fixed
 }
 
+// compCmd is one command at its place in the tree: what may follow its
+// path on the command line.
 type compCmd struct {
-	name, help string // name "" is the default command (pick)
-	flags      []compFlag
-	args       []string // fixed first arguments (completion's shells, help's commands)
+	path  string // "rootpick", "rootpick hosts", "rootpick hosts wrap"
+	help  string
+	subs  []compCmd  // its subcommands, in the model's order
+	flags []compFlag // its own, its ancestors' and its default subcommand's
+	args  []string   // fixed values of its first argument
+	dirs  bool       // its first argument is a folder
+}
+
+// walk calls f on c and on every command below it, parents first.
+func (c *compCmd) walk(f func(*compCmd)) {
+	f(c)
+	for i := range c.subs {
+		c.subs[i].walk(f)
+	}
 }
 
 // flagValues are the values of flags whose type checks them (kong's enum
@@ -58,7 +73,7 @@ func flagsOf(n *kong.Node) []compFlag {
 		if f.Hidden {
 			continue
 		}
-		cf := compFlag{name: f.Name, help: f.Help, value: !f.IsBool(), enum: flagValues[f.Name]}
+		cf := compFlag{name: f.Name, help: f.Help, short: f.Short, value: !f.IsBool(), enum: flagValues[f.Name]}
 		if f.Enum != "" {
 			for _, v := range strings.Split(f.Enum, ",") {
 				if v != "" {
@@ -71,168 +86,355 @@ func flagsOf(n *kong.Node) []compFlag {
 	return out
 }
 
-// completionModel lists the commands with their flags; the default
-// command's flags go with the top level, along with the global ones.
-func completionModel(root *kong.Node) []compCmd {
-	top := compCmd{flags: flagsOf(root)}
-	var cmds []compCmd
-	var names []string
-	for _, n := range root.Children {
-		if n.Hidden || n.Type != kong.CommandNode {
-			continue
-		}
-		if n.DefaultCmd != nil || n.Tag.Default != "" {
-			top.flags = append(top.flags, flagsOf(n)...)
-		}
-		c := compCmd{name: n.Name, help: n.Help, flags: append(flagsOf(root), flagsOf(n)...)}
-		for _, sub := range n.Children { // config's path and show
-			if sub.Type == kong.CommandNode && !sub.Hidden {
-				c.args = append(c.args, sub.Name)
-			}
-		}
-		cmds = append(cmds, c)
-		names = append(names, n.Name)
-	}
-	for i := range cmds {
-		switch cmds[i].name {
-		case "completion":
-			cmds[i].args = []string{"bash", "zsh", "fish"}
-		case "help":
-			cmds[i].args = names
+// visibleCommands are n's subcommands that are not hidden.
+func visibleCommands(n *kong.Node) []*kong.Node {
+	var out []*kong.Node
+	for _, c := range n.Children {
+		if c.Type == kong.CommandNode && !c.Hidden {
+			out = append(out, c)
 		}
 	}
-	return append([]compCmd{top}, cmds...)
+	return out
 }
 
-func writeBash(w io.Writer, cmds []compCmd) error {
+// isDefault reports whether n runs when its parent is given without a
+// subcommand (pick under rootpick, list under hosts).
+func isDefault(n *kong.Node) bool { return n.DefaultCmd != nil || n.Tag.Default != "" }
+
+// firstArg says what n's first positional argument takes: fixed values,
+// a folder, or anything (nothing to offer). topNames are the top-level
+// commands, which help takes.
+func firstArg(n *kong.Node, topNames []string) (values []string, dirs bool) {
+	if len(n.Positional) == 0 {
+		return nil, false
+	}
+	p := n.Positional[0]
+	switch {
+	case p.Enum != "":
+		return strings.Split(p.Enum, ","), false
+	case p.Name == "command":
+		return topNames, false
+	case p.Name == "host" || p.Name == "host-or-server":
+		return hostcfg.Hosts, false
+	case p.Name == "dir":
+		return nil, true
+	}
+	return nil, false
+}
+
+// completionModel turns the kong model into the tree the scripts are
+// written from. A command accepts its ancestors' flags (kong parses them at
+// any depth) and, when it has a default subcommand, that one's flags and
+// argument too: "rootpick --print" is pick's, "rootpick hosts --project
+// DIR" is hosts list's.
+func completionModel(root *kong.Node) compCmd {
+	var topNames []string
+	for _, n := range visibleCommands(root) {
+		topNames = append(topNames, n.Name)
+	}
+	var build func(n *kong.Node, path string, inherited []compFlag) compCmd
+	build = func(n *kong.Node, path string, inherited []compFlag) compCmd {
+		own := append(append([]compFlag(nil), inherited...), flagsOf(n)...)
+		c := compCmd{path: path, help: n.Help, flags: own}
+		c.args, c.dirs = firstArg(n, topNames)
+		for _, sub := range visibleCommands(n) {
+			if isDefault(sub) {
+				c.flags = append(c.flags, flagsOf(sub)...)
+				v, d := firstArg(sub, topNames)
+				c.args, c.dirs = append(c.args, v...), c.dirs || d
+			}
+			c.subs = append(c.subs, build(sub, path+" "+sub.Name, own))
+		}
+		return c
+	}
+	return build(root, "rootpick", nil)
+}
+
+// subNames are c's subcommands' names.
+func (c *compCmd) subNames() []string {
+	var out []string
+	for _, s := range c.subs {
+		out = append(out, s.path[strings.LastIndexByte(s.path, ' ')+1:])
+	}
+	return out
+}
+
+// flagWords are c's flags as typed: long names (and short ones with
+// shorts), and those that take a value.
+func (c *compCmd) flagWords(shorts bool) (all, valued []string) {
+	for _, f := range c.flags {
+		all = append(all, "--"+f.name)
+		if f.value {
+			valued = append(valued, "--"+f.name)
+		}
+		if shorts && f.short != 0 {
+			all = append(all, "-"+string(f.short))
+		}
+	}
+	return all, valued
+}
+
+// shQuote quotes s for bash and zsh as one word.
+func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// The bash script keeps the command path while it reads COMP_WORDS: a
+// subcommand name extends it (until the first argument), a flag that
+// takes a value skips that value, and "--" hands over to the server
+// command. __rootpick_node sets what the path accepts.
+func writeBash(w io.Writer, root compCmd) error {
 	var b strings.Builder
 	b.WriteString("# bash completion for rootpick: source <(rootpick completion bash)\n")
-	b.WriteString("_rootpick() {\n")
-	b.WriteString("\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd= i\n")
-	b.WriteString("\tfor ((i = 1; i < COMP_CWORD; i++)); do\n\t\tcase ${COMP_WORDS[i]} in\n")
-	b.WriteString("\t\t--) return 0 ;; # the server command: the shell's own completion\n")
-	var names []string
-	for _, c := range cmds[1:] {
-		names = append(names, c.name)
-	}
-	fmt.Fprintf(&b, "\t\t%s) cmd=${COMP_WORDS[i]}; break ;;\n", strings.Join(names, "|"))
-	b.WriteString("\t\tesac\n\tdone\n")
-	b.WriteString("\tlocal flags= args= valueflags= \n\tcase $cmd in\n")
-	for _, c := range cmds {
-		label := c.name
-		if label == "" {
-			label = `""`
+	b.WriteString("# (bash-completion loads it from ~/.local/share/bash-completion/completions/rootpick)\n")
+	b.WriteString("__rootpick_node() {\n\tsubs= flags= valueflags= args= dirs=\n\tcase $1 in\n")
+	root.walk(func(c *compCmd) {
+		all, valued := c.flagWords(true)
+		dirs := ""
+		if c.dirs {
+			dirs = "1"
 		}
-		var fl, vf []string
-		for _, f := range c.flags {
-			fl = append(fl, "--"+f.name)
-			if f.value {
-				vf = append(vf, "--"+f.name)
-			}
-		}
-		args := strings.Join(c.args, " ")
-		if c.name == "" {
-			args = strings.Join(names, " ")
-		}
-		fmt.Fprintf(&b, "\t%s) flags=%q; valueflags=%q; args=%q ;;\n", label, strings.Join(fl, " "), strings.Join(vf, " "), args)
-	}
-	b.WriteString("\tesac\n")
-	// A flag's value: its fixed values, or files.
-	for _, c := range cmds {
+		fmt.Fprintf(&b, "\t%s)\n\t\tsubs=%s\n\t\tflags=%s\n\t\tvalueflags=%s\n\t\targs=%s dirs=%s ;;\n",
+			shQuote(c.path), shQuote(strings.Join(c.subNames(), " ")), shQuote(strings.Join(all, " ")),
+			shQuote(strings.Join(valued, " ")), shQuote(strings.Join(c.args, " ")), shQuote(dirs))
+	})
+	b.WriteString("\tesac\n}\n")
+	b.WriteString(`_rootpick() {
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	local cmdpath=rootpick arg= skip= i w subs flags valueflags args dirs
+	# COMP_WORDBREAKS splits --flag=value into --flag, =, value.
+	if [[ $cur == = ]]; then cur=; elif [[ $prev == = ]]; then prev=${COMP_WORDS[COMP_CWORD-2]}; fi
+	__rootpick_node "$cmdpath"
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		if [[ -n $skip ]]; then skip=; continue; fi
+		case $w in
+		--) # the server command: bash-completion's, else files
+			if declare -F _command_offset >/dev/null; then _command_offset $((i + 1)); fi
+			return 0 ;;
+		=) skip=1 ;;    # the value after --flag=
+		-*) if [[ " $valueflags " == *" $w "* && ${COMP_WORDS[i+1]} != = ]]; then skip=1; fi ;;
+		*)
+			if [[ -z $arg && " $subs " == *" $w "* ]]; then
+				cmdpath+=" $w"
+				__rootpick_node "$cmdpath"
+			else
+				arg=1
+			fi
+			;;
+		esac
+	done
+	case "$cmdpath:$prev" in
+`)
+	root.walk(func(c *compCmd) {
 		for _, f := range c.flags {
 			if len(f.enum) > 0 {
-				fmt.Fprintf(&b, "\tif [[ $prev == --%s ]]; then COMPREPLY=($(compgen -W %q -- \"$cur\")); return 0; fi\n", f.name, strings.Join(f.enum, " "))
+				fmt.Fprintf(&b, "\t%s) COMPREPLY=($(compgen -W %s -- \"$cur\")); return 0 ;;\n",
+					shQuote(c.path+":--"+f.name), shQuote(strings.Join(f.enum, " ")))
 			}
 		}
-	}
-	b.WriteString("\tif [[ \" $valueflags \" == *\" $prev \"* ]]; then return 0; fi # default completion\n")
-	b.WriteString("\tif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \"$flags\" -- \"$cur\")); return 0; fi\n")
-	b.WriteString("\tCOMPREPLY=($(compgen -W \"$args\" -- \"$cur\"))\n")
-	b.WriteString("\tif [[ -z $cmd || $cmd == list ]]; then COMPREPLY+=($(compgen -d -- \"$cur\")); fi\n")
-	b.WriteString("}\ncomplete -o default -F _rootpick rootpick\n")
+	})
+	b.WriteString(`	esac
+	if [[ " $valueflags " == *" $prev "* ]]; then return 0; fi # files, by complete -o default
+	if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$flags" -- "$cur")); return 0; fi
+	COMPREPLY=()
+	if [[ -z $arg ]]; then
+		COMPREPLY=($(compgen -W "$subs $args" -- "$cur"))
+		if [[ -n $dirs ]]; then COMPREPLY+=($(compgen -d -- "$cur")); fi
+	fi
+}
+complete -o default -F _rootpick rootpick
+`)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// zshQuote escapes a "word:description" item for _describe.
+// zshItem escapes a "word:description" item for _describe.
 func zshItem(word, help string) string {
-	r := strings.NewReplacer(`:`, `\:`, `'`, `'\''`)
-	return "'" + r.Replace(word) + ":" + r.Replace(help) + "'"
+	return shQuote(strings.ReplaceAll(word, ":", `\:`) + ":" + help)
 }
 
-func writeZsh(w io.Writer, cmds []compCmd) error {
+// The zsh script reads words as the bash one reads COMP_WORDS.
+func writeZsh(w io.Writer, root compCmd) error {
 	var b strings.Builder
 	b.WriteString("#compdef rootpick\n# zsh completion for rootpick: rootpick completion zsh > \"${fpath[1]}/_rootpick\"\n")
-	b.WriteString("_rootpick() {\n\tlocal cmd= w\n\tlocal -a cmds flags args\n")
-	b.WriteString("\tcmds=(")
-	for _, c := range cmds[1:] {
-		b.WriteString("\n\t\t" + zshItem(c.name, c.help))
-	}
-	b.WriteString("\n\t)\n")
-	b.WriteString("\tfor w in ${words[2,CURRENT-1]}; do\n\t\tcase $w in\n\t\t--) _normal; return ;;\n")
-	for _, c := range cmds[1:] {
-		fmt.Fprintf(&b, "\t\t%s) cmd=%s; break ;;\n", c.name, c.name)
-	}
-	b.WriteString("\t\tesac\n\tdone\n\tcase $cmd in\n")
-	for _, c := range cmds {
-		label := c.name
-		if label == "" {
-			label = `""`
+	b.WriteString("__rootpick_node() {\n\tsubs=() flags=() valueflags=() args=() dirs=\n\tcase $1 in\n")
+	root.walk(func(c *compCmd) {
+		fmt.Fprintf(&b, "\t%s)\n\t\tsubs=(", shQuote(c.path))
+		for _, s := range c.subs {
+			b.WriteString("\n\t\t\t" + zshItem(s.path[strings.LastIndexByte(s.path, ' ')+1:], s.help))
 		}
-		fmt.Fprintf(&b, "\t%s)\n\t\tflags=(", label)
+		b.WriteString("\n\t\t)\n\t\tflags=(")
 		for _, f := range c.flags {
 			b.WriteString("\n\t\t\t" + zshItem("--"+f.name, f.help))
+			if f.short != 0 {
+				b.WriteString("\n\t\t\t" + zshItem("-"+string(f.short), f.help))
+			}
 		}
-		b.WriteString("\n\t\t)\n\t\targs=(")
+		_, valued := c.flagWords(false)
+		b.WriteString("\n\t\t)\n\t\tvalueflags=(")
+		for _, v := range valued {
+			b.WriteString(" " + v)
+		}
+		b.WriteString(" )\n\t\targs=(")
 		for _, a := range c.args {
-			b.WriteString(" " + zshItem(a, a))
+			b.WriteString(" " + shQuote(a))
 		}
-		b.WriteString(" ) ;;\n")
-	}
-	b.WriteString("\tesac\n")
-	b.WriteString("\tif [[ $PREFIX == -* ]]; then _describe flag flags; return; fi\n")
-	b.WriteString("\tif [[ -z $cmd ]]; then _describe command cmds; _files -/; return; fi\n")
-	b.WriteString("\tif (( ${#args} )); then _describe argument args; return; fi\n")
-	b.WriteString("\t_files -/\n}\n")
-	b.WriteString("if [[ $zsh_eval_context[-1] == loadautofunc ]]; then _rootpick \"$@\"; else compdef _rootpick rootpick; fi\n")
+		b.WriteString(" )")
+		if c.dirs {
+			b.WriteString(" dirs=1")
+		}
+		b.WriteString(" ;;\n")
+	})
+	b.WriteString("\tesac\n}\n")
+	b.WriteString(`_rootpick() {
+	local cmdpath=rootpick arg= skip= i w cur=$PREFIX prev=${words[CURRENT-1]} dirs
+	local -a subs names flags valueflags args
+	__rootpick_node $cmdpath
+	for (( i = 2; i < CURRENT; i++ )); do
+		w=${words[i]}
+		if [[ -n $skip ]]; then skip=; continue; fi
+		case $w in
+		--) # the server command: complete it as a command line of its own
+			shift $i words
+			(( CURRENT -= i ))
+			_normal
+			return ;;
+		--*=*) ;;
+		-*) if (( ${valueflags[(Ie)$w]} )); then skip=1; fi ;;
+		*)
+			names=(${subs%%:*}) # (( )) would join a nested array
+			if [[ -z $arg ]] && (( ${names[(Ie)$w]} )); then
+				cmdpath+=" $w"
+				__rootpick_node $cmdpath
+			else
+				arg=1
+			fi ;;
+		esac
+	done
+	if [[ $cur == --*=* ]]; then
+		prev=${cur%%=*}
+		compset -P '*='
+	fi
+	case "$cmdpath:$prev" in
+`)
+	root.walk(func(c *compCmd) {
+		for _, f := range c.flags {
+			if len(f.enum) > 0 {
+				fmt.Fprintf(&b, "\t%s) compadd -- %s; return ;;\n", shQuote(c.path+":--"+f.name), strings.Join(f.enum, " "))
+			}
+		}
+	})
+	b.WriteString(`	esac
+	if (( ${valueflags[(Ie)$prev]} )); then _files; return; fi
+	if [[ $cur == -* ]]; then _describe flag flags; return; fi
+	if [[ -n $arg ]]; then _files; return; fi
+	(( ${#subs} )) && _describe command subs
+	(( ${#args} )) && compadd -- $args
+	[[ -n $dirs ]] && _files -/
+	return 0
+}
+if [[ $zsh_eval_context[-1] == loadautofunc ]]; then _rootpick "$@"; else compdef _rootpick rootpick; fi
+`)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func writeFish(w io.Writer, cmds []compCmd) error {
+// fishQuote quotes s for fish as one word.
+func fishQuote(s string) string {
+	return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `'`, `\'`) + "'"
+}
+
+// The fish script computes the command path with __rootpick_state (the
+// path, then "arg" once an argument was given; "server-command" after
+// "--") and conditions each completion on it.
+func writeFish(w io.Writer, root compCmd) error {
 	var b strings.Builder
-	q := func(s string) string {
-		return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `'`, `\'`) + "'"
-	}
 	b.WriteString("# fish completion for rootpick: rootpick completion fish > ~/.config/fish/completions/rootpick.fish\n")
-	b.WriteString("complete -c rootpick -f\n")
-	top := "__fish_use_subcommand"
-	for _, c := range cmds[1:] {
-		fmt.Fprintf(&b, "complete -c rootpick -n %s -a %s -d %s\n", top, c.name, q(c.help))
-	}
-	fmt.Fprintf(&b, "complete -c rootpick -n %s -a '(__fish_complete_directories)'\n", top)
-	for _, c := range cmds {
-		cond := top
-		if c.name != "" {
-			cond = "'__fish_seen_subcommand_from " + c.name + "'"
+	b.WriteString(`function __rootpick_state
+    set -l cmdpath rootpick
+    set -l arg
+    set -l skip
+    for w in (commandline -opc)[2..-1]
+        if set -q skip[1]
+            set -e skip
+            continue
+        end
+        switch "$cmdpath:$w"
+            case '*:--'
+                echo server-command
+                return
+`)
+	var valued, subs []string
+	root.walk(func(c *compCmd) {
+		_, v := c.flagWords(false)
+		for _, f := range v {
+			valued = append(valued, fishQuote(c.path+":"+f))
+		}
+		for _, s := range c.subNames() {
+			subs = append(subs, fishQuote(c.path+":"+s))
+		}
+	})
+	fmt.Fprintf(&b, "            case %s\n                set skip 1\n", strings.Join(valued, " "))
+	b.WriteString("            case '*:-*'\n")
+	fmt.Fprintf(&b, "            case %s\n", strings.Join(subs, " "))
+	b.WriteString(`                if set -q arg[1]
+                    continue
+                end
+                set cmdpath "$cmdpath $w"
+            case '*'
+                set arg 1
+        end
+    end
+    echo $cmdpath
+    set -q arg[1]; and echo arg
+end
+
+# __rootpick_at PATH: the command line is at PATH; __rootpick_bare PATH:
+# at PATH with no argument yet.
+function __rootpick_at
+    set -l s (__rootpick_state)
+    test "$s[1]" = "$argv"
+end
+function __rootpick_bare
+    set -l s (__rootpick_state)
+    test "$s[1]" = "$argv"; and not set -q s[2]
+end
+
+# After "--" comes the server command: complete it as a command line.
+function __rootpick_server_command
+    set -l t (commandline -opc) (commandline -ct)
+    set -l i (contains -i -- -- $t)
+    __fish_complete_subcommand --commandline $t[(math $i + 1)..-1]
+end
+
+complete -c rootpick -f
+complete -c rootpick -n '__rootpick_at server-command' -a '(__rootpick_server_command)'
+`)
+	root.walk(func(c *compCmd) {
+		at, bare := fishQuote("__rootpick_at "+c.path), fishQuote("__rootpick_bare "+c.path)
+		for _, s := range c.subs {
+			fmt.Fprintf(&b, "complete -c rootpick -n %s -a %s -d %s\n", bare, s.path[strings.LastIndexByte(s.path, ' ')+1:], fishQuote(s.help))
 		}
 		for _, f := range c.flags {
 			extra := ""
+			if f.short != 0 {
+				extra = " -s " + string(f.short)
+			}
 			if f.value {
-				extra = " -r"
 				if len(f.enum) > 0 {
-					extra += " -a " + q(strings.Join(f.enum, " "))
+					extra += " -x -a " + fishQuote(strings.Join(f.enum, " "))
 				} else {
-					extra += " -F"
+					extra += " -r -F"
 				}
 			}
-			fmt.Fprintf(&b, "complete -c rootpick -n %s -l %s%s -d %s\n", cond, f.name, extra, q(f.help))
+			fmt.Fprintf(&b, "complete -c rootpick -n %s -l %s%s -d %s\n", at, f.name, extra, fishQuote(f.help))
 		}
 		if len(c.args) > 0 {
-			fmt.Fprintf(&b, "complete -c rootpick -n %s -a %s\n", cond, q(strings.Join(c.args, " ")))
+			fmt.Fprintf(&b, "complete -c rootpick -n %s -a %s\n", bare, fishQuote(strings.Join(c.args, " ")))
 		}
-	}
-	fmt.Fprintf(&b, "complete -c rootpick -n '__fish_seen_subcommand_from list' -a '(__fish_complete_directories)'\n")
+		if c.dirs {
+			fmt.Fprintf(&b, "complete -c rootpick -n %s -a '(__fish_complete_directories)'\n", bare)
+		}
+	})
 	_, err := io.WriteString(w, b.String())
 	return err
 }
