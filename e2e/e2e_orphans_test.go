@@ -38,12 +38,13 @@ func (tt *tui) rootpickPid() int {
 }
 
 // waitServed waits until the server has fetched its roots: the status
-// says synced, or verified when rootpick could ask the server what it holds.
+// says synced, or verified when rootpick could ask the server what it
+// holds, or ready when nothing is shared.
 func (tt *tui) waitServed() {
 	tt.t.Helper()
-	tt.waitFor("the server to be synced or verified", func(s string) bool {
+	tt.waitFor("the server to be synced, verified or ready", func(s string) bool {
 		l := statusLine(s)
-		return strings.Contains(l, "synced") || strings.Contains(l, "verified")
+		return strings.Contains(l, "synced") || strings.Contains(l, "verified") || strings.Contains(l, " ready")
 	})
 }
 

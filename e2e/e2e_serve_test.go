@@ -279,7 +279,7 @@ func TestE2ERevokeAllOnServerFilesystem(t *testing.T) {
 	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
 	tt := startTUI(t, tuiOptions{width: 200, height: 24, args: []string{tree, "--", "node", js}})
 	tt.waitRows(2)
-	tt.waitStatus("secure-filesystem-server", "verified")
+	tt.waitStatus("nothing shared", "secure-filesystem-server ready")
 	tt.send("Space", "Enter")
 	tt.waitArmed(1, 0)
 	tt.send("y")
@@ -287,7 +287,7 @@ func TestE2ERevokeAllOnServerFilesystem(t *testing.T) {
 	tt.send("C-d")
 	tt.waitArmed(0, 1)
 	tt.send("y")
-	// verified means: asked, list_allowed_directories lists nothing.
+	// ready means: nothing shared, and asked, list_allowed_directories lists nothing.
 	tt.waitStatus("nothing shared", "secure-filesystem-server ready")
 	// Advisory, the revocation alone restarts it ("every root was
 	// revoked"); enforced (Linux), every confirmed change does, so the

@@ -600,7 +600,7 @@ func TestE2EInterrupt(t *testing.T) {
 	tree := makeRepos(t, t.TempDir(), "alpha")
 	tt := startTUI(t, tuiOptions{width: 80, height: 24, args: []string{tree}})
 	tt.waitRows(1)
-	tt.waitStatus("verified")
+	tt.waitStatus("nothing shared", "ready")
 	tt.send("C-c")
 	if code := tt.waitExit(); code != 130 {
 		t.Fatalf("exit code %d after ctrl+c, want 130", code)

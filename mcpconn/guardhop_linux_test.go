@@ -95,11 +95,12 @@ func TestGuardExitsOnlyOnceItsTreeIsGone(t *testing.T) {
 			waited := make(chan error, 1)
 			go func() { waited <- cmd.Wait() }()
 			select {
-			case <-waited:
+			case err := <-waited:
+				t.Logf("trial %d (%s): the guard exited: %v", i, mode, err)
 			case <-time.After(guardHold + 15*time.Second):
 				t.Errorf("trial %d (%s): the guard did not exit in %v", i, mode, guardHold+15*time.Second)
 				_ = cmd.Process.Kill()
-				<-waited
+				t.Logf("trial %d (%s): the guard, killed: %v", i, mode, <-waited)
 			}
 			// Nothing of the tree may run now. One look at /proc can miss
 			// a chain as a guard's look did, so the test looks 20 times:

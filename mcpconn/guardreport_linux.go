@@ -173,11 +173,11 @@ func openGuardReporter() guardReporter {
 	return guardReporter{f: os.NewFile(guardReportFD, "guard report")}
 }
 
-// say writes one line of the report; it reports whether it was written.
-func (r guardReporter) say(format string, args ...any) bool {
+// say writes one line of the report, if there is one to write to: a
+// report that cannot be written changes nothing the guard does.
+func (r guardReporter) say(format string, args ...any) {
 	if r.f == nil {
-		return false
+		return
 	}
-	_, err := fmt.Fprintf(r.f, format+"\n", args...)
-	return err == nil
+	_, _ = fmt.Fprintf(r.f, format+"\n", args...)
 }

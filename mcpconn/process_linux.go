@@ -271,14 +271,9 @@ func (t target) groupLive(pgid int) bool {
 }
 
 // waitGone polls until no process of t runs or d has passed.
-func (t target) waitGone(d time.Duration) bool {
-	for deadline := time.Now().Add(d); ; time.Sleep(10 * time.Millisecond) {
-		if len(t.live()) == 0 {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
+func (t target) waitGone(d time.Duration) {
+	for deadline := time.Now().Add(d); len(t.live()) > 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
