@@ -2,6 +2,7 @@ package main
 
 import (
 	"go/ast"
+	"go/types"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -218,4 +219,111 @@ func resolve(decls map[string]*decl, tok string) string {
 		return parts[0] + "." + parts[1] + " has no method or field " + parts[2]
 	}
 	return ""
+}
+
+// The house's counts, as issue 29 measured them, held where its redesign
+// left them: ui.Model's fields and methods, and the references between
+// ui/'s files that run back up (edges inside a cycle of files, which no
+// layering draws downhill). A change that raises one fails here; one that
+// lowers it should lower the bound. Before the redesign (f030564): 49
+// fields, 132 methods, 133 of 146 file references inside one cycle of 22
+// files. Run: go test -run HouseCounts -v .
+const (
+	maxModelFields   = 48
+	maxModelMethods  = 119
+	maxBackReference = 46
+)
+
+func TestHouseCounts(t *testing.T) {
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo}
+	pkgs, err := packages.Load(cfg, "./ui")
+	if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
+		t.Fatalf("loading ui: %v %v", err, pkgs)
+	}
+	p := pkgs[0]
+	model := p.Types.Scope().Lookup("Model").(*types.TypeName)
+	fields := model.Type().Underlying().(*types.Struct).NumFields()
+	own := model.Type().(*types.Named).NumMethods() // its own, not *common's promoted ones
+	edges := map[[2]string]bool{}
+	for id, obj := range p.TypesInfo.Uses {
+		if obj == nil || obj.Pkg() != p.Types || !obj.Pos().IsValid() {
+			continue
+		}
+		if v, ok := obj.(*types.Var); ok && !v.IsField() && v.Parent() != p.Types.Scope() {
+			continue // a local variable
+		}
+		if _, ok := obj.(*types.PkgName); ok {
+			continue
+		}
+		from, to := filepath.Base(p.Fset.Position(id.Pos()).Filename), filepath.Base(p.Fset.Position(obj.Pos()).Filename)
+		if from != to {
+			edges[[2]string{from, to}] = true
+		}
+	}
+	back := edgesInCycles(edges)
+	t.Logf("ui.Model: %d fields, %d methods; ui/ files: %d references, %d inside cycles", fields, own, len(edges), back)
+	if fields > maxModelFields || own > maxModelMethods || back > maxBackReference {
+		t.Errorf("ui.Model has %d fields (at most %d), %d methods (at most %d); %d references between ui/ files run back up (at most %d)",
+			fields, maxModelFields, own, maxModelMethods, back, maxBackReference)
+	}
+}
+
+// edgesInCycles counts the edges whose ends are in one strongly connected
+// component (Tarjan's algorithm).
+func edgesInCycles(edges map[[2]string]bool) int {
+	adj := map[string][]string{}
+	var nodes []string
+	seen := map[string]bool{}
+	for e := range edges {
+		adj[e[0]] = append(adj[e[0]], e[1])
+		for _, n := range e {
+			if !seen[n] {
+				seen[n] = true
+				nodes = append(nodes, n)
+			}
+		}
+	}
+	index, low, comp := map[string]int{}, map[string]int{}, map[string]int{}
+	on := map[string]bool{}
+	var stack []string
+	next, c := 0, 0
+	var strong func(v string)
+	strong = func(v string) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		on[v] = true
+		for _, w := range adj[v] {
+			if _, ok := index[w]; !ok {
+				strong(w)
+				low[v] = min(low[v], low[w])
+			} else if on[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				on[w] = false
+				comp[w] = c
+				if w == v {
+					break
+				}
+			}
+			c++
+		}
+	}
+	for _, v := range nodes {
+		if _, ok := index[v]; !ok {
+			strong(v)
+		}
+	}
+	n := 0
+	for e := range edges {
+		if comp[e[0]] == comp[e[1]] {
+			n++
+		}
+	}
+	return n
 }
