@@ -100,6 +100,28 @@ func recordIndex(lines []askerLine, method, id string) int {
 	})
 }
 
+// recordText shows recorded lines, one a line.
+func recordText(lines []askerLine) string {
+	var b strings.Builder
+	for i, l := range lines {
+		fmt.Fprintf(&b, "\n#%d %s", i, l.Line)
+	}
+	return b.String()
+}
+
+// answerAll reads until every id is answered and returns how long after
+// start each answer came.
+func answerAll(h *msgHost, start time.Time, ids ...jsonrpc.ID) map[jsonrpc.ID]time.Duration {
+	h.t.Helper()
+	after := map[jsonrpc.ID]time.Duration{}
+	for len(after) < len(ids) {
+		if r, ok := h.next().(*jsonrpc.Response); ok && slices.Contains(ids, r.ID) {
+			after[r.ID] = time.Since(start)
+		}
+	}
+	return after
+}
+
 // startLateAsker runs a proxy for the late asker (with extra arguments)
 // and returns the host and the record file.
 func startLateAsker(t *testing.T, src RootSource, opts ProxyOptions, args ...string) (*msgHost, string) {
@@ -121,16 +143,12 @@ func TestProxyHoldsUntilFetched(t *testing.T) {
 	start := time.Now()
 	call := h.send("tools/call", map[string]any{"name": "read", "arguments": map[string]any{}}, true)
 	list := h.send("tools/list", map[string]any{}, true)
+	h.send("notifications/cancelled", map[string]any{"requestId": call.Raw()}, false)
 	read := h.send("resources/read", map[string]any{"uri": "file:///x"}, true)
-	var listedAfter time.Duration
-	h.answer(list, nil)
-	listedAfter = time.Since(start)
-	h.answer(call, nil)
-	calledAfter := time.Since(start)
-	h.answer(read, nil)
-	t.Logf("tools/list answered after %v, tools/call after %v", listedAfter, calledAfter)
-	if listedAfter >= lateAskAfter {
-		t.Errorf("tools/list waited %v: listing must pass at once", listedAfter)
+	after := answerAll(h, start, call, list, read)
+	t.Logf("tools/list answered after %v, tools/call after %v", after[list], after[call])
+	if after[list] >= lateAskAfter {
+		t.Errorf("tools/list waited %v: listing must pass at once", after[list])
 	}
 
 	pids, lines := askerRecord(t, record)
@@ -140,8 +158,15 @@ func TestProxyHoldsUntilFetched(t *testing.T) {
 	got := lines[pids[0]]
 	fetched := recordIndex(got, "", `"roots-1"`)
 	iCall, iList, iRead := recordIndex(got, "tools/call", ""), recordIndex(got, "tools/list", ""), recordIndex(got, "resources/read", "")
-	if fetched < 0 || iCall < 0 || iRead < 0 || iList < 0 {
-		t.Fatalf("the server read: %v", got)
+	iCancel := recordIndex(got, "notifications/cancelled", "")
+	if fetched < 0 {
+		t.Fatalf("the server answered the host's calls before it was answered its roots/list; it read: %s", recordText(got))
+	}
+	if iCall < 0 || iRead < 0 || iList < 0 || iCancel < 0 {
+		t.Fatalf("the server read: %s", recordText(got))
+	}
+	if iCancel < iCall || iRead < iCancel {
+		t.Errorf("the cancellation overtook the call it cancels, or was overtaken (tools/call #%d, cancelled #%d, resources/read #%d)", iCall, iCancel, iRead)
 	}
 	if iCall < fetched || iRead < fetched {
 		t.Errorf("a call reached the server before its roots/list was answered (roots answer #%d, tools/call #%d, resources/read #%d)", fetched, iCall, iRead)
@@ -179,7 +204,7 @@ func TestProxyHoldsARestartedServer(t *testing.T) {
 	got := lines[second]
 	fetched, iCall := recordIndex(got, "", `"roots-1"`), recordIndex(got, "tools/call", "")
 	if fetched < 0 || iCall < 0 || iCall < fetched {
-		t.Errorf("the restarted server read a call before its roots (roots answer #%d, tools/call #%d): %v", fetched, iCall, got)
+		t.Errorf("the restarted server read a call before its roots (roots answer #%d, tools/call #%d): %s", fetched, iCall, recordText(got))
 	}
 }
 
