@@ -68,6 +68,12 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 		s.protocol = safetext.Escape(e.Protocol)
 		s.noConsent = e.Problem != ""
 		s.serving = e.Served
+		// What its server said it holds, when the proxy could ask: the
+		// same verified / mismatch as the picker's own servers.
+		s.verified, s.mismatch = nil, safetext.Escape(e.Mismatch)
+		if !e.VerifiedAt.IsZero() && e.Mismatch == "" {
+			s.verified = append([]string{}, e.Verified...)
+		}
 		s.enf = nil
 		if e.Enforcement != "" {
 			s.enf = &mcpconn.Enforcement{Enforced: e.Enforcement == "enforced", ABI: e.LandlockABI, Advisory: e.Advisory,

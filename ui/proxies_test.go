@@ -101,3 +101,29 @@ func TestProxiesServingAreExposed(t *testing.T) {
 		t.Fatalf("the revoke-all review: %+v", d)
 	}
 }
+
+// TestProxyMismatchIsShown: a proxy whose server, asked, holds more than
+// the consent (server-filesystem started with a folder argument) shows
+// mismatch on the status line with what it holds, and one whose server
+// holds exactly what it serves is verified.
+func TestProxyMismatchIsShown(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.cfg.Store = storeFor(t)
+	m.setSize(240, 30)
+	api := mkRoot("/work/demo/api")
+	at := time.Date(2026, 12, 4, 9, 8, 7, 0, time.Local)
+	m.Update(proxiesMsg{entries: []mcpconn.ProxyEntry{
+		{PID: 11, ProxyStatus: mcpconn.ProxyStatus{Host: "Claude Code", Server: "fs", State: "connected", Asked: true,
+			Fetched: []string{api.URI}, Served: []string{api.URI}, VerifiedAt: at, Verified: []string{api.URI, "file:///home/me/src"},
+			Mismatch: "holds /home/me/src beyond the consent"}},
+		{PID: 12, ProxyStatus: mcpconn.ProxyStatus{Host: "gemini-cli", Server: "fs", State: "connected", Asked: true,
+			Fetched: []string{api.URI}, Served: []string{api.URI}, VerifiedAt: at, Verified: []string{api.URI}}},
+	}})
+	st := statusOf(m)
+	if !strings.Contains(st, "Claude Code → fs (proxy) mismatch: holds /home/me/src beyond the consent") {
+		t.Errorf("status %q: want the first proxy's mismatch", st)
+	}
+	if !strings.Contains(st, "gemini-cli → fs (proxy) verified") {
+		t.Errorf("status %q: want the second proxy verified", st)
+	}
+}
