@@ -104,10 +104,12 @@ func (f *fleet) verdictOf(s *serverState) verdict {
 	case lifeConnected:
 	}
 	switch {
+	case s.mismatch != "" && !f.sh.Applying():
+		// First: a server that holds more than the consent is the news,
+		// even behind a proxy that serves it nothing.
+		return verdictMismatch
 	case s.noConsent:
 		return verdictNoConsent
-	case s.mismatch != "" && !f.sh.Applying():
-		return verdictMismatch
 	case (f.isVerified(s) || f.synced(s)) && len(f.wantOf(s)) == 0:
 		return verdictReady // nothing shared: no green "verified" for holding nothing
 	case f.isVerified(s):
