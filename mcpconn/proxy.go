@@ -114,8 +114,9 @@ type ProxyStatus struct {
 	Advisory    string       `json:"advisory,omitempty"`
 	Access      []PolicyPath `json:"access,omitempty"`
 	// Verified is what the server said it holds when the proxy last
-	// asked it, after a fetch (proxy_hold.go): the folders as paths
-	// (a file URI is shown as its path), escaped. A server is asked only
+	// asked it, after a fetch (proxy_hold.go): the folders as file URIs,
+	// like Fetched and Served (a path the server gave is turned into its
+	// URI), escaped. A server is asked only
 	// when rootpick knows how (probers: server-filesystem's
 	// list_allowed_directories, server-everything's get-roots-list,
 	// rootpick's demo). VerifiedAt is when it answered; zero means it was

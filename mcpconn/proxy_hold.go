@@ -218,7 +218,10 @@ func (p *proxy) verify(c *child, pr prober) {
 	}
 	held := make([]string, len(got))
 	for i, g := range got {
-		held[i] = safetext.EscapeMax(pathOf(g), 4096)
+		if pr.ByPath {
+			g = consent.PathToURI(g)
+		}
+		held[i] = safetext.EscapeMax(g, 4096)
 	}
 	diff = safetext.EscapeMax(diff, 8192)
 	p.mu.Lock()
@@ -320,11 +323,7 @@ func (p *proxy) tellMismatch() {
 
 // mismatchWarning is the host's warning for st's Mismatch.
 func mismatchWarning(st ProxyStatus, served []consent.Root) string {
-	consented := make([]string, len(served))
-	for i, r := range served {
-		consented[i] = r.Path
-	}
-	extra, missing := diffSets(consented, st.Verified)
+	extra, missing := diffSets(uriList(served), st.Verified)
 	server := st.Server
 	if server == "" {
 		server = st.Command

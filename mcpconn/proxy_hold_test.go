@@ -299,8 +299,8 @@ func TestProxyVerifies(t *testing.T) {
 		statuses := proxyStatuses(&opts)
 		h := startMsgHost(t, selfServer(t, "demo", uniqueMarker("verifydemo")), src, opts)
 		st, warned := verifiedHost(t, h, statuses)
-		if !slices.Equal(st.Verified, []string{a.Path}) || st.Mismatch != "" {
-			t.Errorf("verified %q, mismatch %q; want %q and none", st.Verified, st.Mismatch, a.Path)
+		if !slices.Equal(st.Verified, []string{a.URI}) || st.Mismatch != "" {
+			t.Errorf("verified %q, mismatch %q; want %q and none", st.Verified, st.Mismatch, a.URI)
 		}
 		if len(warned) > 0 {
 			t.Errorf("the host was warned: %q", warned)
@@ -313,7 +313,7 @@ func TestProxyVerifies(t *testing.T) {
 		statuses := proxyStatuses(&opts)
 		h := startMsgHost(t, selfServer(t, "liar", uniqueMarker("verifyliar")), src, opts)
 		st, warned := verifiedHost(t, h, statuses)
-		if want := "still allows /etc; lacks " + a.Path; st.Mismatch != want || !slices.Equal(st.Verified, []string{"/etc"}) {
+		if want := "still allows /etc; lacks " + a.Path; st.Mismatch != want || !slices.Equal(st.Verified, []string{"file:///etc"}) {
 			t.Errorf("verified %q, mismatch %q; want /etc and %q", st.Verified, st.Mismatch, want)
 		}
 		if len(warned) != 1 || !strings.Contains(warned[0], "holds /etc beyond the consent") || !strings.Contains(warned[0], a.Path) {
@@ -347,7 +347,7 @@ func TestProxyVerifiesServerFilesystem(t *testing.T) {
 		statuses := proxyStatuses(&opts)
 		h := startMsgHost(t, append(slices.Clone(cmd), arg.Path), newTestSource(), opts)
 		st, warned := verifiedHost(t, h, statuses)
-		if st.Mismatch != "still allows "+arg.Path || !slices.Equal(st.Verified, []string{arg.Path}) {
+		if st.Mismatch != "still allows "+arg.Path || !slices.Equal(st.Verified, []string{arg.URI}) {
 			t.Errorf("verified %q, mismatch %q", st.Verified, st.Mismatch)
 		}
 		if len(warned) != 1 || !strings.Contains(warned[0], "holds "+arg.Path+" beyond the consent") {
@@ -361,7 +361,7 @@ func TestProxyVerifiesServerFilesystem(t *testing.T) {
 		statuses := proxyStatuses(&opts)
 		h := startMsgHost(t, append(slices.Clone(cmd), rootsPlaceholder), src, opts)
 		st, warned := verifiedHost(t, h, statuses)
-		if st.Mismatch != "" || !slices.Equal(st.Verified, []string{a.Path}) {
+		if st.Mismatch != "" || !slices.Equal(st.Verified, []string{a.URI}) {
 			t.Errorf("verified %q, mismatch %q", st.Verified, st.Mismatch)
 		}
 		if len(warned) > 0 {
