@@ -384,7 +384,7 @@ func TestVerifiedAndMismatch(t *testing.T) {
 	})
 	waitFor(t, "the liar caught", func() bool {
 		return slices.ContainsFunc(events(), func(e Event) bool {
-			return e.Kind == Mismatch && e.Server == "liar" && e.Text == "still allows /etc; lacks "+a.Path
+			return e.Kind == Mismatch && e.Server == "liar" && e.Text == "holds /etc beyond the consent; lacks "+a.Path
 		})
 	})
 	if has(events(), Verified, "liar") {

@@ -127,7 +127,7 @@ type ProxyStatus struct {
 	VerifiedAt time.Time `json:"verified_at,omitzero"`
 	// Mismatch, when not "", says how Verified differs from the consent
 	// the server was served, in the words of the hub's Mismatch event:
-	// "still allows /a, /b" (held beyond the consent), "lacks /c"
+	// "holds /a, /b beyond the consent", "lacks /c"
 	// (consented, not held), or both joined by "; ". "" with a VerifiedAt
 	// means the server holds exactly the consent. The host is sent a
 	// warning (notifications/message) once for each new Mismatch.

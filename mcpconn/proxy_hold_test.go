@@ -313,7 +313,7 @@ func TestProxyVerifies(t *testing.T) {
 		statuses := proxyStatuses(&opts)
 		h := startMsgHost(t, selfServer(t, "liar", uniqueMarker("verifyliar")), src, opts)
 		st, warned := verifiedHost(t, h, statuses)
-		if want := "still allows /etc; lacks " + a.Path; st.Mismatch != want || !slices.Equal(st.Verified, []string{"file:///etc"}) {
+		if want := "holds /etc beyond the consent; lacks " + a.Path; st.Mismatch != want || !slices.Equal(st.Verified, []string{"file:///etc"}) {
 			t.Errorf("verified %q, mismatch %q; want /etc and %q", st.Verified, st.Mismatch, want)
 		}
 		if len(warned) != 1 || !strings.Contains(warned[0], "holds /etc beyond the consent") || !strings.Contains(warned[0], a.Path) {
@@ -347,7 +347,7 @@ func TestProxyVerifiesServerFilesystem(t *testing.T) {
 		statuses := proxyStatuses(&opts)
 		h := startMsgHost(t, append(slices.Clone(cmd), arg.Path), newTestSource(), opts)
 		st, warned := verifiedHost(t, h, statuses)
-		if st.Mismatch != "still allows "+arg.Path || !slices.Equal(st.Verified, []string{arg.URI}) {
+		if st.Mismatch != "holds "+arg.Path+" beyond the consent" || !slices.Equal(st.Verified, []string{arg.URI}) {
 			t.Errorf("verified %q, mismatch %q", st.Verified, st.Mismatch)
 		}
 		if len(warned) != 1 || !strings.Contains(warned[0], "holds "+arg.Path+" beyond the consent") {

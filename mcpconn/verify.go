@@ -129,7 +129,7 @@ func describeDiff(want, got []string) string {
 	extra, missing := diffSets(want, got)
 	var parts []string
 	if len(extra) > 0 {
-		parts = append(parts, "still allows "+strings.Join(extra, ", "))
+		parts = append(parts, "holds "+strings.Join(extra, ", ")+" beyond the consent")
 	}
 	if len(missing) > 0 {
 		parts = append(parts, "lacks "+strings.Join(missing, ", "))

@@ -77,7 +77,7 @@ var verdictWords = [numVerdicts]struct{ word, meaning string }{
 	verdictStarting:    {"starting", "connecting to the server"},
 	verdictNotFetching: {"not fetching", "it never asked for roots after the last change: pass it folders with {roots}"},
 	verdictNoConsent:   {"no consent", "a proxy that reads no consent (no record for its profile, or one not believed): its server sees no folders"},
-	verdictMismatch:    {"mismatch", "it holds something else than what you shared: what it still allows or lacks follows"},
+	verdictMismatch:    {"mismatch", "it holds something else than what you shared: what it holds beyond the consent or lacks follows"},
 	verdictRestarting:  {"restarting", "it stopped and is started again after a pause (in Ns); RETRY retries now"},
 	verdictStuck:       {"stuck", "it stopped reading its input for 2 s; it is stopped and restarted"},
 	verdictFailed:      {"failed", "it could not start or its connection failed; the reason follows (a program that cannot start at all, not on PATH say, waits for RETRY)"},

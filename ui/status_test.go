@@ -44,7 +44,7 @@ func TestServerStatesInTheStatusLine(t *testing.T) {
 		{"verified for another set is not verified", []mcpconn.Event{connectedEvent("fs", "fs"), fetchedEvent("fs", api.URI),
 			{Server: "fs", Kind: mcpconn.Verified, URIs: nil}}, []string{"● fs synced"}, []string{"verified"}},
 		{"mismatch", []mcpconn.Event{connectedEvent("fs", "fs"), fetchedEvent("fs", api.URI),
-			{Server: "fs", Kind: mcpconn.Mismatch, Text: "still allows /etc"}}, []string{"● fs mismatch: still allows /etc"}, []string{"synced"}},
+			{Server: "fs", Kind: mcpconn.Mismatch, Text: "holds /etc beyond the consent"}}, []string{"● fs mismatch: holds /etc beyond the consent"}, []string{"synced"}},
 		{"not fetching, with the hint", []mcpconn.Event{connectedEvent("git", "git"), {Server: "git", Kind: mcpconn.NotFetching}},
 			[]string{"● git not fetching", "{roots}"}, nil},
 		{"stuck keeps its reason through the disconnect", []mcpconn.Event{connectedEvent("w", "w"),
