@@ -167,7 +167,8 @@ func TestE2EInspectorThroughProxy(t *testing.T) {
 // both are given with --state-dir (the default then holds nothing of
 // theirs: a side that ignored the flag would not meet the other). y in
 // the picker reaches the server behind the proxy at once, and the picker
-// shows the proxy synced, with its protocol and when it last fetched.
+// shows the proxy verified (it asked its server what it holds), with its
+// protocol and when it last fetched.
 func TestE2EPickerAndProxy(t *testing.T) {
 	t.Parallel()
 	requireE2E(t)
@@ -237,7 +238,7 @@ func pickerAndProxy(t *testing.T, bin, fs string, flagged bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Logf("y → the server behind the proxy allows the folder: %v", time.Since(start))
-	tt.waitStatus("1 root exposed", "test-host → secure-filesystem-server (proxy) synced")
+	tt.waitStatus("1 root exposed", "test-host → secure-filesystem-server (proxy) verified")
 	tt.send("C-o")
 	tt.waitFor("the proxy's protocol and last fetch in the server pane", func(s string) bool {
 		return strings.Contains(s, "protocol 2025-11-25") && strings.Contains(s, "1 root fetched at ")
