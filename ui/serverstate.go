@@ -437,6 +437,14 @@ func (f *fleet) serverBlock(p *paneWriter, s *serverState, want []string) {
 	} else {
 		p.add(f.st.dim.Render("  roots     not asked yet"))
 	}
+	if s.verified != nil || s.mismatch != "" {
+		// What it said it holds, asked: for a proxy the only word on what
+		// its server can open beside the roots it was sent.
+		p.wrapped("  holds     ", f.holdsText(s))
+	}
+	if allowed := allowedPaths(s); len(allowed) > 0 {
+		p.wrapped("  allowed   ", f.st.dim.Render(strings.Join(allowed, ", ")))
+	}
 	if s.err != "" {
 		p.wrapped("  error     ", f.st.err.Render(s.err))
 	}
@@ -794,7 +802,7 @@ func (f *fleet) accessSentence() (sentence, beyond string) {
 			enforced = append(enforced, f.displayName(s))
 			if s.enf.Policy != nil {
 				for _, p := range s.enf.Policy.Beyond() {
-					if w := beyondWords(p.Why); !slices.Contains(whys, w) {
+					if w := beyondWords(p); !slices.Contains(whys, w) {
 						whys = append(whys, w)
 					}
 				}
@@ -819,9 +827,10 @@ func (f *fleet) accessSentence() (sentence, beyond string) {
 	return sentence, beyond
 }
 
-// beyondWords names why a server may open a path beyond the consent.
-func beyondWords(why string) string {
-	switch why {
+// beyondWords names why a server may open a path beyond the consent; a
+// folder the person allowed is named itself, with how.
+func beyondWords(p mcpconn.PolicyPath) string {
+	switch p.Why {
 	case mcpconn.WhySystem:
 		return "system folders"
 	case mcpconn.WhyDevice:
@@ -835,11 +844,11 @@ func beyondWords(why string) string {
 	case mcpconn.WhyTmp:
 		return "a private temporary folder"
 	case mcpconn.WhyAllowRead:
-		return "folders you allowed (--allow-read)"
+		return safetext.Escape(home(p.Path)) + " (--allow-read)"
 	case mcpconn.WhyAllowWrite:
-		return "folders you allowed to write (--allow-write)"
+		return safetext.Escape(home(p.Path)) + " (--allow-write)"
 	}
-	return why // a launcher's cache: "npm cache", "uv cache", …
+	return p.Why // a launcher's cache: "npm cache", "uv cache", …
 }
 
 // enforcementText is a server's enforcement for the pane: "enforced
@@ -884,4 +893,38 @@ func (f *fleet) proxyCount() int {
 		}
 	}
 	return n
+}
+
+// holdsText is what a server said it holds when asked, or how that
+// differs from the consent.
+func (f *fleet) holdsText(s *serverState) string {
+	if s.mismatch != "" {
+		return f.st.warn.Render(s.mismatch)
+	}
+	if len(s.verified) == 0 {
+		return "nothing"
+	}
+	held := make([]string, len(s.verified))
+	for i, u := range s.verified {
+		held[i] = safetext.Escape(relPath(f.cfg.Dir, pathOfURI(u)))
+	}
+	return strings.Join(held, ", ")
+}
+
+// allowedPaths are the folders the person allowed an enforced server
+// beyond the consent (--allow-read, --allow-write), for the pane.
+func allowedPaths(s *serverState) []string {
+	if s.enf == nil || s.enf.Policy == nil {
+		return nil
+	}
+	var out []string
+	for _, p := range s.enf.Policy.Paths {
+		switch p.Why {
+		case mcpconn.WhyAllowRead:
+			out = append(out, safetext.Escape(home(p.Path))+" (read)")
+		case mcpconn.WhyAllowWrite:
+			out = append(out, safetext.Escape(home(p.Path))+" (read, write)")
+		}
+	}
+	return out
 }

@@ -423,4 +423,18 @@ func TestDialogSaysEnforcedOrAdvisory(t *testing.T) {
 	if !strings.Contains(pane, "enforced (Landlock ABI 7)") || !strings.Contains(pane, "advisory: enforce is off for this server") {
 		t.Fatalf("the pane does not show each server's enforcement:\n%s", pane)
 	}
+	// A folder allowed beyond the consent is named, in the dialog and the
+	// pane.
+	m.sh.Cancel()
+	allowed := connectedEvent("notes", "notes")
+	allowed.Enforcement = &mcpconn.Enforcement{Enforced: true, ABI: 7, Policy: &mcpconn.Policy{Paths: []mcpconn.PolicyPath{
+		{Path: "/work/demo/api", Why: mcpconn.WhyConsented}, {Path: "/srv/notes", Why: mcpconn.WhyAllowRead}}}}
+	m.onHubEvent(allowed)
+	openDialog(t, m, mkRoot("/work/demo/api"))
+	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, "/srv/notes (--allow-read)") {
+		t.Fatalf("the dialog does not name the folder allowed beyond the consent:\n%s", screen(m))
+	}
+	if pane := ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n")); !strings.Contains(pane, "allowed   /srv/notes (read)") {
+		t.Fatalf("the pane does not name the folder allowed beyond the consent:\n%s", pane)
+	}
 }
