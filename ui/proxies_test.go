@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
@@ -90,6 +91,9 @@ func TestProxiesServingAreExposed(t *testing.T) {
 	}})
 	if st := statusOf(m); !strings.HasPrefix(st, "2 roots served by 1 proxy") || !strings.Contains(st, "Claude Code → fs (proxy) synced") {
 		t.Fatalf("status with a proxy serving two roots: %q", st)
+	}
+	if h := ansi.Strip(m.headerView()); !strings.Contains(h, "✓2 served by 1 proxy") {
+		t.Fatalf("the header does not count what the proxy serves: %q", h)
 	}
 	cmd := send(m, "ctrl+d")
 	if cmd == nil || strings.Contains(screen(m), "Nothing is shared") {

@@ -242,6 +242,11 @@ func (m *Model) pendingCounts() string {
 	part(c.shared, glyphShared, "shared")
 	part(c.covered, glyphCovered, "covered")
 	part(c.withdrawnRows, glyphWithdrawn, "withdrawn")
+	// What the profile's proxies serve is exposed too (the remembered
+	// consent, served to the hosts' servers), whatever this picker serves.
+	if n := len(m.fleet.proxyServed()); n > 0 {
+		parts = append(parts, glyphShared+itoa(n)+" served by "+plural(m.fleet.proxyCount(), "proxy", "proxies"))
+	}
 	if len(parts) == 0 {
 		return ""
 	}
