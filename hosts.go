@@ -23,6 +23,7 @@ import (
 	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/ui"
 )
 
 // hostsCmd is "rootpick hosts [list|wrap|unwrap]": the MCP servers agent
@@ -61,6 +62,7 @@ type hostsWrapCmd struct {
 	Except   []string `placeholder:"NAME" help:"Leave the server NAME alone (repeat for several); it wins over a NAME given as an argument."`
 	KeepArgs bool     `name:"keep-args" help:"Keep the servers' folder arguments as they are, instead of replacing them with {roots}: the servers then get those folders whatever you consent."`
 	Yes      bool     `short:"y" help:"Write without asking (for scripts)."`
+	All      bool     `help:"With no server named, take every stdio server without the checklist (for scripts; --yes implies it)."`
 	Project  string   `placeholder:"DIR" type:"path" help:"Read the project files of DIR (default: the current folder)."`
 }
 
@@ -140,6 +142,9 @@ func (o *hostsWrapCmd) Run(e *env) error {
 	}
 	ch := hostsChange{targets: o.Targets, except: o.Except, project: o.Project, yes: o.Yes, wrap: true,
 		proxy: hostcfg.Proxy{Exe: proxyExecutable(), Profile: o.Profile, StateDir: e.dirs.NonDefaultState(), KeepArgs: o.KeepArgs}}
+	if !o.All && !o.Yes && term.IsTerminal(os.Stdin.Fd()) {
+		ch.choose = terminalChecklist
+	}
 	return ch.run(e, terminalAsk())
 }
 
@@ -309,6 +314,55 @@ type hostsChange struct {
 	// wrap says wrap (with proxy), not unwrap.
 	wrap  bool
 	proxy hostcfg.Proxy
+	// choose, when set (a terminal, no server named, no --all or --yes),
+	// lets the person pick the servers to wrap from a checklist.
+	choose chooseFunc
+}
+
+// chooseFunc shows the candidates as a checklist and returns those
+// chosen; false when the person cancelled.
+type chooseFunc func(title string, items []ui.ChecklistItem) ([]int, bool, error)
+
+// terminalChecklist is the picker's list, on the terminal.
+func terminalChecklist(title string, items []ui.ChecklistItem) ([]int, bool, error) {
+	return ui.Checklist(title, items, os.Stdin, os.Stderr)
+}
+
+// chosenServers asks which of the configs' wrappable servers to wrap, those
+// that take folder arguments checked to start with; it returns their
+// names, or ok false when the person cancelled.
+func (ch hostsChange) chosenServers(configs []*hostcfg.Config) (names []string, ok bool, err error) {
+	var items []ui.ChecklistItem
+	var itemNames []string
+	for _, c := range configs {
+		for i, s := range c.Servers {
+			if can, _ := s.CanWrap(); !can || slices.Contains(ch.except, s.Name) {
+				continue
+			}
+			item := ui.ChecklistItem{
+				Name:   c.File.Host + " · " + string(s.Scope) + " · " + s.Name,
+				Detail: redact.Text(strings.Join(append([]string{s.Command}, s.Args...), " ")),
+			}
+			if len(c.FolderArgs(i)) > 0 {
+				item.Note, item.Checked = "takes folders → {roots}", true
+			}
+			items = append(items, item)
+			itemNames = append(itemNames, s.Name)
+		}
+	}
+	if len(items) == 0 {
+		return nil, true, nil
+	}
+	chosen, ok, err := ch.choose("Wrap which servers in rootpick proxy? (those that take folders are checked)", items)
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	for _, i := range chosen {
+		if !slices.Contains(names, itemNames[i]) {
+			names = append(names, itemNames[i])
+		}
+	}
+	return names, true, nil
 }
 
 // askFunc asks the person a yes/no question; nil when there is no
@@ -410,6 +464,20 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 	configs, failed := loadHostConfigs(e.stderr, places, host)
 	if failed {
 		return exitError{code: 1, msg: "nothing written: a configuration file could not be read"}
+	}
+	if ch.wrap && ch.choose != nil && len(names) == 0 {
+		chosen, ok, err := ch.chosenServers(configs)
+		switch {
+		case err != nil:
+			return err
+		case !ok:
+			fmt.Fprintln(e.stderr, "Nothing wrapped: cancelled.")
+			return nil
+		case len(chosen) == 0:
+			fmt.Fprintf(e.stderr, "Nothing to %s: no server chosen.\n", verb)
+			return nil
+		}
+		names = chosen
 	}
 	pl := &planner{ch: ch, log: e.stderr, names: names, found: map[string]bool{}, grants: newProfileGrants(e.dirs)}
 	plans, err := pl.plan(configs)

@@ -23,6 +23,7 @@ import (
 	"github.com/rootpick/rootpick/internal/hostcfg"
 	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/ui"
 )
 
 // hostFixtures is internal/hostcfg's testdata: a home folder and a
@@ -770,5 +771,71 @@ func TestHostsShownFolder(t *testing.T) {
 		if got := shownFolder(tc.dir, "/home/me"); got != tc.want {
 			t.Errorf("shownFolder(%q) = %q, want %q", tc.dir, got, tc.want)
 		}
+	}
+}
+
+// TestHostsWrapChecklist: with no server named on a terminal, wrap shows
+// the host's wrappable servers as a checklist, the ones that take folder
+// arguments checked to start with; only what is chosen is wrapped, and a
+// cancel writes nothing. (It took every stdio server, memory, time and a
+// docker postgres included.)
+func TestHostsWrapChecklist(t *testing.T) {
+	_, project := hostsSandbox(t)
+	mcp := filepath.Join(project, ".mcp.json")
+	b, err := os.ReadFile(mcp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A server given the project folder itself, as hosts' docs show.
+	b = []byte(strings.Replace(string(b), `"time": {`, `"fsproj": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", `+strconv.Quote(project)+`]},
+    "time": {`, 1))
+	if err := os.WriteFile(mcp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var shown []ui.ChecklistItem
+	pick := func(want ...string) chooseFunc {
+		return func(_ string, items []ui.ChecklistItem) ([]int, bool, error) {
+			shown = items
+			var out []int
+			for i, it := range items {
+				for _, w := range want {
+					if strings.HasSuffix(it.Name, " · "+w) {
+						out = append(out, i)
+					}
+				}
+			}
+			return out, true, nil
+		}
+	}
+	yes := func(string) (bool, error) { return true, nil }
+	ch := hostsChange{targets: []string{"claude"}, project: project, wrap: true, proxy: hostcfg.Proxy{Exe: "/bin/rootpick"}, choose: pick("time")}
+	if err := ch.run(&env{stdout: io.Discard, stderr: io.Discard, dirs: paths.FromEnv()}, yes); err != nil {
+		t.Fatal(err)
+	}
+	checked := map[string]bool{}
+	for _, it := range shown {
+		checked[it.Name] = it.Checked
+	}
+	if c, ok := checked["claude · project · fsproj"]; !ok || !c {
+		t.Errorf("the server given a folder is not listed checked: %+v", shown)
+	}
+	if c, ok := checked["claude · project · time"]; !ok || c {
+		t.Errorf("time is not listed unchecked: %+v", shown)
+	}
+	if _, ok := checked["claude · project · notion"]; ok {
+		t.Errorf("a remote server is offered: %+v", shown)
+	}
+	after, _ := os.ReadFile(mcp)
+	if s := string(after); !strings.Contains(s, `"--name=time"`) || strings.Contains(s, `"--name=fsproj"`) {
+		t.Errorf("wrapped other than the one chosen:\n%s", s)
+	}
+	// Cancelled: nothing written.
+	before := snapshot(t, project)
+	ch.choose = func(string, []ui.ChecklistItem) ([]int, bool, error) { return nil, false, nil }
+	if err := ch.run(&env{stdout: io.Discard, stderr: io.Discard, dirs: paths.FromEnv()}, yes); err != nil {
+		t.Fatal(err)
+	}
+	if !maps2Equal(before, snapshot(t, project)) {
+		t.Error("a cancelled checklist wrote")
 	}
 }
