@@ -7,7 +7,10 @@
 // wrong type or a YAML syntax error fails. It also requires `version: 2`,
 // which goreleaser only warns about, and fails on a Go build's goos or
 // goarch that `go tool dist list` does not know, as goreleaser's build
-// defaults do. The rest of goreleaser check's defaults (duplicate ids,
+// defaults do, and checks the packages issue #28 asks for (checkPackages):
+// deb and rpm with the binary in /usr/bin, the man page and the
+// completions, a Homebrew cask in a tap and a Scoop manifest in a bucket.
+// The rest of goreleaser check's defaults (duplicate ids,
 // templates) needs nearly all of goreleaser and is not run.
 //
 //	go -C .ci/goreleasercheck run . "$PWD/.goreleaser.yaml"
@@ -73,10 +76,12 @@ func check(path string) error {
 			}
 		}
 	}
+	errs = append(errs, checkPackages(project)...)
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	fmt.Printf("%s: valid (%d build(s), %d archive(s))\n", path, len(project.Builds), len(project.Archives))
+	fmt.Printf("%s: valid (%d build(s), %d archive(s), %d nfpm(s), %d homebrew cask(s), %d scoop(s))\n",
+		path, len(project.Builds), len(project.Archives), len(project.NFPMs), len(project.Casks), len(project.Scoops))
 	return nil
 }
 
