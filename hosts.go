@@ -261,7 +261,7 @@ func listHosts(w io.Writer, configs []*hostcfg.Config, host string, grants profi
 			}
 		}
 	}
-	fmt.Fprintf(w, "\n%d servers: %d through rootpick proxy, %d direct stdio", total, proxied, stdio)
+	fmt.Fprintf(w, "\n%s: %d through rootpick proxy, %d direct stdio", servers(total), proxied, stdio)
 	if stdio > 0 {
 		fmt.Fprint(w, " ('rootpick hosts wrap' puts them behind the proxy)")
 	}

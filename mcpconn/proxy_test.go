@@ -293,10 +293,19 @@ func TestProxyPassesEverythingElse(t *testing.T) {
 }
 
 // TestProxyCancellation: a host's cancellation reaches the server.
+// (It timed out once in a loaded full run: the call was cancelled while
+// the proxy still held it for the server's first fetch.)
 func TestProxyCancellation(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "rec")
 	t.Setenv("ROOTPICK_RECORD", rec)
 	h := startTestHost(t, selfServer(t, "slow", "slow"), newTestSource())
+	// The call must reach the server before it is cancelled. The proxy
+	// holds calls until the server's first roots fetch, or the hold's
+	// bound (this server never fetches), which a loaded machine can make
+	// longer than the call's 300 ms, and a call cancelled while held
+	// never reaches the server. So first a request the proxy holds too
+	// (resources/list): its answer, whatever it is, means the hold is over.
+	_, _ = h.session.ListResources(context.Background(), nil) // held like a call; any answer means the hold is over
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	if _, err := h.session.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{}}); err == nil {
