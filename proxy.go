@@ -35,7 +35,7 @@ type proxyCmd struct {
 
 	Profile     string   `placeholder:"NAME" default:"${profile}" help:"Serve the consent of profile NAME (default: ${default})."`
 	Protocol    string   `placeholder:"VERSION" default:"${protocol}" help:"MCP protocol VERSION to ask the server for (default: ${default})."`
-	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, continue, lmstudio, amazonq, kilocode, inspector) and exit."`
+	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, continue, lmstudio, amazonq, kilocode, junie, inspector) and exit."`
 	Name        string   `placeholder:"NAME" help:"The server's NAME, as its host calls it: in a printed configuration and the log file's name (default: derived from the command)."`
 	Host        string   `placeholder:"HOST" hidden:"" help:"The HOST (and scope) that starts this proxy, for the log file's name; hosts wrap writes it, with --name."`
 	StateDir    string   `name:"state-dir" placeholder:"DIR" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
@@ -54,7 +54,7 @@ type proxyCmd struct {
 type hostName string
 
 // hostNames are the hosts --print-config knows.
-var hostNames = []string{"claude", "vscode", "cursor", "gemini", "codex", "goose", "copilot", "qwen", "crush", "claude-desktop", "windsurf", "kiro", "opencode", "zed", "cline", "continue", "lmstudio", "amazonq", "kilocode", "inspector"}
+var hostNames = []string{"claude", "vscode", "cursor", "gemini", "codex", "goose", "copilot", "qwen", "crush", "claude-desktop", "windsurf", "kiro", "opencode", "zed", "cline", "continue", "lmstudio", "amazonq", "kilocode", "junie", "inspector"}
 
 func (h *hostName) Decode(ctx *kong.DecodeContext) error {
 	var s string
@@ -335,6 +335,9 @@ func printHostConfig(w, hint io.Writer, dirs paths.Dirs, o proxyCmd, command []s
 		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
 	case "kilocode":
 		fmt.Fprintln(hint, "# for .kilocode/mcp.json in the project (or ~/.kilocode/cli/global/settings/mcp_settings.json for its CLI)")
+		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
+	case "junie":
+		fmt.Fprintln(hint, "# for ~/.junie/mcp/mcp.json (or .junie/mcp/mcp.json in the project; Junie's MCP Settings page writes the first)")
 		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
 	case "cline":
 		fmt.Fprintln(hint, "# for cline_mcp_settings.json (Cline: MCP Servers, Configure, Configure MCP Servers)")

@@ -60,6 +60,8 @@ var fixtures = []fixture{
 	{AmazonQ, "project", "project/.amazonq/mcp.json", map[string]Kind{"git": Stdio}, nil},
 	{KiloCode, "project", "project/.kilocode/mcp.json", map[string]Kind{"local-server": Stdio, "remote-server": Remote}, nil},
 	{KiloCode, "user", "home/.kilocode/cli/global/settings/mcp_settings.json", map[string]Kind{"server-name": Stdio}, nil},
+	{Junie, "user", "home/.junie/mcp/mcp.json", map[string]Kind{"playwright": Stdio, "filesystem": Stdio}, nil},
+	{Junie, "project", "project/.junie/mcp/mcp.json", map[string]Kind{"vaadin": Stdio, "docs": Remote}, nil},
 	{Kiro, "user", "home/.kiro/settings/mcp.json", map[string]Kind{"fetch": Stdio}, nil},
 	{Kiro, "project", "project/.kiro/settings/mcp.json", map[string]Kind{"aws-docs": Stdio, "api-server": Remote}, nil},
 }
@@ -404,6 +406,8 @@ func TestHostsFiles(t *testing.T) {
 		"amazonq user /h/.aws/amazonq/mcp.json",
 		"kilocode project /p/.kilocode/mcp.json",
 		"kilocode user /h/.kilocode/cli/global/settings/mcp_settings.json",
+		"junie project /p/.junie/mcp/mcp.json",
+		"junie user /h/.junie/mcp/mcp.json",
 		"continue user /h/.continue/config.yaml",
 		"cline user /xdg/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
 	}

@@ -32,10 +32,14 @@ const (
 	LMStudio = "lmstudio" // Cursor's notation, in ~/.lmstudio/mcp.json
 	AmazonQ  = "amazonq"  // the legacy mcp.json files Amazon Q Developer reads
 	KiloCode = "kilocode" // Cline's notation, in .kilocode/mcp.json and the CLI's settings
+	// JetBrains Junie: mcpServers in .junie/mcp/mcp.json, project and
+	// user. JetBrains AI Assistant keeps its servers in the IDE's settings
+	// XML, not a file a person edits, and is not read (docs/hosts.md).
+	Junie = "junie"
 )
 
 // Hosts lists the host names in the order they are shown.
-var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode, Zed, Cline, Continue, LMStudio, AmazonQ, KiloCode}
+var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode, Zed, Cline, Continue, LMStudio, AmazonQ, KiloCode, Junie}
 
 // format is the syntax of a configuration file.
 type format int
@@ -233,6 +237,8 @@ func Files(p Places) []File {
 		File{Host: AmazonQ, Path: filepath.Join(p.Home, ".aws", "amazonq", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
 		File{Host: KiloCode, Path: filepath.Join(p.Project, ".kilocode", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
 		File{Host: KiloCode, Path: filepath.Join(p.Home, ".kilocode", "cli", "global", "settings", "mcp_settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+		File{Host: Junie, Path: filepath.Join(p.Project, ".junie", "mcp", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
+		File{Host: Junie, Path: filepath.Join(p.Home, ".junie", "mcp", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
 	)
 	all = append(all, File{Host: Continue, Path: filepath.Join(p.Home, ".continue", "config.yaml"), Scope: ScopeUser, format: formatYAML, layout: layoutContinue})
 	if codeDir != "" {
@@ -287,7 +293,7 @@ func FileFor(host, scope, path string) (File, bool) {
 		f.format, f.layout = formatJSON, layoutVSCode
 	case host == Cursor, host == Gemini, host == Qwen, host == Kiro,
 		host == Copilot && f.Scope == ScopeUser, host == ClaudeDesktop && f.Scope == ScopeUser, host == Windsurf && f.Scope == ScopeUser,
-		host == Cline && f.Scope == ScopeUser, host == LMStudio && f.Scope == ScopeUser, host == AmazonQ, host == KiloCode:
+		host == Cline && f.Scope == ScopeUser, host == LMStudio && f.Scope == ScopeUser, host == AmazonQ, host == KiloCode, host == Junie:
 		f.format, f.layout = formatJSON, layoutMCPServers
 	case host == Crush:
 		f.format, f.layout = formatJSON, layoutCrush
