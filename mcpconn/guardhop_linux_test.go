@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"strconv"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -65,89 +64,77 @@ func TestGuardExitsOnlyOnceItsTreeIsGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	padProcessTable(t, 150)
-	var mu sync.Mutex
-	var survivors []string
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, atOnce)
-	for i := range trials {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			mode := []string{"hopper", "hopparent"}[i%2]
-			entry := fmt.Sprintf("ROOTPICK_TEST_TRIAL=hop-%d-%d-%d", os.Getpid(), i, time.Now().UnixNano())
-			until := time.Now().Add(30 * time.Second)
-			cmd := exec.Command(exe)
-			cmd.Args = []string{guardName, exe, exe}
-			cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE="+mode,
-				"ROOTPICK_TEST_HOP_UNTIL="+strconv.FormatInt(until.UnixNano(), 10), entry)
-			if err := cmd.Start(); err != nil {
-				t.Error(err)
-				return
+	survivors := runTrials(trials, atOnce, func(i int) string {
+		mode := []string{"hopper", "hopparent"}[i%2]
+		entry := fmt.Sprintf("ROOTPICK_TEST_TRIAL=hop-%d-%d-%d", os.Getpid(), i, time.Now().UnixNano())
+		until := time.Now().Add(30 * time.Second)
+		cmd := exec.Command(exe)
+		cmd.Args = []string{guardName, exe, exe}
+		cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE="+mode,
+			"ROOTPICK_TEST_HOP_UNTIL="+strconv.FormatInt(until.UnixNano(), 10), entry)
+		if err := cmd.Start(); err != nil {
+			t.Error(err)
+			return ""
+		}
+		// Let the chain hop a while; then tell the guard to end the
+		// tree (the hopper's guard is at it already: its server
+		// ended).
+		time.Sleep(time.Duration(100+rand.IntN(400)) * time.Millisecond)
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		termed := time.Now()
+		waited := make(chan error, 1)
+		go func() { waited <- cmd.Wait() }()
+		select {
+		case err := <-waited:
+			t.Logf("trial %d (%s): the guard exited: %v", i, mode, err)
+		case <-time.After(guardHold + 15*time.Second):
+			t.Errorf("trial %d (%s): the guard did not exit in %v", i, mode, guardHold+15*time.Second)
+			_ = cmd.Process.Kill()
+			t.Logf("trial %d (%s): the guard, killed: %v", i, mode, <-waited)
+		}
+		// Nothing of the tree may run now. One look at /proc can miss
+		// a chain as a guard's look did, so the test looks 20 times:
+		// what it finds in any of them is a survivor (nothing of the
+		// tree can start after the guard is gone but from a survivor).
+		var left []int
+		for range 20 {
+			if left = withEntry(entry); len(left) > 0 {
+				break
 			}
-			// Let the chain hop a while; then tell the guard to end the
-			// tree (the hopper's guard is at it already: its server
-			// ended).
-			time.Sleep(time.Duration(100+rand.IntN(400)) * time.Millisecond)
-			_ = cmd.Process.Signal(syscall.SIGTERM)
-			termed := time.Now()
-			waited := make(chan error, 1)
-			go func() { waited <- cmd.Wait() }()
-			select {
-			case err := <-waited:
-				t.Logf("trial %d (%s): the guard exited: %v", i, mode, err)
-			case <-time.After(guardHold + 15*time.Second):
-				t.Errorf("trial %d (%s): the guard did not exit in %v", i, mode, guardHold+15*time.Second)
-				_ = cmd.Process.Kill()
-				t.Logf("trial %d (%s): the guard, killed: %v", i, mode, <-waited)
+			time.Sleep(5 * time.Millisecond)
+		}
+		if len(left) == 0 {
+			t.Logf("trial %d (%s): the guard exited %v after SIGTERM, nothing left", i, mode, time.Since(termed).Round(10*time.Millisecond))
+			return ""
+		}
+		// Still there a moment later? (It says whether the guard left
+		// the tree behind or merely exited a moment early.)
+		time.Sleep(300 * time.Millisecond)
+		later := false
+		for range 20 {
+			if len(withEntry(entry)) > 0 {
+				later = true
+				break
 			}
-			// Nothing of the tree may run now. One look at /proc can miss
-			// a chain as a guard's look did, so the test looks 20 times:
-			// what it finds in any of them is a survivor (nothing of the
-			// tree can start after the guard is gone but from a survivor).
-			var left []int
-			for range 20 {
-				if left = withEntry(entry); len(left) > 0 {
-					break
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		survivor := fmt.Sprintf("trial %d (%s): %v (running 0.3 s later: %v)", i, mode, left, later)
+		// Catch the chain (it ends by itself at until anyway): a look
+		// can miss it as the guard's did, so only half a second of
+		// looks that all find nothing ends the hunt.
+		for quiet := 0; quiet < 100 && time.Now().Before(until); time.Sleep(5 * time.Millisecond) {
+			left := withEntry(entry)
 			if len(left) == 0 {
-				t.Logf("trial %d (%s): the guard exited %v after SIGTERM, nothing left", i, mode, time.Since(termed).Round(10*time.Millisecond))
-				return
+				quiet++
+			} else {
+				quiet = 0
 			}
-			// Still there a moment later? (It says whether the guard left
-			// the tree behind or merely exited a moment early.)
-			time.Sleep(300 * time.Millisecond)
-			later := false
-			for range 20 {
-				if len(withEntry(entry)) > 0 {
-					later = true
-					break
-				}
-				time.Sleep(5 * time.Millisecond)
+			for _, p := range left {
+				_ = syscall.Kill(p, syscall.SIGKILL)
 			}
-			mu.Lock()
-			survivors = append(survivors, fmt.Sprintf("trial %d (%s): %v (running 0.3 s later: %v)", i, mode, left, later))
-			mu.Unlock()
-			// Catch the chain (it ends by itself at until anyway): a look
-			// can miss it as the guard's did, so only half a second of
-			// looks that all find nothing ends the hunt.
-			for quiet := 0; quiet < 100 && time.Now().Before(until); time.Sleep(5 * time.Millisecond) {
-				left := withEntry(entry)
-				if len(left) == 0 {
-					quiet++
-				} else {
-					quiet = 0
-				}
-				for _, p := range left {
-					_ = syscall.Kill(p, syscall.SIGKILL)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+		}
+		return survivor
+	})
 	if len(survivors) > 0 {
 		t.Fatalf("%d of %d guards exited while their tree still ran: %v", len(survivors), trials, survivors)
 	}

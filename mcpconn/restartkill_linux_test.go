@@ -118,6 +118,73 @@ func TestNothingOutlivesAKilledPickerWhileAServerCrashLoops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	survivors := runTrials(trials, atOnce, func(i int) string {
+		entry := fmt.Sprintf("ROOTPICK_TEST_TRIAL=%d-%d-%d", os.Getpid(), i, time.Now().UnixNano())
+		pidfile := filepath.Join(t.TempDir(), "pids")
+		cmd := exec.Command(exe)
+		cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=crashhost", "ROOTPICK_TEST_PIDFILE="+pidfile, entry)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Error(err)
+			return ""
+		}
+		if err := cmd.Start(); err != nil {
+			t.Error(err)
+			return ""
+		}
+		up := make(chan string, 1)
+		go func() {
+			b := make([]byte, 64)
+			n, _ := out.Read(b)
+			up <- string(b[:n])
+		}()
+		select {
+		case s := <-up:
+			if s != "up\n" {
+				t.Errorf("trial %d: the picker said %q", i, s)
+			}
+		case <-time.After(30 * time.Second):
+			t.Errorf("trial %d: the picker did not start its server in 30 s", i)
+		}
+		// A moment of the restart loop: each run lasts up to about
+		// 0.2 s, then its tree takes about a second to end.
+		time.Sleep(time.Duration(rand.IntN(2500)) * time.Millisecond)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		killed := time.Now()
+		var guards []int
+		for {
+			guards = guardsWithEntry(entry)
+			if len(guards) == 0 || time.Since(killed) > bound {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		took := time.Since(killed)
+		left := withEntry(entry)
+		if len(left) == 0 {
+			t.Logf("trial %d: nothing left %v after the SIGKILL", i, took.Round(10*time.Millisecond))
+			return ""
+		}
+		what := fmt.Sprintf("trial %d: %v running once no guard was left, %v after the SIGKILL", i, left, took.Round(10*time.Millisecond))
+		if len(guards) > 0 {
+			what = fmt.Sprintf("trial %d: guards %v still running %v after the SIGKILL, with %v", i, guards, bound, left)
+		}
+		survivor := what
+		for _, p := range left {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+		}
+		return survivor
+	})
+	if len(survivors) > 0 {
+		t.Fatalf("%d of %d trials left processes running after the picker was killed: %v", len(survivors), trials, survivors)
+	}
+}
+
+// runTrials runs trial(i) for each of trials, at most atOnce at a time, and
+// returns what the trials reported left running ("" from a trial that
+// left nothing).
+func runTrials(trials, atOnce int, trial func(i int) (survivor string)) []string {
 	var mu sync.Mutex
 	var survivors []string
 	var wg sync.WaitGroup
@@ -128,67 +195,13 @@ func TestNothingOutlivesAKilledPickerWhileAServerCrashLoops(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			entry := fmt.Sprintf("ROOTPICK_TEST_TRIAL=%d-%d-%d", os.Getpid(), i, time.Now().UnixNano())
-			pidfile := filepath.Join(t.TempDir(), "pids")
-			cmd := exec.Command(exe)
-			cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=crashhost", "ROOTPICK_TEST_PIDFILE="+pidfile, entry)
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			if err := cmd.Start(); err != nil {
-				t.Error(err)
-				return
-			}
-			up := make(chan string, 1)
-			go func() {
-				b := make([]byte, 64)
-				n, _ := out.Read(b)
-				up <- string(b[:n])
-			}()
-			select {
-			case s := <-up:
-				if s != "up\n" {
-					t.Errorf("trial %d: the picker said %q", i, s)
-				}
-			case <-time.After(30 * time.Second):
-				t.Errorf("trial %d: the picker did not start its server in 30 s", i)
-			}
-			// A moment of the restart loop: each run lasts up to about
-			// 0.2 s, then its tree takes about a second to end.
-			time.Sleep(time.Duration(rand.IntN(2500)) * time.Millisecond)
-			_ = cmd.Process.Signal(syscall.SIGKILL)
-			_ = cmd.Wait()
-			killed := time.Now()
-			var guards []int
-			for {
-				guards = guardsWithEntry(entry)
-				if len(guards) == 0 || time.Since(killed) > bound {
-					break
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
-			took := time.Since(killed)
-			left := withEntry(entry)
-			if len(left) == 0 {
-				t.Logf("trial %d: nothing left %v after the SIGKILL", i, took.Round(10*time.Millisecond))
-				return
-			}
-			what := fmt.Sprintf("trial %d: %v running once no guard was left, %v after the SIGKILL", i, left, took.Round(10*time.Millisecond))
-			if len(guards) > 0 {
-				what = fmt.Sprintf("trial %d: guards %v still running %v after the SIGKILL, with %v", i, guards, bound, left)
-			}
-			mu.Lock()
-			survivors = append(survivors, what)
-			mu.Unlock()
-			for _, p := range left {
-				_ = syscall.Kill(p, syscall.SIGKILL)
+			if s := trial(i); s != "" {
+				mu.Lock()
+				survivors = append(survivors, s)
+				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	if len(survivors) > 0 {
-		t.Fatalf("%d of %d trials left processes running after the picker was killed: %v", len(survivors), trials, survivors)
-	}
+	return survivors
 }
