@@ -28,6 +28,25 @@ type askerLine struct {
 	Line json.RawMessage `json:"line"`
 }
 
+// fakeMsg is what the hand-written fake servers read of a line.
+type fakeMsg struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	} `json:"params"`
+}
+
+// recordLine appends line to the record f (one askerLine, one write: O_APPEND
+// keeps lines whole) and decodes what a fake server needs of it.
+func recordLine(f *os.File, line []byte) fakeMsg {
+	b, _ := json.Marshal(askerLine{Pid: os.Getpid(), Line: json.RawMessage(line)})
+	_, _ = f.Write(append(b, '\n'))
+	var msg fakeMsg
+	_ = json.Unmarshal(line, &msg)
+	return msg
+}
+
 // serveAsker speaks JSON-RPC by hand on stdio: it records every line it
 // reads to $ROOTPICK_RECORD (one askerLine each), answers initialize and
 // ping, and once initialized asks the host for a sample with the request
@@ -47,16 +66,7 @@ func serveAsker() {
 	in.Buffer(nil, 1<<20)
 	for in.Scan() {
 		line := in.Bytes()
-		b, _ := json.Marshal(askerLine{Pid: os.Getpid(), Line: json.RawMessage(line)})
-		_, _ = f.Write(append(b, '\n')) // one write a line: O_APPEND keeps lines whole
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				ProtocolVersion string `json:"protocolVersion"`
-			} `json:"params"`
-		}
-		_ = json.Unmarshal(line, &msg)
+		msg := recordLine(f, line)
 		switch msg.Method {
 		case "initialize":
 			write(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": map[string]any{

@@ -65,16 +65,7 @@ func serveLateAsker() {
 	in.Buffer(nil, 1<<20)
 	for in.Scan() {
 		line := in.Bytes()
-		b, _ := json.Marshal(askerLine{Pid: os.Getpid(), Line: json.RawMessage(line)})
-		_, _ = f.Write(append(b, '\n'))
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				ProtocolVersion string `json:"protocolVersion"`
-			} `json:"params"`
-		}
-		_ = json.Unmarshal(line, &msg)
+		msg := recordLine(f, line)
 		switch msg.Method {
 		case "initialize":
 			answer(msg.ID, map[string]any{"protocolVersion": msg.Params.ProtocolVersion, "capabilities": map[string]any{"tools": map[string]any{}},
