@@ -226,7 +226,8 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 	if !m.sh.Proposed(d, d.change.Empty() && len(msg.problems) == 0) {
 		// Nothing for y to do: say so on the status line, with no dialog
 		// whose keys would offer a confirmation.
-		m.setNote("Nothing to change: "+strings.ToLower(emptyChange(len(d.change.Kept))[:1])+emptyChange(len(d.change.Kept))[1:], false)
+		why := emptyChange(len(d.change.Kept)) // "Nothing is checked…": lower-cased after the colon
+		m.setNote("Nothing to change: "+strings.ToLower(why[:1])+why[1:], false)
 		return m.replayTypeAhead()
 	}
 	if m.scanning {

@@ -527,8 +527,7 @@ func (f *fleet) exposedURIs() []string {
 	for i, r := range f.sh.Served() {
 		want[i] = r.URI
 	}
-	slices.Sort(want)
-	return slices.Compact(want)
+	return sortedSet(want)
 }
 
 // synced reports whether the server's last roots/list answer is exactly the
@@ -543,9 +542,7 @@ func (f *fleet) wantOf(s *serverState) []string {
 	if !s.proxy {
 		return f.exposedURIs()
 	}
-	want := slices.Clone(s.serving)
-	slices.Sort(want)
-	return slices.Compact(want)
+	return sortedSet(slices.Clone(s.serving))
 }
 
 // isVerified reports whether the server, asked, said it holds exactly the

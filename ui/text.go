@@ -92,9 +92,14 @@ func pathOfURI(u string) string {
 }
 
 func sameSet(want, got []string) bool {
-	got = slices.Clone(got)
-	slices.Sort(got)
-	return slices.Equal(want, slices.Compact(got))
+	return slices.Equal(want, sortedSet(slices.Clone(got)))
+}
+
+// sortedSet sorts s in place and drops its repeats: a set of URIs in the
+// form sameSet compares.
+func sortedSet(s []string) []string {
+	slices.Sort(s)
+	return slices.Compact(s)
 }
 
 func plural(n int, one, many string) string {
