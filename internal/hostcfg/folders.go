@@ -240,7 +240,7 @@ func (f File) expand(a string) (string, bool) {
 			ok = false // Claude Code passes it as written
 			return m
 		})
-	case VSCode, Cursor:
+	case VSCode, VSCodeInsiders, Cursor:
 		out = braced.ReplaceAllStringFunc(a, func(m string) string {
 			inner := m[2 : len(m)-1]
 			switch {

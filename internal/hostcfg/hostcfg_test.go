@@ -64,6 +64,24 @@ var fixtures = []fixture{
 	{Junie, "project", "project/.junie/mcp/mcp.json", map[string]Kind{"vaadin": Stdio, "docs": Remote}, nil},
 	{Kiro, "user", "home/.kiro/settings/mcp.json", map[string]Kind{"fetch": Stdio}, nil},
 	{Kiro, "project", "project/.kiro/settings/mcp.json", map[string]Kind{"aws-docs": Stdio, "api-server": Remote}, nil},
+	{VSCode, "user", "home/.config/Code/User/mcp.json", map[string]Kind{"memory": Stdio, "github": Remote, "files": Stdio}, nil},
+	{VSCode, "user", "home/.vscode-server/data/User/mcp.json", map[string]Kind{"git": Stdio}, nil},
+	{VSCodeInsiders, "user", "home/.config/Code - Insiders/User/mcp.json", map[string]Kind{"playwright": Stdio, "docs": Remote}, nil},
+	{Copilot, "project", "project/.github/mcp.json", map[string]Kind{"fs": Stdio}, nil},
+	{RooCode, "project", "project/.roo/mcp.json", map[string]Kind{"local-server": Stdio, "modern-remote-server": Remote}, nil},
+	{RooCode, "user", "home/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json", map[string]Kind{"puppeteer": Stdio, "legacy-remote-server": Remote}, nil},
+	{Amp, "project", "project/.amp/settings.json", map[string]Kind{"wsfs": Stdio}, nil},
+	{Amp, "user", "home/.config/amp/settings.json", map[string]Kind{"playwright": Stdio, "sourcegraph": Remote, "semgrep": Stdio}, nil},
+	{Amp, "user", "home/.config/Code/User/settings.json", map[string]Kind{"context7": Stdio}, nil},
+	{Trae, "project", "project/.trae/mcp.json", map[string]Kind{"your-mcp-name": Stdio, "remote-service": Remote}, nil},
+	{Trae, "user", "home/.config/Trae/User/mcp.json", map[string]Kind{"Puppeteer": Stdio}, nil},
+	{Antigravity, "user", "home/.gemini/antigravity/mcp_config.json", map[string]Kind{"sequential-thinking": Stdio, "remote-docs": Remote}, nil},
+	{WindsurfJetBrains, "user", "home/.codeium/mcp_config.json", map[string]Kind{"git": Stdio, "figma": Remote}, nil},
+	{Kimi, "user", "home/.kimi/mcp.json", map[string]Kind{"context7": Remote, "chrome-devtools": Stdio}, nil},
+	{Factory, "project", "project/.factory/mcp.json", map[string]Kind{"playwright": Stdio}, nil},
+	{Factory, "user", "home/.factory/mcp.json", map[string]Kind{"linear": Remote, "sqlite": Stdio}, nil},
+	{Qoder, "user", "home/.qoder/mcp.json", map[string]Kind{"fetch": Stdio}, nil},
+	{Sema4, "user", "home/.sema4ai/sema4ai-studio/mcp_servers.json", map[string]Kind{"time": Stdio}, nil},
 }
 
 func (fx fixture) load(t *testing.T) *Config {
@@ -378,6 +396,8 @@ func TestHostsFiles(t *testing.T) {
 		"claude project /p/.mcp.json",
 		"claude user /cc/.claude.json",
 		"vscode project /p/.vscode/mcp.json",
+		"vscode user /xdg/Code/User/mcp.json",
+		"vscode user /h/.vscode-server/data/User/mcp.json",
 		"cursor project /p/.cursor/mcp.json",
 		"cursor user /h/.cursor/mcp.json",
 		"gemini project /p/.gemini/settings.json",
@@ -385,6 +405,7 @@ func TestHostsFiles(t *testing.T) {
 		"codex project /p/.codex/config.toml",
 		"codex user /h/.codex/config.toml", // a relative CODEX_HOME is not believed
 		"goose user /xdg/goose/config.yaml",
+		"copilot project /p/.github/mcp.json",
 		"copilot user /h/.copilot/mcp-config.json",
 		"qwen project /p/.qwen/settings.json",
 		"qwen user /h/.qwen/settings.json",
@@ -410,6 +431,23 @@ func TestHostsFiles(t *testing.T) {
 		"junie user /h/.junie/mcp/mcp.json",
 		"continue user /h/.continue/config.yaml",
 		"cline user /xdg/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
+		"vscode-insiders user /xdg/Code - Insiders/User/mcp.json",
+		"roo-code project /p/.roo/mcp.json",
+		"roo-code user /xdg/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json",
+		"amp project /p/.amp/settings.json",
+		"amp user /xdg/amp/settings.json",
+		"amp user /xdg/Code/User/settings.json",
+		"amp user /xdg/Cursor/User/settings.json",
+		"amp user /xdg/Windsurf/User/settings.json",
+		"trae project /p/.trae/mcp.json",
+		"trae user /xdg/Trae/User/mcp.json",
+		"antigravity user /h/.gemini/antigravity/mcp_config.json",
+		"windsurf-jetbrains user /h/.codeium/mcp_config.json",
+		"kimi user /h/.kimi/mcp.json",
+		"factory project /p/.factory/mcp.json",
+		"factory user /h/.factory/mcp.json",
+		"qoder user /h/.qoder/mcp.json",
+		"sema4 user /h/.sema4ai/sema4ai-studio/mcp_servers.json",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("files:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -437,7 +475,7 @@ func TestHostsFilesByOS(t *testing.T) {
 	getenv := func(k string) string { return env[k] }
 	find := func(p Places, host string) string {
 		for _, f := range Files(p) {
-			if f.Host == host {
+			if f.Host == host && f.Scope == ScopeUser {
 				return filepath.ToSlash(f.Path)
 			}
 		}
@@ -454,6 +492,19 @@ func TestHostsFilesByOS(t *testing.T) {
 		{Places{Home: "/h", Project: "/p", Getenv: getenv}, Copilot, "/ch/mcp-config.json"},
 		{Places{Home: "/h", Project: "/p", Darwin: true}, Cline, "/h/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json"},
 		{Places{Home: "/h", Project: "/p", Windows: true, Getenv: getenv}, Cline, "/appdata/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json"},
+		{Places{Home: "/h", Project: "/p", Darwin: true}, VSCode, "/h/Library/Application Support/Code/User/mcp.json"},
+		{Places{Home: "/h", Project: "/p", Windows: true, Getenv: getenv}, VSCode, "/appdata/Code/User/mcp.json"},
+		{Places{Home: "/h", Project: "/p", Windows: true}, VSCode, "/h/.vscode-server/data/User/mcp.json"}, // no APPDATA: the remote one only
+		{Places{Home: "/h", Project: "/p", Darwin: true}, VSCodeInsiders, "/h/Library/Application Support/Code - Insiders/User/mcp.json"},
+		{Places{Home: "/h", Project: "/p", Windows: true, Getenv: getenv}, VSCodeInsiders, "/appdata/Code - Insiders/User/mcp.json"},
+		{Places{Home: "/h", Project: "/p", Windows: true, Getenv: getenv}, RooCode, "/appdata/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"},
+		{Places{Home: "/h", Project: "/p", Darwin: true}, Trae, "/h/Library/Application Support/Trae/User/mcp.json"},
+		{Places{Home: "/h", Project: "/p", Windows: true, Getenv: getenv}, Trae, "/appdata/Trae/User/mcp.json"},
+		{Places{Home: "/h", Project: "/p", Darwin: true}, Amp, "/h/.config/amp/settings.json"},
+		{Places{Home: "/h", Project: "/p", Windows: true, Getenv: getenv}, Amp, "/h/.config/amp/settings.json"},
+		{Places{Home: "/h", Project: "/p", Windows: true, Getenv: getenv}, Qoder, "/appdata/Qoder/SharedClientCache/mcp.json"},
+		{Places{Home: "/h", Project: "/p", Windows: true}, Qoder, ""},
+		{Places{Home: "/h", Project: "/p", Windows: true}, Sema4, "/h/AppData/Local/sema4ai/sema4ai-studio/mcp_servers.json"},
 	} {
 		if got := find(tc.p, tc.host); got != tc.want {
 			t.Errorf("%s with %+v: %q, want %q", tc.host, tc.p, got, tc.want)

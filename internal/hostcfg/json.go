@@ -69,6 +69,10 @@ func (c *Config) parseJSON() error {
 		return c.jsonServers(std, top, "mcp", c.File.Scope, nil, "")
 	case layoutZed:
 		return c.jsonServers(std, top, "context_servers", c.File.Scope, nil, "")
+	case layoutAmp:
+		// One top-level key whose name holds a dot, as VS Code's settings
+		// are written: not an object "amp" with "mcpServers" in it.
+		return c.jsonServers(std, top, "amp.mcpServers", c.File.Scope, nil, "")
 	case layoutMCPServers, layoutCodex, layoutGoose, layoutContinue:
 		// layoutContinue is YAML (a list, yaml.go); a JSON file of that
 		// layout is read the common way.

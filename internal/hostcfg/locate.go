@@ -36,10 +36,23 @@ const (
 	// user. JetBrains AI Assistant keeps its servers in the IDE's settings
 	// XML, not a file a person edits, and is not read (docs/hosts.md).
 	Junie = "junie"
+	// Issue 28's second round: the file-based hosts of ToolHive's and
+	// docker mcp's client lists (docs/hosts.md cites each one's page).
+	VSCodeInsiders    = "vscode-insiders"    // Code - Insiders' user mcp.json
+	RooCode           = "roo-code"           // Cline's notation, in .roo/mcp.json and VS Code's storage
+	Amp               = "amp"                // "amp.mcpServers" in Amp's and the editors' settings.json
+	Trae              = "trae"               // mcpServers in .trae/mcp.json and Trae's user folder
+	Antigravity       = "antigravity"        // ~/.gemini/antigravity/mcp_config.json
+	WindsurfJetBrains = "windsurf-jetbrains" // Windsurf's JetBrains plugin: ~/.codeium/mcp_config.json
+	Kimi              = "kimi"               // Kimi Code CLI: ~/.kimi/mcp.json
+	Factory           = "factory"            // Factory's Droid: .factory/mcp.json, ~/.factory/mcp.json
+	Qoder             = "qoder"              // ~/.qoder/mcp.json
+	Sema4             = "sema4"              // Sema4.ai Studio: mcp_servers.json
 )
 
 // Hosts lists the host names in the order they are shown.
-var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode, Zed, Cline, Continue, LMStudio, AmazonQ, KiloCode, Junie}
+var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode, Zed, Cline, Continue, LMStudio, AmazonQ, KiloCode, Junie,
+	VSCodeInsiders, RooCode, Amp, Trae, Antigravity, WindsurfJetBrains, Kimi, Factory, Qoder, Sema4}
 
 // format is the syntax of a configuration file.
 type format int
@@ -63,6 +76,7 @@ const (
 	layoutOpenCode                 // {"mcp": {NAME: {"command": [CMD, ARGS...]}}}
 	layoutZed                      // {"context_servers": {NAME: {...}}}
 	layoutContinue                 // mcpServers: [{name: NAME, command: ...}]
+	layoutAmp                      // {"amp.mcpServers": {NAME: {...}}}: one key with a dot in it
 )
 
 // Scope says whom a configuration file, or a server entry in one, serves.
@@ -197,17 +211,30 @@ func Files(p Places) []File {
 		{Host: Claude, Path: filepath.Join(p.Project, ".mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
 		{Host: Claude, Path: filepath.Join(claudeDir, ".claude.json"), Scope: ScopeUser, format: formatJSON, layout: layoutClaudeUser},
 		{Host: VSCode, Path: filepath.Join(p.Project, ".vscode", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutVSCode},
+	}
+	if codeDir != "" {
+		all = append(all, File{Host: VSCode, Path: filepath.Join(codeDir, "User", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutVSCode})
+	}
+	all = append(all,
+		// VS Code's remote user configuration, on a machine VS Code
+		// connects to over SSH, in a container or WSL.
+		File{Host: VSCode, Path: filepath.Join(p.Home, ".vscode-server", "data", "User", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutVSCode},
+	)
+	all = append(all, []File{
 		{Host: Cursor, Path: filepath.Join(p.Project, ".cursor", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
 		{Host: Cursor, Path: filepath.Join(p.Home, ".cursor", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
 		{Host: Gemini, Path: filepath.Join(p.Project, ".gemini", "settings.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
 		{Host: Gemini, Path: filepath.Join(p.Home, ".gemini", "settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
 		{Host: Codex, Path: filepath.Join(p.Project, ".codex", "config.toml"), Scope: ScopeProject, format: formatTOML, layout: layoutCodex},
 		{Host: Codex, Path: filepath.Join(codexDir, "config.toml"), Scope: ScopeUser, format: formatTOML, layout: layoutCodex},
-	}
+	}...)
 	if gooseDir != "" {
 		all = append(all, File{Host: Goose, Path: filepath.Join(gooseDir, "config.yaml"), Scope: ScopeUser, format: formatYAML, layout: layoutGoose})
 	}
 	all = append(all,
+		// Copilot CLI reads .mcp.json (Claude Code's, listed as claude's)
+		// or else .github/mcp.json in a folder the person trusts.
+		File{Host: Copilot, Path: filepath.Join(p.Project, ".github", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
 		File{Host: Copilot, Path: filepath.Join(copilotDir, "mcp-config.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
 		File{Host: Qwen, Path: filepath.Join(p.Project, ".qwen", "settings.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
 		File{Host: Qwen, Path: filepath.Join(p.Home, ".qwen", "settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
@@ -244,6 +271,7 @@ func Files(p Places) []File {
 	if codeDir != "" {
 		all = append(all, File{Host: Cline, Path: filepath.Join(codeDir, "User", "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers})
 	}
+	all = append(all, p.secondRound(xdgConfig, codeDir)...)
 	var out []File
 	var ids []os.FileInfo // out's files that exist, by identity; nil for the others
 	for _, f := range all {
@@ -275,6 +303,61 @@ func Files(p Places) []File {
 	return out
 }
 
+// secondRound are the files of the hosts issue 28's second round added
+// (ToolHive's and docker mcp's lists), in Files' order: xdgConfig is the
+// XDG configuration folder, codeDir VS Code's (as Files finds them).
+func (p Places) secondRound(xdgConfig, codeDir string) []File {
+	var all []File
+	// Amp's CLI keeps its settings in ~/.config/amp (also on Windows, in
+	// the person's profile folder), moved by XDG_CONFIG_HOME elsewhere.
+	ampDir := filepath.Join(xdgConfig, "amp")
+	if p.Windows {
+		ampDir = filepath.Join(p.Home, ".config", "amp")
+	}
+	// Qoder's and Sema4.ai Studio's folders, as ToolHive and docker mcp
+	// find them: in the home folder but on Windows.
+	qoderDir := filepath.Join(p.Home, ".qoder")
+	sema4Dir := filepath.Join(p.Home, ".sema4ai", "sema4ai-studio")
+	if p.Windows {
+		qoderDir = p.appDataDir(xdgConfig, filepath.Join("Qoder", "SharedClientCache"))
+		sema4Dir = filepath.Join(p.Home, "AppData", "Local", "sema4ai", "sema4ai-studio")
+	}
+	if d := p.appDataDir(xdgConfig, "Code - Insiders"); d != "" {
+		all = append(all, File{Host: VSCodeInsiders, Path: filepath.Join(d, "User", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutVSCode})
+	}
+	all = append(all, File{Host: RooCode, Path: filepath.Join(p.Project, ".roo", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers})
+	if codeDir != "" {
+		all = append(all, File{Host: RooCode, Path: filepath.Join(codeDir, "User", "globalStorage", "rooveterinaryinc.roo-cline", "settings", "mcp_settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers})
+	}
+	all = append(all,
+		File{Host: Amp, Path: filepath.Join(p.Project, ".amp", "settings.json"), Scope: ScopeProject, format: formatJSON, layout: layoutAmp},
+		File{Host: Amp, Path: filepath.Join(ampDir, "settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutAmp},
+	)
+	// Amp's editor extension reads the same key from the editor's user
+	// settings.json: VS Code's, Cursor's and Windsurf's.
+	for _, editor := range []string{"Code", "Cursor", "Windsurf"} {
+		if d := p.appDataDir(xdgConfig, editor); d != "" {
+			all = append(all, File{Host: Amp, Path: filepath.Join(d, "User", "settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutAmp})
+		}
+	}
+	all = append(all, File{Host: Trae, Path: filepath.Join(p.Project, ".trae", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers})
+	if d := p.appDataDir(xdgConfig, "Trae"); d != "" {
+		all = append(all, File{Host: Trae, Path: filepath.Join(d, "User", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers})
+	}
+	all = append(all,
+		File{Host: Antigravity, Path: filepath.Join(p.Home, ".gemini", "antigravity", "mcp_config.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+		File{Host: WindsurfJetBrains, Path: filepath.Join(p.Home, ".codeium", "mcp_config.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+		File{Host: Kimi, Path: filepath.Join(p.Home, ".kimi", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+		File{Host: Factory, Path: filepath.Join(p.Project, ".factory", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
+		File{Host: Factory, Path: filepath.Join(p.Home, ".factory", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+	)
+	if qoderDir != "" {
+		all = append(all, File{Host: Qoder, Path: filepath.Join(qoderDir, "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers})
+	}
+	all = append(all, File{Host: Sema4, Path: filepath.Join(sema4Dir, "mcp_servers.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers})
+	return all
+}
+
 // FileFor is the File for a configuration file at path, read as host reads
 // it at scope (ScopeUser or ScopeProject, as text); ok is false for a host or scope that
 // has no such file. It lets tests and scripts read a file that is not where
@@ -292,9 +375,15 @@ func FileFor(host, scope, path string) (File, bool) {
 	case host == VSCode:
 		f.format, f.layout = formatJSON, layoutVSCode
 	case host == Cursor, host == Gemini, host == Qwen, host == Kiro,
-		host == Copilot && f.Scope == ScopeUser, host == ClaudeDesktop && f.Scope == ScopeUser, host == Windsurf && f.Scope == ScopeUser,
-		host == Cline && f.Scope == ScopeUser, host == LMStudio && f.Scope == ScopeUser, host == AmazonQ, host == KiloCode, host == Junie:
+		host == Copilot, host == ClaudeDesktop && f.Scope == ScopeUser, host == Windsurf && f.Scope == ScopeUser,
+		host == Cline && f.Scope == ScopeUser, host == LMStudio && f.Scope == ScopeUser, host == AmazonQ, host == KiloCode, host == Junie,
+		host == RooCode, host == Trae, host == Factory, host == Antigravity && f.Scope == ScopeUser, host == WindsurfJetBrains && f.Scope == ScopeUser,
+		host == Kimi && f.Scope == ScopeUser, host == Qoder && f.Scope == ScopeUser, host == Sema4 && f.Scope == ScopeUser:
 		f.format, f.layout = formatJSON, layoutMCPServers
+	case host == VSCodeInsiders && f.Scope == ScopeUser:
+		f.format, f.layout = formatJSON, layoutVSCode
+	case host == Amp:
+		f.format, f.layout = formatJSON, layoutAmp
 	case host == Crush:
 		f.format, f.layout = formatJSON, layoutCrush
 	case host == OpenCode:
