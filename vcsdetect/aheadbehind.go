@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
@@ -33,7 +32,7 @@ func aheadBehind(ctx context.Context, s storer.EncodedObjectStorer, head, up plu
 	var (
 		flags    = map[plumbing.Hash]uint8{}
 		expanded = map[plumbing.Hash]uint8{} // the flags a commit's parents were given
-		commits  = map[plumbing.Hash]*object.Commit{}
+		commits  = map[plumbing.Hash]*commit{}
 		q        commitQueue
 		active   int       // queued entries that were not reached by both sides when queued
 		oldest   time.Time // the oldest commit ever reached by one side alone
@@ -49,7 +48,7 @@ func aheadBehind(ctx context.Context, s storer.EncodedObjectStorer, head, up plu
 				return errTooManyCommits
 			}
 			var err error
-			if c, err = object.GetCommit(s, h); err != nil {
+			if c, err = readCommit(s, h); err != nil {
 				return err
 			}
 			commits[h] = c
@@ -58,7 +57,7 @@ func aheadBehind(ctx context.Context, s storer.EncodedObjectStorer, head, up plu
 		flags[h] = f
 		if f != both {
 			active++
-			if when := c.Committer.When; oldest.IsZero() || when.Before(oldest) {
+			if when := c.committer; oldest.IsZero() || when.Before(oldest) {
 				oldest = when
 			}
 		}
@@ -71,7 +70,7 @@ func aheadBehind(ctx context.Context, s storer.EncodedObjectStorer, head, up plu
 	if err := mark(up, right); err != nil {
 		return 0, 0, err
 	}
-	for q.Len() > 0 && (active > 0 || !q[0].c.Committer.When.Before(oldest)) {
+	for q.Len() > 0 && (active > 0 || !q[0].c.committer.Before(oldest)) {
 		if err := ctx.Err(); err != nil {
 			return 0, 0, err
 		}
@@ -79,13 +78,13 @@ func aheadBehind(ctx context.Context, s storer.EncodedObjectStorer, head, up plu
 		if e.flags != both {
 			active--
 		}
-		h := e.c.Hash
+		h := e.c.hash
 		f := flags[h]
 		if expanded[h] == f {
 			continue
 		}
 		expanded[h] = f
-		for _, p := range e.c.ParentHashes {
+		for _, p := range e.c.parents {
 			if err := mark(p, f); err != nil {
 				return 0, 0, err
 			}
@@ -104,7 +103,7 @@ func aheadBehind(ctx context.Context, s storer.EncodedObjectStorer, head, up plu
 
 // queued is a commit waiting in the walk, with the flags it had then.
 type queued struct {
-	c     *object.Commit
+	c     *commit
 	flags uint8
 }
 
@@ -113,7 +112,7 @@ type commitQueue []queued
 
 func (q commitQueue) Len() int { return len(q) }
 func (q commitQueue) Less(i, j int) bool {
-	return q[i].c.Committer.When.After(q[j].c.Committer.When)
+	return q[i].c.committer.After(q[j].c.committer)
 }
 func (q commitQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
 func (q *commitQueue) Push(x any)   { *q = append(*q, x.(queued)) }

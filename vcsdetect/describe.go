@@ -15,13 +15,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-git/go-billy/v5"
-	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/storage/filesystem"
-	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/rootpick/rootpick/internal/panics"
 )
 
@@ -305,19 +300,19 @@ type goGitResult struct {
 
 // headViaGoGit reads HEAD's commit and, on a branch, its upstream (and,
 // without git, the count of commits between them) into res.
-func (d *Describer) headViaGoGit(ctx context.Context, repo *git.Repository, res *goGitResult) {
-	ref, err := repo.Head()
+func (d *Describer) headViaGoGit(ctx context.Context, repo *gitRepo, res *goGitResult) {
+	ref, err := repo.head()
 	if err != nil {
 		return
 	}
-	if c, err := repo.CommitObject(ref.Hash()); err == nil {
-		res.when = c.Committer.When
-		res.subject, _, _ = strings.Cut(c.Message, "\n")
+	if c, err := readCommit(repo.st, ref.Hash()); err == nil {
+		res.when = c.committer
+		res.subject, _, _ = strings.Cut(c.message, "\n")
 	}
 	if !ref.Name().IsBranch() {
 		return
 	}
-	cfg, err := repo.Config()
+	cfg, err := repo.st.Config()
 	if err != nil {
 		return
 	}
@@ -351,13 +346,9 @@ func (d *Describer) viaGoGit(ctx context.Context, r Repo, gitdir string, det *De
 			return
 		}
 		res.state = StateUnknown
-		wt, err := repo.Worktree()
-		if err != nil {
-			return
-		}
-		if st, err := wt.Status(); err == nil {
+		if clean, err := repo.clean(); err == nil {
 			res.state = StateDirty
-			if st.IsClean() {
+			if clean {
 				res.state = StateClean
 			}
 		}
@@ -385,37 +376,20 @@ func (d *Describer) viaGoGit(ctx context.Context, r Repo, gitdir string, det *De
 // upstream (remote/merge, or merge itself when remote is ".") with go-git,
 // for when git is not installed; counted is false when the upstream
 // cannot be read or the count did not finish within ctx and its cap.
-func (d *Describer) countViaGoGit(ctx context.Context, repo *git.Repository, head plumbing.Hash, remote string, merge plumbing.ReferenceName) (ahead, behind int, counted bool) {
+func (d *Describer) countViaGoGit(ctx context.Context, repo *gitRepo, head plumbing.Hash, remote string, merge plumbing.ReferenceName) (ahead, behind int, counted bool) {
 	name := merge
 	if remote != "." {
 		name = plumbing.NewRemoteReferenceName(remote, merge.Short())
 	}
-	up, err := repo.Reference(name, true)
+	up, err := storer.ResolveReference(repo.st, name)
 	if err == nil {
-		ahead, behind, err = aheadBehind(ctx, repo.Storer, head, up.Hash())
+		ahead, behind, err = aheadBehind(ctx, repo.st, head, up.Hash())
 	}
 	if err != nil {
 		d.log.Debug("vcsdetect: go-git ahead/behind", "upstream", name.String(), "err", err)
 		return 0, 0, false
 	}
 	return ahead, behind, true
-}
-
-// openRepo opens r with go-git from its git folder, so that symlinked .git
-// folders (which go-git's own opening refuses as "chroot boundary crossed"),
-// .git files and worktrees (HEAD in gitdir, branches in the common folder)
-// work alike.
-func openRepo(r Repo, gitdir string) (*git.Repository, error) {
-	var common billy.Filesystem
-	if c := commonDir(gitdir); c != gitdir {
-		common = osfs.New(c)
-	}
-	st := filesystem.NewStorage(dotgit.NewRepositoryFilesystem(osfs.New(gitdir), common), cache.NewObjectLRUDefault())
-	var wt billy.Filesystem
-	if r.Kind != KindBare {
-		wt = osfs.New(r.Path)
-	}
-	return git.Open(st, wt)
 }
 
 // resolveGitDir returns the git folder of the work tree at path: path/.git,
@@ -558,13 +532,13 @@ func LastCommitTime(r Repo) (t time.Time, ok bool) {
 	if err != nil {
 		return time.Time{}, false
 	}
-	ref, err := repo.Head()
+	ref, err := repo.head()
 	if err != nil {
 		return time.Time{}, false
 	}
-	c, err := repo.CommitObject(ref.Hash())
+	c, err := readCommit(repo.st, ref.Hash())
 	if err != nil {
 		return time.Time{}, false
 	}
-	return c.Committer.When, true
+	return c.committer, true
 }
