@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
@@ -23,7 +23,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/memory"
@@ -100,22 +99,20 @@ var people = []person{
 // gitRepo writes the repository of s, its worktrees and submodules.
 func (w *writer) gitRepo(s *gitSpec) error {
 	dir := w.path(s.rel)
-	var st storage.Storer
+	var st *filesystem.Storage
 	var kind vcsdetect.Kind
 	gitdir := filepath.Join(dir, ".git")
-	init := git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")}
 	switch {
 	case s.bare:
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
-		r, err := git.InitWithOptions(newStorage(dir), nil, init)
-		if err != nil {
+		st, kind, gitdir = newStorage(dir), vcsdetect.KindBare, dir
+		if err := initRepo(st, nil); err != nil {
 			return err
 		}
-		st, kind, gitdir = r.Storer, vcsdetect.KindBare, dir
 	case s.gitDir != "":
-		// go-git writes the .git file and core.worktree, as
+		// initRepo writes the .git file and core.worktree, as
 		// git init --separate-git-dir does.
 		gitdir = w.path(s.gitDir)
 		for _, d := range []string{dir, gitdir} {
@@ -123,17 +120,15 @@ func (w *writer) gitRepo(s *gitSpec) error {
 				return err
 			}
 		}
-		r, err := git.InitWithOptions(newStorage(gitdir), osfs.New(dir), init)
-		if err != nil {
+		st, kind = newStorage(gitdir), vcsdetect.KindGitFile
+		if err := initRepo(st, osfs.New(dir)); err != nil {
 			return err
 		}
-		st, kind = r.Storer, vcsdetect.KindGitFile
 	default:
-		r, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{InitOptions: init})
-		if err != nil {
+		st, kind = newStorage(gitdir), vcsdetect.KindGit
+		if err := initRepo(st, osfs.New(dir)); err != nil {
 			return err
 		}
-		st, kind = r.Storer, vcsdetect.KindGit
 	}
 	h := newHistory(st, s, w.now)
 
@@ -197,6 +192,49 @@ func (w *writer) gitRepo(s *gitSpec) error {
 // newStorage is go-git's storage in the git folder dir.
 func newStorage(dir string) *filesystem.Storage {
 	return filesystem.NewStorageWithOptions(osfs.New(dir), cache.NewObjectLRUDefault(), filesystem.Options{ExclusiveAccess: true})
+}
+
+// initRepo makes an empty repository in st whose HEAD is main, as go-git's
+// InitWithOptions does (git's own init lays out the same): the folders
+// (objects, refs), HEAD, and the config, bare when worktree is nil. When
+// st is not worktree's .git folder, it writes the .git file that points
+// there and core.worktree, as git init --separate-git-dir does. (go-git's
+// top-level package would do it, but it links go-git's transports and
+// OpenPGP into rootpick: see deps_test.go.)
+func initRepo(st *filesystem.Storage, worktree billy.Filesystem) error {
+	if _, err := st.Reference(plumbing.HEAD); err == nil {
+		return errors.New("a repository already exists there")
+	}
+	if err := st.Init(); err != nil {
+		return err
+	}
+	if err := st.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, plumbing.NewBranchReferenceName("main"))); err != nil {
+		return err
+	}
+	cfg, err := st.Config()
+	if err != nil {
+		return err
+	}
+	if worktree == nil {
+		cfg.Core.IsBare = true
+		return st.SetConfig(cfg)
+	}
+	gitdir := st.Filesystem().Root()
+	if rel, err := filepath.Rel(worktree.Root(), gitdir); err != nil || rel != ".git" {
+		if err == nil {
+			gitdir = rel
+		}
+		if err := os.WriteFile(filepath.Join(worktree.Root(), ".git"), []byte("gitdir: "+gitdir+"\n"), 0o666); err != nil {
+			return err
+		}
+	}
+	if rel, err := filepath.Rel(st.Filesystem().Root(), worktree.Root()); err != nil || rel != ".." {
+		cfg.Core.Worktree = worktree.Root()
+		if err == nil {
+			cfg.Core.Worktree = rel
+		}
+	}
+	return st.SetConfig(cfg)
 }
 
 // checkout writes the files of snap into the work tree at dir, and the
@@ -288,14 +326,13 @@ func (w *writer) submodule(superRel string, sm submoduleSpec) (plumbing.Hash, er
 			return plumbing.ZeroHash, err
 		}
 	}
-	// go-git writes the .git file ("gitdir: ../../.git/modules/PATH") and
+	// initRepo writes the .git file ("gitdir: ../../.git/modules/PATH") and
 	// core.worktree, as git submodule add does.
-	init := git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")}
-	r, err := git.InitWithOptions(newStorage(gitdir), osfs.New(dir), init)
-	if err != nil {
+	st := newStorage(gitdir)
+	if err := initRepo(st, osfs.New(dir)); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	h := newHistory(r.Storer, &s, w.now)
+	h := newHistory(st, &s, w.now)
 	if err := h.write(langFiles(s.lang, path.Base(sm.path)), nil); err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -306,7 +343,7 @@ func (w *writer) submodule(superRel string, sm submoduleSpec) (plumbing.Hash, er
 		return plumbing.ZeroHash, err
 	}
 	// git submodule update checks out the recorded commit, detached.
-	if err := r.Storer.SetReference(plumbing.NewHashReference(plumbing.HEAD, h.tip)); err != nil {
+	if err := st.SetReference(plumbing.NewHashReference(plumbing.HEAD, h.tip)); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	if err := checkout(dir, gitdir, h.snaps[h.tip]); err != nil {
@@ -589,12 +626,16 @@ func (h *history) commit(files map[string]string, links map[string]plumbing.Hash
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	sig := object.Signature{Name: who.name, Email: who.email, When: at.In(who.zone)}
-	c := &object.Commit{Author: sig, Committer: sig, Message: msg + "\n", TreeHash: tree}
+	// A commit object as git (and go-git's object.Commit) writes it.
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "tree %s\n", tree)
 	if !parent.IsZero() {
-		c.ParentHashes = []plumbing.Hash{parent}
+		fmt.Fprintf(&b, "parent %s\n", parent)
 	}
-	hash, err := h.put(c)
+	when := at.In(who.zone)
+	sig := fmt.Sprintf("%s <%s> %d %s", who.name, who.email, max(when.Unix(), 0), when.Format("-0700"))
+	fmt.Fprintf(&b, "author %s\ncommitter %s\n\n%s\n", sig, sig, msg)
+	hash, err := h.put(plumbing.CommitObject, b.Bytes())
 	h.when[hash] = at
 	h.snaps[hash] = snapshot{maps.Clone(files), maps.Clone(links)}
 	return hash, err
@@ -603,7 +644,7 @@ func (h *history) commit(files map[string]string, links map[string]plumbing.Hash
 // tree writes the tree of the files and gitlinks below prefix ("" or a
 // folder ending in "/") and returns its hash.
 func (h *history) tree(files map[string]string, links map[string]plumbing.Hash, prefix string) (plumbing.Hash, error) {
-	var entries []object.TreeEntry
+	var entries []treeEntry
 	dirs := map[string]bool{}
 	for name, content := range files {
 		rest, ok := strings.CutPrefix(name, prefix)
@@ -622,14 +663,14 @@ func (h *history) tree(files map[string]string, links map[string]plumbing.Hash, 
 		if executable(rest) {
 			mode = filemode.Executable
 		}
-		entries = append(entries, object.TreeEntry{Name: rest, Mode: mode, Hash: hash})
+		entries = append(entries, treeEntry{rest, mode, hash})
 	}
 	for name, hash := range links {
 		if rest, ok := strings.CutPrefix(name, prefix); ok {
 			if dir, _, ok := strings.Cut(rest, "/"); ok {
 				dirs[dir] = true
 			} else {
-				entries = append(entries, object.TreeEntry{Name: rest, Mode: filemode.Submodule, Hash: hash})
+				entries = append(entries, treeEntry{rest, filemode.Submodule, hash})
 			}
 		}
 	}
@@ -638,43 +679,49 @@ func (h *history) tree(files map[string]string, links map[string]plumbing.Hash, 
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		entries = append(entries, object.TreeEntry{Name: dir, Mode: filemode.Dir, Hash: hash})
+		entries = append(entries, treeEntry{dir, filemode.Dir, hash})
 	}
 	// Git orders a tree's entries by name, a folder's name as if it ended
 	// in a slash.
-	key := func(e object.TreeEntry) string {
-		if e.Mode == filemode.Dir {
-			return e.Name + "/"
+	key := func(e treeEntry) string {
+		if e.mode == filemode.Dir {
+			return e.name + "/"
 		}
-		return e.Name
+		return e.name
 	}
-	slices.SortFunc(entries, func(a, b object.TreeEntry) int { return strings.Compare(key(a), key(b)) })
-	return h.put(&object.Tree{Entries: entries})
+	slices.SortFunc(entries, func(a, b treeEntry) int { return strings.Compare(key(a), key(b)) })
+	var b bytes.Buffer
+	for _, e := range entries {
+		fmt.Fprintf(&b, "%o %s\x00", uint32(e.mode), e.name)
+		b.Write(e.hash[:])
+	}
+	return h.put(plumbing.TreeObject, b.Bytes())
+}
+
+// treeEntry is an entry of a tree object.
+type treeEntry struct {
+	name string
+	mode filemode.FileMode
+	hash plumbing.Hash
 }
 
 // blob writes content as a blob.
 func (h *history) blob(content string) (plumbing.Hash, error) {
+	return h.put(plumbing.BlobObject, []byte(content))
+}
+
+// put writes an object of type t.
+func (h *history) put(t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
 	o := h.mem.NewEncodedObject()
-	o.SetType(plumbing.BlobObject)
+	o.SetType(t)
 	wr, err := o.Writer()
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	if _, err := wr.Write([]byte(content)); err != nil {
+	if _, err := wr.Write(content); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	if err := wr.Close(); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	return h.store(o)
-}
-
-// put writes a tree or commit.
-func (h *history) put(v interface {
-	Encode(plumbing.EncodedObject) error
-}) (plumbing.Hash, error) {
-	o := h.mem.NewEncodedObject()
-	if err := v.Encode(o); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	return h.store(o)
