@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -511,5 +512,47 @@ func TestOwnTaggedNeedsTheUser(t *testing.T) {
 	}
 	if !ownTagged(p, tag, stamp, uid) {
 		t.Errorf("ownTagged of this user's tagged process %d, reading its user from /proc, is false", p.pid)
+	}
+}
+
+// TestChildrenOfReadsOnlyOwnChildren: a reaping pass reads this process's
+// children from its threads' children files (a dozen reads), not the whole
+// process table, and still sees an exited child and a running one.
+func TestChildrenOfReadsOnlyOwnChildren(t *testing.T) {
+	if _, err := os.Stat("/proc/self/task/" + strconv.Itoa(os.Getpid()) + "/children"); err != nil {
+		testskip.Skip(t, "proc children", "this kernel has no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN)")
+	}
+	exited := exec.Command("true")
+	running := exec.Command("sleep", "30")
+	for _, c := range []*exec.Cmd{exited, running} {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		_ = running.Process.Kill()
+		_ = running.Wait()
+		_ = exited.Wait()
+	})
+	self := os.Getpid()
+	var got []proc
+	waitFor(t, "the exited child to be a zombie", func() bool {
+		got = childrenOf(self)
+		for _, p := range got {
+			if p.pid == exited.Process.Pid {
+				return p.dead()
+			}
+		}
+		return false
+	})
+	seen := map[int]bool{}
+	for _, p := range got {
+		if p.ppid != self {
+			t.Fatalf("childrenOf read process %d, whose parent is %d, not this process %d", p.pid, p.ppid, self)
+		}
+		seen[p.pid] = true
+	}
+	if !seen[running.Process.Pid] {
+		t.Fatalf("childrenOf missed the running child %d: %v", running.Process.Pid, got)
 	}
 }
