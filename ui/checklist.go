@@ -6,7 +6,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/picker"
 	"github.com/rootpick/rootpick/vcsdetect"
@@ -135,7 +134,7 @@ func (c *checklist) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (c *checklist) View() tea.View {
 	w := max(c.width, 20)
-	head := c.st.title.Render(ansi.Truncate(safetext.Escape(c.title), w, "…")) + "  " +
+	head := c.st.title.Render(cut(safetext.Escape(c.title), w, "…")) + "  " +
 		c.st.dim.Render(itoa(c.state.CheckedCount())+" of "+plural(c.state.Len(), "server", "servers")+" checked")
 	return tea.NewView(strings.Join([]string{head, c.list.View(), "", c.help()}, "\n"))
 }

@@ -61,7 +61,7 @@ func (m *Model) detailsView(w, h int) string {
 		return ""
 	}
 	line := func(label, value string) string {
-		return ansi.Truncate(m.st.dim.Render(label)+value, w, "…")
+		return cut(m.st.dim.Render(label)+value, w, "…")
 	}
 	mid := func(s string) string { return midCut(s, max(w-9, 8)) }
 	// A path or URI is wrapped, never cut, at a / where it can: where it
@@ -76,7 +76,7 @@ func (m *Model) detailsView(w, h int) string {
 		}
 		return out
 	}
-	rows := []string{ansi.Truncate(m.st.title.Render(safetext.Escape(r.Name)), w, "…")}
+	rows := []string{cut(m.st.title.Render(safetext.Escape(r.Name)), w, "…")}
 	f, known := m.facts[r.Path]
 	// The path and the URI (the very thing shared) come right after the
 	// warnings and are never dropped; a short pane drops the rows after
@@ -158,15 +158,38 @@ func (m *Model) withDetails(list string, w, h int) string {
 	switch mode {
 	case "side":
 		// The list, and a blank column before the pane's border.
-		rows := strings.Split(fit(list, m.sideListWidth(), h), "\n")
-		for i, r := range rows {
-			rows[i] = padRight(r, m.sideListWidth()+1)
-		}
-		return lipgloss.JoinHorizontal(lipgloss.Top, strings.Join(rows, "\n"), m.pane)
+		return joinSide(strings.Split(fit(list, m.sideListWidth(), h), "\n"), m.sideListWidth()+1, m.pane)
 	default:
 		rows := min(detailsBelowRows, max(h/3, 1))
 		return fit(list, w, h-rows) + "\n" + m.pane
 	}
+}
+
+// joinSide lays left's lines, each padded to lw cells, beside right's, each
+// padded to the widest of them, top-aligned, as lipgloss.JoinHorizontal
+// does, measuring each line once with cellWidth.
+func joinSide(left []string, lw int, right string) string {
+	rl := strings.Split(right, "\n")
+	rw := 0
+	for _, l := range rl {
+		rw = max(rw, cellWidth(l))
+	}
+	var b strings.Builder
+	for i := range max(len(left), len(rl)) {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(rl) {
+			r = rl[i]
+		}
+		b.WriteString(padRight(l, lw))
+		b.WriteString(padRight(r, rw))
+	}
+	return b.String()
 }
 
 // paneKey is what the drawn details pane depends on.

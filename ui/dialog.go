@@ -10,7 +10,6 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/safetext"
 )
@@ -490,10 +489,10 @@ func (d *consentDialog) tail(inner int) []string {
 
 func (d *consentDialog) footer(inner int) []string {
 	if !d.armed {
-		return []string{d.st.dim.Render(ansi.Truncate(d.waitLine(), inner, "…"))}
+		return []string{d.st.dim.Render(cut(d.waitLine(), inner, "…"))}
 	}
 	if d.change.Empty() {
-		return []string{ansi.Truncate(d.st.title.Render(keyName(d.dkeys.Cancel))+d.st.dim.Render(" close"), inner, "…")}
+		return []string{cut(d.st.title.Render(keyName(d.dkeys.Cancel))+d.st.dim.Render(" close"), inner, "…")}
 	}
 	// A line of news, if any (the most urgent), then how to answer.
 	news := ""
@@ -514,9 +513,9 @@ func (d *consentDialog) footer(inner int) []string {
 	}
 	var out []string
 	if news != "" {
-		out = append(out, d.st.warn.Render(ansi.Truncate(news, inner, "…")))
+		out = append(out, d.st.warn.Render(cut(news, inner, "…")))
 	}
-	return append(out, ansi.Truncate(fmt.Sprintf("%s confirm  %s cancel   %s",
+	return append(out, cut(fmt.Sprintf("%s confirm  %s cancel   %s",
 		d.st.title.Render(keyName(d.dkeys.Confirm)), d.st.title.Render(keyName(d.dkeys.Cancel)),
 		d.st.dim.Render(fmt.Sprintf("(%s, %d removed)", added, len(d.change.Removed)))), inner, "…"))
 }
@@ -577,15 +576,15 @@ func (d *consentDialog) bodyLines(inner int) []dline {
 	b := &bodyWriter{d: d, inner: inner}
 	b.addedSection()
 	if d.scanning && len(d.added) > 0 {
-		b.text(d.st.warn.Render(ansi.Truncate("  The scan is still running: these folders may hold more repositories.", inner, "…")))
+		b.text(d.st.warn.Render(cut("  The scan is still running: these folders may hold more repositories.", inner, "…")))
 	}
 	b.removedSection()
 	b.keptSection()
 	if d.change.Empty() {
-		b.text(d.st.dim.Render(ansi.Truncate(emptyChange(len(d.change.Kept)), inner, "…")))
+		b.text(d.st.dim.Render(cut(emptyChange(len(d.change.Kept)), inner, "…")))
 	}
 	for _, p := range d.problems {
-		b.text(d.st.warn.Render(ansi.Truncate("! "+safetext.Escape(p), inner, "…")))
+		b.text(d.st.warn.Render(cut("! "+safetext.Escape(p), inner, "…")))
 	}
 	return b.out
 }
@@ -603,7 +602,7 @@ func (b *bodyWriter) text(s string) { b.out = append(b.out, dline{text: s, added
 
 // entry is a root's line: its sign and name, and a suffix on the right;
 // added is its index among the added roots, or -1.
-func (b *bodyWriter) entry(sign string, st lipgloss.Style, r consent.Root, suffix string, added int) {
+func (b *bodyWriter) entry(sign string, st ink, r consent.Root, suffix string, added int) {
 	d, inner := b.d, b.inner
 	name := d.label(r.Path)
 	if added >= 0 && d.added[added].Requested != "" {
@@ -611,10 +610,10 @@ func (b *bodyWriter) entry(sign string, st lipgloss.Style, r consent.Root, suffi
 	}
 	// The suffix may take what the name leaves, but the name keeps at
 	// least 24 cells (or all it needs) and is cut in its middle.
-	suffix = ansi.Truncate(suffix, max(inner-5-min(lipgloss.Width(name), 24), inner/2, 1), "…")
-	nameW := max(inner-4-lipgloss.Width(suffix)-1, 4)
+	suffix = cut(suffix, max(inner-5-min(cellWidth(name), 24), inner/2, 1), "…")
+	nameW := max(inner-4-cellWidth(suffix)-1, 4)
 	name = midCut(name, nameW)
-	gap := max(1, inner-4-lipgloss.Width(name)-lipgloss.Width(suffix))
+	gap := max(1, inner-4-cellWidth(name)-cellWidth(suffix))
 	line := "  " + st.Render(sign+" "+name)
 	if suffix != "" {
 		line += strings.Repeat(" ", gap) + suffix
@@ -639,7 +638,7 @@ func (b *bodyWriter) addedSection() {
 		}
 		b.entry(sign, st, a.Root, d.st.dim.Render(strings.Join(d.addedSuffix(a, inner), "  ")), i)
 		for _, w := range a.Warnings {
-			b.text(d.st.warn.Render(ansi.Truncate("      ⚠ "+safetext.Escape(w.Text), inner, "…")))
+			b.text(d.st.warn.Render(cut("      ⚠ "+safetext.Escape(w.Text), inner, "…")))
 		}
 		if a.expanded {
 			for _, in := range a.inside {

@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/picker"
 )
@@ -121,8 +122,7 @@ func (m *Model) filterPending() bool {
 // when the text changed. Characters that could change how the line is
 // drawn (controls, bidi overrides, zero-width ones) never enter the query.
 func (m *Model) editQuery(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	m.filter, cmd = m.filter.Update(msg)
+	cmd := m.filter.Update(msg)
 	v := m.filter.Value()
 	if clean := strings.Map(queryRune, v); clean != v {
 		m.filter.SetValue(clean)
@@ -152,6 +152,42 @@ func (m *Model) clearQuery() {
 	m.keys.ClearQuery.SetEnabled(false)
 	m.list.offset = 0
 }
+
+// queryLine is the query's text input, its drawn line kept until the input
+// changes: bubbles draws the placeholder a character at a time through
+// lipgloss, an eighth of a ↓ key's cost while nothing was typed. Every
+// change goes through the methods below, which drop the drawn line; call
+// no other method of textinput.Model that changes it.
+type queryLine struct {
+	textinput.Model
+	drawn string
+	fresh bool
+}
+
+// View is textinput.Model.View, drawn again only after a change.
+func (q *queryLine) View() string {
+	if !q.fresh {
+		q.drawn, q.fresh = q.Model.View(), true
+	}
+	return q.drawn
+}
+
+// Update hands msg to the input.
+func (q *queryLine) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	q.Model, cmd = q.Model.Update(msg)
+	q.fresh = false
+	return cmd
+}
+
+// SetValue sets the query text.
+func (q *queryLine) SetValue(s string) { q.Model.SetValue(s); q.fresh = false }
+
+// SetWidth sets the input's width.
+func (q *queryLine) SetWidth(w int) { q.Model.SetWidth(w); q.fresh = false }
+
+// SetStyles sets the input's styles.
+func (q *queryLine) SetStyles(st textinput.Styles) { q.Model.SetStyles(st); q.fresh = false }
 
 // filterLine is the line above the list: the query line, always there as
 // in fzf (typing filters), with "…" while a typed query is still being

@@ -120,10 +120,10 @@ func TestFilterHighlightsMatches(t *testing.T) {
 	if !strings.Contains(out, " a"+hit.Render("pi")+"-wt ") {
 		t.Fatalf("p and i of api-wt are not highlighted, or more is:\n%q", out)
 	}
-	if !strings.Contains(out, m.st.cursor.Render("a")+matchStyle(m.st.cursor).Render("pi")) {
+	if !strings.Contains(out, m.st.cursor.Render("a")+matchStyle(m.st.cursor.Style).Render("pi")) {
 		t.Fatalf("the cursor row's match is not highlighted:\n%q", out)
 	}
-	if got := highlight("abc", []int{4, 6}, 3, lipgloss.NewStyle(), hit, true); got != "a"+hit.Render("b")+"c" {
+	if got := highlight("abc", []int{4, 6}, 3, inkOf(lipgloss.NewStyle()), inkOf(hit), true); got != "a"+hit.Render("b")+"c" {
 		t.Fatalf("highlight with an offset: %q", got)
 	}
 }

@@ -63,11 +63,11 @@ type helpLineKey struct {
 // wrapItems joins items with sep, starting a new line where the next item
 // would pass width w; an item wider than w alone is cut.
 func wrapItems(items []string, sep string, w int) string {
-	sw := lipgloss.Width(sep)
+	sw := cellWidth(sep)
 	var lines []string
 	line, lw := "", 0
 	for _, item := range items {
-		iw := lipgloss.Width(item)
+		iw := cellWidth(item)
 		switch {
 		case lw == 0:
 			line, lw = item, iw
@@ -82,7 +82,7 @@ func wrapItems(items []string, sep string, w int) string {
 		lines = append(lines, line)
 	}
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, "…")
+		lines[i] = cut(l, w, "…")
 	}
 	return strings.Join(lines, "\n")
 }
@@ -167,10 +167,10 @@ func (m *Model) helpText(w int) string {
 		if i > 0 {
 			out = append(out, "")
 		}
-		out = append(out, m.st.title.Render(ansi.Truncate(s.title, w, "…")))
+		out = append(out, m.st.title.Render(cut(s.title, w, "…")))
 		kw := 0
 		for _, e := range s.entries {
-			kw = max(kw, ansi.StringWidth(e.key))
+			kw = max(kw, cellWidth(e.key))
 		}
 		indent := 2 + kw + 2
 		stacked := w-indent < 24 // too narrow for a column: meaning below
@@ -183,7 +183,7 @@ func (m *Model) helpText(w int) string {
 			if stacked {
 				out = append(out, "  "+k)
 			} else {
-				out = append(out, "  "+k+strings.Repeat(" ", kw-ansi.StringWidth(e.key)+2)+m.st.helpDesc.Render(desc[0]))
+				out = append(out, "  "+k+strings.Repeat(" ", kw-cellWidth(e.key)+2)+m.st.helpDesc.Render(desc[0]))
 				desc = desc[1:]
 			}
 			for _, d := range desc {
@@ -242,7 +242,7 @@ func (m *Model) helpView() string {
 	}
 	pos := strconv.Itoa(int(m.helpVP.ScrollPercent()*100)) + "%"
 	more := helpScroll.Help().Key + " " + pos + " · other keys close"
-	return v + "\n" + m.st.dim.Render(ansi.Truncate(more, m.width, "…"))
+	return v + "\n" + m.st.dim.Render(cut(more, m.width, "…"))
 }
 
 // The key help of the server pane and of the full help, which take their

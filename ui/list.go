@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/picker"
 	"github.com/rootpick/rootpick/vcsdetect"
@@ -77,7 +76,7 @@ func (l *listView) View() string {
 		case p.Len() > 0:
 			msg = "Nothing matches the filter."
 		}
-		return l.st.dim.Render(ansi.Truncate("  "+msg, l.width, "…"))
+		return l.st.dim.Render(cut("  "+msg, l.width, "…"))
 	}
 	c := l.measure(p, min(n, l.offset+l.height)-l.offset)
 	out := make([]string, 0, len(c.raws))
@@ -110,18 +109,18 @@ func (l *listView) measure(p *picker.State, rows int) listColumns {
 		r := p.ShownAt(l.offset + j)
 		c.raws[j] = picker.Label(l.dir, r.Path)
 		c.labels[j] = safetext.Escape(c.raws[j])
-		c.nw = max(c.nw, ansi.StringWidth(c.labels[j]))
+		c.nw = max(c.nw, cellWidth(c.labels[j]))
 		c.states[j] = state(r.Path)
-		c.sw = max(c.sw, lipgloss.Width(c.states[j].full))
-		swMid = max(swMid, lipgloss.Width(c.states[j].mid))
-		swMin = max(swMin, lipgloss.Width(c.states[j].short))
+		c.sw = max(c.sw, cellWidth(c.states[j].full))
+		swMid = max(swMid, cellWidth(c.states[j].mid))
+		swMin = max(swMin, cellWidth(c.states[j].short))
 		if r.Kind != vcsdetect.KindGit {
 			c.kw = max(c.kw, len(r.Kind))
 		}
 		if d, ok := facts(r.Path); ok {
 			c.marks[j] = marksOf(d)
 		}
-		c.bw = max(c.bw, lipgloss.Width(safetext.Escape(r.Branch))+l.cell(c.marks[j], r.Branch != "", true).width)
+		c.bw = max(c.bw, cellWidth(safetext.Escape(r.Branch))+l.cell(c.marks[j], r.Branch != "", true).width)
 	}
 	c.nw, c.bw, c.kw, c.sw = fitColumns(l.width-6, c.nw, typicalWidth(c.labels), c.bw, c.kw, c.sw, swMid, swMin)
 	return c
@@ -145,11 +144,11 @@ func (l *listView) row(p *picker.State, j int, c *listColumns) string {
 	switch {
 	case len(pos) > 0 && label == raw:
 		// Escaped names are not highlighted: the offsets are into the raw text.
-		base := lipgloss.NewStyle()
+		base, hit := l.st.plain, l.st.plainMatch
 		if cur {
-			base = l.st.cursor
+			base, hit = l.st.cursor, l.st.cursorMatch
 		}
-		name = highlight(label, pos, 0, base, matchStyle(base), !cur)
+		name = highlight(label, pos, 0, base, hit, !cur)
 	case cur:
 		name = l.st.cursor.Render(label)
 	}
@@ -158,7 +157,7 @@ func (l *listView) row(p *picker.State, j int, c *listColumns) string {
 		branch := safetext.Escape(r.Branch)
 		if len(pos) > 0 && branch == r.Branch {
 			// The branch follows the label and a space in the haystack.
-			branch = highlight(branch, pos, len(raw)+1, l.st.branch, matchStyle(l.st.branch), false)
+			branch = highlight(branch, pos, len(raw)+1, l.st.branch, l.st.branchMatch, false)
 		} else {
 			branch = l.st.branch.Render(branch)
 		}
@@ -167,21 +166,21 @@ func (l *listView) row(p *picker.State, j int, c *listColumns) string {
 	if c.kw > 0 {
 		kind := ""
 		if r.Kind != vcsdetect.KindGit {
-			kind = l.st.kind.Render(ansi.Truncate(string(r.Kind), c.kw, "…"))
+			kind = l.st.kind.Render(cut(string(r.Kind), c.kw, "…"))
 		}
 		row += "  " + padRight(kind, c.kw)
 	}
 	if st := c.states[j]; c.sw > 0 && st.short != "" {
 		text := st.full
-		if lipgloss.Width(text) > c.sw {
+		if cellWidth(text) > c.sw {
 			text = st.mid
 		}
-		if lipgloss.Width(text) > c.sw {
+		if cellWidth(text) > c.sw {
 			text = st.short
 		}
-		row += "  " + ansi.Truncate(text, c.sw, "…")
+		row += "  " + cut(text, c.sw, "…")
 	}
-	return ansi.Truncate(strings.TrimRight(row, " "), l.width, "")
+	return cut(strings.TrimRight(row, " "), l.width, "")
 }
 
 // fitColumns shares avail cells between the name column and the branch,
@@ -242,7 +241,7 @@ func fitColumns(avail, nw, nwTypical, bw, kw, sw, swMid, swMin int) (int, int, i
 func typicalWidth(labels []string) int {
 	ws := make([]int, len(labels))
 	for i, l := range labels {
-		ws[i] = ansi.StringWidth(l)
+		ws[i] = cellWidth(l)
 	}
 	slices.Sort(ws)
 	if len(ws) == 0 {
@@ -261,11 +260,6 @@ func typicalWidth(labels []string) int {
 // on top of the row's own style, so a match is not told by colour alone.
 func matchStyle(base lipgloss.Style) lipgloss.Style {
 	return base.Underline(true).Bold(true)
-}
-
-// padRight pads s with spaces to w cells.
-func padRight(s string, w int) string {
-	return s + strings.Repeat(" ", max(0, w-lipgloss.Width(s)))
 }
 
 // branchMarks is what follows a row's branch once its details are known:
@@ -339,7 +333,7 @@ func (l *listView) cell(m branchMarks, afterBranch, withAB bool) markCell {
 			plain, styled = append(plain, t), append(styled, l.st.dim.Render(t))
 		}
 	}
-	c := markCell{text: strings.Join(styled, " "), width: lipgloss.Width(strings.Join(plain, " "))}
+	c := markCell{text: strings.Join(styled, " "), width: cellWidth(strings.Join(plain, " "))}
 	if c.width > 0 && afterBranch {
 		c.text, c.width = " "+c.text, c.width+1
 	}
@@ -355,23 +349,23 @@ func (l *listView) cell(m branchMarks, afterBranch, withAB bool) markCell {
 // ahead/behind is left out and the branch cut further; on the narrowest
 // column the dirty marker is what remains.
 func (l *listView) branchCell(branch string, hasBranch bool, m branchMarks, bw int) string {
-	need := min(8, lipgloss.Width(branch)) // the branch keeps this much before ahead/behind goes
+	need := min(8, cellWidth(branch)) // the branch keeps this much before ahead/behind goes
 	for _, withAB := range []bool{true, false} {
 		c := l.cell(m, hasBranch, withAB)
 		if c.width == 0 {
-			return ansi.Truncate(branch, bw, "…")
+			return cut(branch, bw, "…")
 		}
 		if room := bw - c.width; room >= need || !withAB && room > 0 {
-			return ansi.Truncate(branch, room, "…") + c.text
+			return cut(branch, room, "…") + c.text
 		}
 	}
-	return ansi.Truncate(l.cell(m, hasBranch, false).text, bw, "")
+	return cut(l.cell(m, hasBranch, false).text, bw, "")
 }
 
 // highlight draws s with the bytes at offsets pos (ascending, relative to
 // s after subtracting from) in hit and the rest in base; pos outside s are
 // ignored. It cuts only between runes, and emits one style run per span.
-func highlight(s string, pos []int, from int, base, hit lipgloss.Style, plainBase bool) string {
+func highlight(s string, pos []int, from int, base, hit ink, plainBase bool) string {
 	var b strings.Builder
 	run := func(t string, on bool) {
 		switch {

@@ -85,8 +85,13 @@ func themeColours(t *testing.T, m *Model) (text, lines map[string]color.Color) {
 	v := reflect.ValueOf(&pal).Elem()
 	for i := range v.NumField() {
 		f := v.Field(i) // unexported: read through its address
-		st, ok := reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().(lipgloss.Style)
-		if !ok {
+		var st lipgloss.Style
+		switch v := reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().(type) {
+		case lipgloss.Style:
+			st = v
+		case ink:
+			st = v.Style
+		default:
 			continue
 		}
 		name := "styles." + v.Type().Field(i).Name

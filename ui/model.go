@@ -60,7 +60,6 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/picker"
 	"github.com/rootpick/rootpick/ui/sharing"
@@ -91,7 +90,7 @@ type Model struct {
 	scanStart   time.Time
 	spinner     spinner.Model
 
-	filter        textinput.Model   // the query line, always focused: typing filters
+	filter        queryLine         // the query line, always focused: typing filters
 	filterWant    string            // the query typed last; the picker shows it once matched
 	filterSyncMax int               // lists up to this size are matched inside Update (filter.go)
 	heldKeys      []tea.KeyPressMsg // keys that wait for the query's result (filter.go)
@@ -158,9 +157,9 @@ func New(cfg Config) *Model {
 	m := &Model{
 		common: &common{st: st, keys: defaultKeys(), dkeys: defaultDialogKeys()},
 		cfg:    cfg,
-		filter: ti,
+		filter: queryLine{Model: ti},
 
-		spinner: spinner.New(spinner.WithSpinner(scanSpinner), spinner.WithStyle(st.spinner)),
+		spinner: spinner.New(spinner.WithSpinner(scanSpinner), spinner.WithStyle(st.spinner.Style)),
 
 		filterSyncMax: syncFilterMax,
 	}
@@ -315,12 +314,23 @@ func (m *Model) setSize(w, h int) {
 // and the key help (the last two wrapped, so they may take more than one
 // line).
 func (m *Model) chromeHeight() int {
-	h := 1 + lipgloss.Height(m.status.View()) + lipgloss.Height(m.shortHelp())
-	if _, ok := m.filterLine(); ok {
+	scan := ""
+	if m.scanning {
+		scan = m.scanLine()
+	}
+	return m.chromeOf(m.status.View(), m.shortHelp(), scan, m.bodyMode() == modeList)
+}
+
+// chromeOf is the rows the fixed lines take: the header, the filter line
+// when there is one, the scan line while scanning, the status and the
+// help, as drawn.
+func (m *Model) chromeOf(status, help, scan string, filter bool) int {
+	h := 1 + lipgloss.Height(status) + lipgloss.Height(help)
+	if filter {
 		h++
 	}
 	if m.scanning {
-		h += lipgloss.Height(m.scanLine())
+		h += lipgloss.Height(scan)
 	}
 	return h
 }
@@ -471,10 +481,19 @@ func (m *Model) render() string {
 	if m.width <= 0 || m.height <= 0 {
 		return "" // nothing is drawn before the size is known
 	}
+	// The fixed lines are drawn once a frame, and the body gets the rows
+	// they leave (chromeHeight, without drawing them again).
 	lines := []string{m.headerView()}
-	if line, ok := m.filterLine(); ok {
-		lines = append(lines, line)
+	filter, hasFilter := m.filterLine()
+	if hasFilter {
+		lines = append(lines, filter)
 	}
+	var scan string
+	if m.scanning {
+		scan = m.scanLine()
+	}
+	status, help := m.status.View(), m.shortHelp()
+	bodyH := max(m.height-m.chromeOf(status, help, scan, hasFilter), 0)
 	var body string
 	switch m.bodyMode() {
 	case modeDialog:
@@ -485,17 +504,16 @@ func (m *Model) render() string {
 		body = m.srvPane.View()
 	case modeList, modeAsk: // the list (bodyMode never answers modeAsk)
 		if m.picker.Len() == 0 {
-			body = m.emptyView(m.width, m.bodyHeight())
+			body = m.emptyView(m.width, bodyH)
 		} else {
-			body = m.withDetails(m.list.View(), m.width, m.bodyHeight())
+			body = m.withDetails(m.list.View(), m.width, bodyH)
 		}
 	}
-	lines = append(lines, fit(body, m.width, m.bodyHeight()))
+	lines = append(lines, fit(body, m.width, bodyH))
 	if m.scanning {
-		lines = append(lines, m.scanLine())
+		lines = append(lines, scan)
 	}
-	lines = append(lines, m.status.View())
-	lines = append(lines, m.shortHelp())
+	lines = append(lines, status, help)
 	// A terminal smaller than the fixed lines shows the top of the screen.
 	return fit(strings.Join(lines, "\n"), m.width, m.height)
 }
@@ -512,9 +530,9 @@ func (m *Model) headerView() string {
 	// its middle, so a long path never hides how many rows are checked.
 	head := m.st.title.Render("rootpick") + "  " + m.st.dim.Render(count+" · "+itoa(m.picker.CheckedCount())+" checked") + m.pendingCounts()
 	tail := strings.Join(m.scanHeader(), "  ")
-	room := m.width - ansi.StringWidth(head) - 2
+	room := m.width - cellWidth(head) - 2
 	if tail != "" {
-		room -= ansi.StringWidth(tail) + 2
+		room -= cellWidth(tail) + 2
 	}
 	line := head
 	if dir := safetext.Escape(home(m.cfg.Dir)); room >= 8 {
@@ -523,7 +541,7 @@ func (m *Model) headerView() string {
 	if tail != "" {
 		line += "  " + tail
 	}
-	return ansi.Truncate(line, m.width, "…")
+	return cut(line, m.width, "…")
 }
 
 // mode is what is on top: the consent dialog, then a question, then the
@@ -563,7 +581,7 @@ func (m *Model) autoTheme() bool { return m.cfg.Theme == "" || m.cfg.Theme == "a
 func (m *Model) setTheme(dark bool) {
 	m.st = newStyles(dark, m.st.noColor)
 	m.filter.SetStyles(m.st.inputStyles())
-	m.spinner.Style = m.st.spinner
+	m.spinner.Style = m.st.spinner.Style
 	if m.sh.Dialog() != nil {
 		m.sh.Dialog().rebuild()
 	}

@@ -4,8 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"charm.land/lipgloss/v2"
-
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/safetext"
 )
@@ -23,7 +21,7 @@ func (m *Model) rowTagger() func(path string) rowState {
 func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 	checked := m.picker.IsChecked(path)
 	var full, mid, short []string
-	tag := func(st lipgloss.Style, glyph, word, more string) {
+	tag := func(st ink, glyph, word, more string) {
 		full = append(full, st.Render(glyph+" "+word+more))
 		mid = append(mid, st.Render(glyph+" "+word))
 		short = append(short, st.Render(glyph))

@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/rootpick/rootpick/internal/safetext"
 )
 
@@ -124,7 +123,7 @@ func (m *Model) emptyView(w, h int) string {
 		}
 		lines = append(lines, wrapIndent("  ", "No repositories found in "+dir+".", m.st.title, w))
 		sep()
-		lines = append(lines, wrapIndent("  ", scanned, lipgloss.NewStyle(), w))
+		lines = append(lines, wrapIndent("  ", scanned, m.st.plain, w))
 		if len(tries) > 0 {
 			sep()
 			lines = append(lines, "  Try:")

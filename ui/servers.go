@@ -5,7 +5,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // serverPane is the server pane (ctrl+o) as a component: it owns its
@@ -34,7 +33,7 @@ func (p *serverPane) View() string {
 	}
 	top := min(p.top, len(lines)-(p.h-1))
 	more := "↑/↓ scroll · " + itoa(top+1) + "–" + itoa(top+p.h-1) + " of " + itoa(len(lines)) + " lines"
-	return strings.Join(lines[top:top+p.h-1], "\n") + "\n" + p.st.dim.Render(ansi.Truncate(more, max(p.w, 1), "…"))
+	return strings.Join(lines[top:top+p.h-1], "\n") + "\n" + p.st.dim.Render(cut(more, max(p.w, 1), "…"))
 }
 
 // scroll moves the pane by delta lines, within its length.

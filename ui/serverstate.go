@@ -378,12 +378,12 @@ type paneWriter struct {
 }
 
 // add is one line, cut at the edge.
-func (p *paneWriter) add(s string) { p.out = append(p.out, ansi.Truncate(s, p.w, "…")) }
+func (p *paneWriter) add(s string) { p.out = append(p.out, cut(s, p.w, "…")) }
 
 // wrapped is a labelled field shown whole (an error, the roots fetched):
 // wrapped under its label instead of cut at the edge.
 func (p *paneWriter) wrapped(label, text string) {
-	indent := strings.Repeat(" ", ansi.StringWidth(label))
+	indent := strings.Repeat(" ", cellWidth(label))
 	if p.w-len(indent) < 20 {
 		p.add(label + text)
 		return
@@ -681,7 +681,7 @@ func (f *fleet) line(w int) string {
 	}
 	tries := f.lineTries(exposed, shortExposed, w)
 	for _, try := range tries {
-		if ansi.StringWidth(try) <= w {
+		if cellWidth(try) <= w {
 			return try
 		}
 	}
@@ -729,9 +729,9 @@ func (f *fleet) lineTries(exposed, shortExposed string, w int) []string {
 	tries = append(tries, each(shortExposed, f.shortState)+hint, each(shortExposed, f.shortState))
 	for _, state := range []string{f.shortState(s), f.wordState(s)} {
 		head, tail := shortExposed+"  ● ", " "+state
-		room := w - ansi.StringWidth(head+tail)
-		if state == f.wordState(s) || room >= min(ansi.StringWidth(f.displayName(s)), nameKept) {
-			tries = append(tries, head+ansi.Truncate(f.displayName(s), max(room, 1), "…")+tail)
+		room := w - cellWidth(head+tail)
+		if state == f.wordState(s) || room >= min(cellWidth(f.displayName(s)), nameKept) {
+			tries = append(tries, head+cut(f.displayName(s), max(room, 1), "…")+tail)
 		}
 	}
 	return tries
@@ -753,11 +753,11 @@ func (f *fleet) startingCut(exposed string, w int) []string {
 		return nil
 	}
 	head := exposed + "  ● " + f.displayName(s) + " " + f.st.pending.Render(f.startingFor(s)) + f.st.dim.Render(" — ")
-	room := w - ansi.StringWidth(head)
+	room := w - cellWidth(head)
 	if room < 10 {
 		return nil
 	}
-	return []string{head + f.st.dim.Render(ansi.Truncate(s.startLine, room, "…"))}
+	return []string{head + f.st.dim.Render(cut(s.startLine, room, "…"))}
 }
 
 // serverSummary counts the servers by state: "3 servers: 2 verified, 1

@@ -1,9 +1,5 @@
 package ui
 
-import (
-	"github.com/charmbracelet/x/ansi"
-)
-
 // statusLine is the status line as a component: it owns its width and
 // the note of the last action; the line about the roots and the servers
 // comes from its source (the model). The note follows that line when it
@@ -41,14 +37,14 @@ func (l *statusLine) View() string {
 	}
 	if note == "" && l.where != nil {
 		if where := l.where(); where != "" { // on a line of its own, so the servers' line stays put
-			return ansi.Truncate(line, l.w, "…") + "\n" + st.Render(wrapText(where, l.w))
+			return cut(line, l.w, "…") + "\n" + st.Render(wrapText(where, l.w))
 		}
 	}
 	if note == "" {
-		return ansi.Truncate(line, l.w, "…")
+		return cut(line, l.w, "…")
 	}
-	if ansi.StringWidth(line)+2+ansi.StringWidth(note) <= l.w {
+	if cellWidth(line)+2+cellWidth(note) <= l.w {
 		return line + "  " + st.Render(note)
 	}
-	return ansi.Truncate(line, l.w, "…") + "\n" + st.Render(wrapText(note, l.w))
+	return cut(line, l.w, "…") + "\n" + st.Render(wrapText(note, l.w))
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
 )
@@ -19,16 +18,16 @@ func wrapText(s string, w int) string {
 // midCut shortens s to w cells by cutting out its middle, so the start and
 // the end of a name, which tell two names apart, both stay.
 func midCut(s string, w int) string {
-	sw := ansi.StringWidth(s)
+	sw := cellWidth(s)
 	if sw <= w {
 		return s
 	}
 	if w <= 1 {
-		return ansi.Truncate(s, w, "")
+		return cut(s, w, "")
 	}
 	left := (w - 1) / 2
 	right := w - 1 - left
-	return ansi.Truncate(s, left, "") + "…" + ansi.TruncateLeft(s, sw-right, "")
+	return cut(s, left, "") + "…" + ansi.TruncateLeft(s, sw-right, "")
 }
 
 // noun is one when n is 1, else many (the number is written apart).
@@ -49,7 +48,7 @@ func fit(s string, w, h int) string {
 		rows = rows[:h]
 	}
 	for i, r := range rows {
-		rows[i] = ansi.Truncate(r, w, "")
+		rows[i] = cut(r, w, "")
 	}
 	for len(rows) < h {
 		rows = append(rows, "")
@@ -74,7 +73,7 @@ func home(p string) string {
 
 // wrapIndent wraps plain text s to width w, every line indented and
 // styled on its own (a style must not run across a line break).
-func wrapIndent(indent, s string, st lipgloss.Style, w int) string {
+func wrapIndent(indent, s string, st ink, w int) string {
 	inner := max(w-len(indent), 8)
 	lines := strings.Split(ansi.Wrap(s, inner, "/"), "\n")
 	for i, l := range lines {

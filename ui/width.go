@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The screen is measured many times a frame: each row's cells, each line
+// of the list and the pane before they are joined, each line of the screen
+// before it is cut to the terminal. ansi.StringWidth walks grapheme
+// clusters, which was half of a ↓ key's cost at 50,000 rows; most of what
+// rootpick draws is ASCII with colour (SGR) sequences and a few symbols of
+// its own, whose widths are known. cellWidth measures those in one pass
+// over the bytes and hands anything else to ansi.StringWidth, so the two
+// always agree (TestCellWidthAgreesWithAnsi, FuzzCellWidth).
+
+// narrow are the non-ASCII characters rootpick draws itself, each one cell
+// wide whatever follows it, unless it is followed by a combining mark or a
+// variation selector: then cellWidth asks ansi.StringWidth.
+var narrow = func() (m [0x2900 - 0x2000]bool) {
+	for _, r := range "│─┌┐└┘├┤┬┴┼╭╮╰╯…›‹•↑↓←→✓✗●○◌◆◇▸▾⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⚠" {
+		m[r-0x2000] = true
+	}
+	return m
+}()
+
+// isNarrow reports whether r is one of the narrow symbols.
+func isNarrow(r rune) bool {
+	if r == '·' { // U+00B7, the separator
+		return true
+	}
+	return r >= 0x2000 && r < 0x2900 && narrow[r-0x2000]
+}
+
+// cellWidth is ansi.StringWidth(s): the cells s takes on a terminal, its
+// escape sequences taking none.
+func cellWidth(s string) int {
+	w := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < 0x7f:
+			w++
+			i++
+		case c == 0x1b:
+			n := escapeLen(s[i:])
+			if n == 0 {
+				return ansi.StringWidth(s)
+			}
+			i += n
+		case c >= 0x80:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !isNarrow(r) || !plainAfter(s[i+size:]) {
+				return ansi.StringWidth(s)
+			}
+			w++
+			i += size
+		default: // other control characters
+			return ansi.StringWidth(s)
+		}
+	}
+	return w
+}
+
+// plainAfter reports whether what follows a narrow symbol cannot join it
+// into one cluster: the end, ASCII, an escape sequence or another narrow
+// symbol (a combining mark or a variation selector would).
+func plainAfter(rest string) bool {
+	if rest == "" || rest[0] < 0x80 {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return isNarrow(r)
+}
+
+// escapeLen is the length of the CSI (ESC [ … final) or OSC (ESC ] … BEL or
+// ESC \, printable ASCII between) sequence s starts with, 0 for any other,
+// an unusual or an unfinished one.
+func escapeLen(s string) int {
+	if len(s) < 2 {
+		return 0
+	}
+	switch s[1] {
+	case '[':
+		// Parameter bytes, then intermediate bytes, then the final byte;
+		// anything out of that order is left to ansi.StringWidth.
+		i := 2
+		for i < len(s) && s[i] >= 0x30 && s[i] <= 0x3f {
+			i++
+		}
+		for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
+			i++
+		}
+		if i < len(s) && s[i] >= 0x40 && s[i] <= 0x7e {
+			return i + 1
+		}
+		return 0
+	case ']':
+		for i := 2; i < len(s); i++ {
+			switch c := s[i]; {
+			case c == 0x07:
+				return i + 1
+			case c == 0x1b && i+1 < len(s) && s[i+1] == '\\':
+				return i + 2
+			case c < 0x20 || c >= 0x7f: // printable ASCII only
+				return 0
+			}
+		}
+	}
+	return 0
+}
+
+// cut is ansi.Truncate(s, w, tail), with s itself when it fits, which
+// cellWidth tells without the grapheme walk.
+func cut(s string, w int, tail string) string {
+	if cellWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, tail)
+}
+
+// padRight pads s with spaces to w cells.
+func padRight(s string, w int) string {
+	if n := w - cellWidth(s); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
+}
