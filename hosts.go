@@ -64,6 +64,9 @@ type hostsWrapCmd struct {
 	Yes      bool     `short:"y" help:"Write without asking (for scripts)."`
 	All      bool     `help:"With no server named, take every stdio server without the checklist (for scripts; --yes implies it)."`
 	Project  string   `placeholder:"DIR" type:"path" help:"Read the project files of DIR (default: the current folder)."`
+	// NoPrefetch skips fetching what a wrapped launcher (npx, uvx, pnpm
+	// dlx) would download on the host's first start (hosts_prefetch.go).
+	NoPrefetch bool `name:"no-prefetch" help:"Do not fetch what a wrapped npx, npm exec, uvx or pnpm dlx entry would download on the host's first start (by default it is fetched before the file is written, so that the first start fits the host's timeout)."`
 }
 
 // hostsUnwrapCmd restores servers that run through the proxy.
@@ -93,6 +96,11 @@ Arguments that name folders (~/src, ${workspaceFolder}, /srv/docs) become
 {roots}, which the proxy expands to the folders you consent, so that a
 server sees only those; the diff names each, and unwrap puts them back.
 --keep-args keeps them: the server then gets them whatever you consent.
+
+A server started by npx, npm exec, uvx or pnpm dlx downloads itself on its
+first start, which can take longer than the host waits: after the y, and
+before the file is written, wrap fetches what that start would download
+(with the entry's env), saying how long it takes. --no-prefetch skips it.
 
 Examples:
   rootpick hosts wrap                            every host's stdio servers
@@ -142,6 +150,9 @@ func (o *hostsWrapCmd) Run(e *env) error {
 	}
 	ch := hostsChange{targets: o.Targets, except: o.Except, project: o.Project, yes: o.Yes, wrap: true,
 		proxy: hostcfg.Proxy{Exe: proxyExecutable(), Profile: o.Profile, StateDir: e.dirs.NonDefaultState(), KeepArgs: o.KeepArgs}}
+	if !o.NoPrefetch {
+		ch.prefetch = prefetchRun
+	}
 	if !o.All && !o.Yes && term.IsTerminal(os.Stdin.Fd()) {
 		ch.choose = terminalChecklist
 	}
@@ -317,6 +328,10 @@ type hostsChange struct {
 	// choose, when set (a terminal, no server named, no --all or --yes),
 	// lets the person pick the servers to wrap from a checklist.
 	choose chooseFunc
+	// prefetch, when set (wrap without --no-prefetch), fetches what each
+	// wrapped launcher would download on the host's first start, after
+	// the yes and before the files are written (hosts_prefetch.go).
+	prefetch prefetchFunc
 }
 
 // chooseFunc shows the candidates as a checklist and returns those
@@ -404,6 +419,9 @@ type planned struct {
 	notes   []string
 	// portable says the notes already say the file is a project's.
 	portable bool
+	// launches are the wrapped servers whose command is a downloading
+	// launcher (hosts_prefetch.go).
+	launches []launch
 }
 
 func (p *planned) data() []byte { return p.configs[0].Data }
@@ -501,6 +519,9 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 	}
 	if ok, err := ch.confirm(e, plans, ask); !ok {
 		return err
+	}
+	if ch.wrap && ch.prefetch != nil {
+		ch.prefetchAll(e, plans)
 	}
 	writeFailed := ch.write(e, plans)
 	if ch.wrap && !writeFailed {
@@ -648,6 +669,9 @@ func (pl *planner) view(p *planned, k int, read *hostcfg.Config, data []byte, re
 		p.servers = append(p.servers, shown(s.Name))
 		if pl.ch.wrap {
 			p.notes = append(p.notes, pl.ch.wrapNotes(c, i, pl.grants)...)
+			if l, ok := launchOf(c, i); ok {
+				p.launches = append(p.launches, l)
+			}
 		} else {
 			p.notes = append(p.notes, unwrapNotes(s)...)
 		}

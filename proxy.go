@@ -8,17 +8,20 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/alecthomas/kong"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/hostcfg"
 	"github.com/rootpick/rootpick/internal/logfile"
+	"github.com/rootpick/rootpick/internal/panics"
 	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/rootpick/rootpick/mcpconn"
@@ -128,6 +131,8 @@ func (o *proxyCmd) Run(e *env) error {
 
 	ctx := onSignals(context.Background())
 	defer ctx.stop()
+	hurry, stopHurry := secondSignal()
+	defer stopHurry()
 	source := mcpconn.NewStoreSource(ctx, store)
 	reg := newProxyRegistrar(state, o.Profile, logger.Warn)
 	defer reg.close()
@@ -142,6 +147,8 @@ func (o *proxyCmd) Run(e *env) error {
 		Enforce:         mcpconn.Enforce(o.Enforce),
 		AllowRead:       o.AllowRead,
 		AllowWrite:      o.AllowWrite,
+		Hurry:           hurry,
+		Notice:          stderr,
 	})
 	logger.Info("proxy exit", "err", err)
 	if errors.Is(err, context.Canceled) {
@@ -153,6 +160,40 @@ func (o *proxyCmd) Run(e *env) error {
 // noConsentNote is what the proxy tells its host when no consent of
 // profile can be read: why, and the picker command that gives consent,
 // with the same profile and state folder, ready to paste into a shell.
+// secondSignal is closed by the second of endSignals: the first ends the
+// proxy (onSignals), which lets a launcher that is still installing
+// finish (mcpconn's InstallGrace); a second one ends it at once. It also
+// makes a write to a closed stderr (a host gone, with its end of our
+// stderr) an error instead of a SIGPIPE that would end the proxy, and with
+// it the install it waits for. stop undoes both.
+func secondSignal() (hurry <-chan struct{}, stop func()) {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, endSignals...)
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	h := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer panics.Guard()
+		for n := 0; ; {
+			select {
+			case <-sigs:
+				if n++; n == 2 {
+					close(h)
+					return
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return h, func() {
+		signal.Stop(sigs)
+		signal.Stop(pipe)
+		close(done)
+	}
+}
+
 func noConsentNote(profile, stateDir string) func(problem string) string {
 	pick := "rootpick"
 	if profile != consent.DefaultProfile {

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/panics"
+	"github.com/rootpick/rootpick/internal/prefetch"
 	"github.com/rootpick/rootpick/internal/safetext"
 )
 
@@ -72,9 +73,22 @@ type ProxyOptions struct {
 	// to fetch its roots after it connects, restarts or is told of a
 	// change (proxy_hold.go); 0 means DefaultFetchHold.
 	FetchHold time.Duration
+	// InstallGrace bounds how long the proxy, when it ends (the host went
+	// away, or a signal), lets a launcher that has not answered yet — npx,
+	// uvx, pnpm dlx… still installing on a first start — finish before
+	// it ends it (proxy_install.go); 0 means DefaultInstallGrace. Hurry,
+	// when closed (a second signal), ends that wait at once.
+	InstallGrace time.Duration
+	Hurry        <-chan struct{}
+	// Notice, when set, receives the lines a person should read (what a
+	// slow first start waits for): the proxy's stderr, which hosts show in
+	// their logs. They are logged too.
+	Notice io.Writer
 
-	// hooks are nil outside the tests.
-	hooks proxyHooks
+	// hooks are nil outside the tests; noticeEvery is how often a slow
+	// first start is told (0: installNoticeEvery).
+	hooks       proxyHooks
+	noticeEvery time.Duration
 }
 
 // proxyHooks are pause points for tests (see hooks in hub.go).
@@ -167,7 +181,9 @@ const restartedCode = -32000
 // answers those from Source too and retries the request itself; only the
 // other input requests reach the host (proxy_mrtr.go). RunProxy returns
 // when the host goes away or ctx ends, after ending the child and its
-// descendants.
+// descendants — a launcher that is still installing (npx on a first start,
+// not yet answered) is let finish first, for InstallGrace at most
+// (proxy_install.go), so that its cache is never left half-written.
 func RunProxy(ctx context.Context, hostTransport mcp.Transport, opts ProxyOptions) error {
 	if len(opts.Command) == 0 {
 		return errors.New("mcpconn: proxy needs a server command")
@@ -181,6 +197,9 @@ func RunProxy(ctx context.Context, hostTransport mcp.Transport, opts ProxyOption
 	opts.Timing = opts.Timing.withDefaults()
 	if opts.FetchHold <= 0 {
 		opts.FetchHold = DefaultFetchHold
+	}
+	if opts.InstallGrace <= 0 {
+		opts.InstallGrace = DefaultInstallGrace
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -199,6 +218,9 @@ func RunProxy(ctx context.Context, hostTransport mcp.Transport, opts ProxyOption
 		usesArgs:    slices.Contains(opts.Command, rootsPlaceholder),
 		nonce:       newNonce(),
 		status:      ProxyStatus{Command: Spec{Command: opts.Command}.Label(), State: "starting"},
+	}
+	if l, ok := prefetch.Of(opts.Command); ok {
+		p.launcher = &l
 	}
 	p.served = p.load()
 	if err := p.startChild(); err != nil {
@@ -221,8 +243,14 @@ func RunProxy(ctx context.Context, hostTransport mcp.Transport, opts ProxyOption
 		select {
 		case err := <-hostDone:
 			p.log.Info("host went away", "err", err)
+			p.mu.Lock()
+			p.ending = "the host went away"
+			p.mu.Unlock()
 			return nil
 		case <-ctx.Done():
+			p.mu.Lock()
+			p.ending = "rootpick proxy was told to stop"
+			p.mu.Unlock()
 			return ctx.Err()
 		case <-changed:
 			p.apply(p.load())
@@ -272,6 +300,13 @@ type child struct {
 	// own requests to it, by id, waiting for their answers.
 	verifyWake chan struct{}
 	asks       map[any]chan *jsonrpc.Response
+
+	// spoke is closed when it first writes a message: a launcher is done
+	// installing then (proxy_install.go); exited is closed when its
+	// process has exited (nil for a server that is no process).
+	spoke     chan struct{}
+	spokeOnce sync.Once
+	exited    <-chan struct{}
 }
 
 type proxy struct {
@@ -300,6 +335,12 @@ type proxy struct {
 	nonce        string // in the ids of the proxy's own requests (proxy_hold.go)
 	asks         int    // the proxy's own requests so far
 	toldMismatch string // the mismatch the host was last told of
+
+	// launcher is the command read as a package runner (npx…), nil when
+	// it is none; ending says why the proxy ends, once it does
+	// (proxy_install.go).
+	launcher *prefetch.Launcher
+	ending   string
 }
 
 // load reads the consented set and keeps the folders that still validate.
@@ -388,9 +429,10 @@ func (p *proxy) startChild() error {
 		return err
 	}
 	c := &child{conn: conn, stop: stop, done: make(chan struct{}), started: time.Now(), ready: true, pending: map[any]bool{}, calls: map[any]*inputCall{},
-		verifyWake: make(chan struct{}, 1), asks: map[any]chan *jsonrpc.Response{}}
+		verifyWake: make(chan struct{}, 1), asks: map[any]chan *jsonrpc.Response{}, spoke: make(chan struct{})}
 	if pt, ok := t.(*processTransport); ok {
 		c.enforcement = pt.enforcement
+		c.exited = pt.waited
 	}
 	p.mu.Lock()
 	if f := p.opts.hooks.childStarted; f != nil {
@@ -413,6 +455,12 @@ func (p *proxy) startChild() error {
 		defer panics.Guard()
 		p.verifier(c)
 	}()
+	if p.launcher != nil {
+		go func() {
+			defer panics.Guard()
+			p.watchInstall(c)
+		}()
+	}
 	if replay != nil {
 		if err := c.conn.Write(p.ctx, replay); err != nil {
 			p.log.Warn("replaying initialize", "err", err)
@@ -641,6 +689,7 @@ func (p *proxy) readChild(c *child) {
 			}
 			return
 		}
+		c.spokeOnce.Do(func() { close(c.spoke) })
 		switch m := msg.(type) {
 		case *jsonrpc.Request:
 			p.log.Debug("server → host", "method", m.Method, "id", m.ID.Raw())
@@ -880,6 +929,7 @@ func (p *proxy) stopAll() {
 		p.mu.Lock()
 		c.stopped = true
 		p.mu.Unlock()
+		p.letInstallFinish(c)
 		_ = c.conn.Close() // stdin closed: a polite end
 		select {
 		case <-c.done:

@@ -1,0 +1,204 @@
+package prefetch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rootpick/rootpick/internal/redact"
+	"github.com/rootpick/rootpick/internal/safetext"
+)
+
+// DefaultTimeout bounds one prefetch: far above the 51 s a cold npx
+// download of server-filesystem took on a loaded machine, and below what
+// a person waits before deciding something hangs.
+const DefaultTimeout = 5 * time.Minute
+
+// Options say how Run runs a prefetch.
+type Options struct {
+	// Env is the whole environment of the prefetch: the person's, with
+	// the entry's own env (a different npm cache or registry) over it.
+	Env []string
+	// Dir is the folder it runs in: where the host starts the server.
+	Dir string
+	// Progress receives what is being fetched and how long it has taken.
+	// Terminal says it is a terminal: one line, rewritten in place;
+	// otherwise a line every Every (default 10 s).
+	Progress io.Writer
+	Terminal bool
+	Every    time.Duration
+	// Timeout bounds the prefetch; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Name is the server's name in the host's file, for messages.
+	Name string
+}
+
+// Error is a prefetch that failed: what the runner said last, and the
+// command that a person can run to fetch it by hand.
+type Error struct {
+	Tool, What string
+	Reason     string // the exit status, or the timeout
+	Said       string // the runner's last lines, secrets hidden, escaped
+	Command    string // the prefetch command line, shell-quoted
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("%s could not fetch %s (%s)", e.Tool, e.What, e.Reason)
+	if e.Said != "" {
+		s += ": " + e.Said
+	}
+	return s
+}
+
+// Run runs l's prefetch command, telling opts.Progress how it goes; it
+// returns how long it took. A launcher with no prefetch command returns
+// an error saying why.
+func Run(ctx context.Context, l Launcher, opts Options) (time.Duration, error) {
+	if len(l.Prefetch) == 0 {
+		return 0, errors.New(l.NoPrefetch)
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Every <= 0 {
+		opts.Every = 10 * time.Second
+	}
+	if opts.Progress == nil {
+		opts.Progress = io.Discard
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, l.Prefetch[0], l.Prefetch[1:]...)
+	cmd.Env, cmd.Dir = opts.Env, opts.Dir
+	var out tail
+	cmd.Stdout, cmd.Stderr = &out, &out
+	// Interrupted rather than killed: npm and uv tidy up on SIGINT. On
+	// Windows, where a process cannot be interrupted, it is killed.
+	cmd.Cancel = func() error {
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			return cmd.Process.Kill()
+		}
+		return nil
+	}
+	cmd.WaitDelay = 10 * time.Second
+	what := fmt.Sprintf("%s: fetching %s with %s", shownName(opts.Name), safetext.Escape(l.What()), l.Tool)
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return 0, &Error{Tool: l.Tool, What: safetext.Escape(l.What()), Reason: "not started", Said: shown(err.Error()), Command: Quote(l.Prefetch)}
+	}
+	stop := progress(opts, what, start)
+	err := cmd.Wait()
+	took := time.Since(start)
+	stop()
+	if err == nil {
+		fmt.Fprintf(opts.Progress, "%s: fetched %s with %s in %.1f s\n", shownName(opts.Name), safetext.Escape(l.What()), l.Tool, took.Seconds())
+		return took, nil
+	}
+	reason := err.Error()
+	if ctx.Err() != nil {
+		reason = fmt.Sprintf("stopped after %s", opts.Timeout)
+	}
+	return took, &Error{Tool: l.Tool, What: safetext.Escape(l.What()), Reason: shown(reason), Said: shown(out.last(3)), Command: Quote(l.Prefetch)}
+}
+
+func shownName(name string) string {
+	if name == "" {
+		return "prefetch"
+	}
+	return safetext.Escape(redact.Text(name))
+}
+
+func shown(s string) string { return safetext.Escape(redact.Text(s)) }
+
+// progress writes what is fetched and the time so far until stop is
+// called: on a terminal one line rewritten every second, else a line
+// every opts.Every.
+func progress(opts Options, what string, start time.Time) (stop func()) {
+	every := opts.Every
+	if opts.Terminal {
+		every = time.Second
+		fmt.Fprintf(opts.Progress, "\r\x1b[K%s… 0 s", what)
+	} else {
+		fmt.Fprintf(opts.Progress, "%s…\n", what)
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				s := int(time.Since(start).Seconds())
+				if opts.Terminal {
+					fmt.Fprintf(opts.Progress, "\r\x1b[K%s… %d s", what, s)
+				} else {
+					fmt.Fprintf(opts.Progress, "%s… %d s so far\n", what, s)
+				}
+			}
+		}
+	})
+	return func() {
+		close(done)
+		wg.Wait()
+		if opts.Terminal {
+			fmt.Fprint(opts.Progress, "\r\x1b[K")
+		}
+	}
+}
+
+// tail keeps the last 16 KiB a command wrote.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailMax = 16 << 10
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailMax {
+		t.buf = t.buf[len(t.buf)-tailMax:]
+	}
+	return len(p), nil
+}
+
+// last is the last n non-blank lines, joined by " / ".
+func (t *tail) last(n int) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var lines []string
+	for l := range bytes.SplitSeq(t.buf, []byte("\n")) {
+		if s := strings.TrimSpace(string(l)); s != "" {
+			lines = append(lines, s)
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " / ")
+}
+
+// Quote writes a command line as a POSIX shell reads it back.
+func Quote(line []string) string {
+	out := make([]string, len(line))
+	for i, w := range line {
+		if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") == "" {
+			out[i] = w
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, " ")
+}

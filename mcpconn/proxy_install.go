@@ -1,0 +1,134 @@
+package mcpconn
+
+import (
+	"cmp"
+	"fmt"
+	"time"
+
+	"github.com/rootpick/rootpick/internal/safetext"
+)
+
+// DefaultInstallGrace bounds how long an ending proxy lets a launcher
+// that is still installing (npx, uvx, pnpm dlx… on a first start, not yet
+// answered) finish. Ending it mid-install is what breaks npx's cache for
+// every later start (a package folder without its dependencies and a stale
+// lock: ERR_MODULE_NOT_FOUND); a cold npx download of server-filesystem
+// took 51 s on a loaded machine, and npm's own retries of a slow download
+// run to a minute each; three minutes covers that several times over and
+// still ends a proxy whose host is gone within a few minutes.
+const DefaultInstallGrace = 3 * time.Minute
+
+// installNoticeEvery is how often a launcher that has not answered yet is
+// told on stderr (and in the log): hosts show a server's stderr in their
+// logs, and the host's own timeout is usually a few tens of seconds.
+const installNoticeEvery = 5 * time.Second
+
+func (p *proxy) noticeEvery() time.Duration {
+	return cmp.Or(p.opts.noticeEvery, installNoticeEvery)
+}
+
+// notice says line on the proxy's stderr (opts.Notice) and in its log.
+func (p *proxy) notice(line string) {
+	p.log.Info(line)
+	if p.opts.Notice != nil {
+		// The host may have closed its end: a lost line is fine (the
+		// root command makes a broken pipe an error, not a signal).
+		_, _ = fmt.Fprintln(p.opts.Notice, line)
+	}
+}
+
+// installing is what c's launcher installs, as shown: "npx is still
+// installing @scope/pkg".
+func (p *proxy) installing() string {
+	return fmt.Sprintf("%s is still installing %s", p.launcher.Tool, safetext.EscapeMax(p.launcher.What(), 200))
+}
+
+// minutes writes a bound as a person reads it: "3 min", or "500ms".
+func minutes(d time.Duration) string {
+	if d >= time.Minute && d%time.Minute == 0 {
+		return fmt.Sprintf("%d min", d/time.Minute)
+	}
+	return d.String()
+}
+
+func seconds(since time.Time) int { return int(time.Since(since).Round(time.Second).Seconds()) }
+
+// watchInstall tells, every noticeEvery while the host waits, that c's
+// launcher has not answered yet: what it installs and for how long.
+func (p *proxy) watchInstall(c *child) {
+	t := time.NewTicker(p.noticeEvery())
+	defer t.Stop()
+	told := false
+	for {
+		select {
+		case <-c.spoke:
+			if told {
+				p.notice(fmt.Sprintf("rootpick proxy: %s answered after %d s (its first start installed %s)", p.launcher.Tool, seconds(c.started), safetext.EscapeMax(p.launcher.What(), 200)))
+			}
+			return
+		case <-c.done:
+			return
+		case <-p.ctx.Done():
+			return
+		case <-t.C:
+			p.mu.Lock()
+			stopped := c.stopped
+			p.mu.Unlock()
+			if stopped {
+				return // letInstallFinish says it from now on
+			}
+			told = true
+			p.notice(fmt.Sprintf("rootpick proxy: %s (first start, %d s so far); the host is waiting for it", p.installing(), seconds(c.started)))
+		}
+	}
+}
+
+// letInstallFinish, when the proxy ends while c's launcher has not
+// answered anything (it is still installing), closes c's input and waits
+// until c's process exits — a launcher finishes its install, then starts
+// the server, which reads what the host sent and the end of its input,
+// and exits — for InstallGrace at most, or until Hurry. It returns at
+// once for a server that has answered, has exited, or is no launcher.
+// The caller ends c's processes after.
+func (p *proxy) letInstallFinish(c *child) {
+	if p.launcher == nil || c.exited == nil {
+		return
+	}
+	select {
+	case <-c.spoke:
+		return
+	case <-c.exited:
+		return
+	default:
+	}
+	p.mu.Lock()
+	why := cmp.Or(p.ending, "the proxy is ending")
+	p.mu.Unlock()
+	grace := p.opts.InstallGrace
+	p.notice(fmt.Sprintf("rootpick proxy: %s (first start, %d s so far); %s — letting the install finish (up to %s) so that the next start is fast",
+		p.installing(), seconds(c.started), why, minutes(grace)))
+	_ = c.conn.Close() // its input ends; the install goes on
+	waited := time.Now()
+	tick := time.NewTicker(p.noticeEvery())
+	defer tick.Stop()
+	bound := time.NewTimer(grace)
+	defer bound.Stop()
+	for {
+		select {
+		case <-c.exited:
+			p.notice(fmt.Sprintf("rootpick proxy: %s finished after %d s (%d s after %s); the next start should be fast",
+				p.launcher.Tool, seconds(c.started), seconds(waited), why))
+			return
+		case <-bound.C:
+			p.notice(fmt.Sprintf("rootpick proxy: %s after %s more; ending it now: its cache may be left incomplete (a later start failing with ERR_MODULE_NOT_FOUND: see rootpick's docs/troubleshooting.md)",
+				p.installing(), minutes(grace)))
+			return
+		case <-p.opts.Hurry:
+			p.notice(fmt.Sprintf("rootpick proxy: told to stop again: ending %s now, in the middle of its install of %s",
+				p.launcher.Tool, safetext.EscapeMax(p.launcher.What(), 200)))
+			return
+		case <-tick.C:
+			p.notice(fmt.Sprintf("rootpick proxy: %s (%d s so far); waiting for it to finish", p.installing(), seconds(c.started)))
+		}
+	}
+}

@@ -1,0 +1,192 @@
+//go:build unix
+
+package mcpconn
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// slowLauncher writes a fake npx that "installs" slowly, as npx does on a
+// first start: it writes state "partial", sleeps delay, writes
+// "complete", then execs the demo server (the test binary) with marker.
+// The returned read says what the state file holds.
+func slowLauncher(t *testing.T, delay time.Duration, marker string) (npx string, read func() string) {
+	t.Helper()
+	dir := t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ROOTPICK_TEST_SERVE", "demo")
+	state := filepath.Join(dir, "state")
+	npx = filepath.Join(dir, "npx")
+	script := fmt.Sprintf("#!/bin/sh\necho partial > %q\nsleep %.3f\necho complete >> %q\nexec %q %q\n", state, delay.Seconds(), state, exe, marker)
+	if err := os.WriteFile(npx, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return npx, func() string {
+		b, _ := os.ReadFile(state)
+		return strings.TrimSpace(string(b))
+	}
+}
+
+// installHost starts a proxy for command with a host on an in-memory
+// pipe that sends initialize and nothing else, as a host does before its
+// timeout; it returns the host's end, the proxy's stderr notices and its
+// result.
+func installHost(t *testing.T, command []string, opts ProxyOptions) (host mcp.Connection, notices *syncBuffer, done <-chan error) {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	notices = &syncBuffer{}
+	opts.Command, opts.Notice, opts.Enforce = command, notices, EnforceOff
+	opts.Logger, opts.Timing, opts.noticeEvery = testLogger(t), testTiming, 200*time.Millisecond
+	d := make(chan error, 1)
+	go func() { d <- RunProxy(context.Background(), st, opts) }()
+	host, err := ct.Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := jsonrpc.MakeID(float64(1))
+	params, _ := json.Marshal(map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "impatient-host", "version": "1"}})
+	if err := host.Write(context.Background(), &jsonrpc.Request{ID: id, Method: "initialize", Params: params}); err != nil {
+		t.Fatal(err)
+	}
+	return host, notices, d
+}
+
+// TestProxyLetsAnInstallFinish: the host gives up while the launcher is
+// still installing (it has answered nothing); the proxy says what it waits
+// for while the host waits, then lets the install finish instead of
+// ending it, and returns once the launcher's server has exited — nothing
+// of it outlives the proxy.
+func TestProxyLetsAnInstallFinish(t *testing.T) {
+	marker := uniqueMarker("install-finish")
+	npx, state := slowLauncher(t, 2*time.Second, marker)
+	host, notices, done := installHost(t, []string{npx, "-y", "@fake/server"}, ProxyOptions{InstallGrace: time.Minute})
+	waitFor(t, "the proxy to say what the host waits for", func() bool {
+		return strings.Contains(notices.String(), "npx is still installing @fake/server (first start,")
+	})
+	if !strings.Contains(notices.String(), "the host is waiting for it") {
+		t.Errorf("the notices while the host waits:\n%s", notices)
+	}
+	if s := state(); s != "partial" {
+		t.Fatalf("before the host gave up the install is %q; want partial", s)
+	}
+	_ = host.Close() // the host gives up
+	select {
+	case err := <-done:
+		t.Fatalf("the proxy returned (%v) with the install %q: it ended the launcher mid-install", err, state())
+	case <-time.After(300 * time.Millisecond):
+	}
+	select {
+	case err := <-done:
+		logEnd(t, err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the proxy did not return after the install finished")
+	}
+	if s := state(); s != "partial\ncomplete" {
+		t.Errorf("when the proxy returned the install was %q; want it complete", s)
+	}
+	text := notices.String()
+	for _, want := range []string{"the host went away — letting the install finish (up to 1 min) so that the next start is fast", "npx finished after"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the notices lack %q:\n%s", want, text)
+		}
+	}
+	if pids := pidsWith(marker); len(pids) > 0 {
+		t.Errorf("the server %v outlived the proxy", pids)
+	}
+	t.Logf("the proxy's stderr:\n%s", text)
+}
+
+// TestProxyInstallWaitIsBounded: an install that outlasts InstallGrace, or
+// a second signal (Hurry), is ended: the proxy never hangs on it.
+func TestProxyInstallWaitIsBounded(t *testing.T) {
+	t.Run("grace", func(t *testing.T) {
+		marker := uniqueMarker("install-bound")
+		npx, state := slowLauncher(t, 60*time.Second, marker)
+		host, notices, done := installHost(t, []string{npx, "-y", "@fake/server"}, ProxyOptions{InstallGrace: 500 * time.Millisecond})
+		waitFor(t, "the install to start", func() bool { return state() == "partial" })
+		_ = host.Close()
+		start := time.Now()
+		select {
+		case err := <-done:
+			logEnd(t, err)
+		case <-time.After(20 * time.Second):
+			t.Fatal("the proxy waited past the bound")
+		}
+		if d := time.Since(start); d < 500*time.Millisecond {
+			t.Errorf("the proxy returned %v after the host went away: before the bound", d)
+		}
+		if !strings.Contains(notices.String(), "ending it now: its cache may be left incomplete") {
+			t.Errorf("the notices do not say it gave up:\n%s", notices)
+		}
+		waitFor(t, "the launcher gone", func() bool { return len(pidsWith(npx)) == 0 })
+	})
+	t.Run("hurry", func(t *testing.T) {
+		marker := uniqueMarker("install-hurry")
+		npx, state := slowLauncher(t, 60*time.Second, marker)
+		hurry := make(chan struct{})
+		host, notices, done := installHost(t, []string{npx, "-y", "@fake/server"}, ProxyOptions{InstallGrace: time.Hour, Hurry: hurry})
+		waitFor(t, "the install to start", func() bool { return state() == "partial" })
+		_ = host.Close()
+		waitFor(t, "the proxy to wait for the install", func() bool { return strings.Contains(notices.String(), "letting the install finish") })
+		close(hurry)
+		select {
+		case err := <-done:
+			logEnd(t, err)
+		case <-time.After(20 * time.Second):
+			t.Fatal("a second signal did not end the wait")
+		}
+		if !strings.Contains(notices.String(), "told to stop again") {
+			t.Errorf("the notices:\n%s", notices)
+		}
+		waitFor(t, "the launcher gone", func() bool { return len(pidsWith(npx)) == 0 })
+	})
+}
+
+// TestProxyStopsAnInstalledLauncherAtOnce: a launcher whose server has
+// answered is installed: when the host goes away it is ended at once, as
+// any server is, and nothing is said of an install.
+func TestProxyStopsAnInstalledLauncherAtOnce(t *testing.T) {
+	marker := uniqueMarker("install-done")
+	npx, _ := slowLauncher(t, 0, marker)
+	host, notices, done := installHost(t, []string{npx, "-y", "@fake/server"}, ProxyOptions{InstallGrace: time.Hour})
+	msg, err := host.Read(context.Background()) // the answer to initialize
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := msg.(*jsonrpc.Response); !ok || r.Error != nil {
+		t.Fatalf("initialize answered %+v", msg)
+	}
+	_ = host.Close()
+	select {
+	case err := <-done:
+		logEnd(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the proxy waited for an installed launcher")
+	}
+	if strings.Contains(notices.String(), "installing") {
+		t.Errorf("an installed launcher was said to install:\n%s", notices)
+	}
+	if pids := pidsWith(marker); len(pids) > 0 {
+		t.Errorf("the server %v outlived the proxy", pids)
+	}
+}
+
+func logEnd(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Logf("the proxy returned %v", err)
+	}
+}
