@@ -3,7 +3,6 @@ package ui
 import (
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/vcsdetect"
@@ -165,6 +164,20 @@ func (m *Model) withDetails(list string, w, h int) string {
 	}
 }
 
+// sidePane draws the side pane: content fitted into pw-2 columns and h
+// rows, each line after the rule (a left border of the rule's colour) and
+// a space, padded to pw cells in all, as the lipgloss style with that
+// border, padding and size draws it (TestSidePaneIsLipgloss), without its
+// measuring every line again.
+func sidePane(content string, pw, h int, rule ink) string {
+	lines := strings.Split(fit(content, pw-2, h), "\n")
+	bar := rule.Render("│") + " "
+	for i, l := range lines {
+		lines[i] = bar + padRight(l, pw-2)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // joinSide lays left's lines, each padded to lw cells, beside right's, each
 // padded to the widest of them, top-aligned, as lipgloss.JoinHorizontal
 // does, measuring each line once with cellWidth.
@@ -203,9 +216,7 @@ type paneKey struct {
 func (m *Model) drawPane(mode string, w, h int) string {
 	if mode == "side" {
 		pw := m.detailsWidth()
-		return lipgloss.NewStyle().Width(pw).Height(h).MaxHeight(h).
-			BorderStyle(lipgloss.NormalBorder()).BorderLeft(true).BorderForeground(m.st.border).PaddingLeft(1).
-			Render(fit(m.detailsView(pw-2, h), pw-2, h))
+		return sidePane(m.detailsView(pw-2, h), pw, h, m.st.rule)
 	}
 	rows := min(detailsBelowRows, max(h/3, 1))
 	return m.st.dim.Render(strings.Repeat("─", w)) + "\n" + fit(m.detailsView(w, rows-1), w, rows-1)

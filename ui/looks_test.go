@@ -95,7 +95,11 @@ func themeColours(t *testing.T, m *Model) (text, lines map[string]color.Color) {
 			continue
 		}
 		name := "styles." + v.Type().Field(i).Name
-		if c, ok := colourOf(t, name, st.GetForeground()); ok {
+		c, ok := colourOf(t, name, st.GetForeground())
+		switch {
+		case ok && name == "styles.rule": // the pane's border: a line, not text
+			lines[name] = c
+		case ok:
 			text[name] = c
 		}
 		if c, ok := colourOf(t, name+" border", st.GetBorderTopForeground()); ok {

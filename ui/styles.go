@@ -44,8 +44,10 @@ type styles struct {
 	dialog            lipgloss.Style
 	helpKey, helpDesc ink // the key help
 	spinner           ink
-	// border is the colour of the details pane's rule (non-text).
+	// border is the colour of the details pane's rule (non-text), rule
+	// the rule's ink.
 	border color.Color
+	rule   ink
 
 	dark, noColor bool
 }
@@ -95,6 +97,7 @@ func newStyles(dark, noColor bool) styles {
 		noColor:  noColor,
 	}
 	st.plain = inkOf(lipgloss.NewStyle())
+	st.rule = inkOf(lipgloss.NewStyle().Foreground(st.border))
 	st.plainMatch = inkOf(matchStyle(st.plain.Style))
 	st.cursorMatch = inkOf(matchStyle(st.cursor.Style))
 	st.branchMatch = inkOf(matchStyle(st.branch.Style))

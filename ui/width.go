@@ -16,22 +16,24 @@ import (
 // over the bytes and hands anything else to ansi.StringWidth, so the two
 // always agree (TestCellWidthAgreesWithAnsi, FuzzCellWidth).
 
-// narrow are the non-ASCII characters rootpick draws itself, each one cell
-// wide whatever follows it, unless it is followed by a combining mark or a
-// variation selector: then cellWidth asks ansi.StringWidth.
-var narrow = func() (m [0x2900 - 0x2000]bool) {
-	for _, r := range "│─┌┐└┘├┤┬┴┼╭╮╰╯…›‹•↑↓←→✓✗●○◌◆◇▸▾⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⚠" {
-		m[r-0x2000] = true
+// narrowSymbols are the non-ASCII characters rootpick draws itself, each
+// one cell wide, unless followed by a combining mark or a variation
+// selector: then cellWidth asks ansi.StringWidth.
+const narrowSymbols = "│─┌┐└┘├┤┬┴┼╭╮╰╯…›‹•·↑↓←→✓✗●○◌◆◇▸▾▶↺⚠—–−×≠⊂µ⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+// narrowFrom and narrow index narrowSymbols by rune.
+const narrowFrom, narrowTo = 0x80, 0x2900
+
+var narrow = func() (m [narrowTo - narrowFrom]bool) {
+	for _, r := range narrowSymbols {
+		m[r-narrowFrom] = true
 	}
 	return m
 }()
 
-// isNarrow reports whether r is one of the narrow symbols.
+// isNarrow reports whether r is one of narrowSymbols.
 func isNarrow(r rune) bool {
-	if r == '·' { // U+00B7, the separator
-		return true
-	}
-	return r >= 0x2000 && r < 0x2900 && narrow[r-0x2000]
+	return r >= narrowFrom && r < narrowTo && narrow[r-narrowFrom]
 }
 
 // cellWidth is ansi.StringWidth(s): the cells s takes on a terminal, its

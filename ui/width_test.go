@@ -24,6 +24,9 @@ var widthCases = []string{
 func TestCellWidthAgreesWithAnsi(t *testing.T) {
 	st := newStyles(true, false)
 	cases := slices.Clone(widthCases)
+	for _, r := range narrowSymbols {
+		cases = append(cases, string(r), string(r)+"a", "a"+string(r)+string(r)+"\x1b[m", string(r)+"\ufe0f", string(r)+"\u0300", string(r)+"日")
+	}
 	for _, s := range widthCases {
 		cases = append(cases, st.cursor.Render(s), st.dim.Render(s)+" "+st.checked.Render("[x]"))
 	}
@@ -114,5 +117,23 @@ func TestInkRendersAsLipgloss(t *testing.T) {
 	bordered := inkOf(lipgloss.NewStyle().Border(lipgloss.NormalBorder()))
 	if bordered.simple || bordered.Render("x") != bordered.Style.Render("x") {
 		t.Errorf("a bordered style is taken as simple: %q", bordered.Render("x"))
+	}
+}
+
+// TestSidePaneIsLipgloss: the side pane is drawn as the lipgloss style
+// with its left border, padding and size would draw it.
+func TestSidePaneIsLipgloss(t *testing.T) {
+	for _, st := range []styles{newStyles(true, false), newStyles(false, true)} {
+		for _, content := range []string{"", "ab\n\x1b[1mcd\x1b[m e", "a very long line that is cut\nshort\n日本語のパス\n1\n2\n3\n4\n5", "⚠ home\n✓ shared"} {
+			for _, size := range [][2]int{{12, 4}, {3, 1}, {40, 6}} {
+				pw, h := size[0], size[1]
+				want := lipgloss.NewStyle().Width(pw).Height(h).MaxHeight(h).
+					BorderStyle(lipgloss.NormalBorder()).BorderLeft(true).BorderForeground(st.border).PaddingLeft(1).
+					Render(fit(content, pw-2, h))
+				if got := sidePane(content, pw, h, st.rule); got != want {
+					t.Errorf("sidePane(%q, %d, %d) =\n%q\nwant\n%q", content, pw, h, got, want)
+				}
+			}
+		}
 	}
 }
