@@ -155,3 +155,65 @@ func TestHostsE2ECopilotCLIProject(t *testing.T) {
 		t.Errorf("after wrap and unwrap:\n%s\nwas:\n%s", b, text)
 	}
 }
+
+// TestHostsE2EAuggie: Augment's Auggie CLI 0.36.0 (offline: it warns that
+// it cannot fetch its account's servers) reads ~/.augment/settings.json
+// (with a comment, and a server its own `auggie mcp add` wrote) and the
+// project's .augment/settings.json (`auggie mcp add --project`) as wrap
+// wrote them: `auggie mcp list --json` gives each server's command line,
+// the proxy's. Auggie starts servers only in a session with an Augment
+// account: connecting is not tested.
+func TestHostsE2EAuggie(t *testing.T) {
+	t.Parallel()
+	cli := moreHostCLI(t, "auggie", "@augmentcode/auggie@0.36.0")
+	bin := rootpickBin(t)
+	q := hostcfg.Quote
+	home, project, environ := hostCLISandbox(t)
+	state := stateDirOf(environ)
+	user := filepath.Join(home, ".augment", "settings.json")
+	writeFile(t, user, `{
+  // the person's Auggie settings
+  "mcpServers": {
+    "demo": {"type": "stdio", "command": `+q(bin)+`, "args": ["serve-demo"]}
+  }
+}
+`)
+	runIn(t, project, environ, cli, "mcp", "add", "added", "--command", bin, "--args", "serve-demo --record /dev/null")
+	runIn(t, project, environ, cli, "mcp", "add", "shared", "--project", "--command", bin, "--args", "serve-demo")
+	files := hostFiles(t, map[string]string{user: "", filepath.Join(project, ".augment", "settings.json"): ""})
+	if !strings.Contains(files[user], "\"added\"") || !strings.Contains(files[user], "// the person's Auggie settings") {
+		t.Fatalf("auggie mcp add did not write to %s, or dropped its comment:\n%s", user, files[user])
+	}
+	runIn(t, project, environ, bin, "hosts", "wrap", "auggie", "--yes", "--profile", "hosts-e2e")
+	out := runIn(t, project, environ, cli, "mcp", "list", "--json")
+	t.Logf("auggie mcp list --json:\n%s", out)
+	var listed struct {
+		Servers []struct {
+			Name, Transport, Command string
+		} `json:"servers"`
+	}
+	if i := strings.Index(out, "\n{"); i < 0 {
+		t.Fatalf("auggie mcp list --json: no JSON:\n%s", out)
+	} else if err := json.Unmarshal([]byte(out[i+1:]), &listed); err != nil {
+		t.Fatalf("auggie mcp list --json: %v", err)
+	}
+	got := map[string]string{}
+	for _, s := range listed.Servers {
+		got[s.Name] = s.Transport + " " + s.Command
+	}
+	for name, want := range map[string]string{
+		"demo":   "stdio " + bin + " proxy --profile hosts-e2e --state-dir " + state + " --host=auggie --name=demo -- " + bin + " serve-demo",
+		"added":  "stdio " + bin + " proxy --profile hosts-e2e --state-dir " + state + " --host=auggie --name=added -- " + bin + " serve-demo --record /dev/null",
+		"shared": "stdio rootpick proxy --profile hosts-e2e --host=auggie-project --name=shared -- " + bin + " serve-demo",
+	} {
+		if got[name] != want {
+			t.Errorf("auggie mcp list --json: %s is %q, want %q", name, got[name], want)
+		}
+	}
+	runIn(t, project, environ, bin, "hosts", "unwrap", "auggie", "--yes")
+	for name, text := range files {
+		if b, _ := os.ReadFile(name); string(b) != text {
+			t.Errorf("%s after wrap and unwrap:\n%s\nwas:\n%s", name, b, text)
+		}
+	}
+}

@@ -82,6 +82,11 @@ var fixtures = []fixture{
 	{Kimi, "user", "home/.kimi/mcp.json", map[string]Kind{"context7": Remote, "chrome-devtools": Stdio}, nil},
 	{Factory, "project", "project/.factory/mcp.json", map[string]Kind{"playwright": Stdio}, nil},
 	{Factory, "user", "home/.factory/mcp.json", map[string]Kind{"linear": Remote, "sqlite": Stdio}, nil},
+	{Kimi, "project", "project/.kimi-code/mcp.json", map[string]Kind{"filesystem": Stdio, "linear": Remote}, nil},
+	{Kimi, "user", "home/.kimi-code/mcp.json", map[string]Kind{"github": Stdio}, nil},
+	{Auggie, "project", "project/.augment/settings.json", map[string]Kind{"pj": Stdio}, nil},
+	{Auggie, "project", "project/.augment/settings.local.json", map[string]Kind{"remote-server": Remote}, nil},
+	{Auggie, "user", "home/.augment/settings.json", map[string]Kind{"fs": Stdio}, nil},
 	{Qoder, "user", "home/.qoder/mcp.json", map[string]Kind{"fetch": Stdio}, nil},
 	{Sema4, "user", "home/.sema4ai/sema4ai-studio/mcp_servers.json", map[string]Kind{"time": Stdio}, nil},
 }
@@ -445,11 +450,16 @@ func TestHostsFiles(t *testing.T) {
 		"trae user /xdg/Trae/User/mcp.json",
 		"antigravity user /h/.gemini/antigravity/mcp_config.json",
 		"windsurf-jetbrains user /h/.codeium/mcp_config.json",
+		"kimi project /p/.kimi-code/mcp.json",
 		"kimi user /h/.kimi/mcp.json",
+		"kimi user /h/.kimi-code/mcp.json",
 		"factory project /p/.factory/mcp.json",
 		"factory user /h/.factory/mcp.json",
 		"qoder user /h/.qoder/mcp.json",
 		"sema4 user /h/.sema4ai/sema4ai-studio/mcp_servers.json",
+		"auggie project /p/.augment/settings.json",
+		"auggie project /p/.augment/settings.local.json",
+		"auggie user /h/.augment/settings.json",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("files:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

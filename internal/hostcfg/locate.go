@@ -48,11 +48,12 @@ const (
 	Factory           = "factory"            // Factory's Droid: .factory/mcp.json, ~/.factory/mcp.json
 	Qoder             = "qoder"              // ~/.qoder/mcp.json
 	Sema4             = "sema4"              // Sema4.ai Studio: mcp_servers.json
+	Auggie            = "auggie"             // Augment's CLI: .augment/settings.json, project and user
 )
 
 // Hosts lists the host names in the order they are shown.
 var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode, Zed, Cline, Continue, LMStudio, AmazonQ, KiloCode, Junie,
-	VSCodeInsiders, RooCode, Amp, Trae, Antigravity, WindsurfJetBrains, Kimi, Factory, Qoder, Sema4}
+	VSCodeInsiders, RooCode, Amp, Trae, Antigravity, WindsurfJetBrains, Kimi, Factory, Qoder, Sema4, Auggie}
 
 // format is the syntax of a configuration file.
 type format int
@@ -314,6 +315,11 @@ func (p Places) secondRound(xdgConfig, codeDir string) []File {
 	if p.Windows {
 		ampDir = filepath.Join(p.Home, ".config", "amp")
 	}
+	// Kimi Code keeps its files in ~/.kimi-code, or $KIMI_CODE_HOME.
+	kimiCodeDir := filepath.Join(p.Home, ".kimi-code")
+	if d := p.envDir("KIMI_CODE_HOME"); d != "" {
+		kimiCodeDir = d
+	}
 	// Qoder's and Sema4.ai Studio's folders, as ToolHive and docker mcp
 	// find them: in the home folder but on Windows.
 	qoderDir := filepath.Join(p.Home, ".qoder")
@@ -347,14 +353,25 @@ func (p Places) secondRound(xdgConfig, codeDir string) []File {
 	all = append(all,
 		File{Host: Antigravity, Path: filepath.Join(p.Home, ".gemini", "antigravity", "mcp_config.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
 		File{Host: WindsurfJetBrains, Path: filepath.Join(p.Home, ".codeium", "mcp_config.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+		// Kimi CLI's file, then Kimi Code's (its successor) project and
+		// user files.
+		File{Host: Kimi, Path: filepath.Join(p.Project, ".kimi-code", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
 		File{Host: Kimi, Path: filepath.Join(p.Home, ".kimi", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+		File{Host: Kimi, Path: filepath.Join(kimiCodeDir, "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
 		File{Host: Factory, Path: filepath.Join(p.Project, ".factory", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
 		File{Host: Factory, Path: filepath.Join(p.Home, ".factory", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
 	)
 	if qoderDir != "" {
 		all = append(all, File{Host: Qoder, Path: filepath.Join(qoderDir, "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers})
 	}
-	all = append(all, File{Host: Sema4, Path: filepath.Join(sema4Dir, "mcp_servers.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers})
+	all = append(all,
+		File{Host: Sema4, Path: filepath.Join(sema4Dir, "mcp_servers.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+		// Auggie's project settings, its local ones (in the project, not
+		// committed, but read as the project's: written portably), the user's.
+		File{Host: Auggie, Path: filepath.Join(p.Project, ".augment", "settings.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
+		File{Host: Auggie, Path: filepath.Join(p.Project, ".augment", "settings.local.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
+		File{Host: Auggie, Path: filepath.Join(p.Home, ".augment", "settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+	)
 	return all
 }
 
@@ -378,7 +395,7 @@ func FileFor(host, scope, path string) (File, bool) {
 		host == Copilot, host == ClaudeDesktop && f.Scope == ScopeUser, host == Windsurf && f.Scope == ScopeUser,
 		host == Cline && f.Scope == ScopeUser, host == LMStudio && f.Scope == ScopeUser, host == AmazonQ, host == KiloCode, host == Junie,
 		host == RooCode, host == Trae, host == Factory, host == Antigravity && f.Scope == ScopeUser, host == WindsurfJetBrains && f.Scope == ScopeUser,
-		host == Kimi && f.Scope == ScopeUser, host == Qoder && f.Scope == ScopeUser, host == Sema4 && f.Scope == ScopeUser:
+		host == Kimi, host == Qoder && f.Scope == ScopeUser, host == Sema4 && f.Scope == ScopeUser, host == Auggie:
 		f.format, f.layout = formatJSON, layoutMCPServers
 	case host == VSCodeInsiders && f.Scope == ScopeUser:
 		f.format, f.layout = formatJSON, layoutVSCode

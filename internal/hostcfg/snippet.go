@@ -29,9 +29,10 @@ var snippetHosts = map[string]struct {
 	Trae:              {where: "Trae's mcp.json (Settings, MCP, Add, Add Manually; Raw Config (JSON)) or .trae/mcp.json in the project", key: "mcpServers"},
 	Antigravity:       {where: "~/.gemini/antigravity/mcp_config.json (Antigravity: MCP Servers, Manage MCP Servers, View raw config)", key: "mcpServers"},
 	WindsurfJetBrains: {where: "~/.codeium/mcp_config.json (the Windsurf plugin for JetBrains IDEs)", key: "mcpServers"},
-	Kimi:              {where: "~/.kimi/mcp.json (or: kimi mcp add --transport stdio NAME -- COMMAND ARGS...)", key: "mcpServers"},
+	Kimi:              {where: "~/.kimi/mcp.json (Kimi CLI; or: kimi mcp add --transport stdio NAME -- COMMAND ARGS...) or ~/.kimi-code/mcp.json (Kimi Code; .kimi-code/mcp.json in the project)", key: "mcpServers"},
 	Factory:           {where: "~/.factory/mcp.json (or .factory/mcp.json in the project)", key: "mcpServers", typ: stdioType},
 	Qoder:             {where: "Qoder's mcp.json (~/.qoder/mcp.json; Windows %APPDATA%\\Qoder\\SharedClientCache\\mcp.json)", key: "mcpServers"},
+	Auggie:            {where: "~/.augment/settings.json (or .augment/settings.json in the project)", key: "mcpServers", typ: stdioType},
 	Sema4:             {where: "~/.sema4ai/sema4ai-studio/mcp_servers.json (Windows %LOCALAPPDATA%\\sema4ai\\sema4ai-studio\\)", key: "mcpServers", transport: stdioType},
 }
 
