@@ -132,7 +132,10 @@ func (h *hostStart) giveUp(t *testing.T, limit time.Duration) time.Duration {
 	_ = h.stdin.Close()
 	start := time.Now()
 	select {
-	case <-h.exited:
+	case err := <-h.exited:
+		if err != nil {
+			t.Logf("%s ended: %v", filepath.Base(h.cmd.Path), err)
+		}
 	case <-time.After(limit):
 		t.Fatalf("%s did not exit within %v of the host giving up; its stderr:\n%s", filepath.Base(h.cmd.Path), limit, h.stderr)
 	}
