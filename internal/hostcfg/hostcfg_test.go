@@ -85,7 +85,7 @@ var fixtures = []fixture{
 	{Kimi, "project", "project/.kimi-code/mcp.json", map[string]Kind{"filesystem": Stdio, "linear": Remote}, nil},
 	{Kimi, "user", "home/.kimi-code/mcp.json", map[string]Kind{"github": Stdio}, nil},
 	{Auggie, "project", "project/.augment/settings.json", map[string]Kind{"pj": Stdio}, nil},
-	{Auggie, "project", "project/.augment/settings.local.json", map[string]Kind{"remote-server": Remote}, nil},
+	{Auggie, "project", "project/.augment/settings.local.json", map[string]Kind{"remote-server": Remote, "mine": Stdio}, nil},
 	{Auggie, "user", "home/.augment/settings.json", map[string]Kind{"fs": Stdio}, nil},
 	{Qoder, "user", "home/.qoder/mcp.json", map[string]Kind{"fetch": Stdio}, nil},
 	{Sema4, "user", "home/.sema4ai/sema4ai-studio/mcp_servers.json", map[string]Kind{"time": Stdio}, nil},
