@@ -1,6 +1,7 @@
 package mcpconn
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -341,6 +342,7 @@ type proxy struct {
 	// (proxy_install.go).
 	launcher *prefetch.Launcher
 	ending   string
+	retiring sync.WaitGroup // children replaced while installing (retireInstall)
 }
 
 // load reads the consented set and keeps the folders that still validate.
@@ -863,8 +865,10 @@ func (p *proxy) endChild(c *child, why string) {
 		p.toHost(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: restartedCode,
 			Message: "rootpick restarted the server (" + why + "); retry the request"}})
 	}
-	c.stop()
-	_ = c.conn.Close()
+	if !p.retireInstall(c, "the server is restarted ("+why+")") {
+		c.stop()
+		_ = c.conn.Close()
+	}
 	p.report(func(s *ProxyStatus) {
 		s.Error = why
 		if !replaced {
@@ -928,8 +932,9 @@ func (p *proxy) stopAll() {
 	if c != nil {
 		p.mu.Lock()
 		c.stopped = true
+		why := cmp.Or(p.ending, "the proxy is ending")
 		p.mu.Unlock()
-		p.letInstallFinish(c)
+		p.letInstallFinish(c, why)
 		_ = c.conn.Close() // stdin closed: a polite end
 		select {
 		case <-c.done:
@@ -937,4 +942,5 @@ func (p *proxy) stopAll() {
 		}
 		c.stop()
 	}
+	p.retiring.Wait() // restarted launchers still installing: bounded alike
 }

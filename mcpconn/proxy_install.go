@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rootpick/rootpick/internal/panics"
 	"github.com/rootpick/rootpick/internal/safetext"
 )
 
@@ -83,27 +84,54 @@ func (p *proxy) watchInstall(c *child) {
 	}
 }
 
-// letInstallFinish, when the proxy ends while c's launcher has not
-// answered anything (it is still installing), closes c's input and waits
+// installingNow reports whether c is a launcher that has answered nothing
+// and still runs: ending it now would cut its install short.
+func (p *proxy) installingNow(c *child) bool {
+	if p.launcher == nil || c.exited == nil {
+		return false
+	}
+	select {
+	case <-c.spoke:
+		return false
+	case <-c.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// retireInstall, for a child replaced (restarted) while its launcher is
+// still installing, lets the install finish beside the new child
+// (letInstallFinish, in the background; npm's lock makes the new npx
+// wait for it), then ends it; stopAll waits for it. It returns false,
+// doing nothing, for any other child.
+func (p *proxy) retireInstall(c *child, why string) bool {
+	if !p.installingNow(c) {
+		return false
+	}
+	p.retiring.Add(1)
+	go func() {
+		defer p.retiring.Done()
+		defer panics.Guard()
+		p.letInstallFinish(c, why)
+		c.stop()
+		_ = c.conn.Close()
+	}()
+	return true
+}
+
+// letInstallFinish, when c is ended (why: the host went away, a signal, a
+// restart) while its launcher has not answered anything (it is still
+// installing), closes c's input and waits
 // until c's process exits — a launcher finishes its install, then starts
 // the server, which reads what the host sent and the end of its input,
 // and exits — for InstallGrace at most, or until Hurry. It returns at
 // once for a server that has answered, has exited, or is no launcher.
 // The caller ends c's processes after.
-func (p *proxy) letInstallFinish(c *child) {
-	if p.launcher == nil || c.exited == nil {
+func (p *proxy) letInstallFinish(c *child, why string) {
+	if !p.installingNow(c) {
 		return
 	}
-	select {
-	case <-c.spoke:
-		return
-	case <-c.exited:
-		return
-	default:
-	}
-	p.mu.Lock()
-	why := cmp.Or(p.ending, "the proxy is ending")
-	p.mu.Unlock()
 	grace := p.opts.InstallGrace
 	p.notice(fmt.Sprintf("rootpick proxy: %s (first start, %d s so far); %s — letting the install finish (up to %s) so that the next start is fast",
 		p.installing(), seconds(c.started), why, minutes(grace)))

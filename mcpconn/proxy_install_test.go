@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootpick/rootpick/consent"
 )
 
 // slowLauncher writes a fake npx that "installs" slowly, as npx does on a
@@ -188,5 +189,59 @@ func logEnd(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Logf("the proxy returned %v", err)
+	}
+}
+
+// TestProxyRestartLetsAnInstallFinish: a consented change restarts a
+// server that takes {roots} while its launcher still installs: the new
+// launcher starts at once, and the old one is not ended mid-install — it
+// finishes beside it, then ends; nothing of either outlives the proxy.
+func TestProxyRestartLetsAnInstallFinish(t *testing.T) {
+	dir := t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ROOTPICK_TEST_SERVE", "demo")
+	marker := uniqueMarker("install-restart")
+	log := filepath.Join(dir, "log")
+	npx := filepath.Join(dir, "npx")
+	// Each run says when it starts and when its install is done, by pid.
+	script := fmt.Sprintf("#!/bin/sh\necho \"start $$\" >> %q\nsleep 2\necho \"done $$\" >> %q\nexec %q %q\n", log, log, exe, marker)
+	if err := os.WriteFile(npx, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lines := func() []string {
+		b, _ := os.ReadFile(log)
+		return strings.Fields(strings.ReplaceAll(string(b), "\n", " "))
+	}
+	src := newTestSource()
+	host, notices, done := installHost(t, []string{npx, "-y", "@fake/server", "{roots}"}, ProxyOptions{Source: src, InstallGrace: time.Minute})
+	waitFor(t, "the first install to start", func() bool { return len(lines()) == 2 })
+	first := lines()[1]
+	src.set([]consent.Root{root(t, "a")}, nil) // a change: the server takes {roots}, so it is restarted
+	waitFor(t, "the second launcher to start", func() bool { return strings.Count(strings.Join(lines(), " "), "start") == 2 })
+	waitFor(t, "the first install to finish", func() bool { return strings.Contains(strings.Join(lines(), " "), "done "+first) })
+	if !strings.Contains(notices.String(), "the server is restarted (the folders changed and the server takes them as arguments) — letting the install finish") {
+		t.Errorf("the notices:\n%s", notices)
+	}
+	// The host's initialize was in flight: it fails with the restart's
+	// error, as any request in flight does (TestProxyInFlightCallFailsOnRestart).
+	msg, err := host.Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := msg.(*jsonrpc.Response); !ok || r.Error == nil || !strings.Contains(r.Error.Error(), "rootpick restarted the server") {
+		t.Errorf("initialize answered %+v", msg)
+	}
+	_ = host.Close()
+	select {
+	case err := <-done:
+		logEnd(t, err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the proxy did not return")
+	}
+	if pids := pidsWith(marker); len(pids) > 0 {
+		t.Errorf("a server %v outlived the proxy", pids)
 	}
 }
