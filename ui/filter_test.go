@@ -402,3 +402,26 @@ func TestKeysActOnTheQueryOnScreen(t *testing.T) {
 		t.Fatalf("after w's result: query %q, checked %v; want wx and web", m.filter.Value(), m.picker.Checked())
 	}
 }
+
+// TestQueryLineRedrawnAfterEveryChange: the drawn query line is kept
+// between frames (queryLine), so each way the query changes must show:
+// typing, esc clearing it, and a paste.
+func TestQueryLineRedrawnAfterEveryChange(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	line := func() string { return strings.SplitN(screen(m), "\n", 3)[1] }
+	if !strings.Contains(line(), "type to filter") {
+		t.Fatalf("no placeholder on the query line: %q", line())
+	}
+	send(m, "a", "p")
+	if !strings.Contains(line(), "/ ap") {
+		t.Fatalf("the typed query is not on the query line: %q", line())
+	}
+	send(m, "esc")
+	if l := line(); !strings.Contains(l, "type to filter") || strings.Contains(l, "ap") {
+		t.Fatalf("esc cleared the query, but the query line shows %q", l)
+	}
+	m.Update(tea.PasteMsg{Content: "web"})
+	if !strings.Contains(line(), "/ web") {
+		t.Fatalf("the pasted query is not on the query line: %q", line())
+	}
+}
