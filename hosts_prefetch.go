@@ -78,7 +78,7 @@ func (ch hostsChange) prefetchAll(e *env, plans []*planned) {
 			fmt.Fprintf(e.stderr, "%s: %s\n", shown(l.name), err)
 			var pe *prefetch.Error
 			if errors.As(err, &pe) {
-				fmt.Fprintf(e.stderr, "  The file is written anyway. The host's first start will download it and may time out; the proxy then lets the download finish, so the next start works. To fetch it now: %s\n", shown(pe.Command))
+				fmt.Fprintf(e.stderr, "  The file is written anyway. What cannot be fetched now, the host's first start cannot fetch either; what can be fetched then may take longer than the host waits (the proxy lets that download finish, so the next start works). To fetch it by hand: %s\n", shown(pe.Command))
 			}
 		}
 	}

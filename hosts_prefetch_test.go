@@ -138,7 +138,7 @@ func TestHostsPrefetchFailureGoesOn(t *testing.T) {
 		t.Skip("the fake launcher is a shell script")
 	}
 	npx := filepath.Join(t.TempDir(), "npx")
-	if err := os.WriteFile(npx, []byte("#!/bin/sh\necho 'npm error code E404' >&2\nexit 1\n"), 0o755); err != nil {
+	if err := os.WriteFile(npx, []byte("#!/bin/sh\necho 'npm error code E404' >&2\necho 'npm error 404' >&2\necho 'npm error A complete log of this run can be found in: /x.log' >&2\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	l, _ := prefetch.Of([]string{npx, "-y", "@scope/missing"})
@@ -148,9 +148,9 @@ func TestHostsPrefetchFailureGoesOn(t *testing.T) {
 	text := errb.String()
 	for _, want := range []string{
 		"gone: fetching @scope/missing with npx…",
-		"gone: npx could not fetch @scope/missing (exit status 1): npm error code E404",
-		"The file is written anyway. The host's first start will download it and may time out",
-		"To fetch it now: " + npx + " --yes --package=@scope/missing -- node -e 0",
+		"gone: npx could not fetch @scope/missing (exit status 1): npm error code E404\n",
+		"The file is written anyway. What cannot be fetched now, the host's first start cannot fetch either",
+		"To fetch it by hand: " + npx + " --yes --package=@scope/missing -- node -e 0",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the message lacks %q:\n%s", want, text)

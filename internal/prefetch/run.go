@@ -105,7 +105,7 @@ func Run(ctx context.Context, l Launcher, opts Options) (time.Duration, error) {
 	if ctx.Err() != nil {
 		reason = fmt.Sprintf("stopped after %s", opts.Timeout)
 	}
-	return took, &Error{Tool: l.Tool, What: safetext.Escape(l.What()), Reason: shown(reason), Said: shown(out.last(3)), Command: Quote(l.Prefetch)}
+	return took, &Error{Tool: l.Tool, What: safetext.Escape(l.What()), Reason: shown(reason), Said: shown(out.summary(2)), Command: Quote(l.Prefetch)}
 }
 
 func shownName(name string) string {
@@ -174,20 +174,29 @@ func (t *tail) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// last is the last n non-blank lines, joined by " / ".
-func (t *tail) last(n int) string {
+// summary is what a runner said about its failure, in n lines at most,
+// joined by " / ": its first lines that say "error" (npm's code and
+// reason come first; its pointer to a debug log is left out), else its
+// last lines.
+func (t *tail) summary(n int) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	var lines []string
+	var lines, errs []string
 	for l := range bytes.SplitSeq(t.buf, []byte("\n")) {
-		if s := strings.TrimSpace(string(l)); s != "" {
-			lines = append(lines, s)
+		s := strings.TrimSpace(string(l))
+		if s == "" {
+			continue
+		}
+		lines = append(lines, s)
+		low := strings.ToLower(s)
+		if strings.Contains(low, "error") && !strings.Contains(low, "complete log") && len(strings.Fields(s)) > 3 {
+			errs = append(errs, s)
 		}
 	}
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
+	if len(errs) > 0 {
+		return strings.Join(errs[:min(n, len(errs))], " / ")
 	}
-	return strings.Join(lines, " / ")
+	return strings.Join(lines[max(0, len(lines)-n):], " / ")
 }
 
 // Quote writes a command line as a POSIX shell reads it back.
