@@ -87,6 +87,8 @@ var fixtures = []fixture{
 	{Auggie, "project", "project/.augment/settings.json", map[string]Kind{"pj": Stdio}, nil},
 	{Auggie, "project", "project/.augment/settings.local.json", map[string]Kind{"remote-server": Remote, "mine": Stdio}, nil},
 	{Auggie, "user", "home/.augment/settings.json", map[string]Kind{"fs": Stdio}, nil},
+	{MistralVibe, "user", "home/.vibe/config.toml", map[string]Kind{"my_http_server": Remote, "my_streamable_server": Remote, "fetch_server": Stdio, "git": Stdio}, nil},
+	{MistralVibe, "project", "project/.vibe/config.toml", map[string]Kind{"time": Stdio, "everything": Stdio}, []string{"everything"}},
 	{Qoder, "user", "home/.qoder/mcp.json", map[string]Kind{"fetch": Stdio}, nil},
 	{Sema4, "user", "home/.sema4ai/sema4ai-studio/mcp_servers.json", map[string]Kind{"time": Stdio}, nil},
 }
@@ -460,6 +462,8 @@ func TestHostsFiles(t *testing.T) {
 		"auggie project /p/.augment/settings.json",
 		"auggie project /p/.augment/settings.local.json",
 		"auggie user /h/.augment/settings.json",
+		"mistral-vibe project /p/.vibe/config.toml",
+		"mistral-vibe user /h/.vibe/config.toml",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("files:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -73,9 +73,10 @@ func (c *Config) parseJSON() error {
 		// One top-level key whose name holds a dot, as VS Code's settings
 		// are written: not an object "amp" with "mcpServers" in it.
 		return c.jsonServers(std, top, "amp.mcpServers", c.File.Scope, nil, "")
-	case layoutMCPServers, layoutCodex, layoutGoose, layoutContinue:
-		// layoutContinue is YAML (a list, yaml.go); a JSON file of that
-		// layout is read the common way.
+	case layoutMCPServers, layoutCodex, layoutGoose, layoutContinue, layoutVibe:
+		// layoutContinue is YAML (a list, yaml.go), layoutCodex and
+		// layoutVibe TOML; a JSON file of those layouts is read the
+		// common way.
 		fallthrough
 	default:
 		return c.jsonServers(std, top, "mcpServers", c.File.Scope, nil, "")

@@ -49,11 +49,12 @@ const (
 	Qoder             = "qoder"              // ~/.qoder/mcp.json
 	Sema4             = "sema4"              // Sema4.ai Studio: mcp_servers.json
 	Auggie            = "auggie"             // Augment's CLI: .augment/settings.json, project and user
+	MistralVibe       = "mistral-vibe"       // [[mcp_servers]] tables in .vibe/config.toml
 )
 
 // Hosts lists the host names in the order they are shown.
 var Hosts = []string{Claude, VSCode, Cursor, Gemini, Codex, Goose, Copilot, Qwen, Crush, ClaudeDesktop, Windsurf, Kiro, OpenCode, Zed, Cline, Continue, LMStudio, AmazonQ, KiloCode, Junie,
-	VSCodeInsiders, RooCode, Amp, Trae, Antigravity, WindsurfJetBrains, Kimi, Factory, Qoder, Sema4, Auggie}
+	VSCodeInsiders, RooCode, Amp, Trae, Antigravity, WindsurfJetBrains, Kimi, Factory, Qoder, Sema4, Auggie, MistralVibe}
 
 // format is the syntax of a configuration file.
 type format int
@@ -78,6 +79,7 @@ const (
 	layoutZed                      // {"context_servers": {NAME: {...}}}
 	layoutContinue                 // mcpServers: [{name: NAME, command: ...}]
 	layoutAmp                      // {"amp.mcpServers": {NAME: {...}}}: one key with a dot in it
+	layoutVibe                     // [[mcp_servers]] name = NAME ...: an array of tables
 )
 
 // Scope says whom a configuration file, or a server entry in one, serves.
@@ -320,6 +322,11 @@ func (p Places) secondRound(xdgConfig, codeDir string) []File {
 	if d := p.envDir("KIMI_CODE_HOME"); d != "" {
 		kimiCodeDir = d
 	}
+	// Mistral Vibe's home folder: ~/.vibe, or $VIBE_HOME.
+	vibeDir := filepath.Join(p.Home, ".vibe")
+	if d := p.envDir("VIBE_HOME"); d != "" {
+		vibeDir = d
+	}
 	// Qoder's and Sema4.ai Studio's folders, as ToolHive and docker mcp
 	// find them: in the home folder but on Windows.
 	qoderDir := filepath.Join(p.Home, ".qoder")
@@ -371,6 +378,10 @@ func (p Places) secondRound(xdgConfig, codeDir string) []File {
 		File{Host: Auggie, Path: filepath.Join(p.Project, ".augment", "settings.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
 		File{Host: Auggie, Path: filepath.Join(p.Project, ".augment", "settings.local.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
 		File{Host: Auggie, Path: filepath.Join(p.Home, ".augment", "settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
+		// Vibe reads the project's config.toml when there is one, else
+		// the person's.
+		File{Host: MistralVibe, Path: filepath.Join(p.Project, ".vibe", "config.toml"), Scope: ScopeProject, format: formatTOML, layout: layoutVibe},
+		File{Host: MistralVibe, Path: filepath.Join(vibeDir, "config.toml"), Scope: ScopeUser, format: formatTOML, layout: layoutVibe},
 	)
 	return all
 }
@@ -411,6 +422,8 @@ func FileFor(host, scope, path string) (File, bool) {
 		f.format, f.layout = formatYAML, layoutContinue
 	case host == Codex:
 		f.format, f.layout = formatTOML, layoutCodex
+	case host == MistralVibe:
+		f.format, f.layout = formatTOML, layoutVibe
 	case host == Goose:
 		f.format, f.layout = formatYAML, layoutGoose
 	default:

@@ -3,6 +3,8 @@ package hostcfg
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strings"
 )
 
 // stdioType is the value of the field that names an entry's transport.
@@ -43,6 +45,17 @@ var snippetHosts = map[string]struct {
 // Snippet does not write for (the hosts of proxy.go's own switch). What it
 // writes reads back through Parse as the same entry (TestHostsSnippets).
 func Snippet(host, name, exe string, args []string) (hint string, text []byte, ok bool) {
+	if host == MistralVibe {
+		// One [[mcp_servers]] table, as Vibe's README writes them;
+		// Quote is valid TOML.
+		quoted := make([]string, len(args))
+		for i, a := range args {
+			quoted[i] = Quote(a)
+		}
+		text := fmt.Sprintf("[[mcp_servers]]\nname = %s\ntransport = %s\ncommand = %s\nargs = [%s]\n",
+			Quote(name), Quote(stdioType), Quote(exe), strings.Join(quoted, ", "))
+		return "# for ~/.vibe/config.toml (or .vibe/config.toml in the project)", []byte(text), true
+	}
 	h, ok := snippetHosts[host]
 	if !ok {
 		return "", nil, false

@@ -9,7 +9,11 @@ import (
 // file, as one server behind the proxy with the command it was given.
 func TestHostsSnippets(t *testing.T) {
 	args := []string{"proxy", "--profile", "work", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem"}
+	hosts := []string{MistralVibe}
 	for host := range snippetHosts {
+		hosts = append(hosts, host)
+	}
+	for _, host := range hosts {
 		hint, text, ok := Snippet(host, "fs.one", "/usr/local/bin/rootpick", args)
 		if !ok || hint == "" {
 			t.Fatalf("%s: no snippet", host)

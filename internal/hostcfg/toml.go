@@ -12,6 +12,9 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
+// tomlServers is the key of the servers in Codex's and Vibe's files.
+const tomlServers = "mcp_servers"
+
 // tomlEntry gathers one [mcp_servers.NAME] entry, wherever its keys are
 // (a table, dotted keys, an inline table).
 type tomlEntry struct {
@@ -19,6 +22,8 @@ type tomlEntry struct {
 	f                fields
 	command, args    *tomlKV
 	dupCommand, dup2 bool
+	// named says a Vibe entry gives its name.
+	named bool
 }
 
 // tomlKV is where one key = value of an entry is. The parser's nodes last
@@ -36,9 +41,62 @@ func tomlSpan(n *unstable.Node) span {
 	return span{int(n.Raw.Offset), int(n.Raw.Offset + n.Raw.Length)}
 }
 
+// newTomlKV is where the key = value kv is; top says it is a line of its
+// own.
+func newTomlKV(kv *unstable.Node, top bool) *tomlKV {
+	at := &tomlKV{kv: tomlSpan(kv), value: tomlSpan(kv.Value()), top: top}
+	for it := kv.Key(); it.Next(); {
+		at.lastKey = tomlSpan(it.Node())
+	}
+	return at
+}
+
+// set records the entry's field key, written at at.
+func (e *tomlEntry) set(key string, at *tomlKV, value *unstable.Node) {
+	isStr := value.Kind == unstable.String
+	switch key {
+	case "command":
+		e.dupCommand = e.command != nil
+		e.command = at
+		e.f.hasCommand, e.f.commandIsStr = true, isStr
+		if isStr {
+			e.f.command = string(value.Data)
+		}
+	case "args":
+		e.dup2 = e.args != nil
+		e.args = at
+		e.f.hasArgs = true
+		e.f.argsAreStrs = value.Kind == unstable.Array
+		if e.f.argsAreStrs {
+			e.f.args = []string{}
+			for it := value.Children(); it.Next(); {
+				if n := it.Node(); n.Kind == unstable.String {
+					e.f.args = append(e.f.args, string(n.Data))
+					at.items = append(at.items, tomlSpan(n))
+				} else {
+					e.f.argsAreStrs = false
+				}
+			}
+		}
+	case "url":
+		e.f.urlKey = "url"
+		if isStr {
+			e.f.url = string(value.Data)
+		}
+	case "type":
+		e.f.hasType = true
+		if isStr {
+			e.f.typ = string(value.Data)
+		}
+	}
+}
+
 func (c *Config) parseTOML() error {
 	if _, err := decodeTOML(c.Data); err != nil {
 		return err
+	}
+	if c.File.layout == layoutVibe {
+		return c.parseVibe()
 	}
 	var p unstable.Parser
 	p.Reset(c.Data)
@@ -57,7 +115,7 @@ func (c *Config) parseTOML() error {
 	visit = func(path []string, kv *unstable.Node, top bool) {
 		full := append(append([]string{}, path...), tomlKeys(kv.Key())...)
 		value := kv.Value()
-		if len(full) == 2 && full[0] == "mcp_servers" {
+		if len(full) == 2 && full[0] == tomlServers {
 			entry(full[1])
 		}
 		if value.Kind == unstable.InlineTable {
@@ -66,50 +124,10 @@ func (c *Config) parseTOML() error {
 			}
 			return
 		}
-		if len(full) != 3 || full[0] != "mcp_servers" {
+		if len(full) != 3 || full[0] != tomlServers {
 			return
 		}
-		e := entry(full[1])
-		at := &tomlKV{kv: tomlSpan(kv), value: tomlSpan(value), top: top}
-		for it := kv.Key(); it.Next(); {
-			at.lastKey = tomlSpan(it.Node())
-		}
-		isStr := value.Kind == unstable.String
-		switch full[2] {
-		case "command":
-			e.dupCommand = e.command != nil
-			e.command = at
-			e.f.hasCommand, e.f.commandIsStr = true, isStr
-			if isStr {
-				e.f.command = string(value.Data)
-			}
-		case "args":
-			e.dup2 = e.args != nil
-			e.args = at
-			e.f.hasArgs = true
-			e.f.argsAreStrs = value.Kind == unstable.Array
-			if e.f.argsAreStrs {
-				e.f.args = []string{}
-				for it := value.Children(); it.Next(); {
-					if n := it.Node(); n.Kind == unstable.String {
-						e.f.args = append(e.f.args, string(n.Data))
-						at.items = append(at.items, tomlSpan(n))
-					} else {
-						e.f.argsAreStrs = false
-					}
-				}
-			}
-		case "url":
-			e.f.urlKey = "url"
-			if isStr {
-				e.f.url = string(value.Data)
-			}
-		case "type":
-			e.f.hasType = true
-			if isStr {
-				e.f.typ = string(value.Data)
-			}
-		}
+		entry(full[1]).set(full[2], newTomlKV(kv, top), value)
 	}
 	var table []string
 	for p.NextExpression() {
@@ -117,7 +135,7 @@ func (c *Config) parseTOML() error {
 		switch n.Kind {
 		case unstable.Table:
 			table = tomlKeys(n.Key())
-			if len(table) == 2 && table[0] == "mcp_servers" {
+			if len(table) == 2 && table[0] == tomlServers {
 				entry(table[1])
 			}
 		case unstable.ArrayTable:
@@ -137,7 +155,7 @@ func (c *Config) parseTOML() error {
 				s.Problem = "command or args given twice"
 			}
 			s.loc = c.tomlLoc(e)
-			s.loc.path = []string{"mcp_servers", e.name}
+			s.loc.path = []string{tomlServers, e.name}
 			if a := s.loc.args; a != nil && (a.open < 1 || a.open > len(c.Data) || c.Data[a.open-1] != '[') {
 				s.Problem = "args is not written as [ ... ]"
 			}
@@ -145,6 +163,78 @@ func (c *Config) parseTOML() error {
 		c.Servers = append(c.Servers, s)
 	}
 	return nil
+}
+
+// parseVibe reads Mistral Vibe's servers: an array of tables,
+// [[mcp_servers]], each named by its name and started by its transport,
+// command and args (a server in an inline array, mcp_servers = [{...}],
+// is not read: Vibe's documentation writes the tables).
+func (c *Config) parseVibe() error {
+	var p unstable.Parser
+	p.Reset(c.Data)
+	var entries []*tomlEntry
+	var cur *tomlEntry // the [[mcp_servers]] element the lines are in, or nil
+	for p.NextExpression() {
+		n := p.Expression()
+		switch n.Kind {
+		case unstable.ArrayTable:
+			cur = nil
+			if keys := tomlKeys(n.Key()); len(keys) == 1 && keys[0] == tomlServers {
+				cur = &tomlEntry{}
+				entries = append(entries, cur)
+			}
+		case unstable.Table:
+			cur = nil // [mcp_servers.env] and the like: nothing to read
+		case unstable.KeyValue:
+			if cur != nil {
+				cur.setVibe(n)
+			}
+		}
+	}
+	if err := p.Error(); err != nil {
+		return err
+	}
+	for i, e := range entries {
+		s := Server{Host: c.File.Host, Path: c.File.Path, Scope: c.File.Scope, Name: e.name}
+		classify(&s, e.f, c.self)
+		switch {
+		case !e.named || e.name == "":
+			s.Kind, s.Note = Other, "no name"
+		case s.Kind == Stdio || s.Kind == Proxied:
+			if e.dupCommand || e.dup2 {
+				s.Problem = "command or args given twice"
+			}
+			s.loc = c.tomlLoc(e)
+			s.loc.path = []string{tomlServers, seqIndex(i)}
+			if a := s.loc.args; a != nil && (a.open < 1 || a.open > len(c.Data) || c.Data[a.open-1] != '[') {
+				s.Problem = "args is not written as [ ... ]"
+			}
+		}
+		c.Servers = append(c.Servers, s)
+	}
+	return nil
+}
+
+// setVibe records the key = value kv of a Vibe entry: its name, its
+// transport (read as a type), or a field Codex's entries have too. A
+// dotted key (env.DEBUG = ...) is none of them.
+func (e *tomlEntry) setVibe(kv *unstable.Node) {
+	keys := tomlKeys(kv.Key())
+	if len(keys) != 1 {
+		return
+	}
+	value := kv.Value()
+	switch keys[0] {
+	case "name":
+		e.named = true
+		if value.Kind == unstable.String {
+			e.name = string(value.Data)
+		}
+	case "transport":
+		e.set("type", newTomlKV(kv, true), value)
+	default:
+		e.set(keys[0], newTomlKV(kv, true), value)
+	}
 }
 
 // tomlKeys are the parts of a dotted key.
