@@ -1,5 +1,6 @@
 // Package hostcfg finds the MCP server entries that agent hosts (Claude
-// Code, VS Code, Cursor, Gemini CLI, Codex, Goose) keep in their own
+// Code, VS Code, Cursor, Gemini CLI, Codex, Goose, Amp and the others in
+// Hosts; docs/hosts.md says which files each reads) keep in their own
 // configuration files, and rewrites chosen stdio entries to run through
 // `rootpick proxy` and back.
 //
