@@ -51,13 +51,13 @@ Examples:
 
 // hostsListCmd lists the servers.
 type hostsListCmd struct {
-	Host    string `arg:"" optional:"" help:"Only this host: claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, continue, lmstudio, amazonq, kilocode or junie."`
+	Host    string `arg:"" optional:"" help:"Only this host: claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, continue, lmstudio, amazonq, kilocode, junie, vscode-insiders, roo-code, amp, trae, antigravity, windsurf-jetbrains, kimi, factory, qoder, sema4, auggie or mistral-vibe."`
 	Project string `placeholder:"DIR" type:"path" help:"Read the project files of DIR (default: the current folder)."`
 }
 
 // hostsWrapCmd puts servers behind the proxy.
 type hostsWrapCmd struct {
-	Targets  []string `arg:"" optional:"" name:"host-or-server" help:"A host (claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, continue, lmstudio, amazonq, kilocode, junie), then servers by name; with none, every stdio server."`
+	Targets  []string `arg:"" optional:"" name:"host-or-server" help:"A host (claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, continue, lmstudio, amazonq, kilocode, junie, vscode-insiders, roo-code, amp, trae, antigravity, windsurf-jetbrains, kimi, factory, qoder, sema4, auggie, mistral-vibe), then servers by name; with none, every stdio server."`
 	Profile  string   `placeholder:"NAME" help:"The proxy serves the consent of profile NAME (default: the proxy's own default, as 'rootpick proxy' without --profile)."`
 	Except   []string `placeholder:"NAME" help:"Leave the server NAME alone (repeat for several); it wins over a NAME given as an argument."`
 	KeepArgs bool     `name:"keep-args" help:"Keep the servers' folder arguments as they are, instead of replacing them with {roots}: the servers then get those folders whatever you consent."`

@@ -105,7 +105,7 @@ func TestHostsList(t *testing.T) {
 		"local /home/someone/src/app:",
 		"developer     other     goose extension of type builtin, not a command",
 		"rp           proxied   rootpick proxy --profile work mcp-server-filesystem",
-		"93 servers: 5 through rootpick proxy, 61 direct stdio",
+		"139 servers: 5 through rootpick proxy, 92 direct stdio",
 		"odd      other     command is not an array (OpenCode takes [command, args...])",
 		"bare                 direct    echo-server",
 		"copilot", "playwright  direct    npx -y @playwright/mcp@latest",

@@ -18,7 +18,8 @@ import (
 // with the profile.
 func TestPrintConfigGeminiCodex(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", "/custom/state") // not where HOME alone finds it: passed on
-	for host, scope := range map[string]string{"gemini": "user", "codex": "user", "copilot": "user", "qwen": "user", "crush": "user", "claude-desktop": "user", "windsurf": "user", "kiro": "user", "opencode": "user", "zed": "user", "cline": "user", "continue": "user", "lmstudio": "user", "amazonq": "user", "kilocode": "user", "junie": "user"} {
+	for host, scope := range map[string]string{"gemini": "user", "codex": "user", "copilot": "user", "qwen": "user", "crush": "user", "claude-desktop": "user", "windsurf": "user", "kiro": "user", "opencode": "user", "zed": "user", "cline": "user", "continue": "user", "lmstudio": "user", "amazonq": "user", "kilocode": "user", "junie": "user",
+		"vscode-insiders": "user", "roo-code": "user", "amp": "user", "trae": "user", "antigravity": "user", "windsurf-jetbrains": "user", "kimi": "user", "factory": "user", "qoder": "user", "sema4": "user", "auggie": "user", "mistral-vibe": "user"} {
 		var out bytes.Buffer
 		o := proxyCmd{PrintConfig: hostName(host), Profile: "work", Protocol: "2025-11-25", Name: "fs.one"}
 		if err := printHostConfig(&out, io.Discard, paths.FromEnv(), o, []string{"npx", "-y", "@modelcontextprotocol/server-filesystem"}); err != nil {

@@ -38,7 +38,7 @@ type proxyCmd struct {
 
 	Profile     string   `placeholder:"NAME" default:"${profile}" help:"Serve the consent of profile NAME (default: ${default})."`
 	Protocol    string   `placeholder:"VERSION" default:"${protocol}" help:"MCP protocol VERSION to ask the server for (default: ${default})."`
-	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, continue, lmstudio, amazonq, kilocode, junie, inspector) and exit."`
+	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, continue, lmstudio, amazonq, kilocode, junie, vscode-insiders, roo-code, amp, trae, antigravity, windsurf-jetbrains, kimi, factory, qoder, sema4, auggie, mistral-vibe, inspector) and exit."`
 	Name        string   `placeholder:"NAME" help:"The server's NAME, as its host calls it: in a printed configuration and the log file's name (default: derived from the command)."`
 	Host        string   `placeholder:"HOST" hidden:"" help:"The HOST (and scope) that starts this proxy, for the log file's name; hosts wrap writes it, with --name."`
 	StateDir    string   `name:"state-dir" placeholder:"DIR" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
@@ -57,7 +57,7 @@ type proxyCmd struct {
 type hostName string
 
 // hostNames are the hosts --print-config knows.
-var hostNames = []string{"claude", "vscode", "cursor", "gemini", "codex", "goose", "copilot", "qwen", "crush", "claude-desktop", "windsurf", "kiro", "opencode", "zed", "cline", "continue", "lmstudio", "amazonq", "kilocode", "junie", "inspector"}
+var hostNames = []string{"claude", "vscode", "cursor", "gemini", "codex", "goose", "copilot", "qwen", "crush", "claude-desktop", "windsurf", "kiro", "opencode", "zed", "cline", "continue", "lmstudio", "amazonq", "kilocode", "junie", "vscode-insiders", "roo-code", "amp", "trae", "antigravity", "windsurf-jetbrains", "kimi", "factory", "qoder", "sema4", "auggie", "mistral-vibe", "inspector"}
 
 func (h *hostName) Decode(ctx *kong.DecodeContext) error {
 	var s string
@@ -425,6 +425,12 @@ func printHostConfig(w, hint io.Writer, dirs paths.Dirs, o proxyCmd, command []s
 		fmt.Fprintf(w, "extensions:\n  %s:\n    name: %s\n    type: stdio\n    cmd: %s\n    args: [%s]\n    enabled: true\n    timeout: 300\n",
 			nameQ, nameQ, exeQ, strings.Join(quoted, ", "))
 		return nil
+	}
+	// The hosts hostcfg writes the snippet for itself.
+	if hint2, text, ok := hostcfg.Snippet(string(o.PrintConfig), name, exe, args); ok {
+		fmt.Fprintln(hint, hint2)
+		_, err := w.Write(text)
+		return err
 	}
 	return usageError("proxy: --print-config takes %s, not %q", strings.Join(hostNames, ", "), o.PrintConfig)
 }
