@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -142,12 +143,53 @@ func (h *hostStart) giveUp(t *testing.T, limit time.Duration) time.Duration {
 	return time.Since(start)
 }
 
+// giveUpAsTheSDK ends the command as hosts built on the TypeScript SDK
+// end a server that missed their timeout (StdioClientTransport.close):
+// its input closed, SIGTERM 2 s later, SIGKILL 2 s after that. It returns
+// the last signal it had to send (0: none).
+func (h *hostStart) giveUpAsTheSDK(t *testing.T) syscall.Signal {
+	t.Helper()
+	_ = h.stdin.Close()
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		select {
+		case err := <-h.exited:
+			t.Logf("it exited by itself: %v", err)
+			return 0
+		case <-time.After(2 * time.Second):
+		}
+		_ = h.cmd.Process.Signal(sig)
+		if sig == syscall.SIGKILL {
+			err := <-h.exited
+			t.Logf("killed: %v", err)
+			return sig
+		}
+	}
+	return 0
+}
+
+// processesWith are the processes whose environment holds entry (the
+// test's own npm cache setting: only what it started has it).
+func processesWith(entry string) []string {
+	var pids []string
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		b, err := os.ReadFile(filepath.Join("/proc", p.Name(), "environ"))
+		if err == nil && slices.Contains(strings.Split(string(b), "\x00"), entry) {
+			pids = append(pids, p.Name())
+		}
+	}
+	return pids
+}
+
 // TestE2EFirstStartThroughLaunchers: server-filesystem through `rootpick
 // proxy -- npx -y` with a cold npm cache (its own, npm_config_cache). A
-// host that gives up while npx still installs (1.5 s; the cold start took
-// 4–50 s) does not break the cache: the proxy lets the install finish,
-// says so, and exits; the cache then holds the package with its
-// dependencies (zod) and a host that gives up after 5 s connects. Then,
+// host that gives up while npx still installs (after 1.5 s; the cold start
+// took 4–50 s) and then ends the proxy as the TypeScript SDK's hosts do
+// (SIGTERM 2 s later, SIGKILL 2 s after that) does not break the cache:
+// the proxy says it lets the install finish, the install outlives the
+// proxy's SIGKILL, finishes and ends; the cache then holds the package
+// with its dependencies (zod), nothing of it runs, and a host that gives
+// up after 5 s connects. Then,
 // in a second cache that has the downloaded tarballs but no npx install,
 // `hosts wrap` fills the very folder that the wrapped entry's npx runs
 // from (the entry's own npm_config_cache), and that entry's first start,
@@ -167,14 +209,28 @@ func TestE2EFirstStartThroughLaunchers(t *testing.T) {
 	if h.answered > 0 {
 		t.Skipf("the cold npx start answered in %v: too fast to give up during it", h.answered)
 	}
-	waited := h.giveUp(t, 4*time.Minute)
-	cold := time.Since(start)
-	t.Logf("cold start: the host gave up after 1.5 s; the proxy let npx finish and exited %v later (%v in all)", waited.Round(time.Millisecond), cold.Round(time.Millisecond))
+	sig := h.giveUpAsTheSDK(t)
+	marker := filepath.Join(installDir, "package.json")
+	for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		b, _ := os.ReadFile(marker)
+		if bytes.Contains(b, []byte(`"_npx"`)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("npx's install did not finish (no _npx in %s); the proxy's stderr:\n%s", marker, h.stderr)
+		}
+	}
+	installed := time.Since(start)
+	for deadline := time.Now().Add(time.Minute); len(processesWith("npm_config_cache="+cache)) > 0; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("processes %v still run a minute after the install finished", processesWith("npm_config_cache="+cache))
+		}
+	}
+	t.Logf("cold start: the host gave up after 1.5 s (then %v); the install finished %v after the start, and everything of it ended %v after the start",
+		sig, installed.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 	stderr := h.stderr.String()
 	for _, want := range []string{
-		"rootpick proxy: npx is still installing " + serverFilesystem + " (first start, ",
 		"the host went away — letting the install finish (up to 3 min) so that the next start is fast",
-		"rootpick proxy: npx finished after ",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("the proxy's stderr lacks %q:\n%s", want, stderr)

@@ -1,11 +1,15 @@
 package mcpconn
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/rootpick/rootpick/internal/panics"
+	"github.com/rootpick/rootpick/internal/prefetch"
 	"github.com/rootpick/rootpick/internal/safetext"
 )
 
@@ -82,6 +86,44 @@ func (p *proxy) watchInstall(c *child) {
 			p.notice(fmt.Sprintf("rootpick proxy: %s (first start, %d s so far); the host is waiting for it", p.installing(), seconds(c.started)))
 		}
 	}
+}
+
+// firstInstall reports whether the server is npx (or npm exec) whose
+// install folder (prefetch.NpxDir, in npm_config_cache or ~/.npm) is not
+// complete: this start installs. Such a server is started so that it may
+// outlive the proxy (outlive_linux.go): a host that kills the proxy with
+// SIGKILL while npx installs (the TypeScript SDK's hosts do, 4 s after
+// they give up) must not leave the install half-written. A complete
+// folder (npx wrote "_npx" into its package.json, its last step) means a
+// start that only runs, which dies with the proxy as every server does.
+// Other launchers cannot be told cold from warm this way: they are let
+// finish while the proxy lives (letInstallFinish) only.
+func (p *proxy) firstInstall() bool {
+	l := p.launcher
+	if l == nil || (l.Tool != "npx" && l.Tool != "npm exec") {
+		return false
+	}
+	cache := ""
+	for _, name := range []string{"npm_config_cache", "NPM_CONFIG_CACHE"} {
+		if v := os.Getenv(name); filepath.IsAbs(v) {
+			cache = v
+			break
+		}
+	}
+	if cache == "" {
+		home, err := os.UserHomeDir()
+		if err != nil || !filepath.IsAbs(home) {
+			return false
+		}
+		cache = filepath.Join(home, ".npm")
+	}
+	dir := prefetch.NpxDir(cache, l.Packages)
+	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err == nil && bytes.Contains(b, []byte(`"_npx"`)) {
+		return false
+	}
+	p.log.Info("npx has not installed the server yet: this start installs, and may outlive the proxy until the install is done", "folder", dir)
+	return true
 }
 
 // installingNow reports whether c is a launcher that has answered nothing

@@ -42,6 +42,10 @@ type Spec struct {
 	// read (and execute), or also write, on top of the consented folders
 	// and its runtime.
 	AllowRead, AllowWrite []string
+
+	// outlive: see serverAccess (set by the proxy for a launcher's first
+	// start).
+	outlive bool
 }
 
 // Label is the name used for the server before it has told its own. A URL
@@ -216,7 +220,7 @@ func (s Spec) advisory() Enforcement {
 
 // access is what a stdio server of s may open besides its runtime.
 func (s Spec) access(consented []consent.Root) serverAccess {
-	a := serverAccess{enforce: s.Enforce, allowRead: s.AllowRead, allowWrite: s.AllowWrite}
+	a := serverAccess{enforce: s.Enforce, allowRead: s.AllowRead, allowWrite: s.AllowWrite, outlive: s.outlive}
 	for _, r := range consented {
 		a.consented = append(a.consented, r.Path)
 	}
@@ -228,6 +232,10 @@ func (s Spec) access(consented []consent.Root) serverAccess {
 type serverAccess struct {
 	enforce                          Enforce
 	consented, allowRead, allowWrite []string
+	// outlive lets the server's process (its guard) outlive rootpick
+	// killed with SIGKILL: for a launcher's first start, whose install
+	// must not be cut short (proxy_install.go, outlive_linux.go).
+	outlive bool
 }
 
 // processTransport starts a stdio server in its own process group, so that
@@ -379,6 +387,9 @@ func newProcessTransport(command []string, access serverAccess, logger *slog.Log
 		_, _ = r.Close(), w.Close()
 		removeTmp(tmp)
 		return nil, err
+	}
+	if access.outlive {
+		outliveParent(cmd)
 	}
 	if policy != nil && report == nil && cmd.Err == nil {
 		// decideEnforcement saw a guard; there must be one.

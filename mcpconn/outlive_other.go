@@ -1,0 +1,9 @@
+//go:build !linux
+
+package mcpconn
+
+import "os/exec"
+
+// outliveParent does nothing: only Linux ends a server when rootpick dies
+// (outlive_linux.go).
+func outliveParent(*exec.Cmd) {}
