@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/prefetch"
 )
 
 // slowLauncher writes a fake npx that "installs" slowly, as npx does on a
@@ -243,5 +245,48 @@ func TestProxyRestartLetsAnInstallFinish(t *testing.T) {
 	}
 	if pids := pidsWith(marker); len(pids) > 0 {
 		t.Errorf("a server %v outlived the proxy", pids)
+	}
+}
+
+// TestFirstInstall: an npx server whose install folder lacks the "_npx"
+// npx writes last is a first start (it may outlive the proxy); a complete
+// folder, or another launcher, or no launcher, is not.
+func TestFirstInstall(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("npm_config_cache", cache)
+	t.Setenv("NPM_CONFIG_CACHE", "")
+	first := func(command ...string) bool {
+		p := &proxy{log: slog.New(slog.DiscardHandler)}
+		if l, ok := prefetch.Of(command); ok {
+			p.launcher = &l
+		}
+		return p.firstInstall()
+	}
+	const pkg = "@modelcontextprotocol/server-filesystem"
+	if !first("npx", "-y", pkg) {
+		t.Error("an empty cache: not a first start")
+	}
+	dir := prefetch.NpxDir(cache, []string{pkg})
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// Mid-install: npx wrote the dependency, not yet its _npx mark.
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"dependencies": {"`+pkg+`": "^1"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !first("npx", "-y", pkg) || !first("npm", "exec", "--yes", "--", pkg) {
+		t.Error("a half-done install: not a first start")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"dependencies": {"`+pkg+`": "^1"}, "_npx": {"packages": ["`+pkg+`"]}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if first("npx", "-y", pkg) {
+		t.Error("a complete install: a first start")
+	}
+	if !first("npx", "-y", "@other/pkg") {
+		t.Error("another package's empty folder: not a first start")
+	}
+	if first("uvx", "mcp-server-git") || first("node", "server.js") {
+		t.Error("uvx or node: a first start (only npx can be told)")
 	}
 }
