@@ -77,6 +77,10 @@ Inspector. It starts SERVER_COMMAND and relays everything both ways,
 except roots: the server gets exactly the folders consented in
 'rootpick --profile NAME', and is told at once when they change.
 
+A server started by npx, uvx or pnpm dlx that is still installing when
+the host gives up is let finish (3 minutes at most; a second signal ends
+it), so that the next start is fast; what it waits for is said on stderr.
+
 Examples:
   rootpick proxy -- npx -y @modelcontextprotocol/server-filesystem
   rootpick proxy --profile work --print-config claude -- uvx mcp-server-git`
