@@ -521,7 +521,10 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 		return err
 	}
 	if ch.wrap && ch.prefetch != nil {
-		ch.prefetchAll(e, plans)
+		if sig := ch.prefetchAll(e, plans); sig != nil {
+			fmt.Fprintln(e.stderr, "Nothing written: interrupted.")
+			return signalExit(sig)
+		}
 	}
 	writeFailed := ch.write(e, plans)
 	if ch.wrap && !writeFailed {

@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/rootpick/rootpick/internal/hostcfg"
+	"github.com/rootpick/rootpick/internal/panics"
 	"github.com/rootpick/rootpick/internal/prefetch"
 )
 
@@ -51,14 +54,24 @@ func launchOf(c *hostcfg.Config, i int) (launch, bool) {
 // fetches it by hand, and the wrap goes on: the entry is right either
 // way, and the proxy lets a first start's download finish even when the
 // host gives up, so a later start works.
-func (ch hostsChange) prefetchAll(e *env, plans []*planned) {
+//
+// ctrl+c (or SIGTERM, SIGHUP) during a fetch lets that fetch finish — a
+// launcher interrupted mid-install leaves its cache broken — fetches
+// nothing more and writes nothing: interrupted is the signal, and the
+// caller ends with it. A second one stops the fetch at once.
+func (ch hostsChange) prefetchAll(e *env, plans []*planned) (interrupted os.Signal) {
 	terminal := false
 	if f, ok := e.stderr.(*os.File); ok {
 		terminal = term.IsTerminal(f.Fd())
 	}
+	ctx, stop, got := prefetchSignals(e)
+	defer stop()
 	seen := map[string]bool{}
 	for _, p := range plans {
 		for _, l := range p.launches {
+			if sig := got(); sig != nil {
+				return sig
+			}
 			key := strings.Join(append(append(slices.Clone(l.launcher.Prefetch), l.dir), envList(nil, l.env)...), "\x00")
 			if seen[key] {
 				continue
@@ -69,7 +82,7 @@ func (ch hostsChange) prefetchAll(e *env, plans []*planned) {
 					shown(l.name), l.launcher.NoPrefetch, shown(l.launcher.What()))
 				continue
 			}
-			_, err := ch.prefetch(context.Background(), l.launcher, prefetch.Options{
+			_, err := ch.prefetch(ctx, l.launcher, prefetch.Options{
 				Env: envList(os.Environ(), l.env), Dir: l.dir, Progress: e.stderr, Terminal: terminal, Name: l.name,
 			})
 			if err == nil {
@@ -78,10 +91,58 @@ func (ch hostsChange) prefetchAll(e *env, plans []*planned) {
 			fmt.Fprintf(e.stderr, "%s: %s\n", shown(l.name), err)
 			var pe *prefetch.Error
 			if errors.As(err, &pe) {
+				if got() != nil {
+					continue
+				}
 				fmt.Fprintf(e.stderr, "  The file is written anyway. What cannot be fetched now, the host's first start cannot fetch either; what can be fetched then may take longer than the host waits (the proxy lets that download finish, so the next start works). To fetch it by hand: %s\n", shown(pe.Command))
 			}
 		}
 	}
+	return got()
+}
+
+// prefetchSignals catches endSignals while wrap fetches: the first says
+// that the fetch under way is let finish and nothing is written; the
+// second cancels ctx, which interrupts the fetch. got is the first signal
+// (nil before one came); stop undoes it all.
+func prefetchSignals(e *env) (ctx context.Context, stop func(), got func() os.Signal) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, endSignals...)
+	var mu sync.Mutex
+	var first os.Signal
+	done := make(chan struct{})
+	go func() {
+		defer panics.Guard()
+		for {
+			select {
+			case sig := <-sigs:
+				mu.Lock()
+				again := first != nil
+				if !again {
+					first = sig
+				}
+				mu.Unlock()
+				if again {
+					fmt.Fprintln(e.stderr, "\nrootpick: stopping the fetch now; its cache may be left incomplete (see docs/troubleshooting.md, ERR_MODULE_NOT_FOUND)")
+					cancel()
+					return
+				}
+				fmt.Fprintln(e.stderr, "\nrootpick: letting this fetch finish, so that the launcher's cache is not left half-written; nothing will be written (press ctrl+c again to stop it now)")
+			case <-done:
+				return
+			}
+		}
+	}()
+	return ctx, func() {
+			signal.Stop(sigs)
+			close(done)
+			cancel()
+		}, func() os.Signal {
+			mu.Lock()
+			defer mu.Unlock()
+			return first
+		}
 }
 
 // envList is base with env's settings over it, as NAME=VALUE, env's in

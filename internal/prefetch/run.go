@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -59,7 +58,9 @@ func (e *Error) Error() string {
 
 // Run runs l's prefetch command, telling opts.Progress how it goes; it
 // returns how long it took. A launcher with no prefetch command returns
-// an error saying why.
+// an error saying why. The command runs in a process group of its own
+// (the terminal's ctrl+c is the caller's to handle); ctx's end interrupts
+// it.
 func Run(ctx context.Context, l Launcher, opts Options) (time.Duration, error) {
 	if len(l.Prefetch) == 0 {
 		return 0, errors.New(l.NoPrefetch)
@@ -77,16 +78,12 @@ func Run(ctx context.Context, l Launcher, opts Options) (time.Duration, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, l.Prefetch[0], l.Prefetch[1:]...)
 	cmd.Env, cmd.Dir = opts.Env, opts.Dir
+	ownGroup(cmd)
 	var out tail
 	cmd.Stdout, cmd.Stderr = &out, &out
 	// Interrupted rather than killed: npm and uv tidy up on SIGINT. On
 	// Windows, where a process cannot be interrupted, it is killed.
-	cmd.Cancel = func() error {
-		if err := cmd.Process.Signal(os.Interrupt); err != nil {
-			return cmd.Process.Kill()
-		}
-		return nil
-	}
+	cmd.Cancel = func() error { return interrupt(cmd.Process) }
 	cmd.WaitDelay = 10 * time.Second
 	what := fmt.Sprintf("%s: fetching %s with %s", shownName(opts.Name), safetext.Escape(l.What()), l.Tool)
 	start := time.Now()
@@ -102,8 +99,11 @@ func Run(ctx context.Context, l Launcher, opts Options) (time.Duration, error) {
 		return took, nil
 	}
 	reason := err.Error()
-	if ctx.Err() != nil {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		reason = fmt.Sprintf("stopped after %s", opts.Timeout)
+	case ctx.Err() != nil:
+		reason = "interrupted"
 	}
 	return took, &Error{Tool: l.Tool, What: safetext.Escape(l.What()), Reason: shown(reason), Said: shown(out.summary(2)), Command: Quote(l.Prefetch)}
 }
