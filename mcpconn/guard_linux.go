@@ -70,11 +70,21 @@ import (
 // server under a guard, so that the server's whole tree ends when this
 // process does, even by SIGKILL. Elsewhere than on Linux it only returns.
 func GuardMain() {
-	if len(os.Args) >= 4 && os.Args[0] == guardName && os.Args[1] == guardPolicyFlag {
-		os.Exit(runGuard(os.Args[2], os.Args[3:], true))
+	if len(os.Args) < 1 || os.Args[0] != guardName {
+		guardEnabled.Store(true)
+		return
 	}
-	if len(os.Args) >= 3 && os.Args[0] == guardName {
-		os.Exit(runGuard(os.Args[1], os.Args[2:], false))
+	orphan, ppid, args := guardOrphanBound(os.Args[1:])
+	if orphan > 0 {
+		// Started to outlive rootpick (outliveParent): no SIGTERM comes
+		// when it dies, so the guard bounds the tree's life after it.
+		go watchParent(ppid, orphan, guardStop)
+	}
+	if len(args) >= 3 && args[0] == guardPolicyFlag {
+		os.Exit(runGuard(args[1], args[2:], true))
+	}
+	if len(args) >= 2 {
+		os.Exit(runGuard(args[0], args[1:], false))
 	}
 	guardEnabled.Store(true)
 }
@@ -115,12 +125,16 @@ func guard(cmd *exec.Cmd, policy *Policy) (*guardReport, error) {
 	return report, nil
 }
 
+// guardStop tells a guard to end its server's tree: a signal, or its
+// parent gone for its orphan bound (watchParent).
+var guardStop = make(chan os.Signal, 1)
+
 // runGuard is the guard: it runs the program path with arguments argv
 // (argv[0] included) and returns the exit code to exit with. With enforce,
 // it first restricts itself to the policy on fd guardPolicyFD (see
 // restrictThread), or does not start the program.
 func runGuard(path string, argv []string, enforce bool) int {
-	stop := make(chan os.Signal, 1)
+	stop := guardStop
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	report := openGuardReporter()
 	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {

@@ -2,8 +2,11 @@
 
 package mcpconn
 
-import "os/exec"
+import (
+	"os/exec"
+	"time"
+)
 
 // outliveParent does nothing: only Linux ends a server when rootpick dies
 // (outlive_linux.go).
-func outliveParent(*exec.Cmd) {}
+func outliveParent(*exec.Cmd, time.Duration) {}

@@ -420,7 +420,7 @@ func (p *proxy) startChild() error {
 	}
 	p.mu.Unlock()
 	logger := p.log.With("server", "child")
-	spec := Spec{Command: command, Enforce: p.opts.Enforce, AllowRead: p.opts.AllowRead, AllowWrite: p.opts.AllowWrite, outlive: p.firstInstall()}
+	spec := Spec{Command: command, Enforce: p.opts.Enforce, AllowRead: p.opts.AllowRead, AllowWrite: p.opts.AllowWrite, outlive: p.outliveBound()}
 	t, stop, err := spec.transport(p.ctx, logger, func(line string) {}, served)
 	if err != nil {
 		return err

@@ -126,6 +126,17 @@ func (p *proxy) firstInstall() bool {
 	return true
 }
 
+// outliveBound is how long a server started now may outlive the proxy:
+// its InstallGrace for a first install (firstInstall), 0 (it dies with
+// the proxy) for any other start. Its guard ends it once that long has
+// passed since the proxy died (outlive_linux.go).
+func (p *proxy) outliveBound() time.Duration {
+	if !p.firstInstall() {
+		return 0
+	}
+	return p.opts.InstallGrace
+}
+
 // installingNow reports whether c is a launcher that has answered nothing
 // and still runs: ending it now would cut its install short.
 func (p *proxy) installingNow(c *child) bool {

@@ -44,8 +44,8 @@ type Spec struct {
 	AllowRead, AllowWrite []string
 
 	// outlive: see serverAccess (set by the proxy for a launcher's first
-	// start).
-	outlive bool
+	// start, to its InstallGrace).
+	outlive time.Duration
 }
 
 // Label is the name used for the server before it has told its own. A URL
@@ -232,10 +232,11 @@ func (s Spec) access(consented []consent.Root) serverAccess {
 type serverAccess struct {
 	enforce                          Enforce
 	consented, allowRead, allowWrite []string
-	// outlive lets the server's process (its guard) outlive rootpick
-	// killed with SIGKILL: for a launcher's first start, whose install
-	// must not be cut short (proxy_install.go, outlive_linux.go).
-	outlive bool
+	// outlive, when not 0, lets the server's process (its guard) outlive
+	// rootpick killed with SIGKILL, for that long at most: for a
+	// launcher's first start, whose install must not be cut short
+	// (proxy_install.go, outlive_linux.go).
+	outlive time.Duration
 }
 
 // processTransport starts a stdio server in its own process group, so that
@@ -388,8 +389,8 @@ func newProcessTransport(command []string, access serverAccess, logger *slog.Log
 		removeTmp(tmp)
 		return nil, err
 	}
-	if access.outlive {
-		outliveParent(cmd)
+	if access.outlive > 0 {
+		outliveParent(cmd, access.outlive)
 	}
 	if policy != nil && report == nil && cmd.Err == nil {
 		// decideEnforcement saw a guard; there must be one.
