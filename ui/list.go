@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/picker"
 	"github.com/rootpick/rootpick/vcsdetect"
@@ -254,12 +253,6 @@ func typicalWidth(labels []string) int {
 		}
 	}
 	return out
-}
-
-// matchStyle marks the characters the filter matched: underlined and bold
-// on top of the row's own style, so a match is not told by colour alone.
-func matchStyle(base lipgloss.Style) lipgloss.Style {
-	return base.Underline(true).Bold(true)
 }
 
 // branchMarks is what follows a row's branch once its details are known:

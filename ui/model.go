@@ -318,18 +318,18 @@ func (m *Model) chromeHeight() int {
 	if m.scanning {
 		scan = m.scanLine()
 	}
-	return m.chromeOf(m.status.View(), m.shortHelp(), scan, m.bodyMode() == modeList)
+	return chromeOf(m.status.View(), m.shortHelp(), scan, m.scanning, m.bodyMode() == modeList)
 }
 
 // chromeOf is the rows the fixed lines take: the header, the filter line
 // when there is one, the scan line while scanning, the status and the
 // help, as drawn.
-func (m *Model) chromeOf(status, help, scan string, filter bool) int {
+func chromeOf(status, help, scan string, scanning, filter bool) int {
 	h := 1 + lipgloss.Height(status) + lipgloss.Height(help)
 	if filter {
 		h++
 	}
-	if m.scanning {
+	if scanning {
 		h += lipgloss.Height(scan)
 	}
 	return h
@@ -493,7 +493,7 @@ func (m *Model) render() string {
 		scan = m.scanLine()
 	}
 	status, help := m.status.View(), m.shortHelp()
-	bodyH := max(m.height-m.chromeOf(status, help, scan, hasFilter), 0)
+	bodyH := max(m.height-chromeOf(status, help, scan, m.scanning, hasFilter), 0)
 	var body string
 	switch m.bodyMode() {
 	case modeDialog:

@@ -104,6 +104,12 @@ func newStyles(dark, noColor bool) styles {
 	return st
 }
 
+// matchStyle marks the characters the filter matched: underlined and bold
+// on top of the row's own style, so a match is not told by colour alone.
+func matchStyle(base lipgloss.Style) lipgloss.Style {
+	return base.Underline(true).Bold(true)
+}
+
 // ink is a style of colours and attributes only (no width, padding,
 // margin or border), with the escape sequences it puts around a line of
 // text worked out once: Render is then two concatenations, where
