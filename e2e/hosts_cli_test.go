@@ -122,6 +122,19 @@ func runIn(t *testing.T, dir string, environ []string, name string, args ...stri
 	return string(out)
 }
 
+// unwrapRestores runs `rootpick hosts unwrap HOST --yes` in project and
+// fails t unless every file of files (path → text before the wrap) is
+// back byte for byte.
+func unwrapRestores(t *testing.T, project string, environ []string, bin, host string, files map[string]string) {
+	t.Helper()
+	runIn(t, project, environ, bin, "hosts", "unwrap", host, "--yes")
+	for name, text := range files {
+		if b, _ := os.ReadFile(name); string(b) != text {
+			t.Errorf("%s after wrap and unwrap:\n%s\nwas:\n%s", name, b, text)
+		}
+	}
+}
+
 func writeFile(t *testing.T, name, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {

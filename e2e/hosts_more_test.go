@@ -145,12 +145,7 @@ func TestHostsE2EOpenCode(t *testing.T) {
 	if !proxyLogged(t, environ, "hosts-e2e") {
 		t.Error("no proxy log: opencode did not start the proxy")
 	}
-	runIn(t, project, environ, bin, "hosts", "unwrap", "opencode", "--yes")
-	for name, text := range files {
-		if b, _ := os.ReadFile(name); string(b) != text {
-			t.Errorf("%s after wrap and unwrap:\n%s\nwas:\n%s", name, b, text)
-		}
-	}
+	unwrapRestores(t, project, environ, bin, "opencode", files)
 }
 
 // TestHostsE2EQwenCode: Qwen Code 0.24.4's `qwen mcp list` reads the
@@ -212,12 +207,7 @@ func TestHostsE2EQwenCode(t *testing.T) {
 	if !proxyLogged(t, environ, "hosts-e2e") {
 		t.Error("no proxy log: Qwen Code did not start the proxy")
 	}
-	runIn(t, project, environ, bin, "hosts", "unwrap", "qwen", "--yes")
-	for name, text := range files {
-		if b, _ := os.ReadFile(name); string(b) != text {
-			t.Errorf("%s after wrap and unwrap:\n%s\nwas:\n%s", name, b, text)
-		}
-	}
+	unwrapRestores(t, project, environ, bin, "qwen", files)
 }
 
 // TestHostsE2ECopilotCLI: GitHub Copilot CLI 1.0.102's `copilot mcp list`
@@ -272,10 +262,7 @@ func TestHostsE2ECopilotCLI(t *testing.T) {
 	if w := "Command: " + bin + " proxy --profile hosts-e2e --state-dir " + state + " --host=copilot --name=added -- " + bin + " serve-demo --record /dev/null"; !strings.Contains(out, w) {
 		t.Errorf("copilot mcp get added lacks %q", w)
 	}
-	runIn(t, project, environ, bin, "hosts", "unwrap", "copilot", "--yes")
-	if b, _ := os.ReadFile(file); string(b) != text {
-		t.Errorf("after wrap and unwrap:\n%s\nwas:\n%s", b, text)
-	}
+	unwrapRestores(t, project, environ, bin, "copilot", map[string]string{file: text})
 }
 
 // TestHostsE2EFolderArgMoreHosts: server-filesystem configured with a

@@ -7,7 +7,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -97,12 +96,7 @@ func TestHostsE2EAmpCLI(t *testing.T) {
 	if _, ok := listed["remote"]; !ok {
 		t.Error("amp mcp list --json lacks the remote server")
 	}
-	runIn(t, project, environ, bin, "hosts", "unwrap", "amp", "--yes")
-	for name, text := range files {
-		if b, _ := os.ReadFile(name); string(b) != text {
-			t.Errorf("%s after wrap and unwrap:\n%s\nwas:\n%s", name, b, text)
-		}
-	}
+	unwrapRestores(t, project, environ, bin, "amp", files)
 }
 
 // TestHostsE2ECopilotCLIProject: GitHub Copilot CLI 1.0.102 reads a
@@ -150,10 +144,7 @@ func TestHostsE2ECopilotCLIProject(t *testing.T) {
 	if got.Command != "rootpick" || !slices.Equal(got.Args, want) || got.Source != "workspace" || got.SourcePath != file {
 		t.Errorf("copilot mcp list --json: demo is %+v, want rootpick %q from %s", got, want, file)
 	}
-	runIn(t, project, environ, bin, "hosts", "unwrap", "copilot", "--yes")
-	if b, _ := os.ReadFile(file); string(b) != text {
-		t.Errorf("after wrap and unwrap:\n%s\nwas:\n%s", b, text)
-	}
+	unwrapRestores(t, project, environ, bin, "copilot", map[string]string{file: text})
 }
 
 // TestHostsE2EAuggie: Augment's Auggie CLI 0.36.0 (offline: it warns that
@@ -210,10 +201,5 @@ func TestHostsE2EAuggie(t *testing.T) {
 			t.Errorf("auggie mcp list --json: %s is %q, want %q", name, got[name], want)
 		}
 	}
-	runIn(t, project, environ, bin, "hosts", "unwrap", "auggie", "--yes")
-	for name, text := range files {
-		if b, _ := os.ReadFile(name); string(b) != text {
-			t.Errorf("%s after wrap and unwrap:\n%s\nwas:\n%s", name, b, text)
-		}
-	}
+	unwrapRestores(t, project, environ, bin, "auggie", files)
 }
