@@ -3,16 +3,15 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rootpick/rootpick/internal/prefetch"
+	"github.com/rootpick/rootpick/internal/testproc"
 )
 
 // TestHostsPrefetchInterrupted: ctrl+c during a fetch lets that fetch
@@ -38,7 +37,7 @@ func TestHostsPrefetchInterrupted(t *testing.T) {
 	interrupt := func(times int) (os.Signal, string) {
 		t.Helper()
 		_ = os.Remove(state)
-		var errb syncWriter
+		var errb testproc.Buffer
 		done := make(chan os.Signal, 1)
 		go func() {
 			done <- hostsChange{wrap: true, prefetch: prefetch.Run}.prefetchAll(&env{stderr: &errb}, plan())
@@ -79,22 +78,4 @@ func TestHostsPrefetchInterrupted(t *testing.T) {
 	if !strings.Contains(text, "stopping the fetch now") {
 		t.Errorf("stderr:\n%s", text)
 	}
-}
-
-// syncWriter is a goroutine-safe buffer.
-type syncWriter struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
 }

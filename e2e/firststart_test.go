@@ -16,12 +16,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rootpick/rootpick/internal/prefetch"
+	"github.com/rootpick/rootpick/internal/testproc"
 	"github.com/rootpick/rootpick/internal/testskip"
 )
 
@@ -62,31 +62,14 @@ func needNpmRegistry(t *testing.T) {
 type hostStart struct {
 	cmd      *exec.Cmd
 	stdin    io.WriteCloser
-	stderr   *lockedBuffer
+	stderr   *testproc.Buffer
 	answered time.Duration // 0: not within patience
 	exited   chan error
 }
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 func startAsHost(t *testing.T, dir string, environ []string, patience time.Duration, command ...string) *hostStart {
 	t.Helper()
-	h := &hostStart{cmd: exec.Command(command[0], command[1:]...), stderr: &lockedBuffer{}, exited: make(chan error, 1)}
+	h := &hostStart{cmd: exec.Command(command[0], command[1:]...), stderr: &testproc.Buffer{}, exited: make(chan error, 1)}
 	h.cmd.Dir, h.cmd.Env, h.cmd.Stderr = dir, environ, h.stderr
 	var err error
 	if h.stdin, err = h.cmd.StdinPipe(); err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootpick/rootpick/internal/testproc"
 )
 
 // rawHost is a host that writes bytes, not messages, to a proxy whose host
@@ -181,7 +182,7 @@ func TestProxyRefusesBadHostLines(t *testing.T) {
 		"no jsonrpc":         `"jsonrpc" must be "2.0"`,
 		"a bad notification": `"jsonrpc" must be "2.0"`,
 	}
-	var log syncBuffer
+	var log testproc.Buffer
 	h := startRawHost(t, selfServer(t, "demo", uniqueMarker("proxy-garbage")), maxLine, &log)
 	h.send(t, `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw-host","version":"1"}}}`+"\n")
 	h.until(t, `"init"`)

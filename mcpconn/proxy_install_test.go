@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/prefetch"
+	"github.com/rootpick/rootpick/internal/testproc"
 )
 
 // slowLauncher writes a fake npx that "installs" slowly, as npx does on a
@@ -47,10 +48,10 @@ func slowLauncher(t *testing.T, delay time.Duration, marker string) (npx string,
 // pipe that sends initialize and nothing else, as a host does before its
 // timeout; it returns the host's end, the proxy's stderr notices and its
 // result.
-func installHost(t *testing.T, command []string, opts ProxyOptions) (host mcp.Connection, notices *syncBuffer, done <-chan error) {
+func installHost(t *testing.T, command []string, opts ProxyOptions) (host mcp.Connection, notices *testproc.Buffer, done <-chan error) {
 	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
-	notices = &syncBuffer{}
+	notices = &testproc.Buffer{}
 	opts.Command, opts.Notice, opts.Enforce = command, notices, EnforceOff
 	opts.Logger, opts.Timing, opts.noticeEvery = testLogger(t), testTiming, 200*time.Millisecond
 	d := make(chan error, 1)

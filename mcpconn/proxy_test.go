@@ -453,28 +453,10 @@ func (w tWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// syncBuffer is a goroutine-safe log sink.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestProxyRootsPlaceholder: {roots} in the proxied command expands to the
 // consented paths, and a change restarts the server with the new ones.
 func TestProxyRootsPlaceholder(t *testing.T) {
-	var log syncBuffer
+	var log testproc.Buffer
 	ct, st := mcp.NewInMemoryTransports()
 	src := newTestSource()
 	a, b := root(t, "a"), root(t, "b")

@@ -3,12 +3,16 @@
 // their own session or group and to signal them. It has its own folder
 // because test files cannot be shared between packages, and each call
 // needs one body per system so that the tests type-check for Windows too
-// (.ci/typecheck in .ci/run). Only tests import it.
+// (.ci/typecheck in .ci/run). It also holds Buffer, the goroutine-safe
+// sink those tests and the root package's read their processes' output
+// from. Only tests import it.
 package testproc
 
 import (
+	"bytes"
 	"os"
 	"strings"
+	"sync"
 )
 
 // NoRaceExitSleep makes the processes a test binary starts from itself
@@ -24,4 +28,25 @@ func NoRaceExitSleep() {
 		return
 	}
 	os.Setenv("GORACE", strings.TrimSpace(v+" atexit_sleep_ms=0"))
+}
+
+// Buffer is a goroutine-safe bytes.Buffer for what a test's processes and
+// loggers write while the test reads it.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write appends p.
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+// String is what was written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
