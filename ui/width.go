@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -17,16 +18,31 @@ import (
 // always agree (TestCellWidthAgreesWithAnsi, FuzzCellWidth).
 
 // narrowSymbols are the non-ASCII characters rootpick draws itself, each
-// one cell wide, unless followed by a combining mark or a variation
-// selector: then cellWidth asks ansi.StringWidth.
+// one cell wide. None joins what follows it into one cluster; what could
+// join one (a combining mark, a variation selector, a joiner) is not
+// narrow, so meeting it hands the whole string to ansi.StringWidth.
 const narrowSymbols = "│─┌┐└┘├┤┬┴┼╭╮╰╯…›‹•·↑↓←→✓✗●○◌◆◇▸▾▶↺⚠—–−×≠⊂µ⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
-// narrowFrom and narrow index narrowSymbols by rune.
-const narrowFrom, narrowTo = 0x80, 0x2900
+// narrowFrom and narrowTo bound the runes the table knows, and
+// narrowLetters the letters in it: Latin-1, Latin Extended, Greek and
+// Cyrillic, the accented names (naïve, Ünïcode, Łódź) of many folders.
+const (
+	narrowFrom, narrowTo = 0x80, 0x2900
+	narrowLetters        = 0x530
+)
 
+// narrow tells, by rune, the narrowSymbols and the letters below
+// narrowLetters that are printable, not marks or format characters (which
+// join the character before them), and one cell wide by ansi.StringWidth
+// itself.
 var narrow = func() (m [narrowTo - narrowFrom]bool) {
 	for _, r := range narrowSymbols {
 		m[r-narrowFrom] = true
+	}
+	for r := rune(0xa0); r < narrowLetters; r++ {
+		if unicode.IsPrint(r) && !unicode.In(r, unicode.M, unicode.Cf) && ansi.StringWidth(string(r)) == 1 {
+			m[r-narrowFrom] = true
+		}
 	}
 	return m
 }()
@@ -54,7 +70,7 @@ func cellWidth(s string) int {
 			i += n
 		case c >= 0x80:
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if !isNarrow(r) || !plainAfter(s[i+size:]) {
+			if !isNarrow(r) {
 				return ansi.StringWidth(s)
 			}
 			w++
@@ -64,17 +80,6 @@ func cellWidth(s string) int {
 		}
 	}
 	return w
-}
-
-// plainAfter reports whether what follows a narrow symbol cannot join it
-// into one cluster: the end, ASCII, an escape sequence or another narrow
-// symbol (a combining mark or a variation selector would).
-func plainAfter(rest string) bool {
-	if rest == "" || rest[0] < 0x80 {
-		return true
-	}
-	r, _ := utf8.DecodeRuneInString(rest)
-	return isNarrow(r)
 }
 
 // escapeLen is the length of the CSI (ESC [ … final) or OSC (ESC ] … BEL or

@@ -24,7 +24,16 @@ var widthCases = []string{
 func TestCellWidthAgreesWithAnsi(t *testing.T) {
 	st := newStyles(true, false)
 	cases := slices.Clone(widthCases)
-	for _, r := range narrowSymbols {
+	var narrows []rune
+	for r := rune(narrowFrom); r < narrowTo; r++ {
+		if isNarrow(r) {
+			narrows = append(narrows, r)
+		}
+	}
+	if len(narrows) < 600 {
+		t.Fatalf("only %d narrow runes: the letters are missing", len(narrows))
+	}
+	for _, r := range narrows {
 		cases = append(cases, string(r), string(r)+"a", "a"+string(r)+string(r)+"\x1b[m", string(r)+"\ufe0f", string(r)+"\u0300", string(r)+"日")
 	}
 	for _, s := range widthCases {
@@ -49,6 +58,7 @@ func FuzzCellWidth(f *testing.F) {
 	for _, s := range widthCases {
 		f.Add(s)
 	}
+	f.Add("naïve dir-0/Ünïcode-2 Łódź ÿ\u0308 Ω\u0301")
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := cellWidth(s), ansi.StringWidth(s); got != want {
 			t.Fatalf("cellWidth(%q) = %d, ansi.StringWidth says %d", s, got, want)
