@@ -831,12 +831,37 @@ func (ch hostsChange) confirm(e *env, plans []*planned, ask askFunc) (ok bool, e
 		// Several candidates: the question names them all.
 		what = fmt.Sprintf("%s (%s: %s)", files, servers(len(all)), strings.Join(all, ", "))
 	}
+	if fetch := ch.fetchPlan(plans); fetch != "" {
+		fmt.Fprintln(e.stderr, fetch)
+	}
 	yes, err := ask(fmt.Sprintf("Write %s, each backed up in %s? [y/N] ", what, backupsShown(e.dirs)))
 	if err != nil || !yes {
 		fmt.Fprintln(e.stderr, "Nothing written.")
 		return false, nil
 	}
 	return true, nil
+}
+
+// fetchPlan says, before the question, what a yes also fetches, and that
+// fetching runs the packages' install scripts: a project's file may name
+// a package the person has not vetted, which the host would only start
+// after asking. "" when nothing is to be fetched.
+func (ch hostsChange) fetchPlan(plans []*planned) string {
+	if !ch.wrap || ch.prefetch == nil {
+		return ""
+	}
+	var what []string
+	for _, p := range plans {
+		for _, l := range p.launches {
+			if w := shown(l.launcher.What()) + " (" + l.launcher.Tool + ")"; len(l.launcher.Prefetch) > 0 && !slices.Contains(what, w) {
+				what = append(what, w)
+			}
+		}
+	}
+	if len(what) == 0 {
+		return ""
+	}
+	return "Before writing, wrap fetches " + strings.Join(what, ", ") + " as the host's first start would: the install scripts run now (--no-prefetch skips this)."
 }
 
 // backupsDir is the folder the backups go to: backups in rootpick's

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rootpick/rootpick/internal/hostcfg"
+	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/internal/prefetch"
 )
 
@@ -154,6 +156,35 @@ func TestHostsPrefetchFailureGoesOn(t *testing.T) {
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the message lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestHostsWrapSaysWhatItFetches: asked before writing, the person is told
+// which packages a yes also fetches, and that their install scripts run
+// then (a project's file may name a package the host would only start
+// after asking); --no-prefetch asks without it, and an answer of no
+// fetches nothing.
+func TestHostsWrapSaysWhatItFetches(t *testing.T) {
+	for _, noPrefetch := range []bool{false, true} {
+		_, project := launcherSandbox(t)
+		var errb bytes.Buffer
+		var asked string
+		ch := hostsChange{targets: []string{"claude"}, wrap: true, project: project, proxy: hostcfg.Proxy{Exe: "/bin/rootpick"}}
+		if !noPrefetch {
+			ch.prefetch = prefetchRun
+		}
+		e := &env{stdout: io.Discard, stderr: &errb, dirs: paths.FromEnv()}
+		err := ch.run(e, func(string) (bool, error) { asked = errb.String(); return false, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		const plan = "Before writing, wrap fetches @modelcontextprotocol/server-filesystem (npx) as the host's first start would: the install scripts run now (--no-prefetch skips this)."
+		if got := strings.Contains(asked, plan); got == noPrefetch {
+			t.Errorf("--no-prefetch %v: the fetch plan said before the question: %v\n%s", noPrefetch, got, asked)
+		}
+		if calls := prefetchesIn(project); len(calls) > 0 {
+			t.Errorf("answered no, yet fetched %q", calls[0].launcher.Prefetch)
 		}
 	}
 }
