@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,26 +32,7 @@ func needNpmRegistry(t *testing.T) {
 	if _, err := exec.LookPath("npx"); err != nil {
 		testskip.Skip(t, "npm servers", "npx not installed: bash .ci/run installs node and npm")
 	}
-	registry := os.Getenv("npm_config_registry")
-	if registry == "" {
-		registry = "https://registry.npmjs.org/"
-	}
-	u, err := url.Parse(registry)
-	if err != nil || u.Hostname() == "" {
-		testskip.Skip(t, "npm registry", fmt.Sprintf("npm_config_registry %q: cannot tell where the registry is", registry))
-	}
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80"}[u.Scheme]
-		if port == "" {
-			port = "443"
-		}
-	}
-	c, err := net.DialTimeout("tcp", net.JoinHostPort(u.Hostname(), port), 5*time.Second)
-	if err != nil {
-		testskip.Skip(t, "npm registry", "the npm registry is unreachable ("+err.Error()+"): a cold npx start needs it")
-	}
-	c.Close()
+	testskip.NpmRegistry(t)
 }
 
 // hostStart is one start of a server by an impatient host: the command

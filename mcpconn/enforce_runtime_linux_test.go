@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -172,26 +170,7 @@ func TestEnforcedNpxColdCache(t *testing.T) {
 	if err != nil {
 		testskip.Skip(t, "npm servers", "npx not installed: bash .ci/run installs node and npm")
 	}
-	registry := os.Getenv("npm_config_registry")
-	if registry == "" {
-		registry = "https://registry.npmjs.org/"
-	}
-	if u, err := url.Parse(registry); err != nil || u.Hostname() == "" {
-		testskip.Skip(t, "npm registry", fmt.Sprintf("npm_config_registry %q: cannot tell where the registry is", registry))
-	} else {
-		port := u.Port()
-		if port == "" {
-			port = map[string]string{"http": "80"}[u.Scheme]
-			if port == "" {
-				port = "443"
-			}
-		}
-		c, err := net.DialTimeout("tcp", net.JoinHostPort(u.Hostname(), port), 5*time.Second)
-		if err != nil {
-			testskip.Skip(t, "npm registry", "the npm registry is unreachable ("+err.Error()+"): the cold npx start needs it")
-		}
-		c.Close()
-	}
+	testskip.NpmRegistry(t)
 	h := plantHome(t)
 	cache := filepath.Join(tempDir(t), "npm-cache")
 	must(t, os.Mkdir(cache, 0o700))

@@ -15,11 +15,14 @@ package testskip
 import (
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Groups and the reason each was skipped, in the order first seen.
@@ -131,4 +134,33 @@ func SkipAsRoot(t testing.TB) {
 		}
 	}
 	Skip(t, "as root", "permissions do not stop root; .ci/run reruns them as nobody")
+}
+
+// NpmRegistry skips t (group "npm registry") unless npm's registry
+// (npm_config_registry, else registry.npmjs.org) answers on its port
+// within 5 s: a cold npx start downloads from it.
+func NpmRegistry(t testing.TB) {
+	t.Helper()
+	registry := os.Getenv("npm_config_registry")
+	if registry == "" {
+		registry = "https://registry.npmjs.org/"
+	}
+	u, err := url.Parse(registry)
+	if err != nil || u.Hostname() == "" {
+		Skip(t, "npm registry", fmt.Sprintf("npm_config_registry %q: cannot tell where the registry is", registry))
+		return
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80"}[u.Scheme]
+		if port == "" {
+			port = "443"
+		}
+	}
+	c, err := net.DialTimeout("tcp", net.JoinHostPort(u.Hostname(), port), 5*time.Second)
+	if err != nil {
+		Skip(t, "npm registry", "the npm registry is unreachable ("+err.Error()+"): a cold npx start needs it")
+		return
+	}
+	c.Close()
 }
