@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/rootpick/rootpick/internal/logfile"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -16,9 +15,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootpick/rootpick/internal/logfile"
+	"github.com/rootpick/rootpick/internal/screen"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/alecthomas/kong"
-	"github.com/charmbracelet/x/term"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/panics"
 	"github.com/rootpick/rootpick/internal/safetext"
@@ -181,22 +182,34 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithFPS(ui.FrameRate)}
 	// The screen goes to the terminal even when stdout is a pipe, so that
 	// stdout carries only --print's result (as fzf does).
-	if c.Print || !term.IsTerminal(os.Stdout.Fd()) {
-		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
-		if err != nil {
-			return fmt.Errorf("no terminal to draw on: %w", err)
-		}
-		defer tty.Close()
-		opts = append(opts, tea.WithInput(tty), tea.WithOutput(tty))
+	in, out, closeTTY, err := screen.Terminal(c.Print)
+	if err != nil {
+		return fmt.Errorf("no terminal to draw on: %w", err)
+	}
+	defer closeTTY()
+	// internal/screen draws each frame as soon as it is ready; Bubble
+	// Tea's renderer, where it cannot (off Unix), waits for its ticker.
+	tm := withTestPanic(model)
+	scr, err := screen.Open(in, out, os.Environ())
+	if err == nil {
+		defer scr.Close()
+		opts = append(opts, scr.Options()...)
+		tm = scr.Model(tm)
+	} else {
+		logger.Info("drawing with Bubble Tea's renderer", "why", err)
+		opts = append(opts, tea.WithInput(in), tea.WithOutput(out))
 	}
 	logger.Info("start", "dir", dir, "servers", len(specs), "version", version())
-	prog := tea.NewProgram(withTestPanic(model), opts...)
+	prog := tea.NewProgram(tm, opts...)
 	// A panic on a goroutine Bubble Tea did not start (a walker, a
 	// server's reader) would end the process with the terminal still in
 	// raw mode on the alternate screen: put it back and stop the servers
 	// first (internal/panics).
 	panics.SetHook(func() {
 		prog.Kill()
+		if scr != nil {
+			_ = scr.Close()
+		}
 		logger.Error("panic on a goroutine: terminal restored, servers stopped")
 		stopServers(hub, logger)
 		if c.onPanic != nil {
@@ -204,8 +217,15 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 		}
 	})
 	defer panics.SetHook(nil)
-	_, err = prog.Run()
+	if scr != nil {
+		_, err = scr.Run(prog)
+	} else {
+		_, err = prog.Run()
+	}
 	panics.Hold() // the hook ended Run: let the panic end the program
+	if scr != nil {
+		_ = scr.Close() // the terminal back before anything is printed
+	}
 	// What the person consented to, as of the last y, whether or not the
 	// servers had been told when q came.
 	roots := model.Consented()

@@ -16,10 +16,12 @@ type DescribeFunc func(ctx context.Context, r vcsdetect.Repo) vcsdetect.Details
 // ScanFunc is the signature of vcsdetect.Scan, injectable for tests.
 type ScanFunc func(ctx context.Context, dir string, opts vcsdetect.Options, found func(vcsdetect.Repo)) (vcsdetect.Stats, error)
 
-// FrameRate is how many frames a second the program should draw (the
-// program sets it: tea.WithFPS). Bubble Tea draws on a ticker, not on
-// input, so a key shows at the next frame: at its default 60 the wait
-// alone is 0–16.7 ms; 120, its maximum, halves it.
+// FrameRate is how many frames a second Bubble Tea's renderer may draw
+// where the program uses it (tea.WithFPS; off Unix). It draws on a ticker,
+// not on input, so a key shows at the next frame: at its default 60 the
+// wait alone is 0–16.7 ms; 120, its maximum, halves it. On Unix the
+// picker draws with internal/screen instead, which writes each frame as
+// soon as it is ready.
 const FrameRate = 120
 
 // FrameInterval is one frame: the scan's results and the like are
