@@ -18,6 +18,28 @@ type listView struct {
 	offset        int
 	dir           string
 	markCells     map[markKey]markCell
+	// drawn keeps the last frame's rows by path, with what they were
+	// drawn from: a ↓ changes two rows, and scrolling none of them.
+	drawn map[string]drawnRow
+}
+
+// drawnRow is a drawn row and everything it was drawn from.
+type drawnRow struct {
+	rowInputs
+	pos []int // the filter's matched offsets
+	out string
+}
+
+// rowInputs are the comparable inputs of a row's drawing (with its
+// matched offsets, compared apart).
+type rowInputs struct {
+	cur, checked          bool
+	branch                string
+	kind                  vcsdetect.Kind
+	marks                 branchMarks
+	state                 rowState
+	width, nw, bw, kw, sw int
+	dark, noColor         bool // the styles' palette
 }
 
 var _ component = (*listView)(nil)
@@ -79,9 +101,22 @@ func (l *listView) View() string {
 	}
 	c := l.measure(p, min(n, l.offset+l.height)-l.offset)
 	out := make([]string, 0, len(c.raws))
+	drawn := make(map[string]drawnRow, len(c.raws))
 	for j := range c.raws {
-		out = append(out, l.row(p, j, &c))
+		i := l.offset + j
+		r := p.ShownAt(i)
+		in := rowInputs{cur: i == p.Cursor(), checked: p.IsChecked(r.Path), branch: r.Branch, kind: r.Kind,
+			marks: c.marks[j], state: c.states[j], width: l.width, nw: c.nw, bw: c.bw, kw: c.kw, sw: c.sw,
+			dark: l.st.dark, noColor: l.st.noColor}
+		pos := p.MatchedAt(i)
+		d, ok := l.drawn[r.Path]
+		if !ok || d.rowInputs != in || !slices.Equal(d.pos, pos) {
+			d = drawnRow{rowInputs: in, pos: pos, out: l.row(p, j, &c)}
+		}
+		drawn[r.Path] = d
+		out = append(out, d.out)
 	}
+	l.drawn = drawn
 	return strings.Join(out, "\n")
 }
 

@@ -263,7 +263,7 @@ func (s *Screen) draw(v tea.View, w, h int, p colorprofile.Profile, grapheme, sy
 	if v.WindowTitle != lastTitle {
 		_, _ = s.scr.WriteString(ansi.SetWindowTitle(v.WindowTitle))
 	}
-	s.canvas.paint(v.Content, repaint)
+	s.paint(v.Content, repaint)
 	s.scr.Render(s.cells.RenderBuffer)
 	_ = s.scr.Flush()
 	s.last = &v
