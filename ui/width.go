@@ -52,6 +52,27 @@ func isNarrow(r rune) bool {
 	return r >= narrowFrom && r < narrowTo && narrow[r-narrowFrom]
 }
 
+// wideRanges are the blocks of East Asian letters that folder names are
+// written in, two cells each: kana, CJK ideographs (and extension A),
+// Hangul syllables and the fullwidth forms. A tenth of gentree's folders
+// are named データ; measured by ansi.StringWidth, their rows cost four
+// times an ASCII row's.
+var wideRanges = [...][2]rune{{0x3040, 0x3100}, {0x3400, 0x4dc0}, {0x4e00, 0xa000}, {0xac00, 0xd7a4}, {0xff01, 0xff61}}
+
+// isWide reports whether r is a printable letter of wideRanges that joins
+// nothing to it: not a mark (the kana sound marks U+3099 and U+309A join
+// the letter before them) nor a format character. What follows it and
+// could join it (a mark, a variation selector, a Hangul jamo) is neither
+// narrow nor wide, so meeting that hands the string to ansi.StringWidth.
+func isWide(r rune) bool {
+	for _, rg := range wideRanges {
+		if r >= rg[0] && r < rg[1] {
+			return unicode.IsPrint(r) && !unicode.In(r, unicode.M, unicode.Cf)
+		}
+	}
+	return false
+}
+
 // cellWidth is ansi.StringWidth(s): the cells s takes on a terminal, its
 // escape sequences taking none.
 func cellWidth(s string) int {
@@ -70,10 +91,14 @@ func cellWidth(s string) int {
 			i += n
 		case c >= 0x80:
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if !isNarrow(r) {
+			switch {
+			case isNarrow(r):
+				w++
+			case isWide(r):
+				w += 2
+			default:
 				return ansi.StringWidth(s)
 			}
-			w++
 			i += size
 		default: // other control characters
 			return ansi.StringWidth(s)

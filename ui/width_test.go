@@ -18,7 +18,7 @@ var widthCases = []string{
 	"", "plain", "services/secrets-api", "a\x1b[1;38;2;1;2;3mb\x1b[m", "\x1b]8;;file:///x\x07link\x1b]8;;\x07",
 	"\x1b]8;;x\x1b\\y", "│ ─ ✓ ● ○ ⚠ … › · ↑2 ↓1", "⚠\ufe0f", "✓\u0301", "e\u0301", "日本語", "👍🏽", "🧑‍💻",
 	"a\tb", "a\x00b", "\x1b", "\x1b[", "\x1b[31", "\x1bPq\x1b\\", "\x1b(B", "x\x7fy", "⠋ scanning", "é", "\u200b",
-	"~/src/payments/ledger  main*  ↑2  ✓ shared", "\x1b[38;2;9;9;9m│\x1b[m\x1b[1m⚠ home\x1b[m",
+	"~/src/payments/ledger  main*  ↑2  ✓ shared", "データ-3/x", "ｱｲ", "가\u11a8", "か\u3099", "한국어 ＡＢ", "\x1b[38;2;9;9;9m│\x1b[m\x1b[1m⚠ home\x1b[m",
 }
 
 func TestCellWidthAgreesWithAnsi(t *testing.T) {
@@ -35,6 +35,22 @@ func TestCellWidthAgreesWithAnsi(t *testing.T) {
 	}
 	for _, r := range narrows {
 		cases = append(cases, string(r), string(r)+"a", "a"+string(r)+string(r)+"\x1b[m", string(r)+"\ufe0f", string(r)+"\u0300", string(r)+"日")
+	}
+	wides := 0
+	for _, rg := range wideRanges {
+		for r := rg[0]; r < rg[1]; r++ {
+			if !isWide(r) {
+				continue
+			}
+			wides++
+			cases = append(cases, string(r)+"a", "\x1b[1m"+string(r)+"é"+string(r)+"\x1b[m")
+			if r%64 == 0 {
+				cases = append(cases, string(r)+"\u3099", string(r)+"\ufe0f", string(r)+"\u11a8", string(r)+"\u200d"+string(r))
+			}
+		}
+	}
+	if wides < 30000 {
+		t.Fatalf("only %d wide runes", wides)
 	}
 	for _, s := range widthCases {
 		cases = append(cases, st.cursor.Render(s), st.dim.Render(s)+" "+st.checked.Render("[x]"))
