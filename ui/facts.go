@@ -14,7 +14,8 @@ import (
 // state, what sharing it would mean) are read by a vcsdetect.Pool, off the
 // Update loop, for the rows a person can see: after every message the
 // model tells the pool which repositories it wants now — the highlighted
-// one, then the visible rows, then a few checked rows off screen — and the
+// one, then the visible rows, then prefetchRows past each edge, then a few
+// checked rows off screen — and the
 // pool drops what an older list wanted and has not begun, so holding ↓
 // through a long list never builds a backlog. Each repository is read
 // once per scan; a rescan starts a new pool and forgets the facts, a quit
@@ -24,6 +25,10 @@ import (
 // visible ones, so that the facts of what is about to be shared fill in
 // without reading every checked repository of a huge selection.
 const checkedWant = 32
+
+// prefetchRows is how many rows past each edge of the list are wanted
+// after the visible ones.
+const prefetchRows = 8
 
 // factsTimeout bounds one repository's facts (the describer has its own,
 // shorter, budget for git).
@@ -152,19 +157,26 @@ func (m *Model) wantFacts() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if m.sameWanted(cur, lo, hi) {
+	// Then the rows just past each edge, so that the row a ↓ or ↑ brings
+	// into view has its facts already: the key draws one frame, not a
+	// second one when they come.
+	below, above := hi, lo
+	if hi > lo {
+		below, above = min(n, hi+prefetchRows), max(0, lo-prefetchRows)
+	}
+	if m.sameWanted(cur, lo, hi, below, above) {
 		return nil
 	}
-	want := make([]vcsdetect.Repo, 0, 1+hi-lo+len(m.checkedSample))
+	want := make([]vcsdetect.Repo, 0, 1+below-above+len(m.checkedSample))
 	want = append(want, cur)
-	for i := lo; i < hi; i++ {
+	for i := range wantedRows(lo, hi, below, above) {
 		want = append(want, m.picker.ShownAt(i))
 	}
 	if !m.scanning {
 		want = append(want, m.checkedSample...)
 	}
 	m.wanted = m.wanted[:0]
-	for _, r := range want[:1+hi-lo] {
+	for _, r := range want[:1+below-above] {
 		m.wanted = append(m.wanted, r.Path)
 	}
 	m.pool.Want(want)
@@ -181,16 +193,32 @@ func (m *Model) factsOf(path string) (vcsdetect.Details, bool) {
 	return f.det, ok
 }
 
-// sameWanted reports whether the highlighted and visible rows are those
-// last wanted.
-func (m *Model) sameWanted(cur vcsdetect.Repo, lo, hi int) bool {
-	if len(m.wanted) != 1+hi-lo || m.wanted[0] != cur.Path {
+// wantedRows yields the indexes of the rows wanted after the highlighted
+// one: the visible rows lo..hi, then hi..below, then above..lo.
+func wantedRows(lo, hi, below, above int) func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		for _, span := range [...][2]int{{lo, hi}, {hi, below}, {above, lo}} {
+			for i := span[0]; i < span[1]; i++ {
+				if !yield(i) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// sameWanted reports whether the highlighted row and the rows of
+// wantedRows are those last wanted.
+func (m *Model) sameWanted(cur vcsdetect.Repo, lo, hi, below, above int) bool {
+	if len(m.wanted) != 1+below-above || m.wanted[0] != cur.Path {
 		return false
 	}
-	for i := lo; i < hi; i++ {
-		if m.picker.ShownAt(i).Path != m.wanted[1+i-lo] {
+	k := 1
+	for i := range wantedRows(lo, hi, below, above) {
+		if m.picker.ShownAt(i).Path != m.wanted[k] {
 			return false
 		}
+		k++
 	}
 	return true
 }

@@ -108,11 +108,24 @@ func TestFactsForVisibleAndCheckedRows(t *testing.T) {
 	m.picker.SetChecked([]string{"/work/demo/r150"})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	visible := m.list.height
-	pumpFacts(t, m, func() bool { return len(m.facts) == visible+1 })
+	pumpFacts(t, m, func() bool { return len(m.facts) == visible+prefetchRows+1 })
 	time.Sleep(20 * time.Millisecond)
 	got := d.got()
-	if len(got) != visible+1 || !slices.Contains(got, "/work/demo/r150") || slices.Contains(got, fmt.Sprintf("/work/demo/r%03d", visible)) {
-		t.Fatalf("described %v, want the %d visible rows and the checked r150", got, visible)
+	if len(got) != visible+prefetchRows+1 || !slices.Contains(got, "/work/demo/r150") ||
+		!slices.Contains(got, fmt.Sprintf("/work/demo/r%03d", visible+prefetchRows-1)) || slices.Contains(got, fmt.Sprintf("/work/demo/r%03d", visible+prefetchRows)) {
+		t.Fatalf("described %v, want the %d visible rows, the %d below them and the checked r150", got, visible, prefetchRows)
+	}
+	// The row ↓ brings into view at the bottom has its facts already.
+	for range visible - 1 {
+		send(m, "down")
+	}
+	off := m.list.offset
+	send(m, "down")
+	if m.list.offset != off+1 {
+		t.Fatalf("↓ at the bottom did not scroll (offset %d, was %d)", m.list.offset, off)
+	}
+	if _, ok := m.facts[fmt.Sprintf("/work/demo/r%03d", visible)]; !ok {
+		t.Fatalf("the row ↓ brought into view has no facts yet: it was not read ahead")
 	}
 	m.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
 	pumpFacts(t, m, func() bool {
@@ -197,7 +210,7 @@ func TestWhileScanningOnlyTheHighlightedRowIsDescribed(t *testing.T) {
 	}
 	m.Update(scanBatchMsg{gen: 1, done: true})
 	visible := m.list.height
-	pumpFacts(t, m, func() bool { return len(m.facts) == visible+1 })
+	pumpFacts(t, m, func() bool { return len(m.facts) == visible+prefetchRows+1 })
 	if got := d.got(); !slices.Contains(got, "/work/demo/r150") || !slices.Contains(got, fmt.Sprintf("/work/demo/r%03d", visible-1)) {
 		t.Fatalf("after the walk described %v, want the %d visible rows and the checked r150", got, visible)
 	}
