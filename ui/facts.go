@@ -119,10 +119,13 @@ func (m *Model) onFacts(msg factsMsg) tea.Cmd {
 	if msg.pool != m.pool {
 		return nil // from the pool of an earlier scan
 	}
+	cur, _ := m.picker.Current()
 	for _, r := range msg.results {
 		m.facts[r.Repo.Path] = r.Value
+		if r.Repo.Path == cur.Path {
+			m.paneKey = paneKey{} // the pane shows them: draw it again
+		}
 	}
-	m.paneKey = paneKey{} // redraw
 	return waitFacts(m.pool)
 }
 
