@@ -586,4 +586,5 @@ func (m *Model) setTheme(dark bool) {
 		m.sh.Dialog().rebuild()
 	}
 	m.paneKey = paneKey{} // the details pane is drawn again in the new colours
+	m.list.markCells = nil // and the rows' marks
 }

@@ -11,7 +11,8 @@ import (
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
-// The list keeps each drawn row while nothing it is drawn from changes.
+// The list keeps each drawn row (and each drawn set of branch marks) while
+// nothing it is drawn from changes.
 // After every step of a random session (keys, checks, a query typed and
 // erased, facts arriving, a new theme, a new width) the list draws exactly
 // what a list that keeps nothing draws.
@@ -60,7 +61,7 @@ func TestKeptRowsAreTheRowsDrawnAgain(t *testing.T) {
 		before := len(m.list.drawn)
 		got := m.list.View()
 		fresh := m.list
-		fresh.drawn = nil
+		fresh.drawn, fresh.markCells = nil, nil
 		if want := fresh.View(); got != want {
 			t.Fatalf("step %d: the kept rows differ from rows drawn again:\n%q\nwant\n%q", step, got, want)
 		}
