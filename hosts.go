@@ -184,7 +184,24 @@ func hostPlaces(dirs paths.Dirs, project string) (hostcfg.Places, error) {
 	if exe, err := os.Executable(); err == nil {
 		self = append(self, exe)
 	}
-	return hostcfg.Places{Home: home, Project: project, Getenv: os.Getenv, Windows: runtime.GOOS == "windows", Darwin: runtime.GOOS == "darwin", Rootpick: self}, nil
+	return hostcfg.Places{Home: home, Project: project, Getenv: os.Getenv, Windows: runtime.GOOS == "windows", Darwin: runtime.GOOS == "darwin",
+		Rootpick: self, Folders: folders}, nil
+}
+
+// folders lists the names of the folders in dir, sorted (os.ReadDir's
+// order); a link is not followed, and a dir that cannot be read has none.
+func folders(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }
 
 // loadHostConfigs reads the files of host ("" for every host) that exist.

@@ -839,3 +839,39 @@ func TestHostsWrapChecklist(t *testing.T) {
 		t.Error("a cancelled checklist wrote")
 	}
 }
+
+// TestHostsWrapVSCodeProfile: a server in a VS Code profile's own mcp.json
+// (User/profiles/ID) is wrapped like one in the default profile's, and
+// unwrap puts the file back byte for byte.
+func TestHostsWrapVSCodeProfile(t *testing.T) {
+	home, project := hostsSandbox(t)
+	file := filepath.Join(home, ".config", "Code", "User", "profiles", "-51c7e1a2", "mcp.json")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	all := t.TempDir() // the folder the server was given: everything it may read
+	original := "{\n\t// the work profile's servers\n\t\"servers\": {\n\t\t\"files\": {\"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-filesystem\", \"" + all + "\"]},\n\t},\n}\n"
+	if err := os.WriteFile(file, []byte(original), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if err := run([]string{"hosts", "list", "vscode", "--project", project}, &out, &errb); err != nil {
+		t.Fatalf("hosts list: %v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), file) {
+		t.Errorf("hosts list does not name the profile's file:\n%s", out.String())
+	}
+	if err := run([]string{"hosts", "wrap", "vscode", "files", "--yes", "--no-prefetch", "--project", project}, io.Discard, &errb); err != nil {
+		t.Fatalf("hosts wrap: %v\n%s", err, errb.String())
+	}
+	b, _ := os.ReadFile(file)
+	if got := string(b); !strings.Contains(got, `"proxy"`) || !strings.Contains(got, "// the work profile's servers") || strings.Contains(got, all+`"]`) || !strings.Contains(got, "{roots}") {
+		t.Errorf("the profile's server is not wrapped (comment kept, folder argument replaced):\n%s", got)
+	}
+	if err := run([]string{"hosts", "unwrap", "vscode", "--yes", "--project", project}, io.Discard, &errb); err != nil {
+		t.Fatalf("hosts unwrap: %v\n%s", err, errb.String())
+	}
+	if b, _ := os.ReadFile(file); string(b) != original {
+		t.Errorf("unwrap did not put the file back:\n%s\nwant\n%s", b, original)
+	}
+}

@@ -739,3 +739,37 @@ func TestProxyArgsPassTheStateDir(t *testing.T) {
 		t.Errorf("proxyFlags = %q, want %q", got, want)
 	}
 }
+
+// TestVSCodeProfiles: each VS Code profile keeps its own mcp.json under
+// User/profiles/ID; they are listed after the default one, for VS Code,
+// its remote server and Insiders, in the order Folders gives.
+func TestVSCodeProfiles(t *testing.T) {
+	env := map[string]string{"XDG_CONFIG_HOME": "/xdg"}
+	profiles := map[string][]string{
+		"/xdg/Code/User/profiles":                   {"-6a2b9c1e", "work"},
+		"/h/.vscode-server/data/User/profiles":      {"remote1"},
+		"/xdg/Code - Insiders/User/profiles":        {"ins"},
+		"/xdg/Code/User/globalStorage/whatever/dir": {"never"},
+	}
+	p := Places{Home: "/h", Project: "/p", Getenv: func(k string) string { return env[k] },
+		Folders: func(dir string) []string { return profiles[filepath.ToSlash(dir)] }}
+	var got []string
+	for _, f := range Files(p) {
+		if f.Host == VSCode || f.Host == VSCodeInsiders {
+			got = append(got, f.Host+" "+string(f.Scope)+" "+filepath.ToSlash(f.Path))
+		}
+	}
+	want := []string{
+		"vscode project /p/.vscode/mcp.json",
+		"vscode user /xdg/Code/User/mcp.json",
+		"vscode user /xdg/Code/User/profiles/-6a2b9c1e/mcp.json",
+		"vscode user /xdg/Code/User/profiles/work/mcp.json",
+		"vscode user /h/.vscode-server/data/User/mcp.json",
+		"vscode user /h/.vscode-server/data/User/profiles/remote1/mcp.json",
+		"vscode-insiders user /xdg/Code - Insiders/User/mcp.json",
+		"vscode-insiders user /xdg/Code - Insiders/User/profiles/ins/mcp.json",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("files:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

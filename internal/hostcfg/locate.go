@@ -141,6 +141,24 @@ type Places struct {
 	Windows, Darwin bool
 	// Rootpick is given to each File (see File.Rootpick).
 	Rootpick []string
+	// Folders lists the names of the folders in a folder, sorted: VS
+	// Code's profiles (User/profiles/ID, each with its own mcp.json). nil
+	// lists none.
+	Folders func(dir string) []string
+}
+
+// vscodeUser is the user configuration of VS Code (or a fork) whose user
+// folder is userDir: its mcp.json, then each profile's.
+func (p Places) vscodeUser(host, userDir string) []File {
+	files := []File{{Host: host, Path: filepath.Join(userDir, "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutVSCode}}
+	if p.Folders == nil {
+		return files
+	}
+	profiles := filepath.Join(userDir, "profiles")
+	for _, id := range p.Folders(profiles) {
+		files = append(files, File{Host: host, Path: filepath.Join(profiles, id, "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutVSCode})
+	}
+	return files
 }
 
 // appDataDir is an application's folder in the OS's application-data
@@ -216,13 +234,11 @@ func Files(p Places) []File {
 		{Host: VSCode, Path: filepath.Join(p.Project, ".vscode", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutVSCode},
 	}
 	if codeDir != "" {
-		all = append(all, File{Host: VSCode, Path: filepath.Join(codeDir, "User", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutVSCode})
+		all = append(all, p.vscodeUser(VSCode, filepath.Join(codeDir, "User"))...)
 	}
-	all = append(all,
-		// VS Code's remote user configuration, on a machine VS Code
-		// connects to over SSH, in a container or WSL.
-		File{Host: VSCode, Path: filepath.Join(p.Home, ".vscode-server", "data", "User", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutVSCode},
-	)
+	// VS Code's remote user configuration, on a machine VS Code connects
+	// to over SSH, in a container or WSL.
+	all = append(all, p.vscodeUser(VSCode, filepath.Join(p.Home, ".vscode-server", "data", "User"))...)
 	all = append(all, []File{
 		{Host: Cursor, Path: filepath.Join(p.Project, ".cursor", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers},
 		{Host: Cursor, Path: filepath.Join(p.Home, ".cursor", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
@@ -336,7 +352,7 @@ func (p Places) secondRound(xdgConfig, codeDir string) []File {
 		sema4Dir = filepath.Join(p.Home, "AppData", "Local", "sema4ai", "sema4ai-studio")
 	}
 	if d := p.appDataDir(xdgConfig, "Code - Insiders"); d != "" {
-		all = append(all, File{Host: VSCodeInsiders, Path: filepath.Join(d, "User", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutVSCode})
+		all = append(all, p.vscodeUser(VSCodeInsiders, filepath.Join(d, "User"))...)
 	}
 	all = append(all, File{Host: RooCode, Path: filepath.Join(p.Project, ".roo", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers})
 	if codeDir != "" {
