@@ -585,6 +585,6 @@ func (m *Model) setTheme(dark bool) {
 	if m.sh.Dialog() != nil {
 		m.sh.Dialog().rebuild()
 	}
-	m.paneKey = paneKey{} // the details pane is drawn again in the new colours
+	m.paneKey = paneKey{}  // the details pane is drawn again in the new colours
 	m.list.markCells = nil // and the rows' marks
 }
