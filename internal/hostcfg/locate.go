@@ -147,6 +147,23 @@ type Places struct {
 	Folders func(dir string) []string
 }
 
+// extensionEditors are the editors built on VS Code whose extensions (Cline,
+// Roo Code) keep their settings in the editor's own user folder, as VS Code
+// gives each extension: APPDATA/NAME/User/globalStorage/EXTENSION.
+var extensionEditors = []string{"Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf"}
+
+// extensionFiles is the settings file name of the VS Code extension ext
+// (publisher.name) in each of extensionEditors, for host.
+func (p Places) extensionFiles(xdgConfig, host, ext, name string) []File {
+	var files []File
+	for _, editor := range extensionEditors {
+		if d := p.appDataDir(xdgConfig, editor); d != "" {
+			files = append(files, File{Host: host, Path: filepath.Join(d, "User", "globalStorage", ext, "settings", name), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers})
+		}
+	}
+	return files
+}
+
 // vscodeUser is the user configuration of VS Code (or a fork) whose user
 // folder is userDir: its mcp.json, then each profile's.
 func (p Places) vscodeUser(host, userDir string) []File {
@@ -287,9 +304,7 @@ func Files(p Places) []File {
 		File{Host: Junie, Path: filepath.Join(p.Home, ".junie", "mcp", "mcp.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers},
 	)
 	all = append(all, File{Host: Continue, Path: filepath.Join(p.Home, ".continue", "config.yaml"), Scope: ScopeUser, format: formatYAML, layout: layoutContinue})
-	if codeDir != "" {
-		all = append(all, File{Host: Cline, Path: filepath.Join(codeDir, "User", "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers})
-	}
+	all = append(all, p.extensionFiles(xdgConfig, Cline, "saoudrizwan.claude-dev", "cline_mcp_settings.json")...)
 	all = append(all, p.secondRound(xdgConfig, codeDir)...)
 	var out []File
 	var ids []os.FileInfo // out's files that exist, by identity; nil for the others
@@ -355,9 +370,7 @@ func (p Places) secondRound(xdgConfig, codeDir string) []File {
 		all = append(all, p.vscodeUser(VSCodeInsiders, filepath.Join(d, "User"))...)
 	}
 	all = append(all, File{Host: RooCode, Path: filepath.Join(p.Project, ".roo", "mcp.json"), Scope: ScopeProject, format: formatJSON, layout: layoutMCPServers})
-	if codeDir != "" {
-		all = append(all, File{Host: RooCode, Path: filepath.Join(codeDir, "User", "globalStorage", "rooveterinaryinc.roo-cline", "settings", "mcp_settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutMCPServers})
-	}
+	all = append(all, p.extensionFiles(xdgConfig, RooCode, "rooveterinaryinc.roo-cline", "mcp_settings.json")...)
 	all = append(all,
 		File{Host: Amp, Path: filepath.Join(p.Project, ".amp", "settings.json"), Scope: ScopeProject, format: formatJSON, layout: layoutAmp},
 		File{Host: Amp, Path: filepath.Join(ampDir, "settings.json"), Scope: ScopeUser, format: formatJSON, layout: layoutAmp},
