@@ -305,7 +305,7 @@ func Files(p Places) []File {
 	)
 	all = append(all, File{Host: Continue, Path: filepath.Join(p.Home, ".continue", "config.yaml"), Scope: ScopeUser, format: formatYAML, layout: layoutContinue})
 	all = append(all, p.extensionFiles(xdgConfig, Cline, "saoudrizwan.claude-dev", "cline_mcp_settings.json")...)
-	all = append(all, p.secondRound(xdgConfig, codeDir)...)
+	all = append(all, p.secondRound(xdgConfig)...)
 	var out []File
 	var ids []os.FileInfo // out's files that exist, by identity; nil for the others
 	for _, f := range all {
@@ -339,8 +339,8 @@ func Files(p Places) []File {
 
 // secondRound are the files of the hosts issue 28's second round added
 // (ToolHive's and docker mcp's lists), in Files' order: xdgConfig is the
-// XDG configuration folder, codeDir VS Code's (as Files finds them).
-func (p Places) secondRound(xdgConfig, codeDir string) []File {
+// XDG configuration folder (as Files finds it).
+func (p Places) secondRound(xdgConfig string) []File {
 	var all []File
 	// Amp's CLI keeps its settings in ~/.config/amp (also on Windows, in
 	// the person's profile folder), moved by XDG_CONFIG_HOME elsewhere.
