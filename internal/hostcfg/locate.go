@@ -194,6 +194,14 @@ func (p Places) appDataDir(xdgConfig, name string) string {
 	return filepath.Join(xdgConfig, name)
 }
 
+// envDirOr is envDir(name), or fallback where that is "".
+func (p Places) envDirOr(name, fallback string) string {
+	if d := p.envDir(name); d != "" {
+		return d
+	}
+	return fallback
+}
+
 // envDir is the folder the variable name holds when it is absolute, else
 // "": a relative value would be resolved against whatever folder rootpick
 // runs in, which a cloned repository could choose.
@@ -215,32 +223,17 @@ func (p Places) envDir(name string) string {
 // as the person's: the host reads it as theirs, and one file must be
 // rewritten once.
 func Files(p Places) []File {
-	claudeDir := p.Home
-	if d := p.envDir("CLAUDE_CONFIG_DIR"); d != "" {
-		claudeDir = d // Claude Code keeps .claude.json there instead
-	}
-	codexDir := filepath.Join(p.Home, ".codex")
-	if d := p.envDir("CODEX_HOME"); d != "" {
-		codexDir = d
-	}
-	gooseDir := filepath.Join(p.Home, ".config", "goose")
-	if d := p.envDir("XDG_CONFIG_HOME"); d != "" {
-		gooseDir = filepath.Join(d, "goose")
-	}
+	claudeDir := p.envDirOr("CLAUDE_CONFIG_DIR", p.Home) // Claude Code keeps .claude.json there instead
+	codexDir := p.envDirOr("CODEX_HOME", filepath.Join(p.Home, ".codex"))
+	xdgConfig := p.envDirOr("XDG_CONFIG_HOME", filepath.Join(p.Home, ".config"))
+	gooseDir := filepath.Join(xdgConfig, "goose")
 	if p.Windows {
 		gooseDir = ""
 		if d := p.envDir("APPDATA"); d != "" {
 			gooseDir = filepath.Join(d, "Block", "goose", "config")
 		}
 	}
-	xdgConfig := filepath.Join(p.Home, ".config")
-	if d := p.envDir("XDG_CONFIG_HOME"); d != "" {
-		xdgConfig = d
-	}
-	copilotDir := filepath.Join(p.Home, ".copilot")
-	if d := p.envDir("COPILOT_HOME"); d != "" {
-		copilotDir = d
-	}
+	copilotDir := p.envDirOr("COPILOT_HOME", filepath.Join(p.Home, ".copilot"))
 	// Claude Desktop keeps its file in the OS's application-data folder,
 	// and Cline its settings in VS Code's user folder there.
 	desktopDir := p.appDataDir(xdgConfig, "Claude")
@@ -349,15 +342,9 @@ func (p Places) secondRound(xdgConfig string) []File {
 		ampDir = filepath.Join(p.Home, ".config", "amp")
 	}
 	// Kimi Code keeps its files in ~/.kimi-code, or $KIMI_CODE_HOME.
-	kimiCodeDir := filepath.Join(p.Home, ".kimi-code")
-	if d := p.envDir("KIMI_CODE_HOME"); d != "" {
-		kimiCodeDir = d
-	}
+	kimiCodeDir := p.envDirOr("KIMI_CODE_HOME", filepath.Join(p.Home, ".kimi-code"))
 	// Mistral Vibe's home folder: ~/.vibe, or $VIBE_HOME.
-	vibeDir := filepath.Join(p.Home, ".vibe")
-	if d := p.envDir("VIBE_HOME"); d != "" {
-		vibeDir = d
-	}
+	vibeDir := p.envDirOr("VIBE_HOME", filepath.Join(p.Home, ".vibe"))
 	// Qoder's and Sema4.ai Studio's folders, as ToolHive and docker mcp
 	// find them: in the home folder but on Windows.
 	qoderDir := filepath.Join(p.Home, ".qoder")
