@@ -179,7 +179,7 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 	// servers are stopped, and the exit code says which signal it was.
 	ctx := onSignals(context.Background())
 	defer ctx.stop()
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithFPS(ui.FrameRate)}
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
 	// The screen goes to the terminal even when stdout is a pipe, so that
 	// stdout carries only --print's result (as fzf does).
 	in, out, closeTTY, err := screen.Terminal(c.Print)
@@ -197,7 +197,7 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 		tm = scr.Model(tm)
 	} else {
 		logger.Info("drawing with Bubble Tea's renderer", "why", err)
-		opts = append(opts, tea.WithInput(in), tea.WithOutput(out))
+		opts = append(opts, tea.WithInput(in), tea.WithOutput(out), tea.WithFPS(ui.FrameRate))
 	}
 	logger.Info("start", "dir", dir, "servers", len(specs), "version", version())
 	prog := tea.NewProgram(tm, opts...)
