@@ -37,6 +37,21 @@ type probeArgs struct {
 	Write   []string `json:"write,omitempty"`   // create or append to a file
 	Signal  []int    `json:"signal,omitempty"`  // kill(pid, 0)
 	Connect []string `json:"connect,omitempty"` // connect to an abstract unix socket (name without the @)
+	Dial    []string `json:"dial,omitempty"`    // connect to a pathname unix socket
+	Chmod   []string `json:"chmod,omitempty"`   // chmod 0644 (the path form)
+	Fchmod  []string `json:"fchmod,omitempty"`  // open it (O_RDONLY) and fchmod 0640
+	Utime   []string `json:"utime,omitempty"`   // utimensat to 2001
+	Chown   []string `json:"chown,omitempty"`   // chown to its own uid and gid
+	Xattr   []string `json:"xattr,omitempty"`   // setxattr user.rootpick
+	Pair    bool     `json:"pair,omitempty"`    // socketpair(AF_UNIX): "pair"
+}
+
+// call is the probe tool's arguments.
+func (a probeArgs) call() map[string]any {
+	b, _ := json.Marshal(a)
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	return m
 }
 
 // serveSnoop is a go-sdk stdio server that never asks for roots. Its tool
@@ -73,11 +88,53 @@ func serveSnoop() {
 			}
 			out["connect "+name] = errName(err)
 		}
+		probeMetadata(a, out)
 		b, _ := json.Marshal(out)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil, nil
 	})
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		os.Exit(1)
+	}
+}
+
+// probeMetadata makes the socket and metadata attempts of a (see
+// probeArgs), each answered in out as the others are.
+func probeMetadata(a probeArgs, out map[string]string) {
+	for _, p := range a.Dial {
+		c, err := net.Dial("unix", p)
+		if err == nil {
+			c.Close()
+		}
+		out["dial "+p] = errName(err)
+	}
+	for _, p := range a.Chmod {
+		out["chmod "+p] = errName(unix.Chmod(p, 0o644))
+	}
+	for _, p := range a.Fchmod {
+		f, err := os.Open(p)
+		if err == nil {
+			err = unix.Fchmod(int(f.Fd()), 0o640)
+			f.Close()
+		}
+		out["fchmod "+p] = errName(err)
+	}
+	for _, p := range a.Utime {
+		t := unix.NsecToTimespec(time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano())
+		out["utime "+p] = errName(unix.UtimesNanoAt(unix.AT_FDCWD, p, []unix.Timespec{t, t}, 0))
+	}
+	for _, p := range a.Chown {
+		out["chown "+p] = errName(unix.Chown(p, os.Getuid(), os.Getgid()))
+	}
+	for _, p := range a.Xattr {
+		out["xattr "+p] = errName(unix.Setxattr(p, "user.rootpick", []byte("1"), 0))
+	}
+	if a.Pair {
+		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+		if err == nil {
+			unix.Close(fds[0])
+			unix.Close(fds[1])
+		}
+		out["pair"] = errName(err)
 	}
 }
 
@@ -227,14 +284,17 @@ func checkSnoop(t *testing.T, h snoopHome, probe probeFunc, set func([]consent.R
 	}()
 	args := h.attempts(os.Getpid(), sleeper.Process.Pid)
 	args.Connect = []string{abstract}
+	w := openWalls(t, h)
+	w.attempts(&args, h)
 	anyAnswer := func(map[string]string) bool { return true }
 
 	got := probeUntil(t, "the first probe", probe, args, anyAnswer)
 	expect(t, "before consent", got, h.denyAll())
+	expect(t, "before consent", got, w.refused(h, false))
 	expect(t, "before consent", got, map[string]string{
 		"signal " + strconv.Itoa(os.Getpid()):         "EPERM",
 		"signal " + strconv.Itoa(sleeper.Process.Pid): "EPERM",
-		"connect " + abstract:                         "EPERM",
+		"connect " + abstract:                         abstractRefusal(),
 	})
 	checkTmp(t, probe, got["tmpdir"])
 	// Its parent is its guard, in the same Landlock domain: the one
@@ -250,6 +310,8 @@ func checkSnoop(t *testing.T, h snoopHome, probe probeFunc, set func([]consent.R
 	want := h.denyAll()
 	want["read "+filepath.Join(h.a, "f")], want["list "+h.a], want["write "+filepath.Join(h.a, "w")] = "ok", "ok", "ok"
 	expect(t, "consented a", got, want)
+	expect(t, "consented a", got, w.refused(h, true))
+	w.unchanged(t, h)
 	checkTmp(t, probe, got["tmpdir"])
 
 	set([]consent.Root{b})
@@ -261,6 +323,119 @@ func checkSnoop(t *testing.T, h snoopHome, probe probeFunc, set func([]consent.R
 	set(nil)
 	got = probeUntil(t, "the server to read b no more", probe, args, func(m map[string]string) bool { return m["read "+filepath.Join(h.b, "f")] != "ok" })
 	expect(t, "after revoking all", got, h.denyAll())
+}
+
+// abstractRefusal is how an abstract socket outside is refused: below
+// Landlock ABI 9 the seccomp filter refuses the socket itself (EACCES),
+// from 9 Landlock's scope refuses the connect (EPERM).
+func abstractRefusal() string {
+	if abi, _ := landlockABI(); abi < landlockResolveUnixABI {
+		return "EACCES"
+	}
+	return "EPERM"
+}
+
+// walls are the doors beside the files: pathname unix sockets (a
+// listener outside, an ssh-agent when the machine has one, a listener
+// inside the consented folder a), and a file's mode, times, owner and
+// extended attributes.
+type walls struct {
+	outside, agent, inside string
+	keyMode                os.FileMode
+	keyTime                time.Time
+}
+
+// openWalls starts the listeners of walls, which accept until the test
+// ends.
+func openWalls(t *testing.T, h snoopHome) walls {
+	t.Helper()
+	w := walls{outside: filepath.Join(tempDir(t), "s.sock"), inside: filepath.Join(h.a, "s.sock")}
+	for _, p := range []string{w.outside, w.inside} {
+		ln, err := net.Listen("unix", p)
+		must(t, err)
+		t.Cleanup(func() { ln.Close() })
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				c.Close()
+			}
+		}()
+	}
+	if agent, err := exec.LookPath("ssh-agent"); err == nil {
+		w.agent = filepath.Join(tempDir(t), "agent.sock")
+		cmd := exec.Command(agent, "-D", "-a", w.agent)
+		must(t, cmd.Start())
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		waitFor(t, "ssh-agent's socket", func() bool { _, err := os.Stat(w.agent); return err == nil })
+	}
+	fi, err := os.Stat(h.key)
+	must(t, err)
+	w.keyMode, w.keyTime = fi.Mode(), fi.ModTime()
+	return w
+}
+
+// attempts adds the walls' attempts to args: each socket, and each
+// metadata change of the key and of a file in a.
+func (w walls) attempts(args *probeArgs, h snoopHome) {
+	args.Dial = []string{w.outside, w.inside}
+	if w.agent != "" {
+		args.Dial = append(args.Dial, w.agent)
+	}
+	af := filepath.Join(h.a, "f")
+	args.Chmod = []string{h.key, af}
+	args.Fchmod = []string{af}
+	args.Utime = []string{h.key, af}
+	args.Chown = []string{h.key, af}
+	args.Xattr = []string{h.key, af}
+	args.Pair = true
+}
+
+// refused is what the walls answer: no socket outside (below ABI 9 none
+// at all), no mode or time change outside, no owner or attribute change
+// anywhere; socketpair works; with a consented, its file's mode and
+// times change.
+func (w walls) refused(h snoopHome, consentedA bool) map[string]string {
+	af := filepath.Join(h.a, "f")
+	want := map[string]string{
+		"dial " + w.outside: "EACCES",
+		"chmod " + h.key:    "EPERM",
+		"utime " + h.key:    "EPERM",
+		"chown " + h.key:    "EPERM",
+		"xattr " + h.key:    "ENOTSUP",
+		"chown " + af:       "EPERM",
+		"xattr " + af:       "ENOTSUP",
+		"pair":              "ok",
+	}
+	if w.agent != "" {
+		want["dial "+w.agent] = "EACCES"
+	}
+	if abi, _ := landlockABI(); abi < landlockResolveUnixABI || !consentedA {
+		want["dial "+w.inside] = "EACCES"
+	} else {
+		want["dial "+w.inside] = "ok"
+	}
+	if consentedA {
+		want["chmod "+af], want["fchmod "+af], want["utime "+af] = "ok", "ok", "ok"
+	} else {
+		want["chmod "+af], want["utime "+af] = "EPERM", "EPERM"
+	}
+	return want
+}
+
+// unchanged checks from outside that the key kept its mode and time, and
+// that a's file took the changes the server made (chmod 0644, then
+// fchmod 0640; the year 2001).
+func (w walls) unchanged(t *testing.T, h snoopHome) {
+	t.Helper()
+	if fi, err := os.Stat(h.key); err != nil || fi.Mode() != w.keyMode || !fi.ModTime().Equal(w.keyTime) {
+		t.Errorf("the key changed: %v, %v (was %v, %v)", fi.Mode(), fi.ModTime(), w.keyMode, w.keyTime)
+	}
+	if fi, err := os.Stat(filepath.Join(h.a, "f")); err != nil || fi.Mode().Perm() != 0o640 || fi.ModTime().Year() != 2001 {
+		t.Errorf("a's file: %v, %v; want 0640 from 2001", fi.Mode(), fi.ModTime())
+	}
 }
 
 // checkTmp: the server writes its TMPDIR, a private folder of its own.
@@ -294,7 +469,7 @@ func TestEnforcedHubServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	probe := func(ctx context.Context, args probeArgs) (map[string]string, error) {
-		return decodeProbe(hub.CallTool(ctx, "snoop", "probe", map[string]any{"read": args.Read, "list": args.List, "write": args.Write, "signal": args.Signal, "connect": args.Connect}))
+		return decodeProbe(hub.CallTool(ctx, "snoop", "probe", args.call()))
 	}
 	var tmps []string
 	checkSnoop(t, h, probe, func(roots []consent.Root) {
@@ -393,7 +568,7 @@ func TestEnforcedProxyChild(t *testing.T) {
 	cmd := selfServer(t, "snoop", uniqueMarker("snoop-proxy"), h.arg)
 	host := startEnforcedHost(t, ProxyOptions{Command: cmd, Source: src, Enforce: EnforceRequire})
 	probe := func(ctx context.Context, args probeArgs) (map[string]string, error) {
-		return decodeProbe(host.call(ctx, "probe", map[string]any{"read": args.Read, "list": args.List, "write": args.Write, "signal": args.Signal, "connect": args.Connect}))
+		return decodeProbe(host.call(ctx, "probe", args.call()))
 	}
 	checkSnoop(t, h, probe, func(roots []consent.Root) { src.set(roots, nil) })
 	sts := host.statuses()

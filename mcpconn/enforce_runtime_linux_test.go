@@ -213,6 +213,14 @@ func TestEnforcedNpxColdCache(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(cache, "_npx")); err != nil {
 		t.Errorf("npx left nothing in the cold cache: %v", err)
 	}
+	// npm made the package's bin executable with chmod(2), a path form
+	// the guard answers (seccomp_linux.go): inside the cache it works.
+	bins, _ := filepath.Glob(filepath.Join(cache, "_npx", "*", "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
+	if len(bins) != 1 {
+		t.Errorf("the package's bin in the cache: %v", bins)
+	} else if fi, err := os.Stat(bins[0]); err != nil || fi.Mode().Perm()&0o111 == 0 {
+		t.Errorf("npm's chmod of its bin in the cache did not take: %v, %v", fi.Mode(), err)
+	}
 	for _, pp := range e.Policy.Beyond() {
 		if within(pp.Path, h.home) || within(h.home, pp.Path) {
 			t.Errorf("may open %s (%s, %s): home beyond the consent", pp.Path, pp.Access, pp.Why)

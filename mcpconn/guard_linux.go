@@ -149,7 +149,17 @@ func runGuard(path string, argv []string, enforce bool) int {
 		// reads and signals to its own domain, /dev/null) is within the
 		// ruleset too.
 		runtime.LockOSThread()
-		abi, skipped, err := applyGuardPolicy()
+		policy, abi, skipped, err := applyGuardPolicy()
+		if err == nil {
+			// Second, on the same thread: what Landlock leaves open
+			// (sockets below ABI 9, a file's mode, times, owner).
+			var fellBack bool
+			if fellBack, err = applySeccomp(policy, abi); err != nil {
+				err = fmt.Errorf("seccomp filter: %w", err)
+			} else if fellBack {
+				fmt.Fprintln(os.Stderr, "rootpick guard: another filter answers this process's calls already: changes of a file's mode and times are refused everywhere")
+			}
+		}
 		if err != nil {
 			report.say("landlock-error %s", strings.ReplaceAll(err.Error(), "\n", " "))
 			fmt.Fprintln(os.Stderr, "rootpick guard: not starting the server: cannot enforce its ruleset:", err)
@@ -315,10 +325,11 @@ func exitCode(ws syscall.WaitStatus) int {
 
 // applyGuardPolicy reads the guard's policy and restricts the calling
 // thread to it.
-func applyGuardPolicy() (abi int, skipped []string, err error) {
-	policy, err := readGuardPolicy()
+func applyGuardPolicy() (policy Policy, abi int, skipped []string, err error) {
+	policy, err = readGuardPolicy()
 	if err != nil {
-		return 0, nil, err
+		return policy, 0, nil, err
 	}
-	return restrictThread(policy)
+	abi, skipped, err = restrictThread(policy)
+	return policy, abi, skipped, err
 }

@@ -1,0 +1,94 @@
+//go:build linux
+
+package mcpconn
+
+import (
+	"encoding/binary"
+	"strconv"
+	"testing"
+
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
+)
+
+// seccompData is the part of struct seccomp_data the filter reads, as
+// x/net/bpf's machine loads it (big-endian words, where the kernel loads
+// native ones: the words are the same).
+func seccompData(arch, nr, arg0 uint32) []byte {
+	b := make([]byte, 64)
+	binary.BigEndian.PutUint32(b[0:], nr)
+	binary.BigEndian.PutUint32(b[4:], arch)
+	binary.BigEndian.PutUint32(b[16:], arg0)
+	return b
+}
+
+// TestSeccompProgram runs the guard's filter on the calls it decides:
+// each refusal and each call sent to the guard, against the program
+// itself (the enforcement tests try them on the kernel).
+func TestSeccompProgram(t *testing.T) {
+	if seccompArch == 0 {
+		t.Skip("no seccomp table for this architecture")
+	}
+	errno := func(e unix.Errno) int { return int(secRetErrno | uint32(e)) }
+	allow, notify := int(secRetAllow), int(secRetNotify)
+	modeNr := sortedKeys(seccompMode)
+	timesNr := sortedKeys(seccompTimes)
+	type call struct {
+		name     string
+		arch, nr uint32
+		arg0     uint32
+		want     int // with a listener, AF_UNIX refused
+		noListen int // without a listener
+		sockets  int // with unixSockets
+	}
+	calls := []call{
+		{"read", seccompArch, unix.SYS_READ, 0, allow, allow, allow},
+		{"openat", seccompArch, unix.SYS_OPENAT, 0, allow, allow, allow},
+		{"socket(AF_UNIX)", seccompArch, unix.SYS_SOCKET, unix.AF_UNIX, errno(unix.EACCES), errno(unix.EACCES), allow},
+		{"socket(AF_INET)", seccompArch, unix.SYS_SOCKET, unix.AF_INET, allow, allow, allow},
+		{"socketpair(AF_UNIX)", seccompArch, unix.SYS_SOCKETPAIR, unix.AF_UNIX, allow, allow, allow},
+		{"connect", seccompArch, unix.SYS_CONNECT, 3, allow, allow, allow},
+		{"fchmodat2", seccompArch, seccompFchmodat2, 0, notify, errno(unix.EPERM), notify},
+		{"fchown", seccompArch, unix.SYS_FCHOWN, 0, errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM)},
+		{"fchownat", seccompArch, unix.SYS_FCHOWNAT, 0, errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM)},
+		{"fsetxattr", seccompArch, unix.SYS_FSETXATTR, 0, errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP)},
+		{"setxattrat", seccompArch, seccompSetxattrat, 0, errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP)},
+		{"removexattrat", seccompArch, seccompRemovexattrat, 0, errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP)},
+		{"io_uring_setup", seccompArch, seccompIOUringSetup, 0, errno(unix.ENOSYS), errno(unix.ENOSYS), errno(unix.ENOSYS)},
+		{"ptrace", seccompArch, unix.SYS_PTRACE, 0, errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM)},
+		{"process_vm_writev", seccompArch, unix.SYS_PROCESS_VM_WRITEV, 0, errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM)},
+		{"another architecture's read", unix.AUDIT_ARCH_I386, 3, 0, errno(unix.ENOSYS), errno(unix.ENOSYS), errno(unix.ENOSYS)},
+	}
+	for _, nr := range append(modeNr, timesNr...) {
+		calls = append(calls, call{"mode or times call " + strconv.Itoa(int(nr)), seccompArch, nr, 0, notify, errno(unix.EPERM), notify})
+	}
+	if seccompX32Bit != 0 {
+		calls = append(calls, call{"x32 chmod", seccompArch, seccompX32Bit | 90, 0, errno(unix.ENOSYS), errno(unix.ENOSYS), errno(unix.ENOSYS)})
+	}
+	for _, r := range []struct {
+		name  string
+		rules seccompRules
+		pick  func(call) int
+	}{
+		{"listener", seccompRules{listener: true}, func(c call) int { return c.want }},
+		{"no listener", seccompRules{}, func(c call) int { return c.noListen }},
+		{"unix sockets", seccompRules{listener: true, unixSockets: true}, func(c call) int { return c.sockets }},
+	} {
+		vm, err := bpf.NewVM(seccompInstructions(r.rules))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := seccompProgram(r.rules); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range calls {
+			got, err := vm.Run(seccompData(c.arch, c.nr, c.arg0))
+			if err != nil {
+				t.Fatalf("%s, %s: %v", r.name, c.name, err)
+			}
+			if want := r.pick(c); got != want {
+				t.Errorf("%s, %s: %#x, want %#x", r.name, c.name, got, want)
+			}
+		}
+	}
+}
