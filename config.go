@@ -96,19 +96,20 @@ type configFile struct {
 
 // configServer is one [servers.NAME] table: a command or a URL, and for
 // a command what the kernel lets it open (enforce, allow-read,
-// allow-write).
+// allow-write, allow-socket).
 type configServer struct {
 	Name                  string
 	Command               shellCommand
 	URL                   httpURL
 	Enforce               enforceFlag
 	AllowRead, AllowWrite allowPaths
+	AllowSocket           allowPaths
 }
 
 // spec is the server as the hub takes it, labelled with its name.
 func (s configServer) spec() mcpconn.Spec {
 	return mcpconn.Spec{Name: s.Name, Command: s.Command, URL: string(s.URL),
-		Enforce: mcpconn.Enforce(s.Enforce), AllowRead: s.AllowRead, AllowWrite: s.AllowWrite}
+		Enforce: mcpconn.Enforce(s.Enforce), AllowRead: s.AllowRead, AllowWrite: s.AllowWrite, AllowSocket: s.AllowSocket}
 }
 
 // server is the server of that name, or false.
@@ -347,6 +348,9 @@ func (c *configFile) show(w io.Writer) error {
 		}
 		if len(s.AllowWrite) > 0 {
 			line("allow-write", []string(s.AllowWrite), true)
+		}
+		if len(s.AllowSocket) > 0 {
+			line("allow-socket", []string(s.AllowSocket), true)
 		}
 	}
 	return nil

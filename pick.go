@@ -351,6 +351,10 @@ type sandboxFlags struct {
 	Enforce    enforceFlag `placeholder:"on|off|require" group:"servers" help:"Whether the kernel enforces what each stdio server may open (Linux, Landlock): on (the default: where the kernel can), off, or require (not started without it)."`
 	AllowRead  []string    `name:"allow-read" type:"path" placeholder:"DIR" sep:"none" group:"servers" help:"Let each stdio server also read DIR, beyond the consented folders and its runtime (repeatable)."`
 	AllowWrite []string    `name:"allow-write" type:"path" placeholder:"DIR" sep:"none" group:"servers" help:"Let each stdio server also read and write DIR (repeatable)."`
+	// AllowSocket is held to the socket by Landlock from ABI 9 only:
+	// below it the server may then make unix sockets at all, which the
+	// dialog and the pane say (mcpconn.Policy.UnixSockets).
+	AllowSocket []string `name:"allow-socket" type:"path" placeholder:"SOCKET" sep:"none" group:"servers" help:"Let each stdio server connect to the unix socket SOCKET (an agent's, a database's; repeatable). Unix sockets are refused otherwise; below Landlock ABI 9 this lets the server reach any unix socket, and rootpick says so."`
 }
 
 // apply sets the flags given on a stdio server's spec. As every flag, one
@@ -368,5 +372,8 @@ func (f sandboxFlags) apply(s *mcpconn.Spec) {
 	}
 	if len(f.AllowWrite) > 0 {
 		s.AllowWrite = slices.Clone(f.AllowWrite)
+	}
+	if len(f.AllowSocket) > 0 {
+		s.AllowSocket = slices.Clone(f.AllowSocket)
 	}
 }

@@ -151,6 +151,7 @@ func (o *proxyCmd) Run(e *env) error {
 		Enforce:         mcpconn.Enforce(o.Enforce),
 		AllowRead:       o.AllowRead,
 		AllowWrite:      o.AllowWrite,
+		AllowSocket:     o.AllowSocket,
 		Hurry:           hurry,
 		Notice:          stderr,
 	})
@@ -320,6 +321,9 @@ func printHostConfig(w, hint io.Writer, dirs paths.Dirs, o proxyCmd, command []s
 	}
 	for _, d := range o.AllowWrite {
 		args = append(args, "--allow-write="+d)
+	}
+	for _, d := range o.AllowSocket {
+		args = append(args, "--allow-socket="+d)
 	}
 	args = append(append(args, "--"), command...)
 	name := o.Name

@@ -27,6 +27,7 @@ command = ["srv-fs"]
 enforce = "require"
 allow-read = ["~/data", "/srv/ro"]
 allow-write = ["/dev/shm"]
+allow-socket = ["~/agent.sock"]
 
 [servers.plain]
 command = "srv-plain"
@@ -49,6 +50,9 @@ url = "http://127.0.0.1:1/mcp"
 	}
 	got := specs()
 	fs := got["fs"]
+	if !slices.Equal(fs.AllowSocket, []string{filepath.Join(home, "agent.sock")}) {
+		t.Errorf("fs's allow-socket from the config file: %q", fs.AllowSocket)
+	}
 	if fs.Enforce != mcpconn.EnforceRequire || !slices.Equal(fs.AllowRead, []string{filepath.Join(home, "data"), "/srv/ro"}) || !slices.Equal(fs.AllowWrite, []string{"/dev/shm"}) {
 		t.Errorf("fs from the config file: %q %q %q", fs.Enforce, fs.AllowRead, fs.AllowWrite)
 	}
@@ -77,7 +81,10 @@ url = "http://127.0.0.1:1/mcp"
 	}
 	// rootpick proxy takes them too, and prints them into a host's
 	// configuration.
-	c, _ := parseWith(t, "proxy", "--enforce", "require", "--allow-read", "/r", "--allow-write", "/w", "--", "srv")
+	c, _ := parseWith(t, "proxy", "--enforce", "require", "--allow-read", "/r", "--allow-write", "/w", "--allow-socket", "/s.sock", "--", "srv")
+	if !slices.Equal(c.Proxy.AllowSocket, []string{"/s.sock"}) {
+		t.Errorf("proxy --allow-socket: %q", c.Proxy.AllowSocket)
+	}
 	if c.Proxy.Enforce != "require" || !slices.Equal(c.Proxy.AllowRead, []string{"/r"}) || !slices.Equal(c.Proxy.AllowWrite, []string{"/w"}) {
 		t.Errorf("proxy: %q %q %q", c.Proxy.Enforce, c.Proxy.AllowRead, c.Proxy.AllowWrite)
 	}
@@ -87,8 +94,8 @@ url = "http://127.0.0.1:1/mcp"
 	if err := printHostConfig(&out, &bytes.Buffer{}, paths.FromEnv(), o, []string{"srv"}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), `"--enforce=require", "--allow-read=/r", "--allow-write=/w", "--", "srv"`) &&
-		!strings.Contains(strings.Join(strings.Fields(out.String()), " "), `"--enforce=require", "--allow-read=/r", "--allow-write=/w", "--", "srv"`) {
+	if !strings.Contains(out.String(), `"--enforce=require", "--allow-read=/r", "--allow-write=/w", "--allow-socket=/s.sock", "--", "srv"`) &&
+		!strings.Contains(strings.Join(strings.Fields(out.String()), " "), `"--enforce=require", "--allow-read=/r", "--allow-write=/w", "--allow-socket=/s.sock", "--", "srv"`) {
 		t.Errorf("the printed configuration lacks the flags:\n%s", out.String())
 	}
 }

@@ -700,3 +700,36 @@ func TestSweepServerTmps(t *testing.T) {
 		}
 	}
 }
+
+// TestEnforcedAllowSocket: a socket the person allowed (allow-socket) is
+// reachable, and the policy and UnixSockets say so; below Landlock ABI 9
+// the filter cannot hold the server to that one socket, and UnixSockets
+// says that any is reachable.
+func TestEnforcedAllowSocket(t *testing.T) {
+	abi := needLandlock(t)
+	h := plantHome(t)
+	w := openWalls(t, h)
+	hub := NewHub(Options{Timing: testTiming})
+	events := collect(hub)
+	defer hub.Close()
+	cmd := selfServer(t, "snoop", uniqueMarker("snoop-socket"))
+	if err := hub.Connect(context.Background(), Spec{Name: "snoop", Command: cmd, Enforce: EnforceRequire, AllowSocket: []string{w.outside}}); err != nil {
+		t.Fatal(err)
+	}
+	probe := func(ctx context.Context, args probeArgs) (map[string]string, error) {
+		return decodeProbe(hub.CallTool(ctx, "snoop", "probe", args.call()))
+	}
+	got := probeUntil(t, "a probe", probe, probeArgs{Dial: []string{w.outside}}, func(map[string]string) bool { return true })
+	expect(t, "allow-socket", got, map[string]string{"dial " + w.outside: "ok"})
+	e := connectedEvent(t, events, "snoop")
+	if e.Enforcement == nil || e.Enforcement.Policy == nil ||
+		!slices.ContainsFunc(e.Enforcement.Policy.Paths, func(pp PolicyPath) bool {
+			return pp.Path == w.outside && pp.Access == AccessConnect && pp.Why == WhyAllowSocket
+		}) {
+		t.Fatalf("the policy does not grant the socket: %+v", e.Enforcement)
+	}
+	says := e.Enforcement.Policy.UnixSockets(min(abi, landlockMaxABI))
+	if abi < landlockResolveUnixABI && !strings.HasPrefix(says, "any: allow-socket "+w.outside) {
+		t.Errorf("UnixSockets says %q; want that any socket is reachable below ABI 9", says)
+	}
+}

@@ -31,6 +31,11 @@ import (
 // asked for), grants each path of the Policy its Access, and from ABI 6
 // scopes signals and abstract unix sockets to the server's own domain.
 // Network (TCP bind and connect) is not handled: servers may use it.
+// From ABI 9 connecting to a pathname unix socket is a right too
+// (RESOLVE_UNIX): granted with write (a socket the server made, or that
+// another process made in a folder it may write) and on each socket the
+// person allowed (allow-socket); below 9 the guard's seccomp filter
+// refuses unix sockets instead (seccomp_linux.go).
 
 // rulesetAttr is struct landlock_ruleset_attr up to ABI 7's fields: our
 // own, since golang.org/x/sys renames and extends its copy (v0.49 added
@@ -75,7 +80,11 @@ func landlockABI() (int, string) {
 // landlockMaxABI is the newest ABI whose rights this file knows: a newer
 // kernel is asked for these only (its new rights stay unhandled, so
 // allowed).
-const landlockMaxABI = 7
+const landlockMaxABI = 9
+
+// llResolveUnix is LANDLOCK_ACCESS_FS_RESOLVE_UNIX (ABI 9), which
+// golang.org/x/sys v0.47 does not name yet.
+const llResolveUnix = 1 << 16
 
 // The file-system rights, by what Access grants.
 const (
@@ -86,12 +95,14 @@ const (
 		unix.LANDLOCK_ACCESS_FS_MAKE_REG | unix.LANDLOCK_ACCESS_FS_MAKE_SOCK |
 		unix.LANDLOCK_ACCESS_FS_MAKE_FIFO | unix.LANDLOCK_ACCESS_FS_MAKE_SYM |
 		unix.LANDLOCK_ACCESS_FS_REFER | unix.LANDLOCK_ACCESS_FS_TRUNCATE |
-		unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+		unix.LANDLOCK_ACCESS_FS_IOCTL_DEV | llResolveUnix
+	// llConnect is what AccessConnect grants: connecting to the socket.
+	llConnect = llResolveUnix
 	// llFile are the rights that apply to a file (the others only to
 	// a folder's entries).
 	llFile = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE |
 		unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE |
-		unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+		unix.LANDLOCK_ACCESS_FS_IOCTL_DEV | llResolveUnix
 )
 
 // handledFS returns the file-system rights ABI abi handles: all of them,
@@ -112,6 +123,9 @@ func handledFS(abi int) uint64 {
 	}
 	if abi >= 5 {
 		h |= unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+	}
+	if abi >= landlockResolveUnixABI {
+		h |= llResolveUnix
 	}
 	return h
 }
@@ -138,6 +152,9 @@ func fsRights(a Access, dir bool, handled uint64) uint64 {
 	}
 	if a&AccessWrite != 0 {
 		r |= llWrite
+	}
+	if a&AccessConnect != 0 {
+		r |= llConnect
 	}
 	if !dir {
 		r &= llFile

@@ -82,7 +82,7 @@ func (a Access) String() string {
 	for _, p := range []struct {
 		bit  Access
 		name string
-	}{{AccessRead, "read"}, {AccessWrite, "write"}, {AccessExec, "exec"}} {
+	}{{AccessRead, "read"}, {AccessWrite, "write"}, {AccessExec, "exec"}, {AccessConnect, "connect"}} {
 		if a&p.bit != 0 {
 			parts = append(parts, p.name)
 		}
@@ -107,6 +107,8 @@ func (a *Access) UnmarshalText(b []byte) error {
 			*a |= AccessWrite
 		case "exec":
 			*a |= AccessExec
+		case "connect":
+			*a |= AccessConnect
 		case "none":
 		default:
 			return fmt.Errorf("unknown access %q", p)
@@ -183,6 +185,9 @@ type PolicyInput struct {
 	// AllowRead and AllowWrite are folders the person allows on top, for
 	// this server.
 	AllowRead, AllowWrite []string
+	// AllowSocket are unix sockets the person lets this server connect
+	// to (policy_sockets.go).
+	AllowSocket []string
 	// TmpDir is the server's private temporary folder (its TMPDIR), ""
 	// for none.
 	TmpDir string
@@ -262,6 +267,7 @@ func BuildPolicy(in PolicyInput) Policy {
 	for _, p := range in.AllowRead {
 		b.add(p, accessRX, WhyAllowRead, false)
 	}
+	b.allowSockets(in.AllowSocket)
 	if in.TmpDir != "" {
 		b.add(in.TmpDir, accessRWX, WhyTmp, false)
 	}

@@ -60,11 +60,13 @@ type ProxyOptions struct {
 	// Status, if set, is called with the proxy's state after every change
 	// that the picker shows (host and server names, fetches, restarts).
 	Status func(ProxyStatus)
-	// Enforce, AllowRead and AllowWrite are the child's Spec settings:
+	// Enforce, AllowRead, AllowWrite and AllowSocket are the child's Spec settings:
 	// whether the kernel enforces what it may open (the consented folders
-	// and its runtime), and the folders it may read or write on top.
+	// and its runtime), and the folders it may read or write and the
+	// sockets it may connect to on top.
 	Enforce               Enforce
 	AllowRead, AllowWrite []string
+	AllowSocket           []string
 	// NoConsent, if set, turns why no consent is served (Source's error,
 	// such as a missing record) into the warning the host is sent once,
 	// as an MCP log message, after it has initialized: which profile,
@@ -420,7 +422,7 @@ func (p *proxy) startChild() error {
 	}
 	p.mu.Unlock()
 	logger := p.log.With("server", "child")
-	spec := Spec{Command: command, Enforce: p.opts.Enforce, AllowRead: p.opts.AllowRead, AllowWrite: p.opts.AllowWrite, outlive: p.outliveBound()}
+	spec := Spec{Command: command, Enforce: p.opts.Enforce, AllowRead: p.opts.AllowRead, AllowWrite: p.opts.AllowWrite, AllowSocket: p.opts.AllowSocket, outlive: p.outliveBound()}
 	t, stop, err := spec.transport(p.ctx, logger, func(line string) {}, served)
 	if err != nil {
 		return err

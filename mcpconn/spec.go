@@ -42,6 +42,11 @@ type Spec struct {
 	// read (and execute), or also write, on top of the consented folders
 	// and its runtime.
 	AllowRead, AllowWrite []string
+	// AllowSocket are unix sockets an enforced stdio server may connect
+	// to on purpose (an agent's, a database's). Landlock holds it to
+	// them from ABI 9; below 9 the guard can only let the server make
+	// unix sockets at all, and Enforcement says so (policy_sockets.go).
+	AllowSocket []string
 
 	// outlive: see serverAccess (set by the proxy for a launcher's first
 	// start, to its InstallGrace).
@@ -220,7 +225,7 @@ func (s Spec) advisory() Enforcement {
 
 // access is what a stdio server of s may open besides its runtime.
 func (s Spec) access(consented []consent.Root) serverAccess {
-	a := serverAccess{enforce: s.Enforce, allowRead: s.AllowRead, allowWrite: s.AllowWrite, outlive: s.outlive}
+	a := serverAccess{enforce: s.Enforce, allowRead: s.AllowRead, allowWrite: s.AllowWrite, allowSocket: s.AllowSocket, outlive: s.outlive}
 	for _, r := range consented {
 		a.consented = append(a.consented, r.Path)
 	}
@@ -230,8 +235,8 @@ func (s Spec) access(consented []consent.Root) serverAccess {
 // serverAccess is what a stdio server may open besides its runtime, and
 // whether the kernel is to enforce it.
 type serverAccess struct {
-	enforce                          Enforce
-	consented, allowRead, allowWrite []string
+	enforce                                       Enforce
+	consented, allowRead, allowWrite, allowSocket []string
 	// outlive, when not 0, lets the server's process (its guard) outlive
 	// rootpick killed with SIGKILL, for that long at most: for a
 	// launcher's first start, whose install must not be cut short
@@ -367,7 +372,7 @@ func newProcessTransport(command []string, access serverAccess, logger *slog.Log
 		}
 		env = append(env, "TMPDIR="+tmp)
 		p := BuildPolicy(PolicyInput{Command: command, Env: env, Consented: access.consented,
-			AllowRead: access.allowRead, AllowWrite: access.allowWrite, TmpDir: tmp})
+			AllowRead: access.allowRead, AllowWrite: access.allowWrite, AllowSocket: access.allowSocket, TmpDir: tmp})
 		makeCreates(p)
 		policy = &p
 		enforcement = Enforcement{Enforced: true, ABI: abi, Policy: policy}

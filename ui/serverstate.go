@@ -445,6 +445,18 @@ func (f *fleet) serverBlock(p *paneWriter, s *serverState, want []string) {
 	if allowed := allowedPaths(s); len(allowed) > 0 {
 		p.wrapped("  allowed   ", f.st.dim.Render(strings.Join(allowed, ", ")))
 	}
+	if s.enf != nil && s.enf.Enforced && s.enf.Policy != nil {
+		// The doors beside the files (the guard's seccomp filter): said,
+		// so that a refused socket or chmod reads as the boundary's.
+		sockets := s.enf.Policy.UnixSockets(s.enf.ABI)
+		if strings.HasPrefix(sockets, "any") {
+			sockets = f.st.warn.Render(safetext.Escape(sockets))
+		} else {
+			sockets = f.st.dim.Render(safetext.Escape(sockets))
+		}
+		p.wrapped("  sockets   ", sockets)
+		p.wrapped("  metadata  ", f.st.dim.Render("mode and times only where it may write; owner and extended attributes nowhere"))
+	}
 	if s.err != "" {
 		p.wrapped("  error     ", f.st.err.Render(s.err))
 	}
@@ -790,13 +802,16 @@ func (f *fleet) serverSummary(hint, worst bool) string {
 // who may read anything the person can; beyond names what else the
 // enforced servers can read. Both are "" while no server has said.
 func (f *fleet) accessSentence() (sentence, beyond string) {
-	var enforced, advisory []string
+	var enforced, advisory, anySocket []string
 	var whys []string
 	for _, s := range f.list {
 		switch {
 		case s.enf == nil:
 		case s.enf.Enforced:
 			enforced = append(enforced, f.displayName(s))
+			if s.enf.Policy != nil && strings.HasPrefix(s.enf.Policy.UnixSockets(s.enf.ABI), "any") {
+				anySocket = append(anySocket, f.displayName(s))
+			}
 			if s.enf.Policy != nil {
 				for _, p := range s.enf.Policy.Beyond() {
 					if w := beyondWords(p); !slices.Contains(whys, w) {
@@ -821,6 +836,10 @@ func (f *fleet) accessSentence() (sentence, beyond string) {
 	if len(whys) > 0 {
 		beyond = "Also readable where enforced: " + strings.Join(whys, ", ") + "."
 	}
+	if len(anySocket) > 0 {
+		// allow-socket below Landlock ABI 9 opens every socket, not one.
+		beyond = strings.TrimSpace(beyond + " Any unix socket for " + strings.Join(anySocket, ", ") + ": --allow-socket needs Landlock ABI 9 to hold it to one.")
+	}
 	return sentence, beyond
 }
 
@@ -844,6 +863,8 @@ func beyondWords(p mcpconn.PolicyPath) string {
 		return safetext.Escape(home(p.Path)) + " (--allow-read)"
 	case mcpconn.WhyAllowWrite:
 		return safetext.Escape(home(p.Path)) + " (--allow-write)"
+	case mcpconn.WhyAllowSocket:
+		return "the socket " + safetext.Escape(home(p.Path)) + " (--allow-socket)"
 	}
 	return p.Why // a launcher's cache: "npm cache", "uv cache", …
 }
@@ -908,8 +929,9 @@ func (f *fleet) holdsText(s *serverState) string {
 	return strings.Join(held, ", ")
 }
 
-// allowedPaths are the folders the person allowed an enforced server
-// beyond the consent (--allow-read, --allow-write), for the pane.
+// allowedPaths are the folders and sockets the person allowed an enforced
+// server beyond the consent (--allow-read, --allow-write, --allow-socket),
+// for the pane.
 func allowedPaths(s *serverState) []string {
 	if s.enf == nil || s.enf.Policy == nil {
 		return nil
@@ -921,6 +943,8 @@ func allowedPaths(s *serverState) []string {
 			out = append(out, safetext.Escape(home(p.Path))+" (read)")
 		case mcpconn.WhyAllowWrite:
 			out = append(out, safetext.Escape(home(p.Path))+" (read, write)")
+		case mcpconn.WhyAllowSocket:
+			out = append(out, safetext.Escape(home(p.Path))+" (connect)")
 		}
 	}
 	return out

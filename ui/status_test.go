@@ -438,3 +438,39 @@ func TestDialogSaysEnforcedOrAdvisory(t *testing.T) {
 		t.Fatalf("the pane does not name the folder allowed beyond the consent:\n%s", pane)
 	}
 }
+
+// TestPaneSaysTheWallsBesideTheFiles: an enforced server's pane line says
+// which unix sockets it may reach and which metadata it may change; a
+// socket allowed below Landlock ABI 9 (every socket, then) is said in
+// the dialog and the pane.
+func TestPaneSaysTheWallsBesideTheFiles(t *testing.T) {
+	m := wide(t)
+	m.setSize(120, 40)
+	fs := connectedEvent("fs", "fs")
+	fs.Enforcement = &mcpconn.Enforcement{Enforced: true, ABI: 7, Policy: &mcpconn.Policy{Paths: []mcpconn.PolicyPath{
+		{Path: "/work/demo/api", Why: mcpconn.WhyConsented}, {Path: "/usr", Why: mcpconn.WhySystem}}}}
+	m.onHubEvent(fs)
+	pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))), " ")
+	for _, want := range []string{"sockets none (unix sockets refused)", "metadata mode and times only where it may write; owner and extended attributes nowhere"} {
+		if !strings.Contains(pane, want) {
+			t.Errorf("the pane does not say %q:\n%s", want, pane)
+		}
+	}
+	db := connectedEvent("db", "db")
+	db.Enforcement = &mcpconn.Enforcement{Enforced: true, ABI: 7, Policy: &mcpconn.Policy{Paths: []mcpconn.PolicyPath{
+		{Path: "/run/pg/.s.PGSQL.5432", Access: mcpconn.AccessConnect, Why: mcpconn.WhyAllowSocket}}}}
+	m.onHubEvent(db)
+	openDialog(t, m, mkRoot("/work/demo/api"))
+	out := strings.Join(strings.Fields(screen(m)), " ")
+	for _, want := range []string{"the socket /run/pg/.s.PGSQL.5432 (--allow-socket)", "Any unix socket for", "needs Landlock ABI 9 to hold it to one"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the dialog does not say %q:\n%s", want, screen(m))
+		}
+	}
+	pane = strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))), " ")
+	for _, want := range []string{"allowed /run/pg/.s.PGSQL.5432 (connect)", "sockets any: allow-socket /run/pg/.s.PGSQL.5432 needs Landlock ABI 9"} {
+		if !strings.Contains(pane, want) {
+			t.Errorf("the pane does not say %q:\n%s", want, pane)
+		}
+	}
+}

@@ -1,0 +1,66 @@
+//go:build linux
+
+package mcpconn
+
+import (
+	"testing"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// TestLandlockRightsPerABI holds the raw Landlock calls of
+// landlock_linux.go against go-landlock, the library they replace (a
+// test-only import: the release binary does not link it). For each ABI,
+// and the ones past landlockMaxABI (asked for as landlockMaxABI), the
+// rights handled and the scopes are go-landlock's for that ABI, and each
+// Access grants go-landlock's rights of the same name (RODirs, RWDirs,
+// ROFiles, RWFiles), within what is handled.
+func TestLandlockRightsPerABI(t *testing.T) {
+	versions := []landlock.Config{landlock.V1, landlock.V2, landlock.V3, landlock.V4, landlock.V5, landlock.V6,
+		landlock.V7, landlock.V8, landlock.V9, landlock.V10, landlock.V11}
+	if len(versions) <= landlockMaxABI {
+		t.Fatalf("go-landlock knows %d ABIs; landlockMaxABI is %d", len(versions), landlockMaxABI)
+	}
+	// go-landlock's own groups: RODirs grants READ_FILE|READ_DIR|EXECUTE,
+	// RWDirs everything but IOCTL_DEV and RESOLVE_UNIX (which it leaves
+	// to WithIoctlDev and WithResolveUnix); ours grant those two with
+	// write on purpose (a server's own devices in its folders; sockets
+	// in the folders it may write).
+	roDirs := uint64(llsys.AccessFSExecute | llsys.AccessFSReadFile | llsys.AccessFSReadDir)
+	rwDirs := uint64(1<<14-1) | uint64(llsys.AccessFSTruncate) | uint64(llsys.AccessFSIoctlDev) | uint64(llsys.AccessFSResolveUnix)
+	roFiles := uint64(llsys.AccessFSExecute | llsys.AccessFSReadFile)
+	rwFiles := roFiles | uint64(llsys.AccessFSWriteFile|llsys.AccessFSTruncate|llsys.AccessFSIoctlDev|llsys.AccessFSResolveUnix)
+	makeNodes := uint64(llsys.AccessFSMakeChar | llsys.AccessFSMakeBlock)
+	for i, v := range versions {
+		abi := i + 1
+		use := min(abi, landlockMaxABI)
+		want := versions[use-1]
+		if got := handledFS(use); got != uint64(want.HandledAccessFS) {
+			t.Errorf("ABI %d: handledFS %#x, go-landlock's V%d handles %#x", abi, got, use, uint64(want.HandledAccessFS))
+		}
+		if got := scopes(use); got != uint64(want.Scoped) {
+			t.Errorf("ABI %d: scopes %#x, go-landlock's V%d %#x", abi, got, use, uint64(want.Scoped))
+		}
+		if abi <= landlockMaxABI && uint64(v.HandledAccessFS) != handledFS(abi) {
+			t.Errorf("ABI %d: go-landlock's V%d handles %#x, ours %#x", abi, abi, uint64(v.HandledAccessFS), handledFS(abi))
+		}
+		h := handledFS(use)
+		for _, c := range []struct {
+			a    Access
+			dir  bool
+			want uint64
+		}{
+			{accessRX, true, roDirs},
+			{accessRWX, true, rwDirs &^ makeNodes},
+			{AccessRead, false, uint64(llsys.AccessFSReadFile)},
+			{accessRX, false, roFiles},
+			{accessRWX, false, rwFiles},
+			{AccessConnect, false, uint64(llsys.AccessFSResolveUnix)},
+		} {
+			if got := fsRights(c.a, c.dir, h); got != c.want&h {
+				t.Errorf("ABI %d: %s on a folder=%v: %#x, want %#x", abi, c.a, c.dir, got, c.want&h)
+			}
+		}
+	}
+}
