@@ -28,6 +28,7 @@ const (
 	WarnSymlink      = "symlink"       // the checked path goes through a symbolic link
 	WarnSecrets      = "secrets"       // well-known secrets at its top
 	WarnMount        = "mount"         // another file system is mounted in or above it, inside the scanned folder
+	WarnLinks        = "links"         // files at its top with other names (hard links), which may be outside it
 )
 
 // Env is what risk is judged against: the scanned folder and the home
@@ -227,6 +228,9 @@ func Risks(requested string, r Root, env Env) []Warning {
 	if found := secretsAtTop(p); len(found) > 0 {
 		add(WarnSecrets, "holds secrets at its top: "+strings.Join(found, ", "))
 	}
+	if found := linkedAtTop(p); len(found) > 0 {
+		add(WarnLinks, "files at its top have other names elsewhere (hard links), through which a server reads them: "+strings.Join(found, ", "))
+	}
 	if env.Dir != "" {
 		if m, ok := mountNear(p, env.known.mounts); ok {
 			if m == p {
@@ -262,6 +266,40 @@ func secretsAtTop(dir string) []string {
 				break
 			}
 			break
+		}
+	}
+	slices.Sort(found)
+	if len(found) > 3 {
+		found = append(found[:3:3], "…")
+	}
+	return found
+}
+
+// maxLinkScan bounds how many entries at a root's top are looked at for
+// hard links: the check is one lstat each, made when the dialog opens.
+const maxLinkScan = 512
+
+// linkedAtTop lists the regular files directly in dir that have more
+// than one name (a hard link count above 1), sorted, at most three named
+// (then "…"). Another name of such a file may be outside dir: a server
+// that may read dir reads that file through this name, since the kernel
+// checks the path it is opened by. Only the top is looked at, and only
+// maxLinkScan entries: finding where the other name is would mean
+// walking the file system; docs/consent.md says so.
+func linkedAtTop(dir string) []string {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	entries, _ := f.ReadDir(maxLinkScan)
+	var found []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && linkCount(fi) > 1 {
+			found = append(found, e.Name())
 		}
 	}
 	slices.Sort(found)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -204,5 +205,39 @@ func TestWithin(t *testing.T) {
 		if got := Within(tt.p, tt.root); got != tt.want {
 			t.Errorf("Within(%q, %q) = %v", tt.p, tt.root, got)
 		}
+	}
+}
+
+// TestRisksHardLinksAtTop: a file at a root's top with another name (a
+// hard link to a file outside) warns, naming it; a folder, a symlink and
+// a file with one name do not.
+func TestRisksHardLinksAtTop(t *testing.T) {
+	base := tempDir(t)
+	env := Env{Dir: base, Home: "/nonexistent-home"}
+	outside := filepath.Join(base, "outside-key")
+	if err := os.WriteFile(outside, []byte("key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	repo := mkdir(t, filepath.Join(base, "repo"))
+	mkdir(t, filepath.Join(repo, "sub"))
+	if err := os.WriteFile(filepath.Join(repo, "plain"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(repo, "link")); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := NewRoot(repo)
+	if ws := Risks(repo, r, env); ws != nil {
+		t.Fatalf("no hard link yet, warned: %v", ws)
+	}
+	if err := os.Link(outside, filepath.Join(repo, "notes.txt")); err != nil {
+		t.Skipf("this file system makes no hard links: %v", err)
+	}
+	ws := Risks(repo, r, env)
+	if got := codes(ws); !slices.Equal(got, []string{WarnLinks}) {
+		t.Fatalf("a hard link at the top: %v, want [links]", got)
+	}
+	if !strings.HasSuffix(ws[0].Text, ": notes.txt") {
+		t.Errorf("text %q does not name notes.txt", ws[0].Text)
 	}
 }

@@ -75,6 +75,10 @@ type Config struct {
 	// terminal's background, as it answers tea.RequestBackgroundColor;
 	// "dark" or "light" sets the palette and asks nothing.
 	Theme string
+	// AsRoot says rootpick runs as root (euid 0): an enforced server then
+	// still reads all that root can in its runtime (/etc/shadow, other
+	// processes' /proc), which the dialog and the pane say.
+	AsRoot bool
 	// Now is the clock of the type-ahead guard and of records; nil is
 	// time.Now.
 	Now func() time.Time

@@ -285,6 +285,7 @@ var riskWords = []struct{ code, word, meaning string }{
 	{consent.WarnSymlink, "symlink", "reached through a symbolic link: a server sees where it points"},
 	{consent.WarnSecrets, "secrets", "well-known secret files at its top (.env, keys, credentials)"},
 	{consent.WarnMount, "mount", "another file system is mounted in or above it"},
+	{consent.WarnLinks, "hard links", "files at its top have other names, maybe outside it, which a server reads through these"},
 }
 
 // riskWord is the word for a warning code; an unknown code shows as is.

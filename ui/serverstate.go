@@ -456,6 +456,9 @@ func (f *fleet) serverBlock(p *paneWriter, s *serverState, want []string) {
 		}
 		p.wrapped("  sockets   ", sockets)
 		p.wrapped("  metadata  ", f.st.dim.Render("mode and times only where it may write; owner and extended attributes nowhere"))
+		if f.cfg.AsRoot {
+			p.wrapped("  as root   ", f.st.warn.Render(asRootWarning))
+		}
 	}
 	if s.err != "" {
 		p.wrapped("  error     ", f.st.err.Render(s.err))
@@ -836,12 +839,18 @@ func (f *fleet) accessSentence() (sentence, beyond string) {
 	if len(whys) > 0 {
 		beyond = "Also readable where enforced: " + strings.Join(whys, ", ") + "."
 	}
+	if len(enforced) > 0 && f.cfg.AsRoot {
+		beyond = strings.TrimSpace(beyond + " " + asRootWarning)
+	}
 	if len(anySocket) > 0 {
 		// allow-socket below Landlock ABI 9 opens every socket, not one.
 		beyond = strings.TrimSpace(beyond + " Any unix socket for " + strings.Join(anySocket, ", ") + ": --allow-socket needs Landlock ABI 9 to hold it to one.")
 	}
 	return sentence, beyond
 }
+
+// asRootWarning is what an enforced server run as root can still read.
+const asRootWarning = "rootpick runs as root: an enforced server still reads all that root can in its runtime (/etc/shadow, other processes' /proc). Run rootpick as yourself."
 
 // beyondWords names why a server may open a path beyond the consent; a
 // folder the person allowed is named itself, with how.

@@ -467,10 +467,31 @@ func TestPaneSaysTheWallsBesideTheFiles(t *testing.T) {
 			t.Errorf("the dialog does not say %q:\n%s", want, screen(m))
 		}
 	}
+	if strings.Contains(out, "runs as root") {
+		t.Errorf("the dialog warns of root though rootpick does not run as root:\n%s", screen(m))
+	}
 	pane = strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))), " ")
 	for _, want := range []string{"allowed /run/pg/.s.PGSQL.5432 (connect)", "sockets any: allow-socket /run/pg/.s.PGSQL.5432 needs Landlock ABI 9"} {
 		if !strings.Contains(pane, want) {
 			t.Errorf("the pane does not say %q:\n%s", want, pane)
 		}
+	}
+}
+
+// TestRootIsSaid: run as root, the dialog and the pane say that an
+// enforced server still reads all that root can in its runtime.
+func TestRootIsSaid(t *testing.T) {
+	m := wide(t)
+	m.setSize(120, 40)
+	m.cfg.AsRoot = true
+	fs := connectedEvent("fs", "fs")
+	fs.Enforcement = &mcpconn.Enforcement{Enforced: true, ABI: 7, Policy: &mcpconn.Policy{Paths: []mcpconn.PolicyPath{{Path: "/usr", Why: mcpconn.WhySystem}}}}
+	m.onHubEvent(fs)
+	openDialog(t, m, mkRoot("/work/demo/api"))
+	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, "rootpick runs as root: an enforced server still reads") {
+		t.Errorf("the dialog does not warn of root:\n%s", screen(m))
+	}
+	if pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))), " "); !strings.Contains(pane, "as root rootpick runs as root") {
+		t.Errorf("the pane does not warn of root:\n%s", pane)
 	}
 }
