@@ -4,8 +4,13 @@ package mcpconn
 
 import (
 	"encoding/binary"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
@@ -91,4 +96,71 @@ func TestSeccompProgram(t *testing.T) {
 			}
 		}
 	}
+}
+
+func init() { faultModes["chmodloop"] = chmodLoop }
+
+// chmodLoop changes the mode and the times of a file in its TMPDIR
+// chmodLoopN times each and prints the nanoseconds each kind took.
+func chmodLoop() {
+	f := filepath.Join(os.Getenv("TMPDIR"), "f")
+	if err := os.WriteFile(f, nil, 0o600); err != nil {
+		fmt.Println("write:", err)
+		os.Exit(1)
+	}
+	start := time.Now()
+	for i := range chmodLoopN {
+		if err := unix.Chmod(f, uint32(0o600|i&0o44)); err != nil {
+			fmt.Println("chmod:", err)
+			os.Exit(1)
+		}
+	}
+	chmod := time.Since(start)
+	start = time.Now()
+	for range chmodLoopN {
+		if err := unix.UtimesNano(f, nil); err != nil {
+			fmt.Println("utimes:", err)
+			os.Exit(1)
+		}
+	}
+	fmt.Println(chmod.Nanoseconds(), time.Since(start).Nanoseconds())
+}
+
+const chmodLoopN = 2000
+
+// TestSeccompCost measures what the guard's answer costs a server: a
+// chmod and a utimes of a file it may write, answered by the guard, and
+// the same with no filter (the server started without a policy). It
+// fails only if a change is refused; the figures are logged for
+// docs/performance.md (go test ./mcpconn -run TestSeccompCost -v).
+func TestSeccompCost(t *testing.T) {
+	needLandlock(t)
+	exe, err := os.Executable()
+	must(t, err)
+	run := func(enforced bool) (chmod, utimes time.Duration) {
+		tmp := tempDir(t)
+		cmd := exec.Command(exe, "chmodloop")
+		cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=chmodloop", "TMPDIR="+tmp)
+		setProcAttr(cmd)
+		var policy *Policy
+		if enforced {
+			p := BuildPolicy(PolicyInput{Command: []string{exe}, Env: cmd.Env, TmpDir: tmp})
+			policy = &p
+		}
+		report, err := guard(cmd, policy)
+		must(t, err)
+		out, err := cmd.Output()
+		report.afterStart(true)
+		if err != nil {
+			t.Fatalf("enforced=%v: %v: %s", enforced, err, out)
+		}
+		var c, u int64
+		if _, err := fmt.Sscan(string(out), &c, &u); err != nil {
+			t.Fatalf("enforced=%v: %q", enforced, out)
+		}
+		return time.Duration(c) / chmodLoopN, time.Duration(u) / chmodLoopN
+	}
+	plainC, plainU := run(false)
+	c, u := run(true)
+	t.Logf("per call, %d calls: chmod %v answered by the guard (%v without a filter), utimes %v (%v)", chmodLoopN, c, plainC, u, plainU)
 }
