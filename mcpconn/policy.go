@@ -23,6 +23,13 @@ import (
 // person allowed on top (allow-read, allow-write), and nothing else of the
 // person's: no other folder of $HOME, no /tmp, no /run, no /var, no
 // terminal.
+//
+// The runtime set comes from the person's identity and the programs
+// themselves, not from what the server's environment says: a project
+// file can set that environment (see homes_policy.go). A home folder is
+// the password database's as well as $HOME; a launcher's cache that a
+// variable names is granted only when it is a cache folder, and what is
+// refused is said (Policy.Refused).
 
 // Enforce says whether the kernel enforces a stdio server's access to files.
 type Enforce string
@@ -155,6 +162,32 @@ type PolicyPath struct {
 // sources: consented, allowed, temporary, caches, program, system.
 type Policy struct {
 	Paths []PolicyPath `json:"paths"`
+	// Refused is what the server's environment asked for and was not
+	// granted: a launcher's cache in ~/.ssh, a GOROOT that is no Go
+	// installation. The guard ignores it; the wrap diff and the server
+	// pane show it, since the server will likely fail for it.
+	Refused []PolicyRefusal `json:"refused,omitempty"`
+}
+
+// PolicyRefusal is a path from the server's environment that BuildPolicy
+// did not grant.
+type PolicyRefusal struct {
+	// Var is the environment variable the path came from
+	// ("npm_config_cache"), or the one a default was derived from ("HOME"
+	// for ~/.npm).
+	Var string `json:"var"`
+	// Value is the variable's value.
+	Value string `json:"value"`
+	// Why it was refused, in plain words.
+	Why string `json:"why"`
+}
+
+// EnvRefusals returns what the environment env asks for the server
+// command and would not be granted (BuildPolicy's Refused), for screens
+// that show an entry's env before its server runs (the wrap diff, the
+// server pane).
+func EnvRefusals(command, env []string) []PolicyRefusal {
+	return BuildPolicy(PolicyInput{Command: command, Env: env}).Refused
 }
 
 // Beyond returns the paths the server may open that are not consented:
@@ -247,16 +280,29 @@ var packageMarkers = []string{"package.json", "pyproject.toml", "setup.py", "set
 // BuildPolicy returns what the server described by in may open. It reads
 // the file system (PATH, symlinks, #! lines, package markers) and changes
 // nothing. Paths that do not exist are left out, except a launcher's
-// cache (Create). Nothing of the runtime set may be $HOME or a folder
-// holding it (nor /): such a folder is left out, so that only the
-// consented and explicitly allowed folders open the person's files.
+// cache (Create). Nothing of the runtime set may be a home folder (the
+// password database's or $HOME) or a folder holding one (nor /): such a
+// folder is left out, so that only the consented and explicitly allowed
+// folders open the person's files. A cache or runtime folder that the
+// environment names and that fails the rules of homes_policy.go is left
+// out and listed in Refused.
 func BuildPolicy(in PolicyInput) Policy {
 	b := &policyBuilder{in: in, env: envMap(in.Env)}
+	// The launchers find their defaults (~/.npm) through $HOME, and
+	// through the password database without it.
 	b.home = b.absEnv("HOME")
 	if b.home != "" {
-		if r, err := filepath.EvalSymlinks(b.home); err == nil {
+		if r := resolveDeep(b.home); r != "" {
 			b.home = r
 		}
+	}
+	for _, h := range []string{passwdHome(), b.home} {
+		if h != "" && h != "/" && !slices.Contains(b.homes, h) {
+			b.homes = append(b.homes, h)
+		}
+	}
+	if b.home == "" && len(b.homes) > 0 {
+		b.home = b.homes[0]
 	}
 	for _, p := range in.Consented {
 		b.add(p, accessRWX, WhyConsented, false)
@@ -295,7 +341,7 @@ func BuildPolicy(in PolicyInput) Policy {
 	for _, d := range devices {
 		b.runtime(d.path, d.access, WhyDevice)
 	}
-	return Policy{Paths: prune(b.paths)}
+	return Policy{Paths: prune(b.paths), Refused: b.refused}
 }
 
 // prune drops a path that another one grants already (it is below it,
@@ -319,12 +365,19 @@ func prune(paths []PolicyPath) []PolicyPath {
 }
 
 type policyBuilder struct {
-	in    PolicyInput
-	env   map[string]string
-	home  string
-	paths []PolicyPath
-	seen  map[string]int // path → index in paths
-	depth int            // #! lines followed, against loops
+	in  PolicyInput
+	env map[string]string
+	// home is $HOME resolved (the password database's home without one):
+	// where the launchers keep their default caches.
+	home string
+	// homes are the home folders nothing of the runtime set may hold:
+	// the password database's and $HOME, resolved (/ left out, which
+	// holdsHome knows).
+	homes   []string
+	paths   []PolicyPath
+	refused []PolicyRefusal
+	seen    map[string]int // path → index in paths
+	depth   int            // #! lines followed, against loops
 }
 
 func envMap(env []string) map[string]string {
@@ -381,13 +434,20 @@ func (b *policyBuilder) add(p string, access Access, why string, create bool) {
 	b.paths = append(b.paths, PolicyPath{Path: p, Access: access, Why: why, Create: create})
 }
 
-// holdsHome reports whether granting p would grant $HOME: p is / , $HOME
-// or a folder above it.
+// holdsHome reports whether granting p would grant a home folder: p is
+// /, the password database's home or $HOME, or a folder above one. Both,
+// because HOME is only a variable: set elsewhere, it must not make the
+// person's real home an ordinary folder.
 func (b *policyBuilder) holdsHome(p string) bool {
 	if p == "/" {
 		return true
 	}
-	return b.home != "" && within(b.home, p)
+	for _, h := range b.homes {
+		if within(h, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // within reports whether p is dir or below it.
@@ -406,21 +466,36 @@ func (b *policyBuilder) runtime(p string, access Access, why string) {
 	b.add(r, access, why, false)
 }
 
-// cache adds a launcher's cache folder, read, written and run from
-// (accessRWX), to be made if missing; a cache that would be $HOME itself
-// or above it is left out.
-func (b *policyBuilder) cache(p, why string) {
-	if p == "" {
+// cache adds a launcher's cache folder v, read, written and run from
+// (accessRWX), to be made if missing, when it passes cacheRefusal; else
+// it is recorded as refused. Its value comes from the environment, which
+// a project file can set: npm_config_cache=~/.ssh must not open the keys.
+func (b *policyBuilder) cache(v envPath, why string) {
+	if v.path == "" {
 		return
 	}
-	p = b.abs(p)
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		p = r
-	}
-	if b.holdsHome(p) {
+	p, refused := b.cacheRefusal(v)
+	if refused != "" {
+		b.refuse(v, p, why, refused)
 		return
 	}
 	b.add(p, accessRWX, why, true)
+}
+
+// envFolder adds a runtime folder v that the environment names (uv's
+// Pythons), read and run from, when it exists and passes the rules of a
+// cache (cacheRefusal); else a folder that exists is recorded as
+// refused.
+func (b *policyBuilder) envFolder(v envPath, why string) {
+	if v.path == "" || !exists(v.path) {
+		return
+	}
+	p, refused := b.cacheRefusal(v)
+	if refused != "" {
+		b.refuse(v, p, why, refused)
+		return
+	}
+	b.folder(p, why)
 }
 
 // lookPath finds name as exec would with the server's PATH: a name with a
@@ -521,12 +596,8 @@ func (b *policyBuilder) installPrefix(interp, why string) {
 			return // a system folder: granted as such, or left out on purpose
 		}
 	}
-	if b.home != "" {
-		for _, broad := range []string{".local", ".config", ".cache", ".local/share", "bin"} {
-			if prefix == filepath.Join(b.home, broad) {
-				return
-			}
-		}
+	if b.broadInHome(prefix) {
+		return
 	}
 	for _, v := range []string{"XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"} {
 		if d := b.absEnv(v); d != "" && within(d, prefix) {
@@ -534,6 +605,20 @@ func (b *policyBuilder) installPrefix(interp, why string) {
 		}
 	}
 	b.folder(prefix, why)
+}
+
+// broadInHome reports whether p is a folder of a home that holds the
+// person's files in general (~/.local, ~/.config, ~/bin…), in either
+// home: such a folder is no program's install prefix.
+func (b *policyBuilder) broadInHome(p string) bool {
+	for _, h := range b.homes {
+		for _, broad := range []string{".local", ".config", ".cache", ".local/share", "bin"} {
+			if p == filepath.Join(h, filepath.FromSlash(broad)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // script adds the package of the script an interpreter runs: its first
@@ -560,8 +645,11 @@ func (b *policyBuilder) script(args []string) {
 // pkg adds the package a script belongs to: for a script inside
 // node_modules, the outermost node_modules folder (a package's
 // dependencies are hoisted beside it); else the nearest folder above it
-// with a package marker (package.json, pyproject.toml, go.mod…). None is
-// added when that would be $HOME or above it.
+// with a package marker (package.json, pyproject.toml, go.mod…). The
+// search stops, granting nothing, at a home folder (either: a script in
+// the real home's ~/tools must not make it a package because HOME points
+// elsewhere) and at a system folder (machineDirs): a marker there is no
+// package of the script's.
 func (b *policyBuilder) pkg(script string) {
 	parts := strings.Split(script, string(filepath.Separator))
 	for i, part := range parts[:len(parts)-1] {
@@ -571,7 +659,7 @@ func (b *policyBuilder) pkg(script string) {
 		}
 	}
 	for dir := filepath.Dir(script); ; dir = filepath.Dir(dir) {
-		if b.holdsHome(dir) {
+		if b.holdsHome(dir) || isMachineDir(dir) {
 			return
 		}
 		for _, m := range packageMarkers {
@@ -587,7 +675,10 @@ func (b *policyBuilder) pkg(script string) {
 }
 
 // launcher adds the cache of the package runner command starts with, and
-// for go run the Go installation and its module and build caches.
+// for go run the Go installation and its module and build caches. Each
+// cache is read from the launcher's own variable, or derived from HOME
+// and the XDG folders as the launcher does, and goes through cache's
+// rules whichever it came from.
 func (b *policyBuilder) launcher(command []string) {
 	name := filepath.Base(command[0])
 	args := command[1:]
@@ -599,113 +690,89 @@ func (b *policyBuilder) launcher(command []string) {
 		}
 		return false
 	}
-	cacheHome := b.absEnv("XDG_CACHE_HOME")
-	dataHome := b.absEnv("XDG_DATA_HOME")
-	inHome := func(p ...string) string {
-		if b.home == "" {
-			return ""
-		}
-		return filepath.Join(append([]string{b.home}, p...)...)
-	}
-	if cacheHome == "" {
-		cacheHome = inHome(".cache")
-	}
-	if dataHome == "" {
-		dataHome = inHome(".local", "share")
-	}
-	under := func(base string, p ...string) string {
-		if base == "" {
-			return ""
-		}
-		return filepath.Join(append([]string{base}, p...)...)
-	}
-	first := func(vs ...string) string {
-		for _, v := range vs {
-			if v != "" {
-				return v
-			}
-		}
-		return ""
-	}
+	dataHome := firstPath(b.envPath("XDG_DATA_HOME"), b.inHome(".local", "share"))
 	switch {
 	case name == "npx" || (name == "npm" && sub("exec", "x")):
 		// npm reads its settings from npm_config_* variables, in any case.
-		b.cache(first(b.absEnv("npm_config_cache"), b.absEnv("NPM_CONFIG_CACHE"), inHome(".npm")), "npm cache")
+		b.cache(firstPath(b.envPath("npm_config_cache"), b.envPath("NPM_CONFIG_CACHE"), b.inHome(".npm")), "npm cache")
 	case name == "uvx" || (name == "uv" && sub("run", "tool")):
-		b.cache(first(b.absEnv("UV_CACHE_DIR"), under(cacheHome, "uv")), "uv cache")
+		b.cache(b.envPath("UV_CACHE_DIR").or(func() envPath { return under(b.xdgCache(), "uv") }), "uv cache")
 		// Pythons uv installed itself, which its tool environments run.
-		if p := first(b.absEnv("UV_PYTHON_INSTALL_DIR"), under(dataHome, "uv", "python")); p != "" && exists(p) {
-			b.folder(p, "uv python")
-		}
+		b.envFolder(firstPath(b.envPath("UV_PYTHON_INSTALL_DIR"), under(dataHome, "uv", "python")), "uv python")
 	case name == "bunx" || (name == "bun" && sub("x")):
-		bunInstall := first(b.absEnv("BUN_INSTALL"), inHome(".bun"))
-		b.cache(first(b.absEnv("BUN_INSTALL_CACHE_DIR"), under(bunInstall, "install", "cache")), "bun cache")
+		bunInstall := firstPath(b.envPath("BUN_INSTALL"), b.inHome(".bun"))
+		b.cache(firstPath(b.envPath("BUN_INSTALL_CACHE_DIR"), under(bunInstall, "install", "cache")), "bun cache")
 	case name == "pnpx" || (name == "pnpm" && sub("dlx")):
-		b.cache(first(b.absEnv("PNPM_HOME"), under(dataHome, "pnpm")), "pnpm store")
-		b.cache(under(cacheHome, "pnpm"), "pnpm cache")
+		b.cache(firstPath(b.envPath("PNPM_HOME"), under(dataHome, "pnpm")), "pnpm store")
+		b.cache(under(b.xdgCache(), "pnpm"), "pnpm cache")
 	case name == "go" && sub("run"):
-		b.goRun(command, cacheHome, inHome)
+		b.goRun(command)
 	}
 }
 
 // goRoot is $GOROOT, or else the folder above the bin folder that the go
-// command found on PATH (its links resolved) is in; "" when neither.
-func (b *policyBuilder) goRoot(goCmd string) string {
-	if goroot := b.absEnv("GOROOT"); goroot != "" {
+// command found on PATH (its links resolved) is in; nothing when neither.
+func (b *policyBuilder) goRoot(goCmd string) envPath {
+	if goroot := b.envPath("GOROOT"); goroot.path != "" {
 		return goroot
 	}
 	if found := b.lookPath(goCmd); found != "" {
 		if r, err := filepath.EvalSymlinks(found); err == nil && filepath.Base(filepath.Dir(r)) == "bin" {
-			return filepath.Dir(filepath.Dir(r))
+			return envPath{"PATH", filepath.Dir(filepath.Dir(r))}
 		}
 	}
-	return ""
+	return envPath{}
 }
 
 // goModCache is $GOMODCACHE, or else pkg/mod in the first folder of
-// $GOPATH (~/go without one); "" when neither can be told.
-func (b *policyBuilder) goModCache(inHome func(...string) string) string {
-	if modcache := b.absEnv("GOMODCACHE"); modcache != "" {
+// $GOPATH (~/go without one); nothing when neither can be told.
+func (b *policyBuilder) goModCache() envPath {
+	if modcache := b.envPath("GOMODCACHE"); modcache.path != "" {
 		return modcache
 	}
-	gopath := ""
+	gopath := envPath{}
 	if l := filepath.SplitList(b.env["GOPATH"]); len(l) > 0 && filepath.IsAbs(l[0]) {
-		gopath = l[0]
+		gopath = envPath{"GOPATH", filepath.Clean(l[0])}
 	}
-	if gopath == "" {
-		gopath = inHome("go")
-	}
-	if gopath == "" {
-		return ""
-	}
-	return filepath.Join(gopath, "pkg", "mod")
+	return under(firstPath(gopath, b.inHome("go")), "pkg", "mod")
 }
 
 // goRun adds what go run needs: GOROOT (read), the build and module caches
 // (read and write), go's own settings file, and the module of a local
 // package it builds.
-func (b *policyBuilder) goRun(command []string, cacheHome string, inHome func(...string) string) {
-	if goroot := b.goRoot(command[0]); goroot != "" {
-		b.folder(goroot, "go root")
-	}
-	gocache := b.absEnv("GOCACHE")
-	if gocache == "" && cacheHome != "" {
-		gocache = filepath.Join(cacheHome, "go-build")
-	}
-	b.cache(gocache, "go build cache")
-	b.cache(b.goModCache(inHome), "go module cache")
-	goenv := b.absEnv("GOENV")
-	if goenv == "" {
-		config := b.absEnv("XDG_CONFIG_HOME")
-		if config == "" {
-			config = inHome(".config")
+func (b *policyBuilder) goRun(command []string) {
+	if goroot := b.goRoot(command[0]); goroot.path != "" {
+		// GOROOT can be set by a project file too: it counts only as a
+		// Go installation (it has bin/go), not a folder of the person's
+		// in general. One derived from PATH is where go was found; it is
+		// left out the same way, but is nothing the environment asked.
+		r := resolveDeep(goroot.path)
+		why := ""
+		switch fi, err := os.Stat(filepath.Join(r, "bin", "go")); {
+		case r == "" || b.holdsHome(r) || b.broadInHome(r):
+			why = "a folder of the person's, not a Go installation"
+		case err != nil || !fi.Mode().IsRegular():
+			why = "not a Go installation: it has no bin/go"
 		}
-		if config != "" {
-			goenv = filepath.Join(config, "go", "env")
+		if why == "" {
+			b.folder(r, "go root")
+		} else if goroot.name == "GOROOT" {
+			b.refuse(goroot, r, "go root", why)
 		}
 	}
-	if goenv != "" {
-		b.runtimeFile(goenv, AccessRead, "go env")
+	b.cache(b.envPath("GOCACHE").or(func() envPath { return under(b.xdgCache(), "go-build") }), "go build cache")
+	b.cache(b.goModCache(), "go module cache")
+	config := firstPath(b.envPath("XDG_CONFIG_HOME"), b.inHome(".config"))
+	if goenv := firstPath(b.envPath("GOENV"), under(config, "go", "env")); goenv.path != "" {
+		// go's settings file is named go/env; GOENV, which a project
+		// file can set, names no other file (~/.ssh/id_ed25519).
+		if r, err := filepath.EvalSymlinks(b.abs(goenv.path)); err == nil {
+			if filepath.Base(r) == "env" && filepath.Base(filepath.Dir(r)) == "go" {
+				b.runtimeFile(r, AccessRead, "go env")
+			} else {
+				b.refuse(goenv, r, "go settings file", "not go's settings file, which is named go/env")
+			}
+		}
 	}
 	// go run [build flags] PACKAGE [args]: a local package (., ./cmd/x,
 	// main.go) is built from its module.
