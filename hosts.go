@@ -67,6 +67,9 @@ type hostsWrapCmd struct {
 	// NoPrefetch skips fetching what a wrapped launcher (npx, uvx, pnpm
 	// dlx) would download on the host's first start (hosts_prefetch.go).
 	NoPrefetch bool `name:"no-prefetch" help:"Do not fetch what a wrapped npx, npm exec, uvx or pnpm dlx entry would download on the host's first start (by default it is fetched before the file is written, so that the first start fits the host's timeout)."`
+	// Prefetch lets --yes fetch ahead for a project file's entries too,
+	// whose packages the repository chose (hosts_prefetch.go).
+	Prefetch bool `name:"prefetch" help:"With --yes, fetch ahead for a project file's entries too (.mcp.json and the like, which come with the repository and name its choice of package); without it, --yes fetches only for your own files' entries."`
 }
 
 // hostsUnwrapCmd restores servers that run through the proxy.
@@ -101,6 +104,10 @@ A server started by npx, npm exec, uvx or pnpm dlx downloads itself on its
 first start, which can take longer than the host waits: after the y, and
 before the file is written, wrap fetches what that start would download
 (with the entry's env), saying how long it takes. --no-prefetch skips it.
+It runs only a launcher installed on PATH, never a program of the
+project, confined as the server will be (Linux with Landlock; elsewhere
+nothing is fetched). With --yes, a project file's entries (they came
+with the repository) are fetched only with --prefetch.
 
 Examples:
   rootpick hosts wrap                            every host's stdio servers
@@ -148,10 +155,13 @@ func (o *hostsWrapCmd) Run(e *env) error {
 			return usageError("hosts wrap: --profile: %v", err)
 		}
 	}
+	if o.Prefetch && o.NoPrefetch {
+		return usageError("hosts wrap: --prefetch and --no-prefetch contradict each other: give one")
+	}
 	ch := hostsChange{targets: o.Targets, except: o.Except, project: o.Project, yes: o.Yes, wrap: true,
 		proxy: hostcfg.Proxy{Exe: proxyExecutable(), Profile: o.Profile, StateDir: e.dirs.NonDefaultState(), KeepArgs: o.KeepArgs}}
 	if !o.NoPrefetch {
-		ch.prefetch = prefetchRun
+		ch.prefetch, ch.confine, ch.prefetchProject = prefetchRun, prefetchConfine, o.Prefetch
 	}
 	if !o.All && !o.Yes && term.IsTerminal(os.Stdin.Fd()) {
 		ch.choose = terminalChecklist
@@ -347,8 +357,12 @@ type hostsChange struct {
 	choose chooseFunc
 	// prefetch, when set (wrap without --no-prefetch), fetches what each
 	// wrapped launcher would download on the host's first start, after
-	// the yes and before the files are written (hosts_prefetch.go).
-	prefetch prefetchFunc
+	// the yes and before the files are written (hosts_prefetch.go),
+	// each confined by confine. prefetchProject (--prefetch) lets --yes
+	// fetch for a project file's entries too.
+	prefetch        prefetchFunc
+	confine         confineFunc
+	prefetchProject bool
 }
 
 // chooseFunc shows the candidates as a checklist and returns those
@@ -689,8 +703,11 @@ func (pl *planner) view(p *planned, k int, read *hostcfg.Config, data []byte, re
 		p.servers = append(p.servers, shown(s.Name))
 		if pl.ch.wrap {
 			p.notes = append(p.notes, pl.ch.wrapNotes(c, i, pl.grants)...)
-			if l, ok := launchOf(c, i); ok {
+			if l, ok := pl.launchOf(c, i); ok {
 				p.launches = append(p.launches, l)
+				if l.skip != "" {
+					p.notes = append(p.notes, l.skipNote())
+				}
 			}
 		} else {
 			p.notes = append(p.notes, unwrapNotes(s)...)
@@ -862,23 +879,33 @@ func (ch hostsChange) confirm(e *env, plans []*planned, ask askFunc) (ok bool, e
 // fetchPlan says, before the question, what a yes also fetches, and that
 // fetching runs the packages' install scripts: a project's file may name
 // a package the person has not vetted, which the host would only start
-// after asking. "" when nothing is to be fetched.
+// after asking; those of a project file's entries are named apart, as
+// the repository's choice. "" when nothing is to be fetched.
 func (ch hostsChange) fetchPlan(plans []*planned) string {
 	if !ch.wrap || ch.prefetch == nil {
 		return ""
 	}
-	var what []string
+	var what, project []string
 	for _, p := range plans {
 		for _, l := range p.launches {
-			if w := shown(l.launcher.What()) + " (" + l.launcher.Tool + ")"; len(l.launcher.Prefetch) > 0 && !slices.Contains(what, w) {
-				what = append(what, w)
+			w := l.what() + " (" + l.launcher.Tool + ")"
+			if len(l.launcher.Prefetch) == 0 || l.skip != "" || slices.Contains(what, w) {
+				continue
+			}
+			what = append(what, w)
+			if l.project {
+				project = append(project, w)
 			}
 		}
 	}
 	if len(what) == 0 {
 		return ""
 	}
-	return "Before writing, wrap fetches " + strings.Join(what, ", ") + " as the host's first start would: the install scripts run now (--no-prefetch skips this)."
+	plan := "Before writing, wrap fetches " + strings.Join(what, ", ") + " as the host's first start would: the install scripts run now (--no-prefetch skips this)."
+	if len(project) > 0 {
+		plan += " A project file, which came with the repository, names " + strings.Join(project, ", ") + ": those install scripts are the repository's choice of package, not yours."
+	}
+	return plan
 }
 
 // backupsDir is the folder the backups go to: backups in rootpick's

@@ -1,20 +1,29 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"os"
+	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/hostcfg"
 	"github.com/rootpick/rootpick/internal/panics"
+	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/internal/prefetch"
+	"github.com/rootpick/rootpick/internal/redact"
+	"github.com/rootpick/rootpick/mcpconn"
 )
 
 // launch is one wrapped server whose command is a launcher that
@@ -23,9 +32,23 @@ type launch struct {
 	name     string
 	launcher prefetch.Launcher
 	// env is the entry's own environment (its npm cache or registry);
-	// dir is where the host starts the server.
-	env map[string]string
-	dir string
+	// dir is where the host starts the server; home is the person's home
+	// folder, to show paths.
+	env       map[string]string
+	dir, home string
+	// line is the entry's command line, to tell its secrets (what).
+	line []string
+	// places are the folders the launcher's program must not be in (see
+	// prefetch.Installed): the project, the folders the entry is given
+	// and those its profile consents.
+	places []prefetch.Place
+	// project says it is a project file's entry: it came with the
+	// repository, which chose its package.
+	project bool
+	// skip says why it is not fetched ahead, said below the diff: its
+	// command is no installed launcher, or it is a project file's and
+	// --yes came without --prefetch. "" when it is fetched.
+	skip string
 }
 
 // prefetchFunc fetches what a launcher would download (prefetch.Run).
@@ -35,15 +58,107 @@ type prefetchFunc func(ctx context.Context, l prefetch.Launcher, opts prefetch.O
 // it so that no test downloads by accident (hosts_prefetch_test.go).
 var prefetchRun prefetchFunc = prefetch.Run
 
+// confineFunc puts a prefetch under the boundary its server will run
+// under (mcpconn.Confine).
+type confineFunc = func(cmd *exec.Cmd) (finish func(error) error, err error)
+
+// prefetchConfine is what hosts wrap confines a prefetch with; only the
+// tests that break one defence on purpose, to see that the other holds,
+// replace it.
+var prefetchConfine confineFunc = mcpconn.Confine
+
 // launchOf is server i of c as a launch, ok false when its command is no
-// downloading launcher.
-func launchOf(c *hostcfg.Config, i int) (launch, bool) {
+// downloading launcher. Planned by pl, it says why it will not be
+// fetched ahead, if it will not.
+func (pl *planner) launchOf(c *hostcfg.Config, i int) (launch, bool) {
 	s := c.Servers[i]
-	l, ok := prefetch.Of(append([]string{s.Command}, s.Args...))
+	line := append([]string{s.Command}, s.Args...)
+	l, ok := prefetch.Of(line)
 	if !ok {
 		return launch{}, false
 	}
-	return launch{name: s.Name, launcher: l, env: c.Env(i), dir: c.File.Workspace}, true
+	ln := launch{name: s.Name, launcher: l, line: line, env: c.Env(i), dir: c.File.Workspace, home: c.File.Home, project: s.Scope == hostcfg.ScopeProject}
+	ln.places = append(ln.places, prefetch.Place{Path: c.File.Workspace, Name: "the project"})
+	for _, r := range c.FolderArgs(i) {
+		for _, p := range r.Paths {
+			ln.places = append(ln.places, prefetch.Place{Path: p, Name: "the folder " + shownFolder(p, c.File.Home) + " it is given"})
+		}
+	}
+	profile := cmp.Or(pl.ch.proxy.Profile, consent.DefaultProfile)
+	for _, p := range consentedFolders(pl.grants.dirs, profile) {
+		ln.places = append(ln.places, prefetch.Place{Path: p, Name: "the folder " + shownFolder(p, c.File.Home) + " consented for " + shown(profile)})
+	}
+	if pl.ch.prefetch == nil || len(l.Prefetch) == 0 {
+		return ln, true
+	}
+	if _, err := prefetch.Installed(l.Prefetch[0], ln.dir, ln.places); err != nil {
+		ln.skip = shown(err.Error())
+	} else if ln.project && pl.ch.yes && !pl.ch.prefetchProject {
+		ln.skip = "it is a project file's entry, which came with the repository: with --yes, wrap fetches those only with --prefetch"
+	}
+	return ln, true
+}
+
+// skipNote says, below the diff, why l is not fetched ahead.
+func (l launch) skipNote() string {
+	return fmt.Sprintf("%s: not fetched ahead: %s; its first start downloads %s and may take longer than the host waits",
+		shown(l.name), l.skip, l.what())
+}
+
+// what names what l installs, for messages, escaped: each package, or
+// REDACTED where hiding the secrets of the entry's command line hides it
+// (redact.Text reads the line as a whole: in `uvx --token T`, which the
+// launcher's reading takes for the package T, T is a token).
+func (l launch) what() string {
+	words := strings.Fields(strings.Join(l.line, " "))
+	red := strings.Fields(redact.Text(strings.Join(l.line, " ")))
+	var hidden []string
+	for i, w := range words {
+		if len(red) != len(words) {
+			hidden = append(hidden, w) // cannot tell: hide every word
+			continue
+		}
+		if red[i] != w {
+			_, v, _ := strings.Cut(w, "=")
+			hidden = append(hidden, w, v)
+		}
+	}
+	out := make([]string, len(l.launcher.Packages))
+	for i, p := range l.launcher.Packages {
+		out[i] = shown(p)
+		for _, h := range hidden {
+			if h != "" && (strings.Contains(p, h) || strings.Contains(h, p)) {
+				out[i] = "REDACTED"
+				break
+			}
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// consentedFolders are the folders profile's consent record names (as
+// claims: a launcher inside one is refused whether or not the record
+// would be believed); none when there is no record or it cannot be read.
+func consentedFolders(dirs paths.Dirs, profile string) []string {
+	st, err := dirs.State()
+	if err != nil {
+		return nil
+	}
+	store, err := consent.OpenStoreAt(st, profile)
+	if err != nil {
+		return nil
+	}
+	rec, err := store.Load()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, r := range rec.Roots {
+		if filepath.IsAbs(r.Path) {
+			out = append(out, r.Path)
+		}
+	}
+	return out
 }
 
 // prefetchAll fetches, one after the other, what the wrapped launchers
@@ -54,6 +169,13 @@ func launchOf(c *hostcfg.Config, i int) (launch, bool) {
 // fetches it by hand, and the wrap goes on: the entry is right either
 // way, and the proxy lets a first start's download finish even when the
 // host gives up, so a later start works.
+//
+// A fetch runs a package's install scripts on the person's behalf, so it
+// starts only a launcher installed on PATH, never a program of the
+// project (prefetch.Installed, checked again just before it starts),
+// confined as its server will be (ch.confine: Landlock, through the
+// guard), or not at all; and with the entry's env less what the server's
+// policy would not grant (grantedEnv). Each refusal is said in one line.
 //
 // ctrl+c (or SIGTERM, SIGHUP) during a fetch lets that fetch finish — a
 // launcher interrupted mid-install leaves its cache broken — fetches
@@ -72,6 +194,9 @@ func (ch hostsChange) prefetchAll(e *env, plans []*planned) (interrupted os.Sign
 			if sig := got(); sig != nil {
 				return sig
 			}
+			if l.skip != "" {
+				continue // said below the diff
+			}
 			key := strings.Join(append(append(slices.Clone(l.launcher.Prefetch), l.dir), envList(nil, l.env)...), "\x00")
 			if seen[key] {
 				continue
@@ -79,13 +204,27 @@ func (ch hostsChange) prefetchAll(e *env, plans []*planned) (interrupted os.Sign
 			seen[key] = true
 			if len(l.launcher.Prefetch) == 0 {
 				fmt.Fprintf(e.stderr, "%s: not fetched ahead: %s; its first start downloads %s and may take longer than the host waits\n",
-					shown(l.name), l.launcher.NoPrefetch, shown(l.launcher.What()))
+					shown(l.name), l.launcher.NoPrefetch, l.what())
 				continue
 			}
-			_, err := ch.prefetch(ctx, l.launcher, prefetch.Options{
-				Env: envList(os.Environ(), l.env), Dir: l.dir, Progress: e.stderr, Terminal: terminal, Name: l.name,
+			// Found again, now: the program started is the one checked.
+			program, err := prefetch.Installed(l.launcher.Prefetch[0], l.dir, l.places)
+			if err != nil {
+				l.skip = shown(err.Error())
+				fmt.Fprintln(e.stderr, l.skipNote())
+				continue
+			}
+			_, err = ch.prefetch(ctx, l.launcher, prefetch.Options{
+				Env: envList(os.Environ(), l.grantedEnv(e.stderr)), Dir: l.dir, Progress: e.stderr, Terminal: terminal, Name: l.name,
+				Program: program, Confine: ch.confine,
 			})
 			if err == nil {
+				continue
+			}
+			var nr *prefetch.NotRunError
+			if errors.As(err, &nr) {
+				fmt.Fprintf(e.stderr, "%s: not fetched ahead: %s; its first start downloads %s and may take longer than the host waits\n",
+					shown(l.name), nr.Why, l.what())
 				continue
 			}
 			fmt.Fprintf(e.stderr, "%s: %s\n", shown(l.name), err)
@@ -143,6 +282,37 @@ func prefetchSignals(e *env) (ctx context.Context, stop func(), got func() os.Si
 			defer mu.Unlock()
 			return first
 		}
+}
+
+// grantedEnv is l's env without what the server's policy would not
+// grant (mcpconn.EnvRefusals, over the person's environment: a cache
+// variable that points at ~/.ssh, a HOME moved elsewhere): a project
+// file's env widens nothing, the prefetch's boundary included, and the
+// launcher uses the person's own setting instead. Each variable left out
+// is said on w.
+func (l launch) grantedEnv(w io.Writer) map[string]string {
+	refusals := mcpconn.EnvRefusals(l.launcher.Prefetch, envList(os.Environ(), l.env))
+	if len(refusals) == 0 {
+		return l.env
+	}
+	env := maps.Clone(l.env)
+	for _, r := range refusals {
+		if _, ok := env[r.Var]; !ok {
+			continue
+		}
+		delete(env, r.Var)
+		fmt.Fprintf(w, "%s: env %s=%s is not granted: %s\n", shown(l.name), shown(r.Var), shownValue(r.Value, l.home), shown(r.Why))
+	}
+	return env
+}
+
+// shownValue is an environment variable's value as a person reads it: a
+// path under the home folder as ~/…, secrets hidden, escaped.
+func shownValue(v, home string) string {
+	if filepath.IsAbs(v) {
+		return shownFolder(filepath.Clean(v), home)
+	}
+	return shown(v)
 }
 
 // envList is base with env's settings over it, as NAME=VALUE, env's in

@@ -3,8 +3,11 @@
 package main
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,7 +15,62 @@ import (
 
 	"github.com/rootpick/rootpick/internal/prefetch"
 	"github.com/rootpick/rootpick/internal/testproc"
+	"github.com/rootpick/rootpick/internal/testskip"
+	"github.com/rootpick/rootpick/mcpconn"
 )
+
+// TestHostsWrapPrefetchIsEnforced: hosts wrap's prefetch runs under the
+// ruleset its server would get, through the guard (this test binary is
+// one, as rootpick is: guard.go): a launcher named npx, first on PATH,
+// that tries to read the person's key in ~/.ssh and copy it out is
+// refused (EACCES), while it writes its npm cache (the entry's, in
+// ~/.cache) — and the wrap says it fetched.
+func TestHostsWrapPrefetchIsEnforced(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("Landlock is Linux's: elsewhere nothing is fetched ahead (TestHostsPrefetchNotConfinedIsNotRun)")
+	}
+	if err := mcpconn.CanConfine(); err != nil {
+		testskip.Skip(t, "landlock", err.Error()+": run the enforcement tests on Linux 5.13 or later with Landlock on")
+	}
+	home, project := launcherSandbox(t)
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte("private"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	exfil := filepath.Join(filepath.Dir(home), "exfil")
+	fakeLauncher(t, filepath.Join(filepath.Dir(home), "bin", "npx"), `c="$npm_config_cache"
+mkdir -p "$c"
+if cat "$HOME/.ssh/id_ed25519" > "$c/stolen" 2> "$c/read-error"; then echo read > "$c/result"; else echo refused > "$c/result"; fi
+cp "$HOME/.ssh/id_ed25519" `+exfil+` 2>/dev/null
+echo "$*" > "$c/marker"`)
+	realPrefetch(t, mcpconn.Confine)
+	var errb bytes.Buffer
+	if err := run([]string{"hosts", "wrap", "claude", "--yes", "--prefetch", "--project", project}, io.Discard, &errb); err != nil {
+		t.Fatalf("wrap: %v\n%s", err, errb.String())
+	}
+	cache := filepath.Join(home, ".cache", "alt-npm")
+	read := func(name string) string {
+		b, _ := os.ReadFile(filepath.Join(cache, name))
+		return strings.TrimSpace(string(b))
+	}
+	if got := read("result"); got != "refused" {
+		t.Errorf("the prefetch's read of ~/.ssh/id_ed25519: %q (it got %q); want refused\n%s", got, read("stolen"), errb.String())
+	}
+	if got := read("read-error"); !strings.Contains(got, "Permission denied") {
+		t.Errorf("the refused read said %q; want Permission denied (EACCES)", got)
+	}
+	if _, err := os.Stat(exfil); err == nil {
+		t.Error("the prefetch copied the key out")
+	}
+	if got := read("marker"); got != "--yes --package=@modelcontextprotocol/server-filesystem -- node -e 0" {
+		t.Errorf("the launcher wrote %q in its npm cache; want its arguments (could it write there?)\n%s", got, errb.String())
+	}
+	if !strings.Contains(errb.String(), "fs: fetched @modelcontextprotocol/server-filesystem with npx in ") {
+		t.Errorf("the wrap does not say it fetched:\n%s", errb.String())
+	}
+}
 
 // TestHostsPrefetchInterrupted: ctrl+c during a fetch lets that fetch
 // finish (the launcher is not interrupted), fetches nothing more and
@@ -21,16 +79,13 @@ import (
 func TestHostsPrefetchInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
-	npx := filepath.Join(dir, "npx")
 	// "installs" for 1.5 s; a SIGINT to the launcher would end it before
 	// it writes done.
-	script := "#!/bin/sh\ntrap 'exit 130' INT\necho \"start $2\" >> " + state + "\ni=0\nwhile [ $i -lt 15 ]; do sleep 0.1; i=$((i+1)); done\necho \"done $2\" >> " + state + "\n"
-	if err := os.WriteFile(npx, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	fakeLauncher(t, filepath.Join(dir, "bin", "npx"), "trap 'exit 130' INT\necho \"start $2\" >> "+state+"\ni=0\nwhile [ $i -lt 15 ]; do sleep 0.1; i=$((i+1)); done\necho \"done $2\" >> "+state)
+	t.Setenv("PATH", filepath.Join(dir, "bin")+string(filepath.ListSeparator)+os.Getenv("PATH"))
 	plan := func() []*planned {
-		a, _ := prefetch.Of([]string{npx, "-y", "a"})
-		b, _ := prefetch.Of([]string{npx, "-y", "b"})
+		a, _ := prefetch.Of([]string{"npx", "-y", "a"})
+		b, _ := prefetch.Of([]string{"npx", "-y", "b"})
 		return []*planned{{launches: []launch{{name: "a", launcher: a, dir: dir}, {name: "b", launcher: b, dir: dir}}}}
 	}
 	read := func() string { b, _ := os.ReadFile(state); return string(b) }
@@ -40,7 +95,7 @@ func TestHostsPrefetchInterrupted(t *testing.T) {
 		var errb testproc.Buffer
 		done := make(chan os.Signal, 1)
 		go func() {
-			done <- hostsChange{wrap: true, prefetch: prefetch.Run}.prefetchAll(&env{stderr: &errb}, plan())
+			done <- hostsChange{wrap: true, prefetch: prefetch.Run, confine: unconfined}.prefetchAll(&env{stderr: &errb}, plan())
 		}()
 		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(read(), "start"); time.Sleep(20 * time.Millisecond) {
 			if time.Now().After(deadline) {

@@ -220,7 +220,9 @@ func TestE2EFirstStartThroughLaunchers(t *testing.T) {
 	copyDir(t, filepath.Join(cache, "_cacache"), filepath.Join(cache2, "_cacache"))
 	writeFile(t, filepath.Join(project, ".mcp.json"), `{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "`+serverFilesystem+`"], "env": {"npm_config_cache": `+jsonQuote(cache2)+`}}}}`+"\n")
 	start = time.Now()
-	out := runIn(t, project, environ, bin, "hosts", "wrap", "claude", "--yes")
+	// --prefetch: with --yes, a project file's entries are fetched only on
+	// request (they came with the repository).
+	out := runIn(t, project, environ, bin, "hosts", "wrap", "claude", "--yes", "--prefetch")
 	t.Logf("hosts wrap with its prefetch took %v", time.Since(start).Round(time.Millisecond))
 	if !strings.Contains(out, "fs: fetched "+serverFilesystem+" with npx in ") {
 		t.Errorf("hosts wrap does not say it fetched the package:\n%s", out)

@@ -2,6 +2,9 @@
 // before they start it — npx (and npm exec), uvx (and uv tool run), pnpm
 // dlx, bunx (and bun x), yarn dlx — and fills their caches ahead of a
 // host's first start (Run), so that the start fits the host's timeout.
+// A fill runs a package's install scripts, so Run starts only a runner
+// installed on PATH (Installed), under the boundary the caller gives it
+// (Options.Confine), or nothing.
 //
 // It has a room of its own because two rooms read a launcher's command
 // line and neither may import the other: `rootpick hosts wrap` (the root

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -37,7 +38,27 @@ type Options struct {
 	Timeout time.Duration
 	// Name is the server's name in the host's file, for messages.
 	Name string
+	// Program is the launcher's program to start, as Installed found it
+	// (an absolute path); the launcher's command line names it as
+	// written. Run starts nothing else, and nothing without it.
+	Program string
+	// Confine puts the launcher's command, made and not started yet,
+	// under the boundary its server will run under (mcpconn.Confine,
+	// which this package cannot import). finish is called with what
+	// Start or Wait returned, once the command has ended or failed to
+	// start, and returns the error to report. Run starts nothing without
+	// a Confine, nor where it fails: a prefetch runs a package's install
+	// scripts, which a project file may have chosen.
+	Confine func(cmd *exec.Cmd) (finish func(error) error, err error)
 }
+
+// NotRunError is a prefetch that Run did not start, and why: its program
+// is not one Installed found, or it cannot be confined here.
+type NotRunError struct {
+	Why string
+}
+
+func (e *NotRunError) Error() string { return e.Why }
 
 // Error is a prefetch that failed: what the runner said last, and the
 // command that a person can run to fetch it by hand.
@@ -58,12 +79,19 @@ func (e *Error) Error() string {
 
 // Run runs l's prefetch command, telling opts.Progress how it goes; it
 // returns how long it took. A launcher with no prefetch command returns
-// an error saying why. The command runs in a process group of its own
-// (the terminal's ctrl+c is the caller's to handle); ctx's end interrupts
-// it.
+// an error saying why. It starts opts.Program only, under opts.Confine,
+// or nothing (a *NotRunError says why). The command runs in a process
+// group of its own (the terminal's ctrl+c is the caller's to handle);
+// ctx's end interrupts it.
 func Run(ctx context.Context, l Launcher, opts Options) (time.Duration, error) {
 	if len(l.Prefetch) == 0 {
 		return 0, errors.New(l.NoPrefetch)
+	}
+	if !filepath.IsAbs(opts.Program) {
+		return 0, &NotRunError{Why: "its program was not found installed on PATH (prefetch.Installed)"}
+	}
+	if opts.Confine == nil {
+		return 0, &NotRunError{Why: "there is no boundary to run it in"}
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
@@ -76,9 +104,14 @@ func Run(ctx context.Context, l Launcher, opts Options) (time.Duration, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, l.Prefetch[0], l.Prefetch[1:]...)
+	cmd := exec.CommandContext(ctx, opts.Program, l.Prefetch[1:]...)
+	cmd.Args[0] = l.Prefetch[0] // as the host starts it: bun, for one, reads its name
 	cmd.Env, cmd.Dir = opts.Env, opts.Dir
 	ownGroup(cmd)
+	finish, err := opts.Confine(cmd)
+	if err != nil {
+		return 0, &NotRunError{Why: "it runs only confined as its server will be, and cannot be here: " + shown(err.Error())}
+	}
 	var out tail
 	cmd.Stdout, cmd.Stderr = &out, &out
 	// Interrupted rather than killed: npm and uv tidy up on SIGINT. On
@@ -88,10 +121,11 @@ func Run(ctx context.Context, l Launcher, opts Options) (time.Duration, error) {
 	what := fmt.Sprintf("%s: fetching %s with %s", shownName(opts.Name), safetext.Escape(l.What()), l.Tool)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
+		err = finish(err)
 		return 0, &Error{Tool: l.Tool, What: safetext.Escape(l.What()), Reason: "not started", Said: shown(err.Error()), Command: Quote(l.Prefetch)}
 	}
 	stop := progress(opts, what, start)
-	err := cmd.Wait()
+	err = finish(cmd.Wait())
 	took := time.Since(start)
 	stop()
 	if err == nil {
