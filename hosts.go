@@ -1054,6 +1054,26 @@ func (ch hostsChange) wrapNotes(c *hostcfg.Config, i int, grants profileGrants) 
 		notes = append(notes, fmt.Sprintf("warning: --keep-args: %s keeps %s: the server gets those folders whatever you consent for %s (enforced, it cannot open them unless consented)",
 			shown(s.Name), strings.Join(kept, " and "), shown(profile)))
 	}
+	return append(notes, refusedNotes(c, i)...)
+}
+
+// refusedNotes say what the entry's own env, or the files its command
+// names, asked of the boundary and will not get when the proxy runs it
+// enforced (mcpconn.EnvRefusals: a cache variable pointing at ~/.ssh, a
+// script under ~/.aws): a project file's word widens nothing, and the
+// person reads here why the server may then fail.
+func refusedNotes(c *hostcfg.Config, i int) []string {
+	s := c.Servers[i]
+	env := c.Env(i)
+	var notes []string
+	for _, r := range mcpconn.EnvRefusals(append([]string{s.Command}, s.Args...), envList(os.Environ(), env)) {
+		switch _, own := env[r.Var]; {
+		case r.Var == "command":
+			notes = append(notes, fmt.Sprintf("warning: %s: %s is not granted when it runs enforced: %s", shown(s.Name), shownValue(r.Value, c.File.Home), shown(r.Why)))
+		case own:
+			notes = append(notes, fmt.Sprintf("warning: %s: env %s=%s is not granted when it runs enforced: %s", shown(s.Name), shown(r.Var), shownValue(r.Value, c.File.Home), shown(r.Why)))
+		}
+	}
 	return notes
 }
 

@@ -314,12 +314,16 @@ func TestHostsWrapPrefetchEnvRefused(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(project, ".mcp.json"), []byte(mcp), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var errb bytes.Buffer
-	if err := run([]string{"hosts", "wrap", "claude", "--yes", "--prefetch", "--project", project}, io.Discard, &errb); err != nil {
+	var outb, errb bytes.Buffer
+	if err := run([]string{"hosts", "wrap", "claude", "--yes", "--prefetch", "--project", project}, &outb, &errb); err != nil {
 		t.Fatalf("wrap: %v\n%s", err, errb.String())
 	}
 	if !strings.Contains(errb.String(), "fs: env npm_config_cache=~/.ssh is not granted: ") {
 		t.Errorf("the refused variable is not said:\n%s", errb.String())
+	}
+	// The diff says it too, for the server the proxy will run enforced.
+	if both := outb.String() + errb.String(); !strings.Contains(both, "warning: fs: env npm_config_cache=~/.ssh is not granted when it runs enforced: ") {
+		t.Errorf("the wrap's diff does not say what the server will not be granted:\n%s", both)
 	}
 	calls := prefetchesIn(project)
 	if len(calls) != 1 {

@@ -309,6 +309,12 @@ func linkedAtTop(dir string) []string {
 	return found
 }
 
+// IsSecretName reports whether a file or folder named n is a well-known
+// secret (.ssh, .gnupg, .aws, .env, id_*, *.pem…): the names the dialog
+// warns of at a root's top, which mcpconn never grants as a server's
+// runtime.
+func IsSecretName(n string) bool { return isSecretName(n) }
+
 func isSecretName(n string) bool {
 	if slices.Contains(secretNames, n) {
 		return true

@@ -5,8 +5,11 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+
+	"github.com/rootpick/rootpick/consent"
 )
 
 // The rules that keep the environment from widening a server's runtime
@@ -284,6 +287,35 @@ func isMachineDir(p string) bool {
 		if p == d {
 			return true
 		}
+	}
+	return false
+}
+
+// secretInHome reports whether p is, right under a home folder, a
+// well-known secret or in one (~/.ssh, ~/.gnupg, ~/.aws, a .env file, id_*…: consent's list),
+// and records the refusal. The command is a project file's word too: a
+// .mcp.json whose server is `node --import=./x.mjs ~/.ssh/id_ed25519`
+// would otherwise have the key granted as the script to run, and read by
+// the module that runs first.
+func (b *policyBuilder) secretInHome(p string) bool {
+	for _, h := range b.homes {
+		rel, err := filepath.Rel(h, p)
+		if err != nil || rel == "." || !within(p, h) {
+			continue
+		}
+		// The entry right under the home: deeper names (a package called
+		// id_token in node_modules) are no one's keys.
+		first, _, _ := strings.Cut(rel, string(filepath.Separator))
+		if !consent.IsSecretName(first) {
+			continue
+		}
+		// One refusal per secret, however many of its files the command's
+		// script and package named.
+		r := PolicyRefusal{Var: "command", Value: filepath.Join(h, first), Why: "the command names a file in it, a well-known secret: never part of a server's runtime"}
+		if !slices.Contains(b.refused, r) {
+			b.refused = append(b.refused, r)
+		}
+		return true
 	}
 	return false
 }

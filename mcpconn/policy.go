@@ -567,7 +567,7 @@ func (b *policyBuilder) program(name, why string) {
 // runtimeFile adds one file of the runtime unless it is in a folder that
 // is granted already.
 func (b *policyBuilder) runtimeFile(p string, access Access, why string) {
-	if b.holdsHome(p) {
+	if b.holdsHome(p) || b.secretInHome(p) {
 		return
 	}
 	b.add(p, access, why, false)
@@ -575,7 +575,7 @@ func (b *policyBuilder) runtimeFile(p string, access Access, why string) {
 
 // folder adds a runtime folder: read and execute, unless it holds $HOME.
 func (b *policyBuilder) folder(p, why string) {
-	if b.holdsHome(p) {
+	if b.holdsHome(p) || b.secretInHome(p) {
 		return
 	}
 	b.add(p, accessRX, why, false)

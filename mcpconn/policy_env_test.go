@@ -3,6 +3,8 @@
 package mcpconn
 
 import (
+	"github.com/rootpick/rootpick/consent"
+
 	"encoding/json"
 	"os"
 	"os/user"
@@ -73,6 +75,12 @@ func runEnvCase(t *testing.T, p policyTree, c envCase) {
 	env := envMap(p.env(c.env...))
 	for _, r := range got.Refused {
 		vars = append(vars, r.Var)
+		if r.Var == "command" { // a file the command names: Value is the secret it is under
+			if !consent.IsSecretName(filepath.Base(r.Value)) || r.Why == "" {
+				t.Errorf("refusal %+v: want the secret's path and a reason", r)
+			}
+			continue
+		}
 		if r.Value != env[r.Var] || r.Why == "" {
 			t.Errorf("refusal %+v: want the value %q and a reason", r, env[r.Var])
 		}
@@ -357,6 +365,9 @@ func TestPolicyRealHome(t *testing.T) {
 	writeFile(t, j(p.home, ".local", "bin", "node"), "\x7fELF", 0o755)
 	elsewhere := j(p.base, "elsewhere")
 	must(t, os.Mkdir(elsewhere, 0o700))
+	writeFile(t, j(p.home, ".ssh", "id_ed25519"), "KEY", 0o600)
+	writeFile(t, j(p.home, ".ssh", "package.json"), "{}", 0o600)
+	writeFile(t, j(p.home, ".aws", "credentials"), "KEY", 0o600)
 	for _, c := range []envCase{{
 		name:    "node ~/tools/server.js: the script, not the home",
 		command: []string{"node", j(p.home, "tools", "server.js")},
@@ -368,6 +379,16 @@ func TestPolicyRealHome(t *testing.T) {
 		command: []string{j(p.home, ".local", "bin", "node"), "x.js"},
 		env:     []string{"HOME=" + elsewhere},
 		notHeld: []string{j(p.home, ".local", "share")},
+	}, {
+		name:    "node --import=./x.mjs ~/.ssh/id_ed25519: the key is no script",
+		command: []string{"node", "--import=./x.mjs", j(p.home, ".ssh", "id_ed25519")},
+		absent:  []string{j(p.home, ".ssh")},
+		refused: []string{"command"},
+	}, {
+		name:    "python3 ~/.aws/credentials: no",
+		command: []string{"python3", j(p.home, ".aws", "credentials")},
+		absent:  []string{j(p.home, ".aws")},
+		refused: []string{"command"},
 	}, {
 		name:    "HOME unset: the password database's home gives the defaults",
 		command: []string{"npx", "x"},

@@ -377,6 +377,11 @@ func newProcessTransport(command []string, access serverAccess, logger *slog.Log
 		policy = &p
 		enforcement = Enforcement{Enforced: true, ABI: abi, Policy: policy}
 		logger.Info("enforced", "landlock_abi", abi, "paths", len(p.Paths))
+		for _, r := range p.Refused {
+			// What its environment or command asked and did not get: the
+			// likely reason if it fails.
+			logger.Warn("not granted", "var", r.Var, "value", r.Value, "why", r.Why)
+		}
 	} else {
 		logger.Info("advisory: the kernel does not enforce what the server may open", "why", advisory)
 	}

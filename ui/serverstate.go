@@ -459,6 +459,18 @@ func (f *fleet) serverBlock(p *paneWriter, s *serverState, want []string) {
 		if f.cfg.AsRoot {
 			p.wrapped("  as root   ", f.st.warn.Render(asRootWarning))
 		}
+		// What its environment or command asked of the boundary and did
+		// not get (a cache variable pointing at ~/.ssh): the reason a
+		// server may fail, said where the person looks.
+		refused := make([]string, len(s.enf.Policy.Refused))
+		for i, r := range s.enf.Policy.Refused {
+			what := "env " + r.Var + "=" + home(r.Value)
+			if r.Var == "command" {
+				what = home(r.Value)
+			}
+			refused[i] = f.st.warn.Render(safetext.Escape(what + ": " + r.Why))
+		}
+		p.list("  refused   ", refused, true)
 	}
 	if s.err != "" {
 		p.wrapped("  error     ", f.st.err.Render(s.err))
