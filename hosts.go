@@ -304,7 +304,14 @@ func listHosts(w io.Writer, configs []*hostcfg.Config, host string, grants profi
 		fmt.Fprint(w, " ('rootpick hosts wrap' puts them behind the proxy)")
 	}
 	fmt.Fprintln(w)
+	if proxied > 0 && runningAsRoot() {
+		fmt.Fprintln(w, "warning: rootpick runs as root here: a proxied server, enforced, still reads all that root can in its runtime (/etc/shadow, other processes' /proc). Run the host and rootpick as yourself.")
+	}
 }
+
+// runningAsRoot says whether this process runs as root (euid 0); tests
+// stand in either answer.
+var runningAsRoot = func() bool { return os.Geteuid() == 0 }
 
 // serving says what a server behind the proxy is served: its profile,
 // what that profile grants now (from the consent store the proxy reads:

@@ -148,6 +148,17 @@ func TestHostsListServing(t *testing.T) {
 	if text := list(); !strings.Contains(text, "profile work: nothing yet: choose with 'rootpick --profile work DIR'; "+enforced+"\n") {
 		t.Errorf("before any consent, the list lacks what work grants:\n%s", text)
 	}
+	// Run as root, the list warns that enforced is not as narrow; as
+	// yourself it says nothing of it.
+	for _, root := range []bool{true, false} {
+		saved := runningAsRoot
+		runningAsRoot = func() bool { return root }
+		text := list()
+		runningAsRoot = saved
+		if said := strings.Contains(text, "warning: rootpick runs as root here: a proxied server, enforced, still reads all that root can"); said != root {
+			t.Errorf("as root %v, the root warning said %v:\n%s", root, said, text)
+		}
+	}
 	var roots []consent.Root
 	for _, name := range []string{"a", "b", "c", "d"} {
 		dir := filepath.Join(home, "src", name)
