@@ -657,6 +657,18 @@ func (pl *planner) file(group []*hostcfg.Config) (*planned, error) {
 	return p, nil
 }
 
+// wrapped adds to p what wrapping server i of c brings: its notes, and
+// the launch to fetch ahead (or why not, said below the diff).
+func (pl *planner) wrapped(p *planned, c *hostcfg.Config, i int) {
+	p.notes = append(p.notes, pl.ch.wrapNotes(c, i, pl.grants)...)
+	if l, ok := pl.launchOf(c, i); ok {
+		p.launches = append(p.launches, l)
+		if l.skip != "" {
+			p.notes = append(p.notes, l.skipNote())
+		}
+	}
+}
+
 // view adds to p the steps of one host's reading of the file (the k-th),
 // given the file as the steps before left it (data), and returns the file
 // as it leaves it.
@@ -709,13 +721,7 @@ func (pl *planner) view(p *planned, k int, read *hostcfg.Config, data []byte, re
 		rewritten[string(s.Scope)+"\x00"+s.Name] = true
 		p.servers = append(p.servers, shown(s.Name))
 		if pl.ch.wrap {
-			p.notes = append(p.notes, pl.ch.wrapNotes(c, i, pl.grants)...)
-			if l, ok := pl.launchOf(c, i); ok {
-				p.launches = append(p.launches, l)
-				if l.skip != "" {
-					p.notes = append(p.notes, l.skipNote())
-				}
-			}
+			pl.wrapped(p, c, i)
 		} else {
 			p.notes = append(p.notes, unwrapNotes(s)...)
 		}

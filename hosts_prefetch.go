@@ -207,37 +207,40 @@ func (ch hostsChange) prefetchAll(e *env, plans []*planned) (interrupted os.Sign
 					shown(l.name), l.launcher.NoPrefetch, l.what())
 				continue
 			}
-			// Found again, now: the program started is the one checked.
-			program, err := prefetch.Installed(l.launcher.Prefetch[0], l.dir, l.places)
-			if err != nil {
-				l.skip = shown(err.Error())
-				fmt.Fprintln(e.stderr, l.skipNote())
-				continue
-			}
-			_, err = ch.prefetch(ctx, l.launcher, prefetch.Options{
-				Env: envList(os.Environ(), l.grantedEnv(e.stderr)), Dir: l.dir, Progress: e.stderr, Terminal: terminal, Name: l.name,
-				Program: program, Confine: ch.confine,
-			})
-			if err == nil {
-				continue
-			}
-			var nr *prefetch.NotRunError
-			if errors.As(err, &nr) {
-				fmt.Fprintf(e.stderr, "%s: not fetched ahead: %s; its first start downloads %s and may take longer than the host waits\n",
-					shown(l.name), nr.Why, l.what())
-				continue
-			}
-			fmt.Fprintf(e.stderr, "%s: %s\n", shown(l.name), err)
-			var pe *prefetch.Error
-			if errors.As(err, &pe) {
-				if got() != nil {
-					continue
-				}
-				fmt.Fprintf(e.stderr, "  The file is written anyway. What cannot be fetched now, the host's first start cannot fetch either; what can be fetched then may take longer than the host waits (the proxy lets that download finish, so the next start works). To fetch it by hand: %s\n", shown(pe.Command))
-			}
+			ch.fetchOne(ctx, e, l, terminal, got)
 		}
 	}
 	return got()
+}
+
+// fetchOne fetches what launch l would download, saying on e.stderr why
+// not or what failed; got is the first end signal so far.
+func (ch hostsChange) fetchOne(ctx context.Context, e *env, l launch, terminal bool, got func() os.Signal) {
+	// Found again, now: the program started is the one checked.
+	program, err := prefetch.Installed(l.launcher.Prefetch[0], l.dir, l.places)
+	if err != nil {
+		l.skip = shown(err.Error())
+		fmt.Fprintln(e.stderr, l.skipNote())
+		return
+	}
+	_, err = ch.prefetch(ctx, l.launcher, prefetch.Options{
+		Env: envList(os.Environ(), l.grantedEnv(e.stderr)), Dir: l.dir, Progress: e.stderr, Terminal: terminal, Name: l.name,
+		Program: program, Confine: ch.confine,
+	})
+	if err == nil {
+		return
+	}
+	var nr *prefetch.NotRunError
+	if errors.As(err, &nr) {
+		fmt.Fprintf(e.stderr, "%s: not fetched ahead: %s; its first start downloads %s and may take longer than the host waits\n",
+			shown(l.name), nr.Why, l.what())
+		return
+	}
+	fmt.Fprintf(e.stderr, "%s: %s\n", shown(l.name), err)
+	var pe *prefetch.Error
+	if errors.As(err, &pe) && got() == nil {
+		fmt.Fprintf(e.stderr, "  The file is written anyway. What cannot be fetched now, the host's first start cannot fetch either; what can be fetched then may take longer than the host waits (the proxy lets that download finish, so the next start works). To fetch it by hand: %s\n", shown(pe.Command))
+	}
 }
 
 // prefetchSignals catches endSignals while wrap fetches: the first says

@@ -129,7 +129,7 @@ func realPrefetch(t *testing.T, confine confineFunc) {
 // fetched with --yes only given --prefetch (it is said why not);
 // --no-prefetch fetches nothing, and nor does a wrap that writes nothing.
 func TestHostsWrapPrefetches(t *testing.T) {
-	home, project := launcherSandbox(t)
+	_, project := launcherSandbox(t)
 	var out, errb bytes.Buffer
 	if err := run([]string{"hosts", "wrap", "claude", "--project", project}, io.Discard, io.Discard); err == nil {
 		t.Fatal("no terminal, no --yes: the wrap wrote")
@@ -166,7 +166,7 @@ func TestHostsWrapPrefetches(t *testing.T) {
 	if c.wrapped {
 		t.Error("the prefetch ran after the file was written")
 	}
-	home = os.Getenv("HOME")
+	home := os.Getenv("HOME")
 	if c.opts.Name != "fs" || !slices.Contains(c.opts.Env, "npm_config_cache="+filepath.Join(home, ".cache", "alt-npm")) || !slices.Contains(c.opts.Env, "HOME="+home) {
 		t.Errorf("prefetch %q with env %q; want the entry's npm_config_cache over the person's env", c.opts.Name, c.opts.Env)
 	}

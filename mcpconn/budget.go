@@ -53,7 +53,7 @@ func packageRunner(command []string) bool {
 		return ""
 	}
 	switch name {
-	case "env":
+	case envProgram:
 		return packageRunner(envCommand(command[1:]))
 	case "npx", "pnpx", "bunx", "uvx":
 		return true

@@ -149,26 +149,9 @@ func runGuard(path string, argv []string, enforce bool) int {
 		// reads and signals to its own domain, /dev/null) is within the
 		// ruleset too.
 		runtime.LockOSThread()
-		policy, abi, skipped, err := applyGuardPolicy()
-		if err == nil {
-			// Second, on the same thread: what Landlock leaves open
-			// (sockets below ABI 9, a file's mode, times, owner).
-			var fellBack bool
-			if fellBack, err = applySeccomp(policy, abi); err != nil {
-				err = fmt.Errorf("seccomp filter: %w", err)
-			} else if fellBack {
-				fmt.Fprintln(os.Stderr, "rootpick guard: another filter answers this process's calls already: changes of a file's mode and times are refused everywhere")
-			}
-		}
-		if err != nil {
-			report.say("landlock-error %s", strings.ReplaceAll(err.Error(), "\n", " "))
-			fmt.Fprintln(os.Stderr, "rootpick guard: not starting the server: cannot enforce its ruleset:", err)
+		if !enforceOnThisThread(report) {
 			return 126
 		}
-		for _, p := range skipped {
-			fmt.Fprintf(os.Stderr, "rootpick guard: %q is gone: left out of the ruleset\n", p)
-		}
-		report.say("landlock %d", abi)
 	}
 	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
 		Env:   os.Environ(),
@@ -281,6 +264,33 @@ func holdTree(pid int, orphanless <-chan struct{}) {
 		// find: it gets no more SIGTERM grace.
 		endDescendants(0, left, pid)
 	}
+}
+
+// enforceOnThisThread restricts the calling thread, locked, to the
+// guard's policy: Landlock, then the seccomp filter for what Landlock
+// leaves open (sockets below ABI 9, a file's mode, times, owner). It says
+// on the report what it enforced, or why it could not; false means the
+// server must not be started (the boundary fails closed).
+func enforceOnThisThread(report guardReporter) bool {
+	policy, abi, skipped, err := applyGuardPolicy()
+	if err == nil {
+		var fellBack bool
+		if fellBack, err = applySeccomp(policy, abi); err != nil {
+			err = fmt.Errorf("seccomp filter: %w", err)
+		} else if fellBack {
+			fmt.Fprintln(os.Stderr, "rootpick guard: another filter answers this process's calls already: changes of a file's mode and times are refused everywhere")
+		}
+	}
+	if err != nil {
+		report.say("landlock-error %s", strings.ReplaceAll(err.Error(), "\n", " "))
+		fmt.Fprintln(os.Stderr, "rootpick guard: not starting the server: cannot enforce its ruleset:", err)
+		return false
+	}
+	for _, p := range skipped {
+		fmt.Fprintf(os.Stderr, "rootpick guard: %q is gone: left out of the ruleset\n", p)
+	}
+	report.say("landlock %d", abi)
+	return true
 }
 
 // guardHold bounds how long a guard keeps ending its tree: it exits no

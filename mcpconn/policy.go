@@ -256,6 +256,11 @@ var devices = []struct {
 // targets are readable too, so that name resolution and TLS work.
 var etcLinks = []string{"/etc/resolv.conf", "/etc/hosts", "/etc/localtime", "/etc/nsswitch.conf", "/etc/ssl/certs", "/etc/ca-certificates", "/etc/pki"}
 
+// envProgram is env(1), which runs the command after its settings
+// (VAR=value…) and options: `env VAR=x node server.js`, and
+// `#!/usr/bin/env node`.
+const envProgram = "env"
+
 // interpreters are programs that run a script named by their first
 // argument that is not an option: the script's package is part of the
 // runtime.
@@ -318,7 +323,7 @@ func BuildPolicy(in PolicyInput) Policy {
 		b.add(in.TmpDir, accessRWX, WhyTmp, false)
 	}
 	command := in.Command
-	if len(command) > 0 && filepath.Base(command[0]) == "env" {
+	if len(command) > 0 && filepath.Base(command[0]) == envProgram {
 		b.program(command[0], WhyProgram)
 		command = envCommand(command[1:])
 	}
@@ -553,7 +558,7 @@ func (b *policyBuilder) program(name, why string) {
 	if interp, arg := shebang(resolved); interp != "" && b.depth < 4 {
 		b.depth++
 		b.pkg(resolved)
-		if filepath.Base(interp) == "env" {
+		if filepath.Base(interp) == envProgram {
 			if rest := envCommand(strings.Fields(arg)); len(rest) > 0 {
 				b.program(interp, WhyInterpreter)
 				b.program(rest[0], WhyInterpreter)

@@ -84,7 +84,7 @@ func (s Spec) redactError(err error) error {
 
 // commandLabel names a server command.
 func commandLabel(command []string) string {
-	if filepath.Base(command[0]) == "env" {
+	if filepath.Base(command[0]) == envProgram {
 		if rest := envCommand(command[1:]); len(rest) > 0 {
 			return commandLabel(rest)
 		}
