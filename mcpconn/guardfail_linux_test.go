@@ -3,10 +3,12 @@
 package mcpconn
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -58,7 +60,11 @@ func TestGuardFailsClosed(t *testing.T) {
 			err = cmd.Start()
 			report.afterStart(err == nil)
 			must(t, err)
-			serr := report.startError(10 * time.Second)
+			began := time.Now()
+			serr := report.startError(30 * time.Second)
+			if took := time.Since(began); took > 10*time.Second {
+				t.Errorf("the start wait ended after %v: the guard's refusal must end it", took.Round(time.Millisecond))
+			}
 			_ = cmd.Wait()
 			if code := cmd.ProcessState.ExitCode(); code != 126 {
 				t.Errorf("the guard exited %d; want 126", code)
@@ -73,5 +79,117 @@ func TestGuardFailsClosed(t *testing.T) {
 				t.Errorf("the guard's stderr says %q; want why it did not start the server", stderr.String())
 			}
 		})
+	}
+}
+
+// guardedServer starts script under a guard (with policy, if not nil) and
+// returns the command, and the server's pid once the guard has started it.
+func guardedServer(t *testing.T, script string, policy *Policy) (*exec.Cmd, *guardReport, int) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", script)
+	setProcAttr(cmd)
+	report, err := guard(cmd, policy)
+	must(t, err)
+	err = cmd.Start()
+	report.afterStart(err == nil)
+	must(t, err)
+	t.Cleanup(func() {
+		endTree(cmd.Process.Pid, startStamp(cmd.Process.Pid), "", time.Second, time.Second)
+		_ = cmd.Wait()
+	})
+	var server int
+	// The guard forks from the thread it locked, which need not be its
+	// main one: its children are listed under that thread.
+	waitFor(t, "the guard to start its server", func() bool {
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", cmd.Process.Pid))
+		for _, f := range tasks {
+			b, _ := os.ReadFile(f)
+			if _, err := fmt.Sscan(string(b), &server); err == nil {
+				return true
+			}
+		}
+		return false
+	})
+	return cmd, report, server
+}
+
+// TestGuardedServerDiesWithItsGuard: a guard killed with SIGKILL (it can
+// do nothing then) takes its server with it: the server has the guard's
+// death as its own SIGKILL (PR_SET_PDEATHSIG).
+func TestGuardedServerDiesWithItsGuard(t *testing.T) {
+	cmd, _, server := guardedServer(t, "exec sleep 60", nil)
+	must(t, syscall.Kill(cmd.Process.Pid, syscall.SIGKILL))
+	_ = cmd.Wait()
+	waitFor(t, "the server to die with its guard", func() bool {
+		p, ok := readProc(server)
+		return !ok || p.dead()
+	})
+}
+
+// TestGuardReapsItsOrphans: a server that leaves a child behind when it
+// exits: the guard (a subreaper) adopts it, ends it and collects it, and
+// exits at once, not after guardHold. (Waiting for the server alone, not
+// for every child, is caught only by TestGuardExitsOnlyOnceItsTreeIsGone,
+// and only when a process escapes the guard's look at /proc.)
+func TestGuardReapsItsOrphans(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "sleep 60 & exit 0")
+	setProcAttr(cmd)
+	report, err := guard(cmd, nil)
+	must(t, err)
+	start := time.Now()
+	err = cmd.Start()
+	report.afterStart(err == nil)
+	must(t, err)
+	_ = cmd.Wait()
+	if took := time.Since(start); took > guardHold/3 {
+		t.Errorf("the guard exited %v after its server, whose orphan it adopted; want well within %v", took.Round(time.Millisecond), guardHold)
+	}
+}
+
+// TestGuardNamesAVanishedPath: a path of the policy that is gone when the
+// guard applies it is left out and named on its stderr (the log); the
+// server starts under the rest.
+func TestGuardNamesAVanishedPath(t *testing.T) {
+	needLandlock(t)
+	gone := filepath.Join(tempDir(t), "gone")
+	p := BuildPolicy(PolicyInput{Command: []string{"/bin/sh"}, Env: os.Environ()})
+	p.Paths = append(p.Paths, PolicyPath{Path: gone, Access: AccessRead, Why: WhyAllowRead})
+	cmd := exec.Command("/bin/sh", "-c", "echo started")
+	setProcAttr(cmd)
+	report, err := guard(cmd, &p)
+	must(t, err)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Start()
+	report.afterStart(err == nil)
+	must(t, err)
+	_ = cmd.Wait()
+	if stdout.String() != "started\n" {
+		t.Errorf("the server said %q (stderr %q); want it started", stdout.String(), stderr.String())
+	}
+	if want := fmt.Sprintf("%q is gone: left out of the ruleset", gone); !strings.Contains(stderr.String(), want) {
+		t.Errorf("the guard's stderr %q does not say %s", stderr.String(), want)
+	}
+}
+
+// TestEnforcedGuardMayOutlive: a guard told both its orphan bound and a
+// policy (a launcher's first start, enforced) starts the server under the
+// ruleset: the flags are read in that order.
+func TestEnforcedGuardMayOutlive(t *testing.T) {
+	needLandlock(t)
+	p := BuildPolicy(PolicyInput{Command: []string{"/bin/sh"}, Env: os.Environ()})
+	cmd := exec.Command("/bin/sh", "-c", "cat /etc/hostname >/dev/null && echo started; cat "+os.Args[0]+" >/dev/null 2>&1 || echo refused")
+	setProcAttr(cmd)
+	report, err := guard(cmd, &p)
+	must(t, err)
+	outliveParent(cmd, time.Minute)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Start()
+	report.afterStart(err == nil)
+	must(t, err)
+	_ = cmd.Wait()
+	if serr := report.startError(5 * time.Second); serr != nil || stdout.String() != "started\nrefused\n" {
+		t.Errorf("stdout %q, stderr %q, start error %v; want it started, enforced (the test binary refused)", stdout.String(), stderr.String(), serr)
 	}
 }
