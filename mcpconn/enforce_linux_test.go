@@ -733,3 +733,42 @@ func TestEnforcedAllowSocket(t *testing.T) {
 		t.Errorf("UnixSockets says %q; want that any socket is reachable below ABI 9", says)
 	}
 }
+
+func init() {
+	// cachewriter writes a marker in its npm cache (npm_config_cache),
+	// as npx does, then serves the demo: run as "npx", through a link.
+	faultModes["cachewriter"] = func() {
+		if err := os.WriteFile(filepath.Join(os.Getenv("npm_config_cache"), "marker"), []byte("x"), 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, "cache:", err)
+			os.Exit(1)
+		}
+		if err := NewDemo(nil, os.Stderr).ServeStdio(context.Background()); err != nil {
+			os.Exit(1)
+		}
+	}
+}
+
+// TestEnforcedLauncherCacheIsMade: an npx whose cache does not exist yet
+// gets it made before the ruleset (the launcher would make it, but cannot
+// make a folder its ruleset does not grant), and writes it.
+func TestEnforcedLauncherCacheIsMade(t *testing.T) {
+	needLandlock(t)
+	exe, err := os.Executable()
+	must(t, err)
+	bin := tempDir(t)
+	npx := filepath.Join(bin, "npx")
+	must(t, os.Symlink(exe, npx))
+	cache := filepath.Join(tempDir(t), "not-yet", "npm-cache")
+	t.Setenv("npm_config_cache", cache)
+	hub := NewHub(Options{Timing: testTiming})
+	defer hub.Close()
+	if err := hub.Connect(context.Background(), Spec{Name: "npx", Command: []string{"env", "ROOTPICK_TEST_SERVE=cachewriter", npx}, Enforce: EnforceRequire}); err != nil {
+		t.Fatalf("an npx with no cache yet: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(cache, "marker")); err != nil || string(b) != "x" {
+		t.Errorf("the server's write in its cache: %q, %v", b, err)
+	}
+	if fi, err := os.Stat(cache); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("the cache made: %v, %v; want a 0700 folder", fi, err)
+	}
+}

@@ -312,3 +312,53 @@ func TestPolicyJSON(t *testing.T) {
 		t.Error("an unknown access word was read")
 	}
 }
+
+// TestPolicyEdges: a folder granted twice keeps both accesses (consented
+// and allow-read: still writable); a folder below another with only part
+// of its access stays when it adds some; the random devices are read
+// only; every Access round-trips through the guard's JSON.
+func TestPolicyEdges(t *testing.T) {
+	base := tempDir(t)
+	a, sub := filepath.Join(base, "a"), filepath.Join(base, "ro", "w")
+	must(t, os.MkdirAll(a, 0o755))
+	must(t, os.MkdirAll(sub, 0o755))
+	p := BuildPolicy(PolicyInput{Command: []string{"/bin/sh"}, Env: []string{"PATH=/usr/bin:/bin"},
+		Consented: []string{a}, AllowRead: []string{a, filepath.Join(base, "ro")}, AllowWrite: []string{sub}})
+	access := map[string]Access{}
+	for _, pp := range p.Paths {
+		access[pp.Path] = pp.Access
+	}
+	for path, want := range map[string]Access{
+		a:                         accessRWX,
+		filepath.Join(base, "ro"): accessRX,
+		sub:                       accessRWX,
+		"/dev/random":             AccessRead,
+		"/dev/urandom":            AccessRead,
+		"/dev/null":               accessRW,
+	} {
+		if _, err := os.Stat(path); err != nil {
+			continue // a device this machine lacks
+		}
+		if got, ok := access[path]; !ok || got != want {
+			t.Errorf("%s: %v (granted %v); want %v", path, got, ok, want)
+		}
+	}
+	// prune on its own: a folder below one with less access stays; one
+	// below with no more access goes.
+	got := prune([]PolicyPath{
+		{Path: "/x", Access: accessRX, Why: WhySystem},
+		{Path: "/x/w", Access: accessRWX, Why: WhyAllowWrite},
+		{Path: "/x/r", Access: AccessRead, Why: WhyPackage},
+	})
+	if len(got) != 2 || got[1].Path != "/x/w" {
+		t.Errorf("prune kept %+v; want /x and /x/w", got)
+	}
+	for _, a := range []Access{AccessRead, accessRX, accessRWX, AccessConnect, AccessRead | AccessConnect} {
+		b, err := a.MarshalText()
+		must(t, err)
+		var back Access
+		if err := back.UnmarshalText(b); err != nil || back != a {
+			t.Errorf("%v → %q → %v, %v", a, b, back, err)
+		}
+	}
+}
