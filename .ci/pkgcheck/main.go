@@ -14,7 +14,8 @@
 // the package; it needs no privileges. install needs root (dpkg -i): run by
 // anyone else it says so and exits 0. It refuses a machine where rootpick
 // is already installed, installs the package, runs `rootpick --version`,
-// finds the page with `man -w rootpick` and renders it, compares every
+// checks with `dpkg -L` that the package owns each of its files, renders
+// its own page (`man -l`, not whatever `man -w rootpick` finds first), compares every
 // installed file with its source, then removes the package (dpkg -r) and
 // checks that the files went with it.
 package main
@@ -262,18 +263,40 @@ func install(configPath, deb string) (err error) {
 		return fmt.Errorf("%s --version: %v\n%s", bin, err, out)
 	}
 	fmt.Printf("%s --version: %s", bin, out)
-	page, err := exec.Command("man", "-w", "rootpick").Output()
+	// The package's own files, as dpkg lists them: not what man or PATH
+	// happen to find first (a page a person installed under GOPATH's
+	// share/man would answer man -w rootpick as well).
+	listed, err := exec.Command("dpkg", "-L", name).Output()
 	if err != nil {
-		return fmt.Errorf("man -w rootpick: the page is not found: %w", err)
+		return fmt.Errorf("dpkg -L %s: %w", name, err)
 	}
-	fmt.Printf("man -w rootpick: %s", page)
-	cmd := exec.Command("man", "rootpick")
+	owned := map[string]bool{}
+	for line := range strings.SplitSeq(string(listed), "\n") {
+		owned[strings.TrimSpace(line)] = true
+	}
+	page := ""
+	for dst := range want {
+		if !owned[dst] {
+			return fmt.Errorf("dpkg -L %s does not list %s", name, dst)
+		}
+		if strings.HasSuffix(dst, "/man1/rootpick.1.gz") {
+			page = dst
+		}
+	}
+	if page == "" {
+		return errors.New("the package has no man1/rootpick.1.gz")
+	}
+	fmt.Printf("dpkg -L %s: lists its %d files; the page is %s\n", name, len(want), page)
+	if found, err := exec.Command("man", "-w", "rootpick").Output(); err == nil && strings.TrimSpace(string(found)) != page {
+		fmt.Printf("(man -w rootpick finds %s first here: another page earlier on the manual path)\n", strings.TrimSpace(string(found)))
+	}
+	cmd := exec.Command("man", "-l", page)
 	cmd.Env = append(os.Environ(), "MANPAGER=cat", "MANWIDTH=80")
 	text, err := cmd.Output()
 	if err != nil || !strings.Contains(string(text), "rootpick") {
-		return fmt.Errorf("man rootpick: %v\n%s", err, text)
+		return fmt.Errorf("man -l %s: %v\n%s", page, err, text)
 	}
-	fmt.Printf("man rootpick: %d lines\n", strings.Count(string(text), "\n"))
+	fmt.Printf("man -l %s: %d lines\n", page, strings.Count(string(text), "\n"))
 	fmt.Printf("installed and in place: %d files\n", len(want))
 	return nil
 }

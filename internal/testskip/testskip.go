@@ -66,10 +66,37 @@ func Summary(pkg string) string {
 
 // Exit reports the skipped groups of package pkg and exits with code, or
 // with 1 under ROOTPICK_TEST_STRICT=1 when a group not in allowed was
-// skipped.
+// skipped. The report goes to the terminal, to stderr, and, when
+// ROOTPICK_SKIP_LOG names a file, appended to it: go test shows nothing
+// of a package that passes, so a run logged without a terminal (CI) would
+// not say what it skipped; .ci/run prints that file after the tests.
 func Exit(pkg string, code int, allowed ...string) {
-	os.Exit(report(pkg, code, os.Getenv("ROOTPICK_TEST_STRICT") == "1", tty(), os.Stderr, allowed))
+	var outs []io.Writer
+	if t := tty(); t != nil {
+		outs = append(outs, t)
+	}
+	var log *os.File
+	if name := os.Getenv(SkipLogEnv); name != "" {
+		if f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err == nil {
+			log = f // one write a line: parallel packages' lines do not mix
+			outs = append(outs, f)
+		}
+	}
+	var w io.Writer
+	if len(outs) > 0 {
+		w = io.MultiWriter(outs...)
+	}
+	code = report(pkg, code, os.Getenv("ROOTPICK_TEST_STRICT") == "1", w, os.Stderr, allowed)
+	if log != nil {
+		log.Close()
+	}
+	os.Exit(code)
 }
+
+// SkipLogEnv names the file Exit appends each package's skip summary to
+// (one line per package that skipped something), for a run whose output
+// is logged: .ci/run sets it and prints the file.
+const SkipLogEnv = "ROOTPICK_SKIP_LOG"
 
 func report(pkg string, code int, strict bool, tty, stderr io.Writer, allowed []string) int {
 	line := Summary(pkg)

@@ -3,6 +3,7 @@ package testskip
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,5 +57,35 @@ func TestSkipAsRootLists(t *testing.T) {
 	}
 	if ran || string(b) != wd+"\tTestSkipAsRootLists/perm\n" {
 		t.Errorf("as root: ran %v, listed %q", ran, b)
+	}
+}
+
+// TestExitWritesTheSkipLog: a package that skipped something appends its
+// summary to ROOTPICK_SKIP_LOG, which .ci/run prints: a logged run says
+// what it skipped though go test shows nothing of a passing package.
+func TestExitWritesTheSkipLog(t *testing.T) {
+	if os.Getenv("ROOTPICK_TESTSKIP_CHILD") == "1" {
+		t.Run("skipped", func(t *testing.T) { Skip(t, "tmux", "tmux not installed") })
+		Exit("child", 0, "tmux")
+	}
+	log := filepath.Join(t.TempDir(), "skips")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(log, []byte("earlier: 1 tests skipped: x ×1 (y)\n"), 0o644))
+	exe, err := os.Executable()
+	must(err)
+	cmd := exec.Command(exe, "-test.run", "^TestExitWritesTheSkipLog$")
+	cmd.Env = append(os.Environ(), "ROOTPICK_TESTSKIP_CHILD=1", SkipLogEnv+"="+log, "ROOTPICK_TEST_STRICT=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the child: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(log)
+	must(err)
+	if want := "earlier: 1 tests skipped: x ×1 (y)\nchild: 1 tests skipped: tmux ×1 (tmux not installed)\n"; string(b) != want {
+		t.Errorf("the skip log:\n%q\nwant\n%q", b, want)
 	}
 }
