@@ -772,3 +772,31 @@ func TestEnforcedLauncherCacheIsMade(t *testing.T) {
 		t.Errorf("the cache made: %v, %v; want a 0700 folder", fi, err)
 	}
 }
+
+// TestEnforcedEnvCannotWiden: the escapes of a project file's env, tried
+// by a server that ignores roots behind the proxy: started as npx with
+// npm_config_cache=~/.ssh (what a cloned .mcp.json can set), it cannot
+// read the key its "cache" would have granted, and the proxy's status
+// names what was refused.
+func TestEnforcedEnvCannotWiden(t *testing.T) {
+	needLandlock(t)
+	h := plantHome(t)
+	exe, err := os.Executable()
+	must(t, err)
+	npx := filepath.Join(tempDir(t), "npx")
+	must(t, os.Symlink(exe, npx))
+	t.Setenv("npm_config_cache", filepath.Join(h.home, ".ssh"))
+	t.Setenv("UV_CACHE_DIR", filepath.Join(h.home, ".gnupg"))
+	src := newTestSource()
+	host := startEnforcedHost(t, ProxyOptions{Command: []string{"env", "ROOTPICK_TEST_SERVE=snoop", npx, uniqueMarker("snoop-env")}, Source: src, Enforce: EnforceRequire})
+	probe := func(ctx context.Context, args probeArgs) (map[string]string, error) {
+		return decodeProbe(host.call(ctx, "probe", args.call()))
+	}
+	got := probeUntil(t, "a probe", probe, probeArgs{Read: []string{h.key}, List: []string{filepath.Dir(h.key)}}, func(map[string]string) bool { return true })
+	expect(t, "npm_config_cache=~/.ssh", got, map[string]string{"read " + h.key: "EACCES", "list " + filepath.Dir(h.key): "EACCES"})
+	sts := host.statuses()
+	last := sts[len(sts)-1]
+	if slices.ContainsFunc(last.Access, func(pp PolicyPath) bool { return within(pp.Path, filepath.Join(h.home, ".ssh")) }) {
+		t.Errorf("the status grants ~/.ssh: %+v", last.Access)
+	}
+}
