@@ -764,7 +764,10 @@ func (p *proxy) fromChildResponse(c *child, m *jsonrpc.Response) {
 }
 
 // noteServerName records serverInfo.name from c's initialize answer, and
-// makes the host's requests wait until c has fetched its roots.
+// makes the host's requests wait until c has fetched its roots. A server
+// that asked roots/list before it answered (against the protocol, which
+// wants initialized first, but it happens) has fetched: it is neither held
+// nor watched for not fetching.
 func (p *proxy) noteServerName(c *child, m *jsonrpc.Response) {
 	if m.Error != nil || len(m.Result) == 0 {
 		return
@@ -780,7 +783,8 @@ func (p *proxy) noteServerName(c *child, m *jsonrpc.Response) {
 	}
 	p.mu.Lock()
 	c.server, c.protocol = res.ServerInfo.Name, res.ProtocolVersion
-	if !c.fetched {
+	fetched := c.fetched
+	if !fetched {
 		p.holdLocked(c)
 	}
 	p.mu.Unlock()
@@ -788,7 +792,9 @@ func (p *proxy) noteServerName(c *child, m *jsonrpc.Response) {
 		s.Server, s.State, s.Error = safetext.EscapeMax(res.ServerInfo.Name, 60), "connected", ""
 		s.Protocol = safetext.EscapeMax(res.ProtocolVersion, 20)
 	})
-	p.expectFetch()
+	if !fetched {
+		p.expectFetch()
+	}
 }
 
 // apply serves roots from now on and tells the child.

@@ -323,13 +323,34 @@ func TestProxyVerifies(t *testing.T) {
 }
 
 // TestProxyVerifiesServerFilesystem: server-filesystem behind the proxy,
-// asked with list_allowed_directories. Started with a folder argument and
-// served no consent, it keeps the folder (it ignores an empty list): a
-// mismatch, and the host is warned; started with {roots}, it holds the
-// consent: verified, no warning. A call the host sends at once is
-// answered from the consent, not from what the server started with.
+// asked with list_allowed_directories (serverFilesystemCases). The same
+// cases run on every machine against its stand-in,
+// TestProxyVerifiesFakeFilesystem; these check the real one, when node and
+// the npm servers are installed.
 func TestProxyVerifiesServerFilesystem(t *testing.T) {
-	cmd := npmServer(t, "server-filesystem", "index.js")
+	serverFilesystemCases(t, npmServer(t, "server-filesystem", "index.js"))
+}
+
+// TestProxyVerifiesFakeFilesystem: serverFilesystemCases against
+// faultserver.Filesystem, which behaves as server-filesystem does where
+// the hold and the check depend on it, and needs nothing installed.
+func TestProxyVerifiesFakeFilesystem(t *testing.T) {
+	serverFilesystemCases(t, fakeFilesystem(t))
+}
+
+// fakeFilesystem is the command of faultserver.Filesystem, with args.
+func fakeFilesystem(t *testing.T, args ...string) []string {
+	t.Helper()
+	return selfServer(t, "filesystem", uniqueMarker("fakefs"), args...)
+}
+
+// serverFilesystemCases: server-filesystem (cmd, or its stand-in) behind
+// the proxy, asked with list_allowed_directories. Started with a folder
+// argument and served no consent, it keeps the folder (it ignores an empty
+// list): a mismatch, and the host is warned; started with {roots}, it
+// holds the consent: verified, no warning. A call the host sends at once
+// is answered from the consent, not from what the server started with.
+func serverFilesystemCases(t *testing.T, cmd []string) {
 	base := tempDir(t)
 	a := realRoot(t, filepath.Join(base, "a"))
 	arg := realRoot(t, filepath.Join(base, "arg"))

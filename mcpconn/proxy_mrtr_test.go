@@ -32,6 +32,9 @@ type mrtrAnswer struct {
 	State string   `json:"state"`
 }
 
+// mrtrResource is the mrtr server's resource that asks for roots.
+const mrtrResource = "rootpick-test://roots"
+
 // serveMRTR serves two stateless tools. "roots" asks for roots (when the
 // request says the client has them) and returns them; "roots_and_name"
 // asks for roots and, in the same result, for a name by elicitation, and
@@ -42,8 +45,8 @@ func serveMRTR() {
 		b, _ := json.Marshal(a)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 	}
-	rootsOf := func(req *mcp.CallToolRequest) ([]string, bool) {
-		r, ok := req.Params.InputResponses["roots"].(*mcp.ListRootsResult)
+	rootsIn := func(responses mcp.InputResponseMap) ([]string, bool) {
+		r, ok := responses["roots"].(*mcp.ListRootsResult)
 		if !ok {
 			return nil, false
 		}
@@ -53,6 +56,28 @@ func serveMRTR() {
 		}
 		return uris, true
 	}
+	rootsOf := func(req *mcp.CallToolRequest) ([]string, bool) { return rootsIn(req.Params.InputResponses) }
+	// The prompt "roots" and the resource mrtrResource do what the tool
+	// "roots" does, for the other two requests a server may answer
+	// input_required.
+	s.AddPrompt(&mcp.Prompt{Name: "roots"}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		uris, ok := rootsIn(req.Params.InputResponses)
+		if !ok {
+			return &mcp.GetPromptResult{InputRequests: mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}, RequestState: "asked-roots"}, nil
+		}
+		b, _ := json.Marshal(mrtrAnswer{Roots: uris, State: req.Params.RequestState})
+		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: string(b)}}}}, nil
+	})
+	s.AddResource(&mcp.Resource{URI: mrtrResource, Name: "roots"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		uris, ok := rootsIn(req.Params.InputResponses)
+		if !ok {
+			// Contents empty, not nil: go-sdk v1.8.0's readResource refuses
+			// nil contents before its middleware asks an older client.
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{}, InputRequests: mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}, RequestState: "asked-roots"}, nil
+		}
+		b, _ := json.Marshal(mrtrAnswer{Roots: uris, State: req.Params.RequestState})
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: mrtrResource, Text: string(b)}}}, nil
+	})
 	mcp.AddTool(s, &mcp.Tool{Name: "roots"}, func(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		if caps := req.ClientCapabilities(); caps == nil || caps.RootsV2 == nil {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "no roots capability"}}}, nil, nil
@@ -396,19 +421,68 @@ func (h *msgHost) sendRaw(method, raw string) jsonrpc.ID {
 	return id
 }
 
+// mrtrKind is one of the three requests a server may answer
+// input_required (inputMethods), made to ask the mrtr server for roots:
+// its params before the input responses, and where its answer's text is.
+type mrtrKind struct {
+	method, params string
+	text           func(result json.RawMessage) (string, bool)
+}
+
+// mrtrKinds are tools/call of the tool "roots", prompts/get of the prompt
+// "roots" and resources/read of mrtrResource.
+var mrtrKinds = []mrtrKind{
+	{"tools/call", `"name":"roots","arguments":{}`, func(r json.RawMessage) (string, bool) {
+		var res struct {
+			Content []struct{ Text string } `json:"content"`
+		}
+		_ = json.Unmarshal(r, &res)
+		if len(res.Content) != 1 {
+			return "", false
+		}
+		return res.Content[0].Text, true
+	}},
+	{"prompts/get", `"name":"roots"`, func(r json.RawMessage) (string, bool) {
+		var res struct {
+			Messages []struct {
+				Content struct{ Text string } `json:"content"`
+			} `json:"messages"`
+		}
+		_ = json.Unmarshal(r, &res)
+		if len(res.Messages) != 1 {
+			return "", false
+		}
+		return res.Messages[0].Content.Text, true
+	}},
+	{"resources/read", `"uri":"` + mrtrResource + `"`, func(r json.RawMessage) (string, bool) {
+		var res struct {
+			Contents []struct{ Text string } `json:"contents"`
+		}
+		_ = json.Unmarshal(r, &res)
+		if len(res.Contents) != 1 {
+			return "", false
+		}
+		return res.Contents[0].Text, true
+	}},
+}
+
 // TestProxyMRTRForgedSpellings: a host slips roots of its own into a retry
 // in every spelling a go-sdk server decodes as roots (encoding/json folds
 // keys, takes the last of two, and decodes escapes). The server (go-sdk
 // v1.8.0, asking for roots by MRTR) reports what it decoded: never the
 // host's /etc or /, only the consent — or the proxy refuses the request
-// outright when its params could be read two ways. Both in a session
-// pinned to 2026-07-28 and in the default one.
+// outright when its params could be read two ways. A request with no input
+// responses is answered the consent by the proxy, which retries it itself.
+// For each of the three requests a server may answer input_required
+// (tools/call, prompts/get, resources/read), both in a session pinned to
+// 2026-07-28 and in the default one.
 func TestProxyMRTRForgedSpellings(t *testing.T) {
 	a := root(t, "a")
 	src := newTestSource()
 	src.set([]consent.Root{a}, nil)
 	const forged = `[{"uri":"file:///etc"},{"uri":"file:///"}]`
 	replaced := []struct{ name, inputs string }{
+		{"none: the proxy answers", ""},
 		{"exact", `"inputResponses":{"roots":{"roots":` + forged + `}}`},
 		{"Roots", `"inputResponses":{"roots":{"Roots":` + forged + `}}`},
 		{"ROOTS", `"inputResponses":{"roots":{"ROOTS":` + forged + `}}`},
@@ -441,33 +515,35 @@ func TestProxyMRTRForgedSpellings(t *testing.T) {
 			} else {
 				h.initialize(mode, nil)
 			}
-			call := func(inputs string) *jsonrpc.Response {
-				return h.answer(h.sendRaw("tools/call", `{"name":"roots","arguments":{}`+meta+`,`+inputs+`}`), nil)
-			}
-			for _, c := range replaced {
-				r := call(c.inputs)
-				if r.Error != nil {
-					t.Errorf("%s: %v", c.name, r.Error)
-					continue
+			for _, kind := range mrtrKinds {
+				call := func(inputs string) *jsonrpc.Response {
+					if inputs != "" {
+						inputs = "," + inputs
+					}
+					return h.answer(h.sendRaw(kind.method, `{`+kind.params+meta+inputs+`}`), nil)
 				}
-				var res struct {
-					Content []struct{ Text string } `json:"content"`
+				for _, c := range replaced {
+					r := call(c.inputs)
+					if r.Error != nil {
+						t.Errorf("%s %s: %v", kind.method, c.name, r.Error)
+						continue
+					}
+					text, ok := kind.text(r.Result)
+					if !ok {
+						t.Errorf("%s %s: not a complete result: %s", kind.method, c.name, r.Result)
+						continue
+					}
+					if got := parseMRTRAnswer(t, text); !slices.Equal(got.Roots, []string{a.URI}) {
+						t.Errorf("%s %s: the server decoded roots %v; want the consent [%s]", kind.method, c.name, got.Roots, a.URI)
+					}
 				}
-				_ = json.Unmarshal(r.Result, &res)
-				if len(res.Content) != 1 {
-					t.Errorf("%s: not a complete result: %s", c.name, r.Result)
-					continue
-				}
-				if got := parseMRTRAnswer(t, res.Content[0].Text); !slices.Equal(got.Roots, []string{a.URI}) {
-					t.Errorf("%s: the server decoded roots %v; want the consent [%s]", c.name, got.Roots, a.URI)
-				}
-			}
-			for _, c := range refused {
-				r := call(c.inputs)
-				if r.Error == nil {
-					t.Errorf("%s: relayed, the server answered %s; want the proxy to refuse it", c.name, r.Result)
-				} else if !strings.Contains(r.Error.Error(), "rootpick proxy") {
-					t.Errorf("%s: %v; want the proxy's refusal", c.name, r.Error)
+				for _, c := range refused {
+					r := call(c.inputs)
+					if r.Error == nil {
+						t.Errorf("%s %s: relayed, the server answered %s; want the proxy to refuse it", kind.method, c.name, r.Result)
+					} else if !strings.Contains(r.Error.Error(), "rootpick proxy") {
+						t.Errorf("%s %s: %v; want the proxy's refusal", kind.method, c.name, r.Error)
+					}
 				}
 			}
 		})

@@ -26,13 +26,17 @@ type msgHost struct {
 	done chan error
 }
 
-// startMsgHost runs a proxy for command with src and opts' other fields.
+// startMsgHost runs a proxy for command with src and opts' other fields;
+// Timing is testTiming unless opts sets one.
 func startMsgHost(t *testing.T, command []string, src RootSource, opts ProxyOptions) *msgHost {
 	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &msgHost{t: t, done: make(chan error, 1)}
-	opts.Command, opts.Source, opts.Timing, opts.Logger = command, src, testTiming, testLogger(t)
+	opts.Command, opts.Source, opts.Logger = command, src, testLogger(t)
+	if opts.Timing == (Timing{}) {
+		opts.Timing = testTiming
+	}
 	if opts.FetchHold == 0 {
 		opts.FetchHold = testFetchHold
 	}

@@ -62,11 +62,16 @@ const heldKeysMax = 64
 // check all, review) while the query typed is still being matched, so that
 // it acts on the rows of that query's result, never on a row of the older
 // result still on screen; once one key waits, every key after it waits
-// too, to keep their order. It reports whether the key was kept (or
-// dropped).
-func (m *Model) holdForFilter(msg tea.KeyPressMsg) bool {
-	if len(m.heldKeys) == 0 && !(m.filterPending() && m.actsOnRows(msg)) {
-		return false
+// too, to keep their order, and so does a paste: a paste let through
+// could change the query back to the one shown, whose result never comes
+// again, and leave every key waiting. It reports whether msg (a key or a
+// paste) was kept (or dropped).
+func (m *Model) holdForFilter(msg tea.Msg) bool {
+	if len(m.heldKeys) == 0 {
+		k, ok := msg.(tea.KeyPressMsg)
+		if !ok || !m.filterPending() || !m.actsOnRows(k) {
+			return false
+		}
 	}
 	if len(m.heldKeys) >= heldKeysMax {
 		m.setNote("Too many keys while the query was matched: some were dropped.", true)
@@ -84,17 +89,33 @@ func (m *Model) actsOnRows(msg tea.KeyPressMsg) bool {
 		key.Matches(msg, k.Toggle) && strings.TrimSpace(m.filter.Value()) == ""
 }
 
-// releaseKeys hands the held keys to the list, in order, now that the
-// query's result is shown; a key that types on makes those after it wait
-// again.
+// releaseKeys hands the held keys (and pastes) to the list, in order, now
+// that the query's result is shown; a key that types on makes those after
+// it wait again.
 func (m *Model) releaseKeys() tea.Cmd {
 	held := m.heldKeys
 	m.heldKeys = nil
 	var cmds []tea.Cmd
-	for _, k := range held {
-		cmds = append(cmds, m.handleKey(k))
+	for _, msg := range held {
+		if k, ok := msg.(tea.KeyPressMsg); ok {
+			cmds = append(cmds, m.handleKey(k))
+		} else {
+			cmds = append(cmds, m.typeIn(msg))
+		}
 	}
 	return tea.Batch(cmds...)
+}
+
+// typeIn hands the query line what is not a key (a paste, the cursor's
+// blink) while the list is shown; a paste waits behind held keys.
+func (m *Model) typeIn(msg tea.Msg) tea.Cmd {
+	if m.mode() != modeList {
+		return nil
+	}
+	if _, paste := msg.(tea.PasteMsg); paste && m.holdForFilter(msg) {
+		return nil
+	}
+	return m.editQuery(msg)
 }
 
 func (m *Model) applyFilter(res picker.Result) bool {

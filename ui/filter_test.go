@@ -425,3 +425,178 @@ func TestQueryLineRedrawnAfterEveryChange(t *testing.T) {
 		t.Fatalf("the pasted query is not on the query line: %q", line())
 	}
 }
+
+// TestHeldKeysKeepExactlyTheMax: while a query is matched, exactly
+// heldKeysMax keys wait for its result, in order; the next is dropped and
+// the note says so. (A tab, then typed letters: each letter kept is typed
+// once the result is shown, so the query counts what was kept.)
+func TestHeldKeysKeepExactlyTheMax(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.filterSyncMax = 0 // every list counts as large: the query is matched off the loop
+	results := filterResults(send(m, "w"))
+	send(m, "tab") // acts on rows: waits, and every key after it too
+	for range heldKeysMax - 1 {
+		send(m, "x")
+	}
+	if len(m.heldKeys) != heldKeysMax || strings.Contains(m.status.note, "dropped") {
+		t.Fatalf("%d keys held (note %q), want %d and none dropped", len(m.heldKeys), m.status.note, heldKeysMax)
+	}
+	send(m, "x")
+	if len(m.heldKeys) != heldKeysMax {
+		t.Fatalf("key %d was held: %d held, at most %d are", heldKeysMax+1, len(m.heldKeys), heldKeysMax)
+	}
+	if !strings.Contains(m.status.note, "Too many keys") {
+		t.Fatalf("a key was dropped and the note does not say so: %q", m.status.note)
+	}
+	for _, r := range results {
+		m.Update(r)
+	}
+	if want := "w" + strings.Repeat("x", heldKeysMax-1); m.filter.Value() != want {
+		t.Fatalf("after w's result: query %q (%d x), want w and %d x", m.filter.Value(), strings.Count(m.filter.Value(), "x"), heldKeysMax-1)
+	}
+	if !m.picker.IsChecked("/work/demo/web") || m.picker.CheckedCount() != 1 {
+		t.Fatalf("the held tab checked %v, want web (w's top row)", m.picker.Checked())
+	}
+}
+
+// TestHeldKeysWaitForTheCurrentResult: a key held for a query is released
+// only by that query's result as shown: neither the result of an older
+// query nor one matched against candidates that changed since (stale: it
+// is matched again) hands it to the list, which would act on the rows
+// still on screen.
+func TestHeldKeysWaitForTheCurrentResult(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.filterSyncMax = 0 // every list counts as large: the query is matched off the loop
+	var results []filterResultMsg
+	for _, k := range []string{"w", "e", "b"} {
+		results = append(results, filterResults(send(m, k))...)
+	}
+	if len(results) != 3 {
+		t.Fatalf("%d filter results for w, e, b; want 3", len(results))
+	}
+	send(m, "tab") // held: on screen is the unfiltered list, its cursor on api
+	// tools/cli's branch changes while web is matched: web's result is stale.
+	m.Update(scanBatchMsg{gen: m.scanGen, repos: []vcsdetect.Repo{repo("tools/cli", "web-fix")}})
+	for _, r := range results[:2] { // w and we: older queries
+		if _, cmd := m.Update(r); cmd != nil || len(m.heldKeys) != 1 || m.picker.CheckedCount() != 0 {
+			t.Fatalf("the result of %q (older than web) released the held tab: checked %v, %d held", r.res.Text, m.picker.Checked(), len(m.heldKeys))
+		}
+	}
+	_, cmd := m.Update(results[2])
+	if len(m.heldKeys) != 1 || m.picker.CheckedCount() != 0 {
+		t.Fatalf("web's stale result released the held tab: checked %v, %d held; filter %q", m.picker.Checked(), len(m.heldKeys), m.picker.Filter())
+	}
+	again := filterResults(cmd)
+	if len(again) != 1 {
+		t.Fatalf("web's stale result was not matched again (%d results)", len(again))
+	}
+	m.Update(again[0])
+	if m.picker.Filter() != "web" || !slices.Contains(shownLabels(m), "tools/cli") {
+		t.Fatalf("web after the rematch: filter %q, shows %v", m.picker.Filter(), shownLabels(m))
+	}
+	if got, top := m.picker.Checked(), m.picker.ShownAt(0).Path; len(got) != 1 || got[0] != top || len(m.heldKeys) != 0 {
+		t.Fatalf("after web's result: checked %v, %d held; want its top row %s", got, len(m.heldKeys), top)
+	}
+}
+
+// TestClearedQueryActsOnEveryRow: a key that acts on rows, pressed right
+// after the query is cleared (esc, ctrl+u, backspace to nothing), acts on
+// the unfiltered rows, never on the filtered rows shown before. On a large
+// list the clear is either shown at once or is pending until it is: the
+// filtered rows are never what the key acts on.
+func TestClearedQueryActsOnEveryRow(t *testing.T) {
+	for _, clear := range [][]string{{"esc"}, {"ctrl+u"}, {"backspace", "backspace", "backspace"}} {
+		m := fixture(t, demoRepos()...)
+		m.filterSyncMax = 0 // every list counts as large
+		for _, k := range []string{"w", "e", "b"} {
+			for _, r := range filterResults(send(m, k)) {
+				m.Update(r)
+			}
+		}
+		if m.picker.Filter() != "web" || !slices.Equal(shownLabels(m), []string{"web"}) {
+			t.Fatalf("web: filter %q, shows %v", m.picker.Filter(), shownLabels(m))
+		}
+		var pending []filterResultMsg
+		for _, k := range clear {
+			pending = append(pending, filterResults(send(m, k))...)
+		}
+		pending = append(pending, filterResults(send(m, "tab"))...)
+		for _, r := range pending {
+			m.Update(r)
+		}
+		if m.picker.Filter() != "" || m.picker.ShownLen() != 5 {
+			t.Fatalf("%v: filter %q, %d shown; want the query cleared", clear, m.picker.Filter(), m.picker.ShownLen())
+		}
+		if got := m.picker.Checked(); !slices.Equal(got, []string{"/work/demo/api"}) {
+			t.Fatalf("%v then tab checked %v; want api, the top of every row (web was the filtered row)", clear, got)
+		}
+	}
+}
+
+// TestFilterPending: a query typed and not yet shown is pending; spaces
+// alone are no query, so they are pending only while a real query is
+// still on screen (the query was cleared and its rows are not shown yet).
+func TestFilterPending(t *testing.T) {
+	for _, c := range []struct {
+		want, shown string
+		pending     bool
+	}{
+		{"", "", false},
+		{"  ", "", false}, // spaces alone are no filter
+		{"web", "web", false},
+		{"web", "we", true},
+		{"web", "", true},
+		{"", "web", true},  // cleared, the filtered rows still on screen
+		{"  ", "web", true}, // the same
+	} {
+		m := fixture(t, demoRepos()...)
+		m.picker.SetFilter(c.shown)
+		m.filterWant = c.want
+		if got := m.filterPending(); got != c.pending {
+			t.Errorf("query %q with %q shown: pending %v, want %v", c.want, c.shown, got, c.pending)
+		}
+	}
+}
+
+// TestPasteWaitsBehindHeldKeys: a paste after a held key waits behind it,
+// as a typed key does. Let through, a paste that brought the query back to
+// the one shown (webx shown, backspace to web still matched, tab held,
+// then x pasted) left nothing pending and no result to come: the tab and
+// every key after it waited for good.
+func TestPasteWaitsBehindHeldKeys(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.filterSyncMax = 0 // every list counts as large: the query is matched off the loop
+	for _, k := range []string{"w", "e", "b", "x"} {
+		for _, r := range filterResults(send(m, k)) {
+			m.Update(r)
+		}
+	}
+	// tools/cli's branch changes: web's kept result is stale, so backspace
+	// to web is matched off the loop.
+	m.Update(scanBatchMsg{gen: m.scanGen, repos: []vcsdetect.Repo{repo("tools/cli", "web-fix")}})
+	web := filterResults(send(m, "backspace"))
+	if len(web) != 1 || !m.filterPending() {
+		t.Fatalf("backspace to web: %d results to wait for, pending %v; want it matched off the loop", len(web), m.filterPending())
+	}
+	send(m, "tab")
+	m.Update(tea.PasteMsg{Content: "x"})
+	if m.filter.Value() != "web" || len(m.heldKeys) != 2 {
+		t.Fatalf("a paste after a held tab: query %q, %d held; want web and the paste held behind the tab", m.filter.Value(), len(m.heldKeys))
+	}
+	var rest []filterResultMsg
+	for _, r := range web {
+		_, cmd := m.Update(r)
+		rest = append(rest, filterResults(cmd)...)
+	}
+	if got := m.picker.Checked(); len(got) != 1 || m.filter.Value() != "webx" || len(m.heldKeys) != 0 {
+		t.Fatalf("after web's result: checked %v, query %q, %d held; want web's top row checked, then the paste typed", got, m.filter.Value(), len(m.heldKeys))
+	}
+	checked := m.picker.Checked()[0]
+	for _, r := range rest {
+		m.Update(r)
+	}
+	send(m, "ctrl+u", "ctrl+x") // the list answers keys again
+	if len(m.heldKeys) != 0 || m.picker.CheckedCount() != 0 {
+		t.Fatalf("keys after the paste: %d held, checked %v (%s was checked); want none held, ctrl+x unchecking", len(m.heldKeys), m.picker.Checked(), checked)
+	}
+}

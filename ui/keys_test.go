@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/vcsdetect"
 )
 
 // TestTextsNameTheBoundKeys: notes, questions, the dialog and the pane
@@ -64,5 +66,43 @@ func TestTextsNameTheBoundKeys(t *testing.T) {
 	m.Update(scanBatchMsg{gen: 1, done: true})
 	if out := flat(screen(m)); !strings.Contains(out, "f3 rescans · esc/f10 quits") {
 		t.Errorf("the empty screen does not name its keys:\n%s", out)
+	}
+}
+
+// TestQuestionsNameTheYesKey: the questions (check or uncheck every row
+// shown with some off screen, discard unconfirmed changes) name their yes
+// key from its binding, askYes: bound to another key, the note names that
+// one, and that key answers.
+func TestQuestionsNameTheYesKey(t *testing.T) {
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	var repos []vcsdetect.Repo
+	for i := range 40 {
+		repos = append(repos, repo(fmt.Sprintf("svc-%02d", i), "main"))
+	}
+	for _, yes := range []string{keyName(askYes), "ctrl+y"} {
+		if yes != keyName(askYes) {
+			old := askYes
+			askYes = key.NewBinding(key.WithKeys(yes), key.WithHelp(yes, "yes"))
+			t.Cleanup(func() { askYes = old })
+		}
+		m := fixture(t, repos...) // 80×24: not 40 rows
+		for _, ask := range []struct{ key, says string }{{"ctrl+a", "Check 40 rows?"}, {"ctrl+x", "Uncheck 40 rows?"}} {
+			send(m, ask.key)
+			note := flat(m.status.note)
+			if m.mode() != modeAsk || !strings.Contains(note, ask.says) {
+				t.Fatalf("%s with rows off screen: mode %d, note %q; want the question", ask.key, m.mode(), note)
+			}
+			if !strings.Contains(note, " "+yes+" does it,") {
+				t.Fatalf("with yes bound to %s, %s's question says %q: it does not name %s", yes, ask.key, note, yes)
+			}
+			send(m, yes)
+			if on := m.picker.CheckedCount() == 40; on != (ask.key == "ctrl+a") {
+				t.Fatalf("%s then %s: %d checked", ask.key, yes, m.picker.CheckedCount())
+			}
+		}
+		send(m, "space", "esc") // one unconfirmed change, then quit
+		if note := flat(m.status.note); !strings.Contains(note, "? "+yes+" or "+keyName(m.keys.QuitNow)+" quits") {
+			t.Fatalf("with yes bound to %s, the quit question says %q", yes, note)
+		}
 	}
 }

@@ -90,10 +90,10 @@ type Model struct {
 	scanStart   time.Time
 	spinner     spinner.Model
 
-	filter        queryLine         // the query line, always focused: typing filters
-	filterWant    string            // the query typed last; the picker shows it once matched
-	filterSyncMax int               // lists up to this size are matched inside Update (filter.go)
-	heldKeys      []tea.KeyPressMsg // keys that wait for the query's result (filter.go)
+	filter        queryLine // the query line, always focused: typing filters
+	filterWant    string    // the query typed last; the picker shows it once matched
+	filterSyncMax int       // lists up to this size are matched inside Update (filter.go)
+	heldKeys      []tea.Msg // keys (and pastes after them) that wait for the query's result (filter.go)
 
 	// Derived per change, not per frame (rows.go).
 	sharedCache   map[string]bool
@@ -284,10 +284,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.mode() == modeList { // a paste, the query line's cursor blink
-		return m.editQuery(msg)
-	}
-	return nil
+	return m.typeIn(msg) // a paste, the query line's cursor blink
 }
 
 func sharedNote(n int) string {

@@ -118,8 +118,9 @@ func isURLEnd(c byte) bool {
 // userinfoInText adds user:password in user:password@host written
 // without a scheme: a word that starts (after a space, quote or one of
 // "(<[{=,") with a user name, then ':', a password and '@', then a host.
-// A password with '/' is not recognised here (a path could not be told
-// from it); git@host:path, with no password, and an image's
+// The password may hold '@' (the user information runs to the word's last
+// '@'). A password with '/' is not recognised here (a path could not be
+// told from it); git@host:path, with no password, and an image's
 // name:tag@sha256:digest are not touched.
 func userinfoInText(ss *spans, s string) {
 	for from := 0; ; {
@@ -133,9 +134,11 @@ func userinfoInText(ss *spans, s string) {
 			strings.HasPrefix(s[at+1:], "sha256:") || strings.HasPrefix(s[at+1:], "sha512:") {
 			continue
 		}
-		// p: where the run of bytes a password may hold starts.
+		// p: where the run of bytes a password may hold starts. The run
+		// crosses an earlier '@': in user:p@ss@host the password is p@ss,
+		// as url.Parse and URL cut it at the last '@'.
 		p := at
-		for p > 0 && strings.IndexByte(" \t\r\n\"'@/<>?#", s[p-1]) < 0 {
+		for p > 0 && strings.IndexByte(" \t\r\n\"'/<>?#", s[p-1]) < 0 {
 			p--
 		}
 		// The user name starts at p (after a space, quote or '<') or

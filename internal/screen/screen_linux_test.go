@@ -261,6 +261,31 @@ func TestPanicInViewClosesTheScreen(t *testing.T) {
 	}
 }
 
+// A panic in the model's Update puts the terminal back too: a key that
+// crashes the picker must not leave the shell raw, on the alternate screen.
+func TestPanicInUpdateClosesTheScreen(t *testing.T) {
+	s, term, tty := openScreen(t, 40, 10)
+	m := s.Model(panicsInUpdate{})
+	func() {
+		defer func() {
+			if r := recover(); r != "bang" {
+				t.Errorf("recovered %v, want the model's panic", r)
+			}
+		}()
+		m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	}()
+	term.waitFor(t, ansi.ResetModeAltScreenSaveCursor)
+	if st, _ := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS); st.Lflag&unix.ICANON == 0 || st.Lflag&unix.ECHO == 0 {
+		t.Error("the input is still raw after the panic")
+	}
+}
+
+type panicsInUpdate struct{}
+
+func (panicsInUpdate) Init() tea.Cmd                       { return nil }
+func (panicsInUpdate) Update(tea.Msg) (tea.Model, tea.Cmd) { panic("bang") }
+func (panicsInUpdate) View() tea.View                      { return view("calm") }
+
 type panicky struct{}
 
 func (panicky) Init() tea.Cmd                       { return nil }

@@ -28,6 +28,8 @@ var servers = map[string]func(){
 	"args":    Args,
 	"fetcher": Fetcher,
 	"slow":    Slow,
+	// Not a fault: server-filesystem's behaviour, for machines without node.
+	"filesystem": Filesystem,
 }
 
 // Run runs the server called name, if there is one, and reports whether

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/consent"
 )
 
@@ -208,5 +209,125 @@ func TestVersionCountsEveryChange(t *testing.T) {
 	s.Review(nil) // applying: kept for later, no set changed
 	if s.Version() != before {
 		t.Error("a review asked for moved the version")
+	}
+}
+
+// TestConsentedAgainIsServedNotWithdrawn: a root the hub withdrew and the
+// person then confirms again is a consent like any other: it is no longer
+// marked withdrawn (nor counted), and the roots still withdrawn stay so.
+func TestConsentedAgainIsServedNotWithdrawn(t *testing.T) {
+	api, web := mkRoot("/work/demo/api"), mkRoot("/work/demo/web")
+	s := inPhase(t, Reviewing)
+	s.Confirm([]consent.Root{api, web}, nil, "")
+	s.ServedNow([]consent.Root{api, web})
+	s.Withdraw(api.Path, "deleted")
+	s.Withdraw(web.Path, "renamed")
+	if s.WithdrawnCount() != 2 {
+		t.Fatalf("withdrawn after two withdrawals: %d, want 2", s.WithdrawnCount())
+	}
+	s.Review(nil)
+	s.Proposed(&dialog{}, false)
+	if !s.Confirm([]consent.Root{api}, nil, "") {
+		t.Fatal("the confirmation of api again was refused")
+	}
+	s.ServedNow([]consent.Root{api})
+	if why, ok := s.Withdrawn(api.Path); ok {
+		t.Fatalf("api, consented again and served, is still withdrawn (%q)", why)
+	}
+	if !s.IsServed(api.Path) {
+		t.Fatal("api, consented again, is not served")
+	}
+	if why, ok := s.Withdrawn(web.Path); !ok || why != "renamed" || s.WithdrawnCount() != 1 {
+		t.Fatalf("web, not consented again: withdrawn %q %v, %d withdrawn in all; want renamed, 1", why, ok, s.WithdrawnCount())
+	}
+}
+
+// TestRevokeAllWhileBusyChangesNothing: revoke-all asked for while a
+// review is being built, shown or applied does nothing, and in
+// particular does not mark the review (this one, or the next one asked
+// for) as a revoke-all: a plain review must not become "stop sharing
+// everything".
+func TestRevokeAllWhileBusyChangesNothing(t *testing.T) {
+	for _, p := range []Phase{Preparing, Reviewing, Applying} {
+		s := inPhase(t, p)
+		if s.RevokeAll(nil) {
+			t.Errorf("%v: revoke-all started a review", p)
+		}
+		if s.Revoking() {
+			t.Errorf("%v: revoke-all while busy marked the review a revoke-all", p)
+		}
+		if s.Phase() != p {
+			t.Errorf("%v: revoke-all moved the phase to %v", p, s.Phase())
+		}
+	}
+	// While applying, a review asked for after the refused revoke-all
+	// starts once served, and it is a plain review.
+	s := inPhase(t, Applying)
+	s.RevokeAll(nil)
+	s.Review(nil)
+	if !s.ServedNow(nil) || s.Phase() != Preparing {
+		t.Fatalf("the kept review did not start once served (phase %v)", s.Phase())
+	}
+	if s.Revoking() {
+		t.Fatal("the review kept while applying became a revoke-all")
+	}
+	// Idle, it is one, until the review ends.
+	s = inPhase(t, Idle)
+	if !s.RevokeAll(nil) || !s.Revoking() {
+		t.Fatalf("idle revoke-all: phase %v, revoking %v", s.Phase(), s.Revoking())
+	}
+	s.Proposed(&dialog{}, false)
+	s.Cancel()
+	if s.Revoking() {
+		t.Fatal("still a revoke-all after the dialog was cancelled")
+	}
+}
+
+// TestTypeAheadKeepsExactlyTheMax: while the review is built, exactly
+// [TypeAheadMax] keys are kept, in order; the next one is refused.
+func TestTypeAheadKeepsExactlyTheMax(t *testing.T) {
+	s := inPhase(t, Preparing)
+	for i := range TypeAheadMax {
+		if !s.HoldKey(tea.KeyPressMsg{Code: rune('a' + i%26)}) {
+			t.Fatalf("key %d of %d was refused", i+1, TypeAheadMax)
+		}
+	}
+	if s.HoldKey(tea.KeyPressMsg{Code: 'z'}) {
+		t.Fatalf("key %d was kept; at most %d are", TypeAheadMax+1, TypeAheadMax)
+	}
+	ahead := s.TakeTypeAhead()
+	if len(ahead) != TypeAheadMax {
+		t.Fatalf("%d keys kept, want %d", len(ahead), TypeAheadMax)
+	}
+	for i, k := range ahead {
+		if k.Code != rune('a'+i%26) {
+			t.Fatalf("key %d is %q, want %q: the order was not kept", i, k.Code, rune('a'+i%26))
+		}
+	}
+	if len(s.TakeTypeAhead()) != 0 || !s.HoldKey(tea.KeyPressMsg{Code: 'a'}) {
+		t.Fatal("the keys taken were not forgotten")
+	}
+	if idle := inPhase(t, Idle); idle.HoldKey(tea.KeyPressMsg{Code: 'a'}) {
+		t.Fatal("a key was kept while no review was built")
+	}
+}
+
+// TestStraySaveDoesNotDisarmQuit: a finished write that was never counted
+// (one too many Saved) leaves the count at zero, not below: the next write
+// still makes a quit wait for it.
+func TestStraySaveDoesNotDisarmQuit(t *testing.T) {
+	var s State[dialog]
+	if s.Saved() {
+		t.Fatal("a stray finished write with no quit waiting said the program may end")
+	}
+	if s.Saves() != 0 {
+		t.Fatalf("%d writes running after a stray finished write, want 0", s.Saves())
+	}
+	s.Saving()
+	if s.Quit() {
+		t.Fatal("quit did not wait for the write running (the stray Saved drove the count below zero)")
+	}
+	if !s.Saved() {
+		t.Fatal("no quit once the write was done")
 	}
 }
