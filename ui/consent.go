@@ -236,8 +236,11 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 	}
 	m.layout()
 	// The keys pressed while the review was built go to the dialog, whose
-	// guard ignores an early y or space.
-	return tea.Batch(d.guardTick(), m.replayTypeAhead())
+	// guard ignores an early y or space: first those still waiting for the
+	// query's result (pressed before the others), which released later
+	// would reach the dialog after its guard, a y typed in the query
+	// confirming it.
+	return tea.Batch(d.guardTick(), m.releaseKeys(), m.replayTypeAhead())
 }
 
 // replacesNote says that y replaces the profile's remembered consent for

@@ -4,9 +4,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/ui/sharing"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
@@ -546,7 +549,7 @@ func TestFilterPending(t *testing.T) {
 		{"web", "web", false},
 		{"web", "we", true},
 		{"web", "", true},
-		{"", "web", true},  // cleared, the filtered rows still on screen
+		{"", "web", true},   // cleared, the filtered rows still on screen
 		{"  ", "web", true}, // the same
 	} {
 		m := fixture(t, demoRepos()...)
@@ -598,5 +601,59 @@ func TestPasteWaitsBehindHeldKeys(t *testing.T) {
 	send(m, "ctrl+u", "ctrl+x") // the list answers keys again
 	if len(m.heldKeys) != 0 || m.picker.CheckedCount() != 0 {
 		t.Fatalf("keys after the paste: %d held, checked %v (%s was checked); want none held, ctrl+x unchecking", len(m.heldKeys), m.picker.Checked(), checked)
+	}
+}
+
+// TestHeldKeysNeverAnswerALaterDialog: keys held for a query's result
+// that a review overtakes (enter pressed while a change was applied, the
+// review built once it is served) go to its dialog with the keys typed
+// ahead, in the order pressed, while its guard still ignores y: a y typed
+// into the query and released once the guard had passed confirmed the
+// dialog, sharing web unasked.
+func TestHeldKeysNeverAnswerALaterDialog(t *testing.T) {
+	api := mkRoot("/work/demo/api")
+	applyingWithHeldKeys := func(t *testing.T, keys ...string) (*Model, []filterResultMsg) {
+		t.Helper()
+		m := fixture(t, demoRepos()...)
+		m.filterSyncMax = 0 // every list counts as large: the query is matched off the loop
+		openDialog(t, m, api)
+		send(m, "y")
+		send(m, "enter") // applying: the review is kept for when api is served
+		results := filterResults(send(m, "w"))
+		send(m, keys...)
+		if !m.sh.Applying() || len(m.heldKeys) != len(keys) {
+			t.Fatalf("applying %v, %d keys held; want applying and %v held", m.sh.Applying(), len(m.heldKeys), keys)
+		}
+		m.Update(rootsServedMsg{roots: []consent.Root{api}})
+		if m.sh.Phase() != sharing.Preparing {
+			t.Fatalf("served: phase %v, want the kept review preparing", m.sh.Phase())
+		}
+		return m, results
+	}
+
+	// The query's result comes after the dialog's guard has passed.
+	m, results := applyingWithHeldKeys(t, "tab", "y")
+	clk := clockOf(m)
+	m.Update(proposalMsg{proposed: plainItems("/work/demo/api", "/work/demo/web")})
+	clk.Advance(time.Second)
+	m.Update(consentGuardMsg{id: m.sh.Dialog().id, seq: m.sh.Dialog().guardSeq})
+	for _, r := range results {
+		m.Update(r)
+	}
+	if m.sh.Dialog() == nil || m.sh.Applying() || len(m.Consented()) != 1 {
+		t.Fatalf("a y held for the query answered the dialog: open %v, consented %v", m.sh.Dialog() != nil, m.Consented())
+	}
+
+	// The query's result comes while the review is built, before an n
+	// typed ahead: tab, then n, reach the dialog; n cancels it, and the
+	// tab never checks a row of the list (openDialog checked none).
+	m, results = applyingWithHeldKeys(t, "tab")
+	send(m, "n")
+	for _, r := range results {
+		m.Update(r)
+	}
+	m.Update(proposalMsg{proposed: plainItems("/work/demo/api", "/work/demo/web")})
+	if m.sh.Dialog() != nil || m.picker.CheckedCount() != 0 {
+		t.Fatalf("tab then n typed while the review was built: dialog open %v, checked %v; want it cancelled, no row checked", m.sh.Dialog() != nil, m.picker.Checked())
 	}
 }

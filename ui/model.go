@@ -369,10 +369,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.stopScan()
 		m.closePool()
 		return tea.Interrupt
-	case md == modeList && m.sh.HoldKey(msg):
+	case md == modeList && len(m.heldKeys) == 0 && m.sh.HoldKey(msg):
 		// enter was pressed and the review is being built: the keys that
 		// follow are for the dialog (an "enter n" cancels it), so they
-		// wait for it rather than edit the list.
+		// wait for it rather than edit the list; behind keys that wait
+		// for the query's result, which go first, in the order pressed.
 		return nil
 	case md == modeList && m.holdForFilter(msg):
 		// A key that acts on rows, pressed while the query typed is still
