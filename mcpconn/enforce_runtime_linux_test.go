@@ -250,6 +250,17 @@ func TestEnforcedNpxColdCache(t *testing.T) {
 			t.Errorf("consented a, it read %s: %q, %v", p, out, err)
 		}
 	}
+	// Its own writes in the consented folder work under the guard's
+	// filter (server-filesystem writes a temporary file and renames it).
+	written := filepath.Join(h.a, "written.txt")
+	if out, err := call("write_file", map[string]any{"path": written, "content": "from the server"}); err != nil {
+		t.Errorf("write_file in a: %q, %v", out, err)
+	} else if b, err := os.ReadFile(written); err != nil || string(b) != "from the server" {
+		t.Errorf("what server-filesystem wrote in a: %q, %v", b, err)
+	}
+	if out, err := call("write_file", map[string]any{"path": filepath.Join(h.b, "written.txt"), "content": "x"}); err == nil && !strings.Contains(out, "denied") {
+		t.Errorf("write_file in b, not consented: %q", out)
+	}
 }
 
 // allowedDirs are the folders in server-filesystem's answer to
