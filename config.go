@@ -96,7 +96,7 @@ type configFile struct {
 
 // configServer is one [servers.NAME] table: a command or a URL, and for
 // a command what the kernel lets it open (enforce, allow-read,
-// allow-write, allow-socket).
+// allow-write, allow-socket, network).
 type configServer struct {
 	Name                  string
 	Command               shellCommand
@@ -104,12 +104,13 @@ type configServer struct {
 	Enforce               enforceFlag
 	AllowRead, AllowWrite allowPaths
 	AllowSocket           allowPaths
+	Network               networkFlag
 }
 
 // spec is the server as the hub takes it, labelled with its name.
 func (s configServer) spec() mcpconn.Spec {
 	return mcpconn.Spec{Name: s.Name, Command: s.Command, URL: string(s.URL),
-		Enforce: mcpconn.Enforce(s.Enforce), AllowRead: s.AllowRead, AllowWrite: s.AllowWrite, AllowSocket: s.AllowSocket}
+		Enforce: mcpconn.Enforce(s.Enforce), AllowRead: s.AllowRead, AllowWrite: s.AllowWrite, AllowSocket: s.AllowSocket, Network: mcpconn.Network(s.Network)}
 }
 
 // server is the server of that name, or false.
@@ -351,6 +352,9 @@ func (c *configFile) show(w io.Writer) error {
 		}
 		if len(s.AllowSocket) > 0 {
 			line("allow-socket", []string(s.AllowSocket), true)
+		}
+		if s.Network != "" {
+			line("network", string(s.Network), true)
 		}
 	}
 	return nil

@@ -197,7 +197,7 @@ func (p *configParser) readServer(name string) (configServer, error) {
 	if !ok {
 		return s, p.valueError(at, wrongType("a table", v))
 	}
-	fields := map[string]tomlValue{"command": &s.Command, "url": &s.URL, "enforce": &s.Enforce, "allow-read": &s.AllowRead, "allow-write": &s.AllowWrite, "allow-socket": &s.AllowSocket}
+	fields := map[string]tomlValue{"command": &s.Command, "url": &s.URL, "enforce": &s.Enforce, "allow-read": &s.AllowRead, "allow-write": &s.AllowWrite, "allow-socket": &s.AllowSocket, "network": &s.Network}
 	for _, key := range p.childKeys(at) {
 		into, ok := fields[key]
 		if !ok {
@@ -210,8 +210,8 @@ func (p *configParser) readServer(name string) (configServer, error) {
 	if (s.Command == nil) == (s.URL == "") {
 		return s, p.at(at, "server "+quote(name)+": give either command or url")
 	}
-	if s.URL != "" && (s.Enforce != "" || s.AllowRead != nil || s.AllowWrite != nil || s.AllowSocket != nil) {
-		return s, p.at(at, "server "+quote(name)+": enforce, allow-read, allow-write and allow-socket are for a command rootpick starts, not a url")
+	if s.URL != "" && (s.Enforce != "" || s.AllowRead != nil || s.AllowWrite != nil || s.AllowSocket != nil || s.Network != "") {
+		return s, p.at(at, "server "+quote(name)+": enforce, allow-read, allow-write, allow-socket and network are for a command rootpick starts, not a url")
 	}
 	return s, nil
 }

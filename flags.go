@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/redact"
+	"github.com/rootpick/rootpick/mcpconn"
 	"mvdan.cc/sh/v3/shell"
 )
 
@@ -246,6 +247,31 @@ func checkEnforce(s string) (enforceFlag, error) {
 		return enforceFlag(s), nil
 	}
 	return "", fmt.Errorf("want on, off or require, got %q", s)
+}
+
+// networkFlag is --network and a server's network in the config file:
+// on or off (mcpconn.Network).
+type networkFlag string
+
+func (n *networkFlag) Decode(ctx *kong.DecodeContext) error {
+	var s string
+	if err := ctx.Scan.PopValueInto("on|off", &s); err != nil {
+		return err
+	}
+	v, err := mcpconn.ParseNetwork(s)
+	*n = networkFlag(v)
+	return err
+}
+
+// UnmarshalTOML reads a server's network from the config file.
+func (n *networkFlag) UnmarshalTOML(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return wrongType("a string", v)
+	}
+	got, err := mcpconn.ParseNetwork(s)
+	*n = networkFlag(got)
+	return err
 }
 
 // allowPaths is a server's allow-read or allow-write in the config file:

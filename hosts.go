@@ -61,9 +61,11 @@ type hostsWrapCmd struct {
 	Profile  string   `placeholder:"NAME" help:"The proxy serves the consent of profile NAME (default: the proxy's own default, as 'rootpick proxy' without --profile)."`
 	Except   []string `placeholder:"NAME" help:"Leave the server NAME alone (repeat for several); it wins over a NAME given as an argument."`
 	KeepArgs bool     `name:"keep-args" help:"Keep the servers' folder arguments as they are, instead of replacing them with {roots}: the servers then get those folders whatever you consent."`
-	Yes      bool     `short:"y" help:"Write without asking (for scripts)."`
-	All      bool     `help:"With no server named, take every stdio server without the checklist (for scripts; --yes implies it)."`
-	Project  string   `placeholder:"DIR" type:"path" help:"Read the project files of DIR (default: the current folder)."`
+	// Network is passed to each wrapped server's proxy (--network).
+	Network networkFlag `placeholder:"on|off" help:"Pass --network to each wrapped server's proxy: off refuses the server every TCP and UDP socket when it runs enforced (a filesystem or git server needs none). On is the proxy's default."`
+	Yes     bool        `short:"y" help:"Write without asking (for scripts)."`
+	All     bool        `help:"With no server named, take every stdio server without the checklist (for scripts; --yes implies it)."`
+	Project string      `placeholder:"DIR" type:"path" help:"Read the project files of DIR (default: the current folder)."`
 	// NoPrefetch skips fetching what a wrapped launcher (npx, uvx, pnpm
 	// dlx) would download on the host's first start (hosts_prefetch.go).
 	NoPrefetch bool `name:"no-prefetch" help:"Do not fetch what a wrapped npx, npm exec, uvx or pnpm dlx entry would download on the host's first start (by default it is fetched before the file is written, so that the first start fits the host's timeout)."`
@@ -159,7 +161,7 @@ func (o *hostsWrapCmd) Run(e *env) error {
 		return usageError("hosts wrap: --prefetch and --no-prefetch contradict each other: give one")
 	}
 	ch := hostsChange{targets: o.Targets, except: o.Except, project: o.Project, yes: o.Yes, wrap: true,
-		proxy: hostcfg.Proxy{Exe: proxyExecutable(), Profile: o.Profile, StateDir: e.dirs.NonDefaultState(), KeepArgs: o.KeepArgs}}
+		proxy: hostcfg.Proxy{Exe: proxyExecutable(), Profile: o.Profile, StateDir: e.dirs.NonDefaultState(), KeepArgs: o.KeepArgs, Network: string(o.Network)}}
 	if !o.NoPrefetch {
 		ch.prefetch, ch.confine, ch.prefetchProject = prefetchRun, prefetchConfine, o.Prefetch
 	}

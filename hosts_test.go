@@ -896,3 +896,19 @@ func TestHostsWrapVSCodeProfile(t *testing.T) {
 		t.Errorf("unwrap did not put the file back:\n%s\nwant\n%s", b, original)
 	}
 }
+
+// TestHostsWrapNetworkOff: hosts wrap --network off writes --network=off
+// into each wrapped server's proxy arguments, which the proxy takes.
+func TestHostsWrapNetworkOff(t *testing.T) {
+	_, project := hostsSandbox(t)
+	var out, errb bytes.Buffer
+	if err := run([]string{"hosts", "wrap", "claude", "time", "--network", "off", "--yes", "--no-prefetch", "--project", project}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), `"--network=off"`) {
+		t.Fatalf("the wrap does not pass --network=off:\n%s", out.String())
+	}
+	if c, _ := parseWith(t, "proxy", "--host=claude", "--name=time", "--network=off", "--", "uvx", "mcp-server-time"); c.Proxy.Network != "off" {
+		t.Errorf("the proxy reads --network=off as %q", c.Proxy.Network)
+	}
+}

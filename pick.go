@@ -355,7 +355,8 @@ type sandboxFlags struct {
 	// AllowSocket is held to the socket by Landlock from ABI 9 only:
 	// below it the server may then make unix sockets at all, which the
 	// dialog and the pane say (mcpconn.Policy.UnixSockets).
-	AllowSocket []string `name:"allow-socket" type:"path" placeholder:"SOCKET" sep:"none" group:"servers" help:"Let each stdio server connect to the unix socket SOCKET (an agent's, a database's; repeatable). Unix sockets are refused otherwise; below Landlock ABI 9 this lets the server reach any unix socket, and rootpick says so."`
+	Network     networkFlag `placeholder:"on|off" group:"servers" help:"Whether each stdio server may use the network when enforced: on (the default) or off (every TCP and UDP socket refused, loopback included)."`
+	AllowSocket []string    `name:"allow-socket" type:"path" placeholder:"SOCKET" sep:"none" group:"servers" help:"Let each stdio server connect to the unix socket SOCKET (an agent's, a database's; repeatable). Unix sockets are refused otherwise; below Landlock ABI 9 this lets the server reach any unix socket, and rootpick says so."`
 }
 
 // apply sets the flags given on a stdio server's spec. As every flag, one
@@ -376,5 +377,8 @@ func (f sandboxFlags) apply(s *mcpconn.Spec) {
 	}
 	if len(f.AllowSocket) > 0 {
 		s.AllowSocket = slices.Clone(f.AllowSocket)
+	}
+	if f.Network != "" {
+		s.Network = mcpconn.Network(f.Network)
 	}
 }

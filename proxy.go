@@ -152,6 +152,7 @@ func (o *proxyCmd) Run(e *env) error {
 		AllowRead:       o.AllowRead,
 		AllowWrite:      o.AllowWrite,
 		AllowSocket:     o.AllowSocket,
+		Network:         mcpconn.Network(o.Network),
 		Hurry:           hurry,
 		Notice:          stderr,
 	})
@@ -324,6 +325,9 @@ func printHostConfig(w, hint io.Writer, dirs paths.Dirs, o proxyCmd, command []s
 	}
 	for _, d := range o.AllowSocket {
 		args = append(args, "--allow-socket="+d)
+	}
+	if o.Network != "" {
+		args = append(args, "--network="+string(o.Network))
 	}
 	args = append(append(args, "--"), command...)
 	name := o.Name

@@ -28,6 +28,7 @@ enforce = "require"
 allow-read = ["~/data", "/srv/ro"]
 allow-write = ["/dev/shm"]
 allow-socket = ["~/agent.sock"]
+network = "off"
 
 [servers.plain]
 command = "srv-plain"
@@ -50,6 +51,9 @@ url = "http://127.0.0.1:1/mcp"
 	}
 	got := specs()
 	fs := got["fs"]
+	if fs.Network != mcpconn.NetworkOff {
+		t.Errorf("fs's network from the config file: %q", fs.Network)
+	}
 	if !slices.Equal(fs.AllowSocket, []string{filepath.Join(home, "agent.sock")}) {
 		t.Errorf("fs's allow-socket from the config file: %q", fs.AllowSocket)
 	}
@@ -81,7 +85,10 @@ url = "http://127.0.0.1:1/mcp"
 	}
 	// rootpick proxy takes them too, and prints them into a host's
 	// configuration.
-	c, _ := parseWith(t, "proxy", "--enforce", "require", "--allow-read", "/r", "--allow-write", "/w", "--allow-socket", "/s.sock", "--", "srv")
+	c, _ := parseWith(t, "proxy", "--enforce", "require", "--allow-read", "/r", "--allow-write", "/w", "--allow-socket", "/s.sock", "--network", "off", "--", "srv")
+	if c.Proxy.Network != "off" {
+		t.Errorf("proxy --network: %q", c.Proxy.Network)
+	}
 	if !slices.Equal(c.Proxy.AllowSocket, []string{"/s.sock"}) {
 		t.Errorf("proxy --allow-socket: %q", c.Proxy.AllowSocket)
 	}
@@ -94,8 +101,8 @@ url = "http://127.0.0.1:1/mcp"
 	if err := printHostConfig(&out, &bytes.Buffer{}, paths.FromEnv(), o, []string{"srv"}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), `"--enforce=require", "--allow-read=/r", "--allow-write=/w", "--allow-socket=/s.sock", "--", "srv"`) &&
-		!strings.Contains(strings.Join(strings.Fields(out.String()), " "), `"--enforce=require", "--allow-read=/r", "--allow-write=/w", "--allow-socket=/s.sock", "--", "srv"`) {
+	if !strings.Contains(out.String(), `"--enforce=require", "--allow-read=/r", "--allow-write=/w", "--allow-socket=/s.sock", "--network=off", "--", "srv"`) &&
+		!strings.Contains(strings.Join(strings.Fields(out.String()), " "), `"--enforce=require", "--allow-read=/r", "--allow-write=/w", "--allow-socket=/s.sock", "--network=off", "--", "srv"`) {
 		t.Errorf("the printed configuration lacks the flags:\n%s", out.String())
 	}
 }
@@ -110,7 +117,15 @@ func TestSandboxFlagsRefused(t *testing.T) {
 	if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(ee.msg, "--enforce") || !strings.Contains(ee.msg, "on, off or require") {
 		t.Errorf("--enforce maybe: %v", err)
 	}
+	out.Reset()
+	errOut.Reset()
+	err = run([]string{"--network", "maybe"}, &out, &errOut)
+	if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(ee.msg, "--network") || !strings.Contains(ee.msg, "on or off") {
+		t.Errorf("--network maybe: %v", err)
+	}
 	for _, tc := range []struct{ name, text, want string }{
+		{"bad network", "[servers.fs]\ncommand = \"srv\"\nnetwork = \"none\"\n", ":3:11:"},
+		{"url with network", "[servers.r]\nurl = \"http://h/mcp\"\nnetwork = \"off\"\n", "not a url"},
 		{"bad enforce", "[servers.fs]\ncommand = \"srv\"\nenforce = \"yes\"\n", ":3:11:"},
 		{"enforce not a string", "[servers.fs]\ncommand = \"srv\"\nenforce = true\n", "want a string"},
 		{"relative allow-read", "[servers.fs]\ncommand = \"srv\"\nallow-read = [\"data\"]\n", "absolute"},

@@ -44,6 +44,8 @@ type probeArgs struct {
 	Chown   []string `json:"chown,omitempty"`   // chown to its own uid and gid
 	Xattr   []string `json:"xattr,omitempty"`   // setxattr user.rootpick
 	Pair    bool     `json:"pair,omitempty"`    // socketpair(AF_UNIX): "pair"
+	TCP     []string `json:"tcp,omitempty"`     // connect to a TCP address (host:port)
+	UDP     []string `json:"udp,omitempty"`     // dial UDP (makes the socket) to host:port
 }
 
 // call is the probe tool's arguments.
@@ -127,6 +129,20 @@ func probeMetadata(a probeArgs, out map[string]string) {
 	}
 	for _, p := range a.Xattr {
 		out["xattr "+p] = errName(unix.Setxattr(p, "user.rootpick", []byte("1"), 0))
+	}
+	for _, addr := range a.TCP {
+		c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+		if err == nil {
+			c.Close()
+		}
+		out["tcp "+addr] = errName(err)
+	}
+	for _, addr := range a.UDP {
+		c, err := net.Dial("udp", addr)
+		if err == nil {
+			c.Close()
+		}
+		out["udp "+addr] = errName(err)
 	}
 	if a.Pair {
 		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
@@ -798,5 +814,47 @@ func TestEnforcedEnvCannotWiden(t *testing.T) {
 	last := sts[len(sts)-1]
 	if slices.ContainsFunc(last.Access, func(pp PolicyPath) bool { return within(pp.Path, filepath.Join(h.home, ".ssh")) }) {
 		t.Errorf("the status grants ~/.ssh: %+v", last.Access)
+	}
+}
+
+// TestEnforcedNetworkOff: network = off refuses the server every IP
+// socket, TCP and UDP, loopback included; on, the same connects; the
+// policy and its words say which.
+func TestEnforcedNetworkOff(t *testing.T) {
+	needLandlock(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	addr := ln.Addr().String()
+	hub := NewHub(Options{Timing: testTiming})
+	events := collect(hub)
+	defer hub.Close()
+	for _, c := range []struct {
+		network Network
+		want    string
+		words   string
+	}{{NetworkOff, "EACCES", "off"}, {NetworkOn, "ok", "on"}, {NetworkDefault, "ok", "on"}} {
+		name := "net-" + string(c.network)
+		if err := hub.Connect(context.Background(), Spec{Name: name, Command: selfServer(t, "snoop", uniqueMarker(name)), Enforce: EnforceRequire, Network: c.network}); err != nil {
+			t.Fatal(err)
+		}
+		probe := func(ctx context.Context, args probeArgs) (map[string]string, error) {
+			return decodeProbe(hub.CallTool(ctx, name, "probe", args.call()))
+		}
+		got := probeUntil(t, "a probe", probe, probeArgs{TCP: []string{addr}, UDP: []string{addr}}, func(map[string]string) bool { return true })
+		expect(t, "network "+string(c.network), got, map[string]string{"tcp " + addr: c.want, "udp " + addr: c.want})
+		e := connectedEvent(t, events, name)
+		if e.Enforcement == nil || e.Enforcement.Policy == nil || !strings.HasPrefix(e.Enforcement.Policy.NetworkWords(), c.words) {
+			t.Errorf("network %q: the policy says %+v", c.network, e.Enforcement)
+		}
 	}
 }

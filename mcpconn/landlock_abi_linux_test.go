@@ -39,6 +39,14 @@ func TestLandlockRightsPerABI(t *testing.T) {
 		if got := handledFS(use); got != uint64(want.HandledAccessFS) {
 			t.Errorf("ABI %d: handledFS %#x, go-landlock's V%d handles %#x", abi, got, use, uint64(want.HandledAccessFS))
 		}
+		// Network off handles what go-landlock calls TCP at that ABI
+		// (UDP, from ABI 10, is past landlockMaxABI: seccomp refuses it).
+		if got, tcp := handledNet(use, true), uint64(want.HandledAccessNet)&(uint64(llsys.AccessNetBindTCP)|uint64(llsys.AccessNetConnectTCP)); got != tcp {
+			t.Errorf("ABI %d: handledNet off %#x, go-landlock's V%d TCP %#x", abi, got, use, tcp)
+		}
+		if got := handledNet(use, false); got != 0 {
+			t.Errorf("ABI %d: handledNet on %#x, want none", abi, got)
+		}
 		if got := scopes(use); got != uint64(want.Scoped) {
 			t.Errorf("ABI %d: scopes %#x, go-landlock's V%d %#x", abi, got, use, uint64(want.Scoped))
 		}

@@ -130,6 +130,18 @@ func handledFS(abi int) uint64 {
 	return h
 }
 
+// handledNet returns the network rights the ruleset handles: none with
+// the network on; with it off (no rule grants a port), TCP bind and
+// connect from ABI 4. UDP comes at ABI 10, past landlockMaxABI: the
+// guard's seccomp filter refuses IP sockets altogether instead
+// (seccomp_linux.go), on every ABI.
+func handledNet(abi int, noNetwork bool) uint64 {
+	if !noNetwork || abi < 4 {
+		return 0
+	}
+	return unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
+}
+
 // scopes returns the IPC scopes ABI abi offers: from 6, signals and
 // abstract unix sockets reach only the server's own domain (its guard,
 // itself and what it starts), not rootpick nor any other process.
@@ -176,7 +188,7 @@ func restrictThread(policy Policy) (abi int, skipped []string, err error) {
 	}
 	use := min(abi, landlockMaxABI)
 	handled := handledFS(use)
-	attr := rulesetAttr{handledFS: handled, scoped: scopes(use)}
+	attr := rulesetAttr{handledFS: handled, handledNet: handledNet(use, policy.NoNetwork), scoped: scopes(use)}
 	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
 	if errno != 0 {
 		return 0, nil, os.NewSyscallError("landlock_create_ruleset", errno)

@@ -167,6 +167,11 @@ type Policy struct {
 	// installation. The guard ignores it; the wrap diff and the server
 	// pane show it, since the server will likely fail for it.
 	Refused []PolicyRefusal `json:"refused,omitempty"`
+	// NoNetwork: the server may open no IP socket (network = off): the
+	// guard has Landlock refuse TCP bind and connect (ABI 4 and later)
+	// and its seccomp filter refuse AF_INET and AF_INET6 sockets, so UDP
+	// too, on every ABI (network.go).
+	NoNetwork bool `json:"no_network,omitempty"`
 }
 
 // PolicyRefusal is a path from the server's environment that BuildPolicy
@@ -221,6 +226,8 @@ type PolicyInput struct {
 	// AllowSocket are unix sockets the person lets this server connect
 	// to (policy_sockets.go).
 	AllowSocket []string
+	// NoNetwork turns the server's network off (Policy.NoNetwork).
+	NoNetwork bool
 	// TmpDir is the server's private temporary folder (its TMPDIR), ""
 	// for none.
 	TmpDir string
@@ -346,7 +353,7 @@ func BuildPolicy(in PolicyInput) Policy {
 	for _, d := range devices {
 		b.runtime(d.path, d.access, WhyDevice)
 	}
-	return Policy{Paths: prune(b.paths), Refused: b.refused}
+	return Policy{Paths: prune(b.paths), Refused: b.refused, NoNetwork: in.NoNetwork}
 }
 
 // prune drops a path that another one grants already (it is below it,

@@ -67,6 +67,7 @@ type ProxyOptions struct {
 	Enforce               Enforce
 	AllowRead, AllowWrite []string
 	AllowSocket           []string
+	Network               Network
 	// NoConsent, if set, turns why no consent is served (Source's error,
 	// such as a missing record) into the warning the host is sent once,
 	// as an MCP log message, after it has initialized: which profile,
@@ -422,7 +423,7 @@ func (p *proxy) startChild() error {
 	}
 	p.mu.Unlock()
 	logger := p.log.With("server", "child")
-	spec := Spec{Command: command, Enforce: p.opts.Enforce, AllowRead: p.opts.AllowRead, AllowWrite: p.opts.AllowWrite, AllowSocket: p.opts.AllowSocket, outlive: p.outliveBound()}
+	spec := Spec{Command: command, Enforce: p.opts.Enforce, AllowRead: p.opts.AllowRead, AllowWrite: p.opts.AllowWrite, AllowSocket: p.opts.AllowSocket, Network: p.opts.Network, outlive: p.outliveBound()}
 	t, stop, err := spec.transport(p.ctx, logger, func(line string) {}, served)
 	if err != nil {
 		return err

@@ -100,6 +100,8 @@ type seccompRules struct {
 	// unixSockets lets the server make AF_UNIX sockets: Landlock holds
 	// connect (ABI 9), or allow-socket below ABI 9.
 	unixSockets bool
+	// noNetwork refuses IP sockets (AF_INET, AF_INET6): network = off.
+	noNetwork bool
 	// listener sends mode and time changes to the guard; without it they
 	// are refused everywhere (EPERM): the fallback where a filter with a
 	// listener is installed already (the kernel allows one per thread).
@@ -157,12 +159,22 @@ func seccompInstructions(r seccompRules) []bpf.Instruction {
 	for _, nr := range []uint32{unix.SYS_PTRACE, unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV, seccompPidfdGetfd} {
 		rule(nr, errno(unix.EPERM))
 	}
+	// socket(2): its domain decides. Last, since it loads args[0].
+	var domains []uint32
 	if !r.unixSockets {
-		p = append(p,
-			bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_SOCKET, SkipFalse: 3},
-			bpf.LoadAbsolute{Off: 16, Size: 4}, // the low half of args[0], the domain (little-endian)
-			bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_UNIX, SkipFalse: 1},
-			bpf.RetConstant{Val: errno(unix.EACCES)})
+		domains = append(domains, unix.AF_UNIX)
+	}
+	if r.noNetwork {
+		domains = append(domains, unix.AF_INET, unix.AF_INET6)
+	}
+	if len(domains) > 0 {
+		// socket? then the low half of args[0], the domain
+		// (little-endian), against each refused one.
+		p = append(p, bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_SOCKET, SkipFalse: uint8(1 + 2*len(domains))},
+			bpf.LoadAbsolute{Off: 16, Size: 4})
+		for _, d := range domains {
+			p = append(p, bpf.JumpIf{Cond: bpf.JumpEqual, Val: d, SkipFalse: 1}, bpf.RetConstant{Val: errno(unix.EACCES)})
+		}
 	}
 	return append(p, bpf.RetConstant{Val: secRetAllow})
 }
@@ -220,7 +232,7 @@ func installSeccomp(r seccompRules) (int, error) {
 // kernel has a filter with a listener on this thread already (a guard
 // started by a server of another guard); fellBack says so.
 func applySeccomp(policy Policy, abi int) (fellBack bool, err error) {
-	r := seccompRules{unixSockets: abi >= landlockResolveUnixABI || len(policy.sockets()) > 0, listener: true}
+	r := seccompRules{unixSockets: abi >= landlockResolveUnixABI || len(policy.sockets()) > 0, noNetwork: policy.NoNetwork, listener: true}
 	listener, err := installSeccomp(r)
 	if errors.Is(err, unix.EBUSY) {
 		r.listener = false

@@ -45,30 +45,33 @@ func TestSeccompProgram(t *testing.T) {
 		want     int // with a listener, AF_UNIX refused
 		noListen int // without a listener
 		sockets  int // with unixSockets
+		noNet    int // with a listener and noNetwork
 	}
 	calls := []call{
-		{"read", seccompArch, unix.SYS_READ, 0, allow, allow, allow},
-		{"openat", seccompArch, unix.SYS_OPENAT, 0, allow, allow, allow},
-		{"socket(AF_UNIX)", seccompArch, unix.SYS_SOCKET, unix.AF_UNIX, errno(unix.EACCES), errno(unix.EACCES), allow},
-		{"socket(AF_INET)", seccompArch, unix.SYS_SOCKET, unix.AF_INET, allow, allow, allow},
-		{"socketpair(AF_UNIX)", seccompArch, unix.SYS_SOCKETPAIR, unix.AF_UNIX, allow, allow, allow},
-		{"connect", seccompArch, unix.SYS_CONNECT, 3, allow, allow, allow},
-		{"fchmodat2", seccompArch, seccompFchmodat2, 0, notify, errno(unix.EPERM), notify},
-		{"fchown", seccompArch, unix.SYS_FCHOWN, 0, errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM)},
-		{"fchownat", seccompArch, unix.SYS_FCHOWNAT, 0, errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM)},
-		{"fsetxattr", seccompArch, unix.SYS_FSETXATTR, 0, errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP)},
-		{"setxattrat", seccompArch, seccompSetxattrat, 0, errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP)},
-		{"removexattrat", seccompArch, seccompRemovexattrat, 0, errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP)},
-		{"io_uring_setup", seccompArch, seccompIOUringSetup, 0, errno(unix.ENOSYS), errno(unix.ENOSYS), errno(unix.ENOSYS)},
-		{"ptrace", seccompArch, unix.SYS_PTRACE, 0, errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM)},
-		{"process_vm_writev", seccompArch, unix.SYS_PROCESS_VM_WRITEV, 0, errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM)},
-		{"another architecture's read", unix.AUDIT_ARCH_I386, 3, 0, errno(unix.ENOSYS), errno(unix.ENOSYS), errno(unix.ENOSYS)},
+		{"read", seccompArch, unix.SYS_READ, 0, allow, allow, allow, allow},
+		{"openat", seccompArch, unix.SYS_OPENAT, 0, allow, allow, allow, allow},
+		{"socket(AF_UNIX)", seccompArch, unix.SYS_SOCKET, unix.AF_UNIX, errno(unix.EACCES), errno(unix.EACCES), allow, errno(unix.EACCES)},
+		{"socket(AF_INET)", seccompArch, unix.SYS_SOCKET, unix.AF_INET, allow, allow, allow, errno(unix.EACCES)},
+		{"socket(AF_INET6)", seccompArch, unix.SYS_SOCKET, unix.AF_INET6, allow, allow, allow, errno(unix.EACCES)},
+		{"socket(AF_NETLINK)", seccompArch, unix.SYS_SOCKET, unix.AF_NETLINK, allow, allow, allow, allow},
+		{"socketpair(AF_UNIX)", seccompArch, unix.SYS_SOCKETPAIR, unix.AF_UNIX, allow, allow, allow, allow},
+		{"connect", seccompArch, unix.SYS_CONNECT, 3, allow, allow, allow, allow},
+		{"fchmodat2", seccompArch, seccompFchmodat2, 0, notify, errno(unix.EPERM), notify, notify},
+		{"fchown", seccompArch, unix.SYS_FCHOWN, 0, errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM)},
+		{"fchownat", seccompArch, unix.SYS_FCHOWNAT, 0, errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM)},
+		{"fsetxattr", seccompArch, unix.SYS_FSETXATTR, 0, errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP)},
+		{"setxattrat", seccompArch, seccompSetxattrat, 0, errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP)},
+		{"removexattrat", seccompArch, seccompRemovexattrat, 0, errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP), errno(unix.EOPNOTSUPP)},
+		{"io_uring_setup", seccompArch, seccompIOUringSetup, 0, errno(unix.ENOSYS), errno(unix.ENOSYS), errno(unix.ENOSYS), errno(unix.ENOSYS)},
+		{"ptrace", seccompArch, unix.SYS_PTRACE, 0, errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM)},
+		{"process_vm_writev", seccompArch, unix.SYS_PROCESS_VM_WRITEV, 0, errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM), errno(unix.EPERM)},
+		{"another architecture's read", unix.AUDIT_ARCH_I386, 3, 0, errno(unix.ENOSYS), errno(unix.ENOSYS), errno(unix.ENOSYS), errno(unix.ENOSYS)},
 	}
 	for _, nr := range append(modeNr, timesNr...) {
-		calls = append(calls, call{"mode or times call " + strconv.Itoa(int(nr)), seccompArch, nr, 0, notify, errno(unix.EPERM), notify})
+		calls = append(calls, call{"mode or times call " + strconv.Itoa(int(nr)), seccompArch, nr, 0, notify, errno(unix.EPERM), notify, notify})
 	}
 	if seccompX32Bit != 0 {
-		calls = append(calls, call{"x32 chmod", seccompArch, seccompX32Bit | 90, 0, errno(unix.ENOSYS), errno(unix.ENOSYS), errno(unix.ENOSYS)})
+		calls = append(calls, call{"x32 chmod", seccompArch, seccompX32Bit | 90, 0, errno(unix.ENOSYS), errno(unix.ENOSYS), errno(unix.ENOSYS), errno(unix.ENOSYS)})
 	}
 	for _, r := range []struct {
 		name  string
@@ -78,6 +81,7 @@ func TestSeccompProgram(t *testing.T) {
 		{"listener", seccompRules{listener: true}, func(c call) int { return c.want }},
 		{"no listener", seccompRules{}, func(c call) int { return c.noListen }},
 		{"unix sockets", seccompRules{listener: true, unixSockets: true}, func(c call) int { return c.sockets }},
+		{"network off", seccompRules{listener: true, noNetwork: true}, func(c call) int { return c.noNet }},
 	} {
 		vm, err := bpf.NewVM(seccompInstructions(r.rules))
 		if err != nil {

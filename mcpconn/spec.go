@@ -47,6 +47,9 @@ type Spec struct {
 	// them from ABI 9; below 9 the guard can only let the server make
 	// unix sockets at all, and Enforcement says so (policy_sockets.go).
 	AllowSocket []string
+	// Network off refuses an enforced stdio server every IP socket
+	// (network.go).
+	Network Network
 
 	// outlive: see serverAccess (set by the proxy for a launcher's first
 	// start, to its InstallGrace).
@@ -225,7 +228,7 @@ func (s Spec) advisory() Enforcement {
 
 // access is what a stdio server of s may open besides its runtime.
 func (s Spec) access(consented []consent.Root) serverAccess {
-	a := serverAccess{enforce: s.Enforce, allowRead: s.AllowRead, allowWrite: s.AllowWrite, allowSocket: s.AllowSocket, outlive: s.outlive}
+	a := serverAccess{enforce: s.Enforce, allowRead: s.AllowRead, allowWrite: s.AllowWrite, allowSocket: s.AllowSocket, network: s.Network, outlive: s.outlive}
 	for _, r := range consented {
 		a.consented = append(a.consented, r.Path)
 	}
@@ -237,6 +240,7 @@ func (s Spec) access(consented []consent.Root) serverAccess {
 type serverAccess struct {
 	enforce                                       Enforce
 	consented, allowRead, allowWrite, allowSocket []string
+	network                                       Network
 	// outlive, when not 0, lets the server's process (its guard) outlive
 	// rootpick killed with SIGKILL, for that long at most: for a
 	// launcher's first start, whose install must not be cut short
@@ -372,7 +376,7 @@ func newProcessTransport(command []string, access serverAccess, logger *slog.Log
 		}
 		env = append(env, "TMPDIR="+tmp)
 		p := BuildPolicy(PolicyInput{Command: command, Env: env, Consented: access.consented,
-			AllowRead: access.allowRead, AllowWrite: access.allowWrite, AllowSocket: access.allowSocket, TmpDir: tmp})
+			AllowRead: access.allowRead, AllowWrite: access.allowWrite, AllowSocket: access.allowSocket, NoNetwork: access.network.Off(), TmpDir: tmp})
 		makeCreates(p)
 		policy = &p
 		enforcement = Enforcement{Enforced: true, ABI: abi, Policy: policy}

@@ -151,6 +151,15 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 // opened no dialog, to the list.
 func (m *Model) replayTypeAhead() tea.Cmd {
 	var cmds []tea.Cmd
+	// First the keys still held for the query's result (pressed before
+	// the others); a paste among them is dropped: the dialog takes none.
+	held := m.heldKeys
+	m.heldKeys = nil
+	for _, msg := range held {
+		if k, ok := msg.(tea.KeyPressMsg); ok {
+			cmds = append(cmds, m.handleKey(k))
+		}
+	}
 	for _, k := range m.sh.TakeTypeAhead() {
 		cmds = append(cmds, m.handleKey(k))
 	}
@@ -240,7 +249,7 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 	// query's result (pressed before the others), which released later
 	// would reach the dialog after its guard, a y typed in the query
 	// confirming it.
-	return tea.Batch(d.guardTick(), m.releaseKeys(), m.replayTypeAhead())
+	return tea.Batch(d.guardTick(), m.replayTypeAhead())
 }
 
 // replacesNote says that y replaces the profile's remembered consent for

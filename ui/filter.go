@@ -99,23 +99,13 @@ func (m *Model) releaseKeys() tea.Cmd {
 	for _, msg := range held {
 		if k, ok := msg.(tea.KeyPressMsg); ok {
 			cmds = append(cmds, m.handleKey(k))
-		} else {
-			cmds = append(cmds, m.typeIn(msg))
+		} else if m.mode() == modeList && !m.holdForFilter(msg) {
+			// A paste: to the query, unless a key released before it
+			// waits again.
+			cmds = append(cmds, m.editQuery(msg))
 		}
 	}
 	return tea.Batch(cmds...)
-}
-
-// typeIn hands the query line what is not a key (a paste, the cursor's
-// blink) while the list is shown; a paste waits behind held keys.
-func (m *Model) typeIn(msg tea.Msg) tea.Cmd {
-	if m.mode() != modeList {
-		return nil
-	}
-	if _, paste := msg.(tea.PasteMsg); paste && m.holdForFilter(msg) {
-		return nil
-	}
-	return m.editQuery(msg)
 }
 
 func (m *Model) applyFilter(res picker.Result) bool {

@@ -284,7 +284,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
-	return m.typeIn(msg) // a paste, the query line's cursor blink
+	// A paste, the query line's cursor blink: to the query while the list
+	// is shown; a paste waits behind held keys (filter.go).
+	if m.mode() != modeList {
+		return nil
+	}
+	if _, paste := msg.(tea.PasteMsg); paste && m.holdForFilter(msg) {
+		return nil
+	}
+	return m.editQuery(msg)
 }
 
 func sharedNote(n int) string {

@@ -455,6 +455,7 @@ func (f *fleet) serverBlock(p *paneWriter, s *serverState, want []string) {
 			sockets = f.st.dim.Render(safetext.Escape(sockets))
 		}
 		p.wrapped("  sockets   ", sockets)
+		p.wrapped("  network   ", f.st.dim.Render(s.enf.Policy.NetworkWords()))
 		p.wrapped("  metadata  ", f.st.dim.Render("mode and times only where it may write; owner and extended attributes nowhere"))
 		if f.cfg.AsRoot {
 			p.wrapped("  as root   ", f.st.warn.Render(asRootWarning))
@@ -817,7 +818,7 @@ func (f *fleet) serverSummary(hint, worst bool) string {
 // who may read anything the person can; beyond names what else the
 // enforced servers can read. Both are "" while no server has said.
 func (f *fleet) accessSentence() (sentence, beyond string) {
-	var enforced, advisory, anySocket []string
+	var enforced, advisory, anySocket, netOff []string
 	var whys []string
 	for _, s := range f.list {
 		switch {
@@ -826,6 +827,9 @@ func (f *fleet) accessSentence() (sentence, beyond string) {
 			enforced = append(enforced, f.displayName(s))
 			if s.enf.Policy != nil && strings.HasPrefix(s.enf.Policy.UnixSockets(s.enf.ABI), "any") {
 				anySocket = append(anySocket, f.displayName(s))
+			}
+			if s.enf.Policy != nil && s.enf.Policy.NoNetwork {
+				netOff = append(netOff, f.displayName(s))
 			}
 			if s.enf.Policy != nil {
 				for _, p := range s.enf.Policy.Beyond() {
@@ -850,6 +854,15 @@ func (f *fleet) accessSentence() (sentence, beyond string) {
 	}
 	if len(whys) > 0 {
 		beyond = "Also readable where enforced: " + strings.Join(whys, ", ") + "."
+	}
+	switch {
+	case len(enforced) == 0:
+	case len(netOff) == len(enforced):
+		beyond = strings.TrimSpace(beyond + " Network: off.")
+	case len(netOff) > 0:
+		beyond = strings.TrimSpace(beyond + " Network: off for " + strings.Join(netOff, ", ") + "; on for the others.")
+	default:
+		beyond = strings.TrimSpace(beyond + " Network: on.")
 	}
 	if len(enforced) > 0 && f.cfg.AsRoot {
 		beyond = strings.TrimSpace(beyond + " " + asRootWarning)

@@ -452,7 +452,7 @@ func TestPaneSaysTheWallsBesideTheFiles(t *testing.T) {
 		Refused: []mcpconn.PolicyRefusal{{Var: "npm_config_cache", Value: "/srv/x/.ssh", Why: "not a cache folder"}}}}
 	m.onHubEvent(fs)
 	pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))), " ")
-	for _, want := range []string{"sockets none (unix sockets refused)", "refused env npm_config_cache=/srv/x/.ssh: not a cache folder", "metadata mode and times only where it may write; owner and extended attributes nowhere"} {
+	for _, want := range []string{"sockets none (unix sockets refused)", "network on", "refused env npm_config_cache=/srv/x/.ssh: not a cache folder", "metadata mode and times only where it may write; owner and extended attributes nowhere"} {
 		if !strings.Contains(pane, want) {
 			t.Errorf("the pane does not say %q:\n%s", want, pane)
 		}
@@ -462,8 +462,8 @@ func TestPaneSaysTheWallsBesideTheFiles(t *testing.T) {
 		{Path: "/run/pg/.s.PGSQL.5432", Access: mcpconn.AccessConnect, Why: mcpconn.WhyAllowSocket}}}}
 	m.onHubEvent(db)
 	openDialog(t, m, mkRoot("/work/demo/api"))
-	out := strings.Join(strings.Fields(screen(m)), " ")
-	for _, want := range []string{"the socket /run/pg/.s.PGSQL.5432 (--allow-socket)", "Any unix socket for", "needs Landlock ABI 9 to hold it to one"} {
+	out := strings.Join(strings.Fields(strings.ReplaceAll(screen(m), "│", " ")), " ") // the dialog's border cut out
+	for _, want := range []string{"the socket /run/pg/.s.PGSQL.5432 (--allow-socket)", "Network: on.", "Any unix socket for db: --allow-socket needs Landlock ABI 9 to hold it to one."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the dialog does not say %q:\n%s", want, screen(m))
 		}
@@ -494,5 +494,27 @@ func TestRootIsSaid(t *testing.T) {
 	}
 	if pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))), " "); !strings.Contains(pane, "as root rootpick runs as root") {
 		t.Errorf("the pane does not warn of root:\n%s", pane)
+	}
+}
+
+// TestNetworkIsSaid: the dialog says, per enforced server, whether it
+// may use the network.
+func TestNetworkIsSaid(t *testing.T) {
+	m := wide(t)
+	m.setSize(120, 40)
+	for _, c := range []struct {
+		name string
+		off  bool
+	}{{"fs", true}, {"search", false}} {
+		e := connectedEvent(c.name, c.name)
+		e.Enforcement = &mcpconn.Enforcement{Enforced: true, ABI: 7, Policy: &mcpconn.Policy{NoNetwork: c.off}}
+		m.onHubEvent(e)
+	}
+	openDialog(t, m, mkRoot("/work/demo/api"))
+	if out := strings.Join(strings.Fields(strings.ReplaceAll(screen(m), "│", " ")), " "); !strings.Contains(out, "Network: off for fs; on for the others.") {
+		t.Errorf("the dialog does not say which server's network is off:\n%s", screen(m))
+	}
+	if pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))), " "); !strings.Contains(pane, "network off (no TCP or UDP: IP sockets refused)") {
+		t.Errorf("the pane does not say fs's network is off:\n%s", pane)
 	}
 }

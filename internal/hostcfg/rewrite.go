@@ -134,6 +134,9 @@ type Proxy struct {
 	// expands to the consented folders, and the arguments themselves go to
 	// the proxy's --orig-arg flags, for unwrap (see OrigArgFlag).
 	KeepArgs bool
+	// Network, when not "", is passed as --network=VALUE: "off" refuses
+	// the server every IP socket when it runs enforced.
+	Network string
 }
 
 // PortableExe is the proxy's command in a project-scope file: rootpick by
@@ -173,6 +176,9 @@ func (p Proxy) proxyFlags(tag, name string) []string {
 	}
 	if p.StateDir != "" {
 		args = append(args, "--state-dir", p.StateDir)
+	}
+	if p.Network != "" {
+		args = append(args, "--network="+p.Network)
 	}
 	// One word each (--name=VALUE): a name that begins with '-' is
 	// still the flag's value.

@@ -1,6 +1,7 @@
 // Package faultserver holds small stdio MCP servers that misbehave on
-// purpose, for tests: a test binary becomes one of them when an environment
-// variable names it (see Run). It has its own folder because the tests of
+// purpose, and stand-ins for servers from npm where a test depends on how
+// they behave (Filesystem), for tests: a test binary becomes one of them
+// when an environment variable names it (see Run). It has its own folder because the tests of
 // two packages (mcpconn, and the end-to-end tests in e2e/, which run
 // the built binary against them) use the same servers; it is imported by
 // tests only.
