@@ -286,18 +286,7 @@ func checkSnoop(t *testing.T, h snoopHome, probe probeFunc, set func([]consent.R
 	must(t, sleeper.Start())
 	t.Cleanup(func() { _ = sleeper.Process.Kill(); _ = sleeper.Wait() })
 	abstract := uniqueMarker("rootpick-abstract")
-	ln, err := net.Listen("unix", "@"+abstract)
-	must(t, err)
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	listenAndDrop(t, "unix", "@"+abstract)
 	args := h.attempts(os.Getpid(), sleeper.Process.Pid)
 	args.Connect = []string{abstract}
 	w := openWalls(t, h)
@@ -341,6 +330,25 @@ func checkSnoop(t *testing.T, h snoopHome, probe probeFunc, set func([]consent.R
 	expect(t, "after revoking all", got, h.denyAll())
 }
 
+// listenAndDrop listens on address, accepting and closing every
+// connection until the test ends, and returns the address it listens on.
+func listenAndDrop(t *testing.T, network, address string) string {
+	t.Helper()
+	ln, err := net.Listen(network, address)
+	must(t, err)
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return ln.Addr().String()
+}
+
 // abstractRefusal is how an abstract socket outside is refused: below
 // Landlock ABI 9 the seccomp filter refuses the socket itself (EACCES),
 // from 9 Landlock's scope refuses the connect (EPERM).
@@ -367,18 +375,7 @@ func openWalls(t *testing.T, h snoopHome) walls {
 	t.Helper()
 	w := walls{outside: filepath.Join(tempDir(t), "s.sock"), inside: filepath.Join(h.a, "s.sock")}
 	for _, p := range []string{w.outside, w.inside} {
-		ln, err := net.Listen("unix", p)
-		must(t, err)
-		t.Cleanup(func() { ln.Close() })
-		go func() {
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				c.Close()
-			}
-		}()
+		listenAndDrop(t, "unix", p)
 	}
 	if agent, err := exec.LookPath("ssh-agent"); err == nil {
 		w.agent = filepath.Join(tempDir(t), "agent.sock")
@@ -822,19 +819,7 @@ func TestEnforcedEnvCannotWiden(t *testing.T) {
 // policy and its words say which.
 func TestEnforcedNetworkOff(t *testing.T) {
 	needLandlock(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	must(t, err)
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	addr := ln.Addr().String()
+	addr := listenAndDrop(t, "tcp", "127.0.0.1:0")
 	hub := NewHub(Options{Timing: testTiming})
 	events := collect(hub)
 	defer hub.Close()

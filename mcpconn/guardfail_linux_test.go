@@ -154,21 +154,12 @@ func TestGuardNamesAVanishedPath(t *testing.T) {
 	gone := filepath.Join(tempDir(t), "gone")
 	p := BuildPolicy(PolicyInput{Command: []string{"/bin/sh"}, Env: os.Environ()})
 	p.Paths = append(p.Paths, PolicyPath{Path: gone, Access: AccessRead, Why: WhyAllowRead})
-	cmd := exec.Command("/bin/sh", "-c", "echo started")
-	setProcAttr(cmd)
-	report, err := guard(cmd, &p)
-	must(t, err)
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Start()
-	report.afterStart(err == nil)
-	must(t, err)
-	_ = cmd.Wait()
-	if stdout.String() != "started\n" {
-		t.Errorf("the server said %q (stderr %q); want it started", stdout.String(), stderr.String())
+	stdout, stderr, _ := runGuarded(t, "echo started", &p, nil)
+	if stdout != "started\n" {
+		t.Errorf("the server said %q (stderr %q); want it started", stdout, stderr)
 	}
-	if want := fmt.Sprintf("%q is gone: left out of the ruleset", gone); !strings.Contains(stderr.String(), want) {
-		t.Errorf("the guard's stderr %q does not say %s", stderr.String(), want)
+	if want := fmt.Sprintf("%q is gone: left out of the ruleset", gone); !strings.Contains(stderr, want) {
+		t.Errorf("the guard's stderr %q does not say %s", stderr, want)
 	}
 }
 
@@ -178,18 +169,30 @@ func TestGuardNamesAVanishedPath(t *testing.T) {
 func TestEnforcedGuardMayOutlive(t *testing.T) {
 	needLandlock(t)
 	p := BuildPolicy(PolicyInput{Command: []string{"/bin/sh"}, Env: os.Environ()})
-	cmd := exec.Command("/bin/sh", "-c", "cat /etc/hostname >/dev/null && echo started; cat "+os.Args[0]+" >/dev/null 2>&1 || echo refused")
+	stdout, stderr, serr := runGuarded(t, "cat /etc/hostname >/dev/null && echo started; cat "+os.Args[0]+" >/dev/null 2>&1 || echo refused", &p,
+		func(cmd *exec.Cmd) { outliveParent(cmd, time.Minute) })
+	if serr != nil || stdout != "started\nrefused\n" {
+		t.Errorf("stdout %q, stderr %q, start error %v; want it started, enforced (the test binary refused)", stdout, stderr, serr)
+	}
+}
+
+// runGuarded runs /bin/sh -c script under a guard with policy (then
+// before, if not nil, on the command), and returns what it wrote and the
+// guard's start error.
+func runGuarded(t *testing.T, script string, policy *Policy, before func(*exec.Cmd)) (stdout, stderr string, startErr error) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", script)
 	setProcAttr(cmd)
-	report, err := guard(cmd, &p)
+	report, err := guard(cmd, policy)
 	must(t, err)
-	outliveParent(cmd, time.Minute)
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if before != nil {
+		before(cmd)
+	}
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
 	err = cmd.Start()
 	report.afterStart(err == nil)
 	must(t, err)
 	_ = cmd.Wait()
-	if serr := report.startError(5 * time.Second); serr != nil || stdout.String() != "started\nrefused\n" {
-		t.Errorf("stdout %q, stderr %q, start error %v; want it started, enforced (the test binary refused)", stdout.String(), stderr.String(), serr)
-	}
+	return out.String(), errb.String(), report.startError(5 * time.Second)
 }

@@ -56,14 +56,7 @@ func serveAsker() {
 	if err != nil {
 		os.Exit(1)
 	}
-	out := bufio.NewWriter(os.Stdout)
-	write := func(v any) {
-		b, _ := json.Marshal(v)
-		_, _ = out.Write(append(b, '\n'))
-		_ = out.Flush()
-	}
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(nil, 1<<20)
+	write, in := stdioLines()
 	for in.Scan() {
 		line := in.Bytes()
 		msg := recordLine(f, line)
@@ -319,4 +312,18 @@ func TestProxyRestartStartsTheNewChildFirst(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("no new child 30 s after every root was revoked")
 	}
+}
+
+// stdioLines is a hand-written stdio server's two ends: write sends one
+// JSON message a line on stdout, in reads stdin a line at a time.
+func stdioLines() (write func(v any), in *bufio.Scanner) {
+	out := bufio.NewWriter(os.Stdout)
+	write = func(v any) {
+		b, _ := json.Marshal(v)
+		_, _ = out.Write(append(b, '\n'))
+		_ = out.Flush()
+	}
+	in = bufio.NewScanner(os.Stdin)
+	in.Buffer(nil, 1<<20)
+	return write, in
 }

@@ -1,7 +1,6 @@
 package mcpconn
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"slices"
@@ -22,14 +21,7 @@ func init() { faultModes["eagerasker"] = serveEagerAsker }
 // initialize it first asks roots/list (id "eager-1"), then answers; it
 // answers ping and every tools/call with "ok", and asks nothing more.
 func serveEagerAsker() {
-	out := bufio.NewWriter(os.Stdout)
-	write := func(v any) {
-		b, _ := json.Marshal(v)
-		_, _ = out.Write(append(b, '\n'))
-		_ = out.Flush()
-	}
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(nil, 1<<20)
+	write, in := stdioLines()
 	for in.Scan() {
 		var msg fakeMsg
 		_ = json.Unmarshal(in.Bytes(), &msg)
