@@ -2,7 +2,6 @@ package mcpconn
 
 import (
 	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
