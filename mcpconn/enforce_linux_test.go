@@ -843,3 +843,26 @@ func TestEnforcedNetworkOff(t *testing.T) {
 		}
 	}
 }
+
+// TestEnforcedShellServer: a server started through sh -c (as host
+// configurations often write it) runs enforced: the policy reads the
+// command string and grants the program it execs, and the server holds
+// the consent like any other.
+func TestEnforcedShellServer(t *testing.T) {
+	needLandlock(t)
+	h := plantHome(t)
+	exe, err := os.Executable()
+	must(t, err)
+	hub := NewHub(Options{Timing: testTiming})
+	defer hub.Close()
+	script := "exec env ROOTPICK_TEST_SERVE=snoop '" + exe + "' " + uniqueMarker("snoop-sh")
+	if err := hub.Connect(context.Background(), Spec{Name: "sh", Command: []string{"sh", "-c", script}, Enforce: EnforceRequire}); err != nil {
+		t.Fatalf("sh -c %q, enforced: %v", script, err)
+	}
+	probe := func(ctx context.Context, args probeArgs) (map[string]string, error) {
+		return decodeProbe(hub.CallTool(ctx, "sh", "probe", args.call()))
+	}
+	hub.SetRoots([]consent.Root{mustNewRoot(t, h.a)})
+	got := probeUntil(t, "the server to read a", probe, probeArgs{Read: []string{filepath.Join(h.a, "f"), h.key}}, func(m map[string]string) bool { return m["read "+filepath.Join(h.a, "f")] == "ok" })
+	expect(t, "sh -c, a consented", got, map[string]string{"read " + h.key: "EACCES"})
+}

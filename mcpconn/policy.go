@@ -329,17 +329,8 @@ func BuildPolicy(in PolicyInput) Policy {
 	if in.TmpDir != "" {
 		b.add(in.TmpDir, accessRWX, WhyTmp, false)
 	}
-	command := in.Command
-	if len(command) > 0 && filepath.Base(command[0]) == envProgram {
-		b.program(command[0], WhyProgram)
-		command = envCommand(command[1:])
-	}
-	if len(command) > 0 {
-		b.launcher(command)
-		b.program(command[0], WhyProgram)
-		if isInterpreter(filepath.Base(command[0])) {
-			b.script(command[1:])
-		}
+	if len(in.Command) > 0 {
+		b.commandLine(in.Command)
 	}
 	for _, d := range systemDirs {
 		b.runtime(d, accessRX, WhySystem)
@@ -354,6 +345,27 @@ func BuildPolicy(in PolicyInput) Policy {
 		b.runtime(d.path, d.access, WhyDevice)
 	}
 	return Policy{Paths: prune(b.paths), Refused: b.refused, NoNetwork: in.NoNetwork}
+}
+
+// commandLine grants what the command line command runs: env's command
+// after its settings, its launcher's cache, its program, the script an interpreter runs, the commands of a
+// shell's -c string (policy_shell.go).
+func (b *policyBuilder) commandLine(command []string) {
+	if filepath.Base(command[0]) == envProgram {
+		b.program(command[0], WhyProgram)
+		if command = envCommand(command[1:]); len(command) == 0 {
+			return
+		}
+	}
+	b.launcher(command)
+	b.program(command[0], WhyProgram)
+	base := filepath.Base(command[0])
+	if isInterpreter(base) {
+		b.script(command[1:])
+	}
+	if slices.Contains(shells, base) {
+		b.shellC(command[1:])
+	}
 }
 
 // prune drops a path that another one grants already (it is below it,

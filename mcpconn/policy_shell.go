@@ -1,0 +1,126 @@
+package mcpconn
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A server started through a shell (`sh -c 'exec npx -y pkg'`, `bash -c
+// "source ~/.nvm/nvm.sh && npx …"`, common in host configurations) runs
+// the programs named in the shell's command string, not the shell alone:
+// the policy reads that string (mvdan.cc/sh's parser, already a
+// dependency) and grants what each simple command with a literal program
+// needs, as if it were the server's command, and reads a script it
+// sources (`source FILE`, `. FILE`). What it cannot read statically (a
+// program named by a variable or a substitution) is not granted: the
+// server fails on it, and the pane says what it was refused.
+
+// shells are the programs whose -c string is read.
+var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"}
+
+// shellCommand reads the -c string of a shell's arguments, if there is
+// one: `-c STRING`, or a cluster of short options holding c (`-lc`,
+// `-ec`).
+func shellCommand(args []string) (string, bool) {
+	for i, a := range args {
+		if a == "--" || !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
+			return "", false
+		}
+		if strings.Trim(a[1:], "abcefhiklmnprstuvxBCEHPT") == "" && strings.Contains(a, "c") && i+1 < len(args) {
+			return args[i+1], true
+		}
+	}
+	return "", false
+}
+
+// shellC grants what the commands of a shell's -c string run.
+func (b *policyBuilder) shellC(args []string) {
+	src, ok := shellCommand(args)
+	if !ok || b.depth >= 4 {
+		return
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil {
+		return
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if call, ok := n.(*syntax.CallExpr); ok {
+			b.shellCall(call)
+		}
+		return true
+	})
+}
+
+// shellCall grants what one simple command of a shell string runs: its
+// program and interpreter, its launcher's cache, the script it runs or
+// sources. Only literal words count.
+func (b *policyBuilder) shellCall(call *syntax.CallExpr) {
+	var words []string
+	for _, w := range call.Args {
+		s, ok := b.literal(w)
+		if !ok {
+			break // a word the shell expands at run time: the rest is not read
+		}
+		words = append(words, s)
+	}
+	for len(words) > 0 && slices.Contains([]string{"exec", "command", "nohup", "builtin"}, words[0]) {
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		return
+	}
+	switch words[0] {
+	case "source", ".":
+		if len(words) > 1 {
+			p := b.abs(words[1])
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				if r, err := filepath.EvalSymlinks(p); err == nil {
+					b.runtimeFile(r, AccessRead, WhyPackage)
+					b.pkg(r)
+				}
+			}
+		}
+		return
+	case "cd", "export", "set", "unset", "true", "false", "echo", "printf", "test", "[":
+		return
+	}
+	b.commandLine(words)
+}
+
+// literal is word's value where the shell would not expand it at run
+// time (plain text, quoted text, a leading ~/ for the home folder).
+func (b *policyBuilder) literal(w *syntax.Word) (string, bool) {
+	var sb strings.Builder
+	for i, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if i == 0 && (v == "~" || strings.HasPrefix(v, "~/")) {
+				if b.home == "" {
+					return "", false
+				}
+				v = b.home + v[1:]
+			}
+			sb.WriteString(v)
+		case *syntax.SglQuoted:
+			sb.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				lit, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				sb.WriteString(lit.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return sb.String(), true
+}
