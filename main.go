@@ -27,6 +27,7 @@ type cli struct {
 	Proxy      proxyCmd      `cmd:"" help:"Be an MCP stdio server for an agent host, serving a profile's consent to SERVER_COMMAND."`
 	Hosts      hostsCmd      `cmd:"" help:"List the MCP servers agent hosts configure; wrap or unwrap them in rootpick proxy."`
 	ServeDemo  serveDemoCmd  `cmd:"" name:"serve-demo" help:"Run the built-in roots-aware demo MCP server on stdio."`
+	Policy     policyCmd     `cmd:"" help:"Print what a stdio server would be allowed to open, enforced, without starting it."`
 	Forget     forgetCmd     `cmd:"" help:"Clear the remembered consent of a profile."`
 	VersionCmd versionCmd    `cmd:"" name:"version" help:"Print the version, commit and commit date."`
 	Completion completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`

@@ -262,7 +262,7 @@ func TestVersionLine(t *testing.T) {
 // TestHelpGolden -update rewrites testdata/help).
 func TestHelpGolden(t *testing.T) {
 	t.Setenv("COLUMNS", "80")
-	for _, name := range []string{"rootpick", "pick", "demo", "list", "proxy", "serve-demo", "forget", "version", "completion", "man", "help", "config"} {
+	for _, name := range []string{"rootpick", "pick", "demo", "list", "proxy", "policy", "serve-demo", "forget", "version", "completion", "man", "help", "config"} {
 		args := []string{name, "--help"}
 		if name == "rootpick" {
 			args = []string{"--help"}

@@ -52,7 +52,9 @@ func TestPolicyShellCommand(t *testing.T) {
 				}
 			}
 			for _, n := range c.not {
-				if slices.ContainsFunc(p.Paths, func(pp PolicyPath) bool { return within(pp.Path, n) || within(n, pp.Path) && pp.Path != "/" && pp.Why != WhySystem }) {
+				if slices.ContainsFunc(p.Paths, func(pp PolicyPath) bool {
+					return within(pp.Path, n) || within(n, pp.Path) && pp.Path != "/" && pp.Why != WhySystem
+				}) {
 					t.Errorf("%s granted: %+v", n, p.Paths)
 				}
 			}

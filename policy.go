@@ -1,0 +1,108 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/safetext"
+	"github.com/rootpick/rootpick/mcpconn"
+)
+
+// policyCmd prints what a stdio server would be allowed to open, started
+// now by rootpick (the picker, or the proxy of a profile): a dry run that
+// starts nothing, for a person to read or paste into an issue.
+type policyCmd struct {
+	Command  []string `arg:"" optional:"" passthrough:"partial" name:"server-command" help:"The MCP server command (after --, or after the flags)."`
+	Profile  string   `placeholder:"NAME" default:"${profile}" help:"Include the folders profile NAME has consented (default: ${default})."`
+	StateDir string   `name:"state-dir" placeholder:"DIR" help:"Read consent from DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
+	sandboxFlags
+}
+
+func (o *policyCmd) Help() string {
+	return `It reads what the kernel would let the server open: each path with its
+access and the reason it is there (the profile's consented folders, the
+server's runtime, its launcher's cache, what --allow-read, --allow-write
+and --allow-socket add), its network, its unix sockets, and what its
+environment asked for and would not get. Nothing is started, nothing is
+written. Where the kernel cannot enforce it, it says so.
+
+Examples:
+  rootpick policy -- npx -y @modelcontextprotocol/server-filesystem
+  rootpick policy --profile work --network off -- uvx mcp-server-git`
+}
+
+func (o *policyCmd) Run(e *env) error {
+	command := e.command
+	if len(o.Command) > 0 {
+		if e.dashdash {
+			return usageError("policy: the server command goes after --, got %q before it", o.Command)
+		}
+		command = o.Command
+	}
+	if len(command) == 0 {
+		return usageError("policy: no server command (rootpick policy -- CMD ARGS...)")
+	}
+	if err := consent.ValidateProfile(o.Profile); err != nil {
+		return usageError("policy: %v", err)
+	}
+	if err := useStateDir(e, o.StateDir); err != nil {
+		return err
+	}
+	var consented []string
+	note := "profile " + o.Profile + ": nothing consented yet"
+	if state, err := e.dirs.State(); err == nil {
+		if store, err := consent.OpenStoreAt(state, o.Profile); err == nil {
+			rec, err := store.Load()
+			switch {
+			case err == nil:
+				for _, r := range rec.Roots {
+					consented = append(consented, r.Path)
+				}
+				note = fmt.Sprintf("profile %s: %d consented folders", o.Profile, len(consented))
+			case !errors.Is(err, fs.ErrNotExist):
+				note = "profile " + o.Profile + ": its consent is not read (" + shown(err.Error()) + ")"
+			}
+		}
+	}
+	spec := mcpconn.Spec{Command: command}
+	o.apply(&spec)
+	p := mcpconn.BuildPolicy(mcpconn.PolicyInput{Command: command, Env: os.Environ(), Consented: consented,
+		AllowRead: spec.AllowRead, AllowWrite: spec.AllowWrite, AllowSocket: spec.AllowSocket, NoNetwork: spec.Network.Off()})
+	printPolicy(e.stdout, command, p, mcpconn.WouldEnforce(spec.Enforce), note)
+	return nil
+}
+
+// printPolicy writes what policy grants the server command, enforced or
+// not as enf says, one path a line.
+func printPolicy(w io.Writer, command []string, p mcpconn.Policy, enf mcpconn.Enforcement, note string) {
+	home, _ := os.UserHomeDir()
+	fmt.Fprintf(w, "%s: %s; %s\n", commandLine(command[0], command[1:]), enf.String(), note)
+	if !enf.Enforced {
+		fmt.Fprintln(w, "Not enforced here: the server may open anything you can. Where enforced, it could open only:")
+	}
+	width := 0
+	for _, pp := range p.Paths {
+		width = max(width, len(pp.Access.String()))
+	}
+	for _, pp := range p.Paths {
+		fmt.Fprintf(w, "  %-*s  %s  (%s)\n", width, pp.Access, shownFolder(pp.Path, home), safetext.Escape(pp.Why))
+	}
+	fmt.Fprintf(w, "  %-*s  %s  (%s)\n", width, "read+write+exec", "its own TMPDIR, made at each start, removed after", mcpconn.WhyTmp)
+	fmt.Fprintf(w, "network   %s\n", p.NetworkWords())
+	fmt.Fprintf(w, "sockets   %s\n", safetext.Escape(p.UnixSockets(enf.ABI)))
+	fmt.Fprintln(w, "metadata  mode and times only where it may write; owner and extended attributes nowhere")
+	for _, r := range p.Refused {
+		what := "env " + r.Var + "=" + shownValue(r.Value, home)
+		if r.Var == "command" {
+			what = shownValue(r.Value, home)
+		}
+		fmt.Fprintf(w, "not granted: %s: %s\n", what, shown(r.Why))
+	}
+	if os.Geteuid() == 0 {
+		fmt.Fprintln(w, "warning: run as root, a server reads all that root can in its runtime (/etc/shadow, other processes' /proc)")
+	}
+}
