@@ -454,6 +454,14 @@ func (f *fleet) serverBlock(p *paneWriter, s *serverState, want []string) {
 		} else {
 			sockets = f.st.dim.Render(safetext.Escape(sockets))
 		}
+		// Every path it may open, with its access and why: what the
+		// kernel holds it to, not a summary (rootpick policy prints the
+		// same for a command not running).
+		paths := make([]string, len(s.enf.Policy.Paths))
+		for i, pp := range s.enf.Policy.Paths {
+			paths[i] = f.st.dim.Render(safetext.Escape(home(pp.Path)) + "  " + pp.Access.String() + " (" + safetext.Escape(pp.Why) + ")")
+		}
+		p.list("  may open  ", paths, true)
 		p.wrapped("  sockets   ", sockets)
 		p.wrapped("  network   ", f.st.dim.Render(s.enf.Policy.NetworkWords()))
 		p.wrapped("  metadata  ", f.st.dim.Render("mode and times only where it may write; owner and extended attributes nowhere"))

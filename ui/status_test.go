@@ -452,7 +452,7 @@ func TestPaneSaysTheWallsBesideTheFiles(t *testing.T) {
 		Refused: []mcpconn.PolicyRefusal{{Var: "npm_config_cache", Value: "/srv/x/.ssh", Why: "not a cache folder"}}}}
 	m.onHubEvent(fs)
 	pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))), " ")
-	for _, want := range []string{"sockets none (unix sockets refused)", "network on", "refused env npm_config_cache=/srv/x/.ssh: not a cache folder", "metadata mode and times only where it may write; owner and extended attributes nowhere"} {
+	for _, want := range []string{"may open /work/demo/api none (consented) /usr none (system)", "sockets none (unix sockets refused)", "network on", "refused env npm_config_cache=/srv/x/.ssh: not a cache folder", "metadata mode and times only where it may write; owner and extended attributes nowhere"} {
 		if !strings.Contains(pane, want) {
 			t.Errorf("the pane does not say %q:\n%s", want, pane)
 		}
