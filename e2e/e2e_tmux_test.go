@@ -90,7 +90,9 @@ func rootpickBin(t *testing.T) string {
 		}
 		e2eBuildDir = dir
 		bin := filepath.Join(dir, "rootpick")
-		cmd := exec.Command("go", "build", "-o", bin, "..")
+		// rootpick_e2e: the panic keys (F12, F11) the tests press
+		// (testpanic_e2e.go); a release binary has none.
+		cmd := exec.Command("go", "build", "-tags", "rootpick_e2e", "-o", bin, "..")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			e2eBuildErr = fmt.Errorf("go build: %v\n%s", err, out)
 			return
