@@ -398,19 +398,59 @@ func (p *paneWriter) wrapped(label, text string) {
 }
 
 // list is a labelled list of fields, the label on the first only.
-func (p *paneWriter) list(label string, items []string, wrap bool) {
+func (p *paneWriter) list(label string, items []string) {
 	blank := strings.Repeat(" ", len(label))
 	for j, it := range items {
 		l := label
 		if j > 0 {
 			l = blank
 		}
-		if wrap {
-			p.wrapped(l, it)
-		} else {
-			p.add(l + it)
-		}
+		p.wrapped(l, it)
 	}
+}
+
+// enforcedLines are an enforced server's lines of the pane: every path it
+// may open, its sockets, network and metadata (the guard's walls beside
+// the files), root's warning, and what its environment asked and did not
+// get. Nothing for a server that is not enforced.
+func (f *fleet) enforcedLines(p *paneWriter, s *serverState) {
+	if s.enf == nil || !s.enf.Enforced || s.enf.Policy == nil {
+		return
+	}
+	// The doors beside the files (the guard's seccomp filter): said,
+	// so that a refused socket or chmod reads as the boundary's.
+	sockets := s.enf.Policy.UnixSockets(s.enf.ABI)
+	if strings.HasPrefix(sockets, "any") {
+		sockets = f.st.warn.Render(safetext.Escape(sockets))
+	} else {
+		sockets = f.st.dim.Render(safetext.Escape(sockets))
+	}
+	// Every path it may open, with its access and why: what the
+	// kernel holds it to, not a summary (rootpick policy prints the
+	// same for a command not running).
+	paths := make([]string, len(s.enf.Policy.Paths))
+	for i, pp := range s.enf.Policy.Paths {
+		paths[i] = f.st.dim.Render(safetext.Escape(home(pp.Path)) + "  " + pp.Access.String() + " (" + safetext.Escape(pp.Why) + ")")
+	}
+	p.list("  may open  ", paths)
+	p.wrapped("  sockets   ", sockets)
+	p.wrapped("  network   ", f.st.dim.Render(s.enf.Policy.NetworkWords()))
+	p.wrapped("  metadata  ", f.st.dim.Render("mode and times only where it may write; owner and extended attributes nowhere"))
+	if f.cfg.AsRoot {
+		p.wrapped("  as root   ", f.st.warn.Render(asRootWarning))
+	}
+	// What its environment or command asked of the boundary and did
+	// not get (a cache variable pointing at ~/.ssh): the reason a
+	// server may fail, said where the person looks.
+	refused := make([]string, len(s.enf.Policy.Refused))
+	for i, r := range s.enf.Policy.Refused {
+		what := "env " + r.Var + "=" + home(r.Value)
+		if r.Var == "command" {
+			what = home(r.Value)
+		}
+		refused[i] = f.st.warn.Render(safetext.Escape(what + ": " + r.Why))
+	}
+	p.list("  refused   ", refused)
 }
 
 // serverBlock is one server's block in the pane: its name, state, roots,
@@ -445,42 +485,7 @@ func (f *fleet) serverBlock(p *paneWriter, s *serverState, want []string) {
 	if allowed := allowedPaths(s); len(allowed) > 0 {
 		p.wrapped("  allowed   ", f.st.dim.Render(strings.Join(allowed, ", ")))
 	}
-	if s.enf != nil && s.enf.Enforced && s.enf.Policy != nil {
-		// The doors beside the files (the guard's seccomp filter): said,
-		// so that a refused socket or chmod reads as the boundary's.
-		sockets := s.enf.Policy.UnixSockets(s.enf.ABI)
-		if strings.HasPrefix(sockets, "any") {
-			sockets = f.st.warn.Render(safetext.Escape(sockets))
-		} else {
-			sockets = f.st.dim.Render(safetext.Escape(sockets))
-		}
-		// Every path it may open, with its access and why: what the
-		// kernel holds it to, not a summary (rootpick policy prints the
-		// same for a command not running).
-		paths := make([]string, len(s.enf.Policy.Paths))
-		for i, pp := range s.enf.Policy.Paths {
-			paths[i] = f.st.dim.Render(safetext.Escape(home(pp.Path)) + "  " + pp.Access.String() + " (" + safetext.Escape(pp.Why) + ")")
-		}
-		p.list("  may open  ", paths, true)
-		p.wrapped("  sockets   ", sockets)
-		p.wrapped("  network   ", f.st.dim.Render(s.enf.Policy.NetworkWords()))
-		p.wrapped("  metadata  ", f.st.dim.Render("mode and times only where it may write; owner and extended attributes nowhere"))
-		if f.cfg.AsRoot {
-			p.wrapped("  as root   ", f.st.warn.Render(asRootWarning))
-		}
-		// What its environment or command asked of the boundary and did
-		// not get (a cache variable pointing at ~/.ssh): the reason a
-		// server may fail, said where the person looks.
-		refused := make([]string, len(s.enf.Policy.Refused))
-		for i, r := range s.enf.Policy.Refused {
-			what := "env " + r.Var + "=" + home(r.Value)
-			if r.Var == "command" {
-				what = home(r.Value)
-			}
-			refused[i] = f.st.warn.Render(safetext.Escape(what + ": " + r.Why))
-		}
-		p.list("  refused   ", refused, true)
-	}
+	f.enforcedLines(p, s)
 	if s.err != "" {
 		p.wrapped("  error     ", f.st.err.Render(s.err))
 	}
@@ -492,12 +497,12 @@ func (f *fleet) serverBlock(p *paneWriter, s *serverState, want []string) {
 	for j, d := range s.withheld {
 		withheld[j] = f.st.err.Render(d)
 	}
-	p.list("  withheld  ", withheld, true)
+	p.list("  withheld  ", withheld)
 	history := make([]string, len(s.history))
 	for j, e := range s.history {
 		history[j] = f.st.dim.Render(e.at.Format("15:04:05")+" ") + e.text
 	}
-	p.list("  history   ", history, true)
+	p.list("  history   ", history)
 	if s.dropped > 0 {
 		p.add(f.st.dim.Render("  stderr    " + itoa(s.dropped) + " lines came faster than they could be read (the log has them)"))
 	}
