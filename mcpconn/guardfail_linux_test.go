@@ -196,3 +196,46 @@ func runGuarded(t *testing.T, script string, policy *Policy, before func(*exec.C
 	_ = cmd.Wait()
 	return out.String(), errb.String(), report.startError(5 * time.Second)
 }
+
+// TestGuardEndsWhatItsOrphansStartWhileEnding: an orphan that, told to
+// end, starts another process and exits has that process ended too,
+// before the guard exits. (endDescendants looks again until none is left,
+// so this holds even for a guard that waited for the server alone; what
+// only the wait for every child catches is a process its look at /proc
+// misses, which TestGuardExitsOnlyOnceItsTreeIsGone's hoppers provoke.)
+func TestGuardEndsWhatItsOrphansStartWhileEnding(t *testing.T) {
+	mark := fmt.Sprintf("31.%d", os.Getpid()) // sleep's argument, to find it
+	orphan := `trap 'sleep ` + mark + ` & exit 0' TERM; while :; do sleep 0.05; done`
+	cmd := exec.Command("sh", "-c", "sh -c \""+orphan+"\" & sleep 0.2; exit 0")
+	setProcAttr(cmd)
+	report, err := guard(cmd, nil)
+	must(t, err)
+	err = cmd.Start()
+	report.afterStart(err == nil)
+	must(t, err)
+	_ = cmd.Wait()
+	left := func() []int {
+		var pids []int
+		dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, f := range dirs {
+			if b, _ := os.ReadFile(f); string(b) == "sleep\x00"+mark+"\x00" {
+				var pid int
+				if _, err := fmt.Sscanf(filepath.Base(filepath.Dir(f)), "%d", &pid); err != nil {
+					continue
+				}
+				if p, ok := readProc(pid); ok && !p.dead() {
+					pids = append(pids, pid)
+				}
+			}
+		}
+		return pids
+	}
+	t.Cleanup(func() {
+		for _, p := range left() {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+		}
+	})
+	if pids := left(); len(pids) > 0 {
+		t.Errorf("the guard exited with what its orphan started while ending still running: %v", pids)
+	}
+}
