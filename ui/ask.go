@@ -3,6 +3,7 @@ package ui
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -27,15 +28,22 @@ func (m *Model) unconfirmed() int {
 	return n
 }
 
-// question is what a modeAsk question asks: y does it, any other key goes
+// question is the modeAsk question asked, and when (a question that
+// throws work away takes no key pressed in the moment it appeared).
+type question struct {
+	kind askKind
+	at   time.Time
+}
+
+// askKind is what a question asks: its yes does it, any other key goes
 // back.
-type question int
+type askKind int
 
 const (
-	askNone       question = iota // no question is asked
-	askQuit                       // discard unconfirmed changes and quit
-	askCheckAll                   // check every row shown, some off screen
-	askUncheckAll                 // uncheck every row shown, some off screen
+	askNone       askKind = iota // no question is asked
+	askQuit                      // discard unconfirmed changes and quit
+	askCheckAll                  // check every row shown, some off screen
+	askUncheckAll                // uncheck every row shown, some off screen
 )
 
 // checkShown checks (on) or unchecks every row the filter shows; when some
@@ -61,7 +69,7 @@ func (m *Model) checkShown(on bool) tea.Cmd {
 		m.setNote("Nothing to "+strings.ToLower(verb)+": every row shown already is.", false)
 		return nil
 	case off > 0:
-		m.question = q
+		m.question = question{kind: q, at: m.clock()}
 		what := itoa(n) + " " + noun(n, "row", "rows")
 		if m.picker.Filter() != "" {
 			what += " matching " + strconv.Quote(m.picker.Filter())
@@ -83,8 +91,8 @@ func (m *Model) doCheckShown(on bool) {
 // y pressed just before q).
 func (m *Model) quit() tea.Cmd {
 	if n := m.unconfirmed(); n > 0 && !m.sh.Applying() {
-		m.question = askQuit
-		m.setNote("Discard "+itoa(n)+" unconfirmed "+noun(n, "change", "changes")+"? "+keyName(askYes)+" or "+keyName(m.keys.QuitNow)+" quits, any other key goes back.", true)
+		m.question = question{kind: askQuit, at: m.clock()}
+		m.setNote("Discard "+itoa(n)+" unconfirmed "+noun(n, "change", "changes")+"? "+keyName(askDiscard)+" or "+keyName(m.keys.QuitNow)+" quits, "+keyName(m.keys.Review)+" reviews them, any other key goes back.", true)
 		return nil
 	}
 	return m.finish()
@@ -95,22 +103,33 @@ func (m *Model) quit() tea.Cmd {
 // a word as its answer.
 var askYes = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "yes"))
 
-// answer takes the answer to the question asked: askYes (or, to quit,
-// ctrl+q) says yes; any other key says no, and a key that types text goes
-// on to the query, so a word typed across the question is not lost.
+// askDiscard says yes to the question that throws unconfirmed changes
+// away, beside the quit key again: a letter, but taken only as a key of
+// its own, pressed once the question has been up for the arm delay, so
+// that a word typed across the question ("yarn") never answers it. Not
+// enter: everywhere else enter reviews and shares, and here it does too.
+var askDiscard = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "discard and quit"))
+
+// answer takes the answer to the question asked: askYes (for the quit
+// question: the quit key again, or askDiscard on its own; enter reviews
+// the changes) says yes; any other key says no, and a key that types text
+// goes on to the query, so a word typed across the question is not lost.
 func (m *Model) answer(msg tea.KeyPressMsg) tea.Cmd {
 	asked := m.question
-	m.question = askNone
+	m.question = question{}
 	yes := key.Matches(msg, askYes)
-	switch asked {
+	switch asked.kind {
 	case askQuit:
-		if yes || key.Matches(msg, m.keys.QuitNow) {
+		if key.Matches(msg, m.keys.QuitNow) || key.Matches(msg, askDiscard) && m.clock().Sub(asked.at) >= m.cfg.ArmDelay {
 			return m.finish()
+		}
+		if key.Matches(msg, m.keys.Review) {
+			return m.reviewKey()
 		}
 		m.setNote("Not quitting: the unconfirmed changes are still checked ("+keyName(m.keys.Review)+" reviews them).", false)
 	case askCheckAll, askUncheckAll:
 		if yes {
-			m.doCheckShown(asked == askCheckAll)
+			m.doCheckShown(asked.kind == askCheckAll)
 			return nil
 		}
 		m.setNote("Nothing checked or unchecked.", false)
@@ -133,4 +152,4 @@ func (m *Model) finish() tea.Cmd {
 	return tea.Quit
 }
 
-func (m *Model) asking() bool { return m.question != askNone }
+func (m *Model) asking() bool { return m.question.kind != askNone }

@@ -14,15 +14,17 @@ import (
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
-// TestQuitAsksAboutUnconfirmedChanges: q with checks not confirmed asks;
-// another key goes back, y (or q) quits.
+// TestQuitAsksAboutUnconfirmedChanges: ctrl+q with checks not confirmed
+// asks; another key goes back; ctrl+q again quits, and so does y pressed
+// on its own once the question has been up for the arm delay; enter
+// reviews the changes, as everywhere else, and throws nothing away.
 func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	send(m, "space", "down", "space")
 	if cmd := send(m, "ctrl+q"); cmd != nil {
 		t.Fatal("q with unconfirmed changes quit at once")
 	}
-	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, "Discard 2 unconfirmed changes? enter or ctrl+q quits") {
+	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, "Discard 2 unconfirmed changes? y or ctrl+q quits, enter reviews them, any other key goes back.") {
 		t.Fatalf("no question:\n%s", out)
 	}
 	if cmd := send(m, "j"); cmd != nil || m.mode() != modeList {
@@ -32,8 +34,27 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 		t.Fatal("going back lost the checks")
 	}
 	send(m, "ctrl+q")
-	if msg := send(m, "enter")(); msg != tea.Quit() {
-		t.Fatalf("enter after the question returned %#v", msg)
+	if cmd := send(m, "enter"); cmd != nil && isQuit(cmd) {
+		t.Fatal("enter after the question quit: it reviews")
+	}
+	if !m.sh.Busy() && m.sh.Dialog() == nil {
+		t.Fatal("enter after the question did not start the review")
+	}
+	m = fixture(t, demoRepos()...)
+	send(m, "space")
+	send(m, "ctrl+q")
+	if msg := send(m, "ctrl+q")(); msg != tea.Quit() {
+		t.Fatalf("ctrl+q after the question returned %#v", msg)
+	}
+	// y: only as a key of its own, once the question has been up for the
+	// arm delay.
+	now := time.Unix(1000, 0)
+	m = fixture(t, demoRepos()...)
+	m.cfg.Now = func() time.Time { return now }
+	send(m, "space", "ctrl+q")
+	now = now.Add(m.cfg.ArmDelay)
+	if cmd := send(m, "y"); cmd == nil || !isQuit(cmd) {
+		t.Fatal("y on its own after the question did not quit")
 	}
 	// Served and unchecked also counts; nothing pending quits at once.
 	m = fixture(t, demoRepos()...)

@@ -39,7 +39,7 @@ func TestTextsNameTheBoundKeys(t *testing.T) {
 	m = fixture(t, demoRepos()...)
 	rebind(m)
 	send(m, "space", "f10")
-	if out := flat(screen(m)); !strings.Contains(out, "enter or f10 quits") {
+	if out := flat(screen(m)); !strings.Contains(out, "y or f10 quits, f5 reviews them") {
 		t.Errorf("the quit question does not name its keys:\n%s", out)
 	}
 	send(m, "x")
@@ -101,8 +101,8 @@ func TestQuestionsNameTheYesKey(t *testing.T) {
 			}
 		}
 		send(m, "space", "esc") // one unconfirmed change, then quit
-		if note := flat(m.status.note); !strings.Contains(note, "? "+yes+" or "+keyName(m.keys.QuitNow)+" quits") {
-			t.Fatalf("with yes bound to %s, the quit question says %q", yes, note)
+		if note := flat(m.status.note); !strings.Contains(note, "? "+keyName(askDiscard)+" or "+keyName(m.keys.QuitNow)+" quits") {
+			t.Fatalf("the quit question says %q: it does not name %s", note, keyName(askDiscard))
 		}
 	}
 }

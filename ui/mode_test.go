@@ -51,7 +51,8 @@ func TestModeKeys(t *testing.T) {
 
 		{modeAsk, "j", modeList, false},
 		{modeAsk, "y", modeList, false}, // a letter goes back (and types)
-		{modeAsk, "enter", modeList, true},
+		{modeAsk, "enter", modeList, false}, // reviews: nothing thrown away
+		{modeAsk, "ctrl+q", modeList, true},
 	} {
 		m := fixture(t, demoRepos()...)
 		enter[tc.from](t, m)

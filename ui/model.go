@@ -553,7 +553,7 @@ func (m *Model) headerView() string {
 // mode is what is on top: the consent dialog, then a question, then the
 // page.
 func (m *Model) mode() mode {
-	if m.question != askNone && m.sh.Dialog() == nil {
+	if m.question.kind != askNone && m.sh.Dialog() == nil {
 		return modeAsk
 	}
 	return m.bodyMode()
