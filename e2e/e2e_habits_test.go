@@ -221,12 +221,13 @@ func TestE2EHabitsEnterRevokeQuit(t *testing.T) {
 	}
 }
 
-// quitDiscarding quits, answering enter to "discard unconfirmed changes?".
+// quitDiscarding quits, answering the quit key again to "discard
+// unconfirmed changes?" (enter would review them).
 func (tt *tui) quitDiscarding() {
 	tt.t.Helper()
 	tt.send("C-q")
 	tt.waitText("Discard")
-	tt.send("Enter")
+	tt.send("C-q")
 	if code := tt.waitExit(); code != 0 {
 		tt.t.Fatalf("exit code %d", code)
 	}

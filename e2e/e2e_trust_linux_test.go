@@ -323,7 +323,7 @@ func TestE2EResumeServesOnlyGranted(t *testing.T) {
 			tt.send("C-q")
 			tt.waitFor("the quit or its question", func(s string) bool { return tt.exited() || strings.Contains(s, "Discard") })
 			if !tt.exited() {
-				tt.send("Enter")
+				tt.send("C-q")
 			}
 			if code := tt.waitExit(); code != 0 {
 				t.Errorf("exit %d", code)
