@@ -22,6 +22,7 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/panics"
+	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/mcpconn"
 	"github.com/rootpick/rootpick/ui"
@@ -247,9 +248,32 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 		return err
 	}
 	if c.Print {
-		return printRoots(e.stdout, roots, c.PrintFormat)
+		return printRoots(e.stdout, existingRoots(e.stderr, roots), c.PrintFormat)
 	}
 	return nil
+}
+
+// existingRoots are the roots still folders at quit, for --print: a
+// script piping them on must not get a folder that is gone (deleted or
+// renamed while the picker ran). Each one left out is said on w, with why.
+func existingRoots(w io.Writer, roots []consent.Root) []consent.Root {
+	var out []consent.Root
+	for _, r := range roots {
+		fi, err := os.Stat(r.Path)
+		switch {
+		case err != nil:
+			why := "it is gone"
+			if !errors.Is(err, fs.ErrNotExist) {
+				why = "it cannot be read: " + redact.Text(err.Error())
+			}
+			fmt.Fprintf(w, "rootpick: --print leaves out %s: %s\n", safetext.Escape(r.Path), why)
+		case !fi.IsDir():
+			fmt.Fprintf(w, "rootpick: --print leaves out %s: it is no folder any more\n", safetext.Escape(r.Path))
+		default:
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // printRoots writes the roots in format: "json", an indented JSON array

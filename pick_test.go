@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rootpick/rootpick/consent"
@@ -45,6 +48,44 @@ func TestPrintFormats(t *testing.T) {
 	for _, f := range []string{"lines", "null"} {
 		if got := print(nil, f); got != "" {
 			t.Errorf("%s of no roots = %q, want nothing", f, got)
+		}
+	}
+}
+
+// TestPrintLeavesOutRootsThatAreGone: --print prints the consented roots
+// that are still folders at quit, and says on stderr which it left out
+// and why (deleted, or no folder any more).
+func TestPrintLeavesOutRootsThatAreGone(t *testing.T) {
+	base := t.TempDir()
+	var roots []consent.Root
+	for _, name := range []string{"kept", "deleted", "replaced"} {
+		dir := filepath.Join(base, name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r, err := consent.NewRoot(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roots = append(roots, r)
+	}
+	if err := os.Remove(roots[1].Path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(roots[2].Path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(roots[2].Path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	got := existingRoots(&errb, roots)
+	if len(got) != 1 || got[0].Path != roots[0].Path {
+		t.Errorf("printed %+v; want only %s", got, roots[0].Path)
+	}
+	for _, want := range []string{"--print leaves out " + roots[1].Path + ": it is gone", "--print leaves out " + roots[2].Path + ": it is no folder any more"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
 		}
 	}
 }
