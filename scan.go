@@ -6,6 +6,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -45,6 +46,16 @@ func dirArg(pos []string) (string, error) {
 	}
 	if !st.IsDir() {
 		return "", fmt.Errorf("cannot scan %q: not a folder", dir)
+	}
+	// A folder that cannot be listed fails here, in one line, as a missing
+	// one does: the picker does not open on a scan that cannot start.
+	f, err := os.Open(abs)
+	if err == nil {
+		_, err = f.Readdirnames(1)
+		f.Close()
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("cannot scan %q: %w", dir, unwrapPathError(err))
 	}
 	return abs, nil
 }

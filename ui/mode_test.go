@@ -50,7 +50,7 @@ func TestModeKeys(t *testing.T) {
 		{modeDialog, "y", modeList, false},
 
 		{modeAsk, "j", modeList, false},
-		{modeAsk, "y", modeList, false}, // a letter goes back (and types)
+		{modeAsk, "y", modeList, false},     // a letter goes back (and types)
 		{modeAsk, "enter", modeList, false}, // reviews: nothing thrown away
 		{modeAsk, "ctrl+q", modeList, true},
 	} {
