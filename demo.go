@@ -125,10 +125,23 @@ func (d *demoCmd) Run(e *env) (err error) {
 		intro:   true,
 	}
 	// No server named: the built-in demo server, whatever the config
-	// file names (demo does not read it).
-	specs, err := p.serverSpecs(e.command, &configFile{})
+	// file names (demo does not read it) — as a stdio server of its own
+	// (this program's serve-demo), so that it runs under the guard like
+	// any other, enforced where the kernel can: the first consent a
+	// newcomer sees is the boundary, and the demo says after each change
+	// what it could and could not list.
+	command := e.command
+	if len(command) == 0 {
+		if exe, err := os.Executable(); err == nil {
+			command = []string{exe, "serve-demo", "--try"}
+		}
+	}
+	specs, err := p.serverSpecs(command, &configFile{})
 	if err != nil {
 		return err
+	}
+	if len(e.command) == 0 && len(specs) == 1 && len(specs[0].Command) > 0 {
+		specs[0].Name = "rootpick-demo"
 	}
 	return p.pick(e, dir, specs)
 }

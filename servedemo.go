@@ -13,7 +13,9 @@ import (
 // serveDemoCmd runs the built-in roots-aware demo server on stdio.
 type serveDemoCmd struct {
 	Record string `placeholder:"FILE" type:"path" help:"Append every roots/list answer received to FILE as JSON Lines."`
-	Debug  bool   `help:"Log at debug level (the log goes to stderr)."`
+	// Try is what rootpick demo runs it with (mcpconn.Demo.TryOpen).
+	Try   bool `help:"After each roots/list answer, try to list the first root and the folder above it, and say on stderr how each went (rootpick demo shows the boundary so)."`
+	Debug bool `help:"Log at debug level (the log goes to stderr)."`
 }
 
 func (o *serveDemoCmd) Help() string {
@@ -48,7 +50,11 @@ func (o *serveDemoCmd) Run(e *env) error {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	ctx := onSignals(context.Background())
 	defer ctx.stop()
-	err := mcpconn.NewDemo(logger, record).ServeStdio(ctx)
+	demo := mcpconn.NewDemo(logger, record)
+	if o.Try {
+		demo.TryOpen(stderr)
+	}
+	err := demo.ServeStdio(ctx)
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}

@@ -108,9 +108,25 @@ func TestE2EDemo(t *testing.T) {
 				t.Fatalf("row %q is no folder of the workspace: %v", rows[0].label(), err)
 			}
 
+			if server == "built-in" {
+				// Its own process now: the dialog names what it can open
+				// once it has connected.
+				tt.waitText("rootpick-demo ready")
+			}
 			tt.send("Space", "Enter")
 			tt.waitArmed(1, 0)
+			if server == "built-in" && landlockHere() {
+				// The demo's own server runs under the guard like any
+				// other: the first dialog a newcomer sees is the boundary.
+				tt.waitText("Enforced: the kernel lets the server open only these folders")
+			}
 			tt.send("y")
+			if server == "built-in" && landlockHere() {
+				// And it says what it could list and what not.
+				tt.send("C-o")
+				tt.waitText("(not consented): ✗ refused by the kernel")
+				tt.send("q") // back to the list (esc would run into the next key)
+			}
 			if server == "serve-demo" {
 				lines := waitRec(t, rec, "file://"+picked)
 				checkURI(t, lines[len(lines)-1].Roots[0].URI, picked)

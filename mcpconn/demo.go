@@ -3,8 +3,14 @@ package mcpconn
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -12,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/internal/panics"
+	"github.com/rootpick/rootpick/internal/safetext"
 )
 
 // Demo is the built-in roots-aware MCP server. It asks roots/list after the
@@ -23,6 +30,7 @@ type Demo struct {
 	server *mcp.Server
 	logger *slog.Logger
 	record io.Writer // JSON Lines of every answer, if set
+	try    io.Writer // where each fetch's tries go (TryOpen), if set
 
 	// fetchMu makes one session's fetches one at a time: each asks after
 	// the previous answer was stored, so a later answer is never
@@ -105,8 +113,51 @@ func (d *Demo) fetch(ss *mcp.ServerSession) {
 		}{n, orEmpty(res.Roots)})
 		_, _ = d.record.Write(append(line, '\n'))
 	}
+	try := d.try
 	d.mu.Unlock()
 	d.logger.Info("roots updated", "count", len(res.Roots), "fetch", n)
+	if try != nil {
+		tryOpen(try, res.Roots)
+	}
+}
+
+// TryOpen has the demo, after each roots/list answer, try to list its
+// first root and the folder above it (which the consent does not hold)
+// and say on w how each went: the first thing a newcomer sees of the
+// boundary ("refused by the kernel" where the server is enforced). rootpick
+// demo runs the demo server as a subprocess under the guard, with this on.
+func (d *Demo) TryOpen(w io.Writer) *Demo {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.try = w
+	return d
+}
+
+// tryOpen lists the first root of roots and the folder above it, and
+// says on w how each went.
+func tryOpen(w io.Writer, roots []*mcp.Root) {
+	if len(roots) == 0 {
+		return
+	}
+	u, err := url.Parse(roots[0].URI)
+	if err != nil || u.Scheme != "file" {
+		return
+	}
+	inside := filepath.Clean(u.Path)
+	for _, c := range []struct{ path, what string }{
+		{inside, "consented"},
+		{filepath.Dir(inside), "not consented"},
+	} {
+		_, err := os.ReadDir(c.path)
+		verdict := "✓ listed"
+		switch {
+		case errors.Is(err, fs.ErrPermission):
+			verdict = "✗ refused by the kernel"
+		case err != nil:
+			verdict = "✗ " + err.Error()
+		}
+		fmt.Fprintf(w, "demo tried %s (%s): %s\n", safetext.Escape(c.path), c.what, verdict)
+	}
 }
 
 func orEmpty(r []*mcp.Root) []*mcp.Root {
