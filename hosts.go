@@ -1082,11 +1082,8 @@ func refusedNotes(c *hostcfg.Config, i int) []string {
 	env := c.Env(i)
 	var notes []string
 	for _, r := range mcpconn.EnvRefusals(append([]string{s.Command}, s.Args...), envList(os.Environ(), env)) {
-		switch _, own := env[r.Var]; {
-		case r.Var == "command":
-			notes = append(notes, fmt.Sprintf("warning: %s: %s is not granted when it runs enforced: %s", shown(s.Name), shownValue(r.Value, c.File.Home), shown(r.Why)))
-		case own:
-			notes = append(notes, fmt.Sprintf("warning: %s: env %s=%s is not granted when it runs enforced: %s", shown(s.Name), shown(r.Var), shownValue(r.Value, c.File.Home), shown(r.Why)))
+		if _, own := env[r.Var]; own || r.Var == mcpconn.RefusedCommand {
+			notes = append(notes, fmt.Sprintf("warning: %s: %s is not granted when it runs enforced: %s", shown(s.Name), r.Subject(shownPath(c.File.Home), shown), shown(r.Why)))
 		}
 	}
 	return notes

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"os/exec"
@@ -32,10 +31,9 @@ type launch struct {
 	name     string
 	launcher prefetch.Launcher
 	// env is the entry's own environment (its npm cache or registry);
-	// dir is where the host starts the server; home is the person's home
-	// folder, to show paths.
-	env       map[string]string
-	dir, home string
+	// dir is where the host starts the server.
+	env map[string]string
+	dir string
 	// line is the entry's command line, to tell its secrets (what).
 	line []string
 	// places are the folders the launcher's program must not be in (see
@@ -77,7 +75,7 @@ func (pl *planner) launchOf(c *hostcfg.Config, i int) (launch, bool) {
 	if !ok {
 		return launch{}, false
 	}
-	ln := launch{name: s.Name, launcher: l, line: line, env: c.Env(i), dir: c.File.Workspace, home: c.File.Home, project: s.Scope == hostcfg.ScopeProject}
+	ln := launch{name: s.Name, launcher: l, line: line, env: c.Env(i), dir: c.File.Workspace, project: s.Scope == hostcfg.ScopeProject}
 	ln.places = append(ln.places, prefetch.Place{Path: c.File.Workspace, Name: "the project"})
 	for _, r := range c.FolderArgs(i) {
 		for _, p := range r.Paths {
@@ -224,7 +222,7 @@ func (ch hostsChange) fetchOne(ctx context.Context, e *env, l launch, terminal b
 		return
 	}
 	_, err = ch.prefetch(ctx, l.launcher, prefetch.Options{
-		Env: envList(os.Environ(), l.grantedEnv(e.stderr)), Dir: l.dir, Progress: e.stderr, Terminal: terminal, Name: l.name,
+		Env: envList(os.Environ(), l.grantedEnv()), Dir: l.dir, Progress: e.stderr, Terminal: terminal, Name: l.name,
 		Program: program, Confine: ch.confine,
 	})
 	if err == nil {
@@ -291,31 +289,20 @@ func prefetchSignals(e *env) (ctx context.Context, stop func(), got func() os.Si
 // grant (mcpconn.EnvRefusals, over the person's environment: a cache
 // variable that points at ~/.ssh, a HOME moved elsewhere): a project
 // file's env widens nothing, the prefetch's boundary included, and the
-// launcher uses the person's own setting instead. Each variable left out
-// is said on w.
-func (l launch) grantedEnv(w io.Writer) map[string]string {
-	refusals := mcpconn.EnvRefusals(l.launcher.Prefetch, envList(os.Environ(), l.env))
-	if len(refusals) == 0 {
-		return l.env
-	}
+// launcher uses the person's own setting instead. The wrap's diff has
+// said each variable left out (refusedNotes).
+func (l launch) grantedEnv() map[string]string {
 	env := maps.Clone(l.env)
-	for _, r := range refusals {
-		if _, ok := env[r.Var]; !ok {
-			continue
-		}
+	for _, r := range mcpconn.EnvRefusals(l.launcher.Prefetch, envList(os.Environ(), l.env)) {
 		delete(env, r.Var)
-		fmt.Fprintf(w, "%s: env %s=%s is not granted: %s\n", shown(l.name), shown(r.Var), shownValue(r.Value, l.home), shown(r.Why))
 	}
 	return env
 }
 
-// shownValue is an environment variable's value as a person reads it: a
-// path under the home folder as ~/…, secrets hidden, escaped.
-func shownValue(v, home string) string {
-	if filepath.IsAbs(v) {
-		return shownFolder(filepath.Clean(v), home)
-	}
-	return shown(v)
+// shownPath shows a path as a person reads it: under the home folder as
+// ~/…, secrets hidden, escaped (mcpconn.PolicyRefusal.Subject's path).
+func shownPath(home string) func(string) string {
+	return func(p string) string { return shownFolder(filepath.Clean(p), home) }
 }
 
 // envList is base with env's settings over it, as NAME=VALUE, env's in

@@ -175,7 +175,7 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 		Theme:        e.config.Theme,
 		Intro:        c.intro,
 		NoMouse:      c.NoMouse,
-		AsRoot:       os.Geteuid() == 0,
+		AsRoot:       runningAsRoot(),
 	})
 	// Signals end the program like ctrl+c does: nothing is printed, the
 	// servers are stopped, and the exit code says which signal it was.

@@ -36,15 +36,9 @@ Examples:
 }
 
 func (o *policyCmd) Run(e *env) error {
-	command := e.command
-	if len(o.Command) > 0 {
-		if e.dashdash {
-			return usageError("policy: the server command goes after --, got %q before it", o.Command)
-		}
-		command = o.Command
-	}
-	if len(command) == 0 {
-		return usageError("policy: no server command (rootpick policy -- CMD ARGS...)")
+	command, err := serverCommand(e, "policy", o.Command)
+	if err != nil {
+		return err
 	}
 	if err := consent.ValidateProfile(o.Profile); err != nil {
 		return usageError("policy: %v", err)
@@ -96,13 +90,9 @@ func printPolicy(w io.Writer, command []string, p mcpconn.Policy, enf mcpconn.En
 	fmt.Fprintf(w, "sockets   %s\n", safetext.Escape(p.UnixSockets(enf.ABI)))
 	fmt.Fprintln(w, "metadata  mode and times only where it may write; owner and extended attributes nowhere")
 	for _, r := range p.Refused {
-		what := "env " + r.Var + "=" + shownValue(r.Value, home)
-		if r.Var == "command" {
-			what = shownValue(r.Value, home)
-		}
-		fmt.Fprintf(w, "not granted: %s: %s\n", what, shown(r.Why))
+		fmt.Fprintf(w, "not granted: %s: %s\n", r.Subject(shownPath(home), shown), shown(r.Why))
 	}
-	if os.Geteuid() == 0 {
+	if runningAsRoot() {
 		fmt.Fprintln(w, "warning: run as root, a server reads all that root can in its runtime (/etc/shadow, other processes' /proc)")
 	}
 }

@@ -54,6 +54,22 @@ type proxyCmd struct {
 }
 
 // hostName is an agent host rootpick proxy can print a configuration for.
+// serverCommand is the server command a command (proxy, policy) was
+// given: after --, or after its flags (parsed), not both.
+func serverCommand(e *env, name string, parsed []string) ([]string, error) {
+	command := e.command
+	if len(parsed) > 0 {
+		if e.dashdash {
+			return nil, usageError("%s: the server command goes after --, got %q before it", name, parsed)
+		}
+		command = parsed
+	}
+	if len(command) == 0 {
+		return nil, usageError("%s: no server command (rootpick %s -- CMD ARGS...)", name, name)
+	}
+	return command, nil
+}
+
 type hostName string
 
 // hostNames are the hosts --print-config knows.
@@ -88,15 +104,9 @@ Examples:
 
 func (o *proxyCmd) Run(e *env) error {
 	stdout, stderr := e.stdout, e.stderr
-	command := e.command
-	if len(o.Command) > 0 {
-		if e.dashdash {
-			return usageError("proxy: the server command goes after --, got %q before it", o.Command)
-		}
-		command = o.Command
-	}
-	if len(command) == 0 {
-		return usageError("proxy: no server command (rootpick proxy -- CMD ARGS...)")
+	command, err := serverCommand(e, "proxy", o.Command)
+	if err != nil {
+		return err
 	}
 	if err := consent.ValidateProfile(o.Profile); err != nil {
 		return usageError("proxy: %v", err)

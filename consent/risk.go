@@ -1,8 +1,6 @@
 package consent
 
 import (
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -225,11 +223,12 @@ func Risks(requested string, r Root, env Env) []Warning {
 			add(WarnSymlink, "reached through a symbolic link")
 		}
 	}
-	if found := secretsAtTop(p); len(found) > 0 {
-		add(WarnSecrets, "holds secrets at its top: "+strings.Join(found, ", "))
+	secrets, linked := atTop(p)
+	if len(secrets) > 0 {
+		add(WarnSecrets, "holds secrets at its top: "+strings.Join(secrets, ", "))
 	}
-	if found := linkedAtTop(p); len(found) > 0 {
-		add(WarnLinks, "files at its top have other names elsewhere (hard links), through which a server reads them: "+strings.Join(found, ", "))
+	if len(linked) > 0 {
+		add(WarnLinks, "files at its top have other names elsewhere (hard links), through which a server reads them: "+strings.Join(linked, ", "))
 	}
 	if env.Dir != "" {
 		if m, ok := mountNear(p, env.known.mounts); ok {
@@ -243,71 +242,57 @@ func Risks(requested string, r Root, env Env) []Warning {
 	return w
 }
 
-// secretsAtTop lists the well-known secret files and folders directly in
-// dir, sorted, at most three named (then "…").
-func secretsAtTop(dir string) []string {
+// atTop reads dir's entries once (maxSecretScan at most) and lists, each
+// sorted with at most three named (then "…"):
+//   - secrets: the well-known secret files and folders in it;
+//   - linked: its regular files with more than one name (a hard link
+//     count above 1), among its first maxLinkScan entries. Another name of
+//     such a file may be outside dir: a server that may read dir reads
+//     that file through this name, since the kernel checks the path it is
+//     opened by. Finding where the other name is would mean walking the
+//     file system; docs/consent.md says so.
+//
+// Risks runs for every row whose facts are read (ui/facts.go), so the
+// folder is read once for both, and only regular files are stat'ed.
+func atTop(dir string) (secrets, linked []string) {
 	f, err := os.Open(dir)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	defer f.Close()
-	var found []string
 	seen := 0
 	for seen < maxSecretScan {
-		names, err := f.Readdirnames(1024)
-		seen += len(names)
-		for _, n := range names {
-			if isSecretName(n) {
-				found = append(found, n)
+		entries, err := f.ReadDir(1024)
+		for _, e := range entries {
+			if isSecretName(e.Name()) {
+				secrets = append(secrets, e.Name())
 			}
+			if seen < maxLinkScan && e.Type().IsRegular() {
+				if fi, err := e.Info(); err == nil && linkCount(fi) > 1 {
+					linked = append(linked, e.Name())
+				}
+			}
+			seen++
 		}
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				break
-			}
-			break
+			break // io.EOF, or a folder that stopped reading
 		}
 	}
-	slices.Sort(found)
-	if len(found) > 3 {
-		found = append(found[:3:3], "…")
+	return firstThree(secrets), firstThree(linked)
+}
+
+// firstThree sorts names and keeps three of them, then "…".
+func firstThree(names []string) []string {
+	slices.Sort(names)
+	if len(names) > 3 {
+		names = append(names[:3:3], "…")
 	}
-	return found
+	return names
 }
 
 // maxLinkScan bounds how many entries at a root's top are looked at for
-// hard links: the check is one lstat each, made when the dialog opens.
+// hard links: one lstat each.
 const maxLinkScan = 512
-
-// linkedAtTop lists the regular files directly in dir that have more
-// than one name (a hard link count above 1), sorted, at most three named
-// (then "…"). Another name of such a file may be outside dir: a server
-// that may read dir reads that file through this name, since the kernel
-// checks the path it is opened by. Only the top is looked at, and only
-// maxLinkScan entries: finding where the other name is would mean
-// walking the file system; docs/consent.md says so.
-func linkedAtTop(dir string) []string {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	entries, _ := f.ReadDir(maxLinkScan)
-	var found []string
-	for _, e := range entries {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		if fi, err := e.Info(); err == nil && linkCount(fi) > 1 {
-			found = append(found, e.Name())
-		}
-	}
-	slices.Sort(found)
-	if len(found) > 3 {
-		found = append(found[:3:3], "…")
-	}
-	return found
-}
 
 // IsSecretName reports whether a file or folder named n is a well-known
 // secret (.ssh, .gnupg, .aws, .env, id_*, *.pem…): the names the dialog

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/panics"
 	"github.com/rootpick/rootpick/internal/safetext"
 )
@@ -139,11 +139,11 @@ func tryOpen(w io.Writer, roots []*mcp.Root) {
 	if len(roots) == 0 {
 		return
 	}
-	u, err := url.Parse(roots[0].URI)
-	if err != nil || u.Scheme != "file" {
+	inside, err := consent.URIToPath(roots[0].URI)
+	if err != nil {
 		return
 	}
-	inside := filepath.Clean(u.Path)
+	inside = filepath.Clean(inside)
 	for _, c := range []struct{ path, what string }{
 		{inside, "consented"},
 		{filepath.Dir(inside), "not consented"},

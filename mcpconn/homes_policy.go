@@ -311,7 +311,7 @@ func (b *policyBuilder) secretInHome(p string) bool {
 		}
 		// One refusal per secret, however many of its files the command's
 		// script and package named.
-		r := PolicyRefusal{Var: "command", Value: filepath.Join(h, first), Why: "the command names a file in it, a well-known secret: never part of a server's runtime"}
+		r := PolicyRefusal{Var: RefusedCommand, Value: filepath.Join(h, first), Why: "the command names a file in it, a well-known secret: never part of a server's runtime"}
 		if !slices.Contains(b.refused, r) {
 			b.refused = append(b.refused, r)
 		}

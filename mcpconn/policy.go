@@ -187,6 +187,25 @@ type PolicyRefusal struct {
 	Why string `json:"why"`
 }
 
+// RefusedCommand is PolicyRefusal.Var for a file the server's command
+// names (its script, under ~/.ssh), not a variable.
+const RefusedCommand = "command"
+
+// Subject is what was refused, as the pane, the wrap's diff and rootpick
+// policy name it: "env VAR=VALUE", or the file the command names; path
+// shows a value that is a path (shortened, escaped), escape any other
+// text.
+func (r PolicyRefusal) Subject(path, escape func(string) string) string {
+	show := escape
+	if filepath.IsAbs(r.Value) {
+		show = path
+	}
+	if r.Var == RefusedCommand {
+		return show(r.Value)
+	}
+	return "env " + escape(r.Var) + "=" + show(r.Value)
+}
+
 // EnvRefusals returns what the environment env asks for the server
 // command and would not be granted (BuildPolicy's Refused), for screens
 // that show an entry's env before its server runs (the wrap diff, the

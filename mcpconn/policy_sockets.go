@@ -46,6 +46,13 @@ func (b *policyBuilder) allowSockets(paths []string) {
 	}
 }
 
+// AnySocket reports whether a server enforced at Landlock ABI abi may
+// reach any unix socket: allow-socket below ABI 9, where the guard's
+// filter cannot tell one socket from another.
+func (p Policy) AnySocket(abi int) bool {
+	return abi < landlockResolveUnixABI && len(p.sockets()) > 0
+}
+
 // UnixSockets says in a few words which unix sockets a server enforced
 // at Landlock ABI abi may connect to: none below ABI 9 (the guard's
 // seccomp filter refuses them), those in the folders it may write from 9,
@@ -54,11 +61,12 @@ func (b *policyBuilder) allowSockets(paths []string) {
 func (p Policy) UnixSockets(abi int) string {
 	allowed := p.sockets()
 	switch {
+	case p.AnySocket(abi):
 	case abi >= landlockResolveUnixABI && len(allowed) == 0:
 		return "only sockets in the folders it may write"
 	case abi >= landlockResolveUnixABI:
 		return "sockets in the folders it may write, and " + strings.Join(allowed, ", ")
-	case len(allowed) == 0:
+	default:
 		return "none (unix sockets refused)"
 	}
 	return fmt.Sprintf("any: allow-socket %s needs Landlock ABI 9 to hold it to that socket, and this kernel has %d", strings.Join(allowed, ", "), abi)

@@ -4,10 +4,13 @@ package mcpconn
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -143,7 +146,7 @@ func seccompInstructions(r seccompRules) []bpf.Instruction {
 		supervised = errno(unix.EPERM)
 	}
 	for _, calls := range []map[uint32]seccompCall{seccompMode, seccompTimes} {
-		for _, nr := range sortedKeys(calls) {
+		for _, nr := range slices.Sorted(maps.Keys(calls)) { // the same program each time
 			rule(nr, supervised)
 		}
 	}
@@ -177,21 +180,6 @@ func seccompInstructions(r seccompRules) []bpf.Instruction {
 		}
 	}
 	return append(p, bpf.RetConstant{Val: secRetAllow})
-}
-
-// sortedKeys returns m's keys in order, so that the filter is the same
-// program each time.
-func sortedKeys(m map[uint32]seccompCall) []uint32 {
-	keys := make([]uint32, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
-	}
-	return keys
 }
 
 // installSeccomp loads r's filter on the calling thread (no TSYNC: the
@@ -475,7 +463,7 @@ func readString(mem *os.File, addr uint64) (string, unix.Errno) {
 
 // readTimes reads a times call's two times at addr, as utimensat takes
 // them: struct timespec[2], which is four 64-bit words on both
-// architectures with a table.
+// architectures with a table (little-endian, both).
 func readTimes(mem *os.File, addr uint64, kind timesKind) ([4]int64, unix.Errno) {
 	var ts [4]int64
 	size := 32
@@ -486,7 +474,7 @@ func readTimes(mem *os.File, addr uint64, kind timesKind) ([4]int64, unix.Errno)
 	if n, _ := mem.ReadAt(b, int64(addr)); n != size {
 		return ts, unix.EFAULT
 	}
-	word := func(i int) int64 { return int64(nativeUint64(b[i*8:])) }
+	word := func(i int) int64 { return int64(binary.LittleEndian.Uint64(b[i*8:])) }
 	switch kind {
 	case timesTimespec:
 		ts = [4]int64{word(0), word(1), word(2), word(3)}
@@ -496,12 +484,6 @@ func readTimes(mem *os.File, addr uint64, kind timesKind) ([4]int64, unix.Errno)
 		ts = [4]int64{word(0), 0, word(1), 0}
 	}
 	return ts, 0
-}
-
-// nativeUint64 reads 8 bytes in the machine's order (both architectures
-// with a table are little-endian).
-func nativeUint64(b []byte) uint64 {
-	return *(*uint64)(unsafe.Pointer(&b[0]))
 }
 
 // errnoOf is err's errno, EPERM for an error without one.

@@ -5,9 +5,11 @@ package mcpconn
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -36,8 +38,8 @@ func TestSeccompProgram(t *testing.T) {
 	}
 	errno := func(e unix.Errno) int { return int(secRetErrno | uint32(e)) }
 	allow, notify := int(secRetAllow), int(secRetNotify)
-	modeNr := sortedKeys(seccompMode)
-	timesNr := sortedKeys(seccompTimes)
+	modeNr := slices.Sorted(maps.Keys(seccompMode))
+	timesNr := slices.Sorted(maps.Keys(seccompTimes))
 	type call struct {
 		name     string
 		arch, nr uint32

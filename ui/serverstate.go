@@ -420,7 +420,7 @@ func (f *fleet) enforcedLines(p *paneWriter, s *serverState) {
 	// The doors beside the files (the guard's seccomp filter): said,
 	// so that a refused socket or chmod reads as the boundary's.
 	sockets := s.enf.Policy.UnixSockets(s.enf.ABI)
-	if strings.HasPrefix(sockets, "any") {
+	if s.enf.Policy.AnySocket(s.enf.ABI) {
 		sockets = f.st.warn.Render(safetext.Escape(sockets))
 	} else {
 		sockets = f.st.dim.Render(safetext.Escape(sockets))
@@ -444,11 +444,7 @@ func (f *fleet) enforcedLines(p *paneWriter, s *serverState) {
 	// server may fail, said where the person looks.
 	refused := make([]string, len(s.enf.Policy.Refused))
 	for i, r := range s.enf.Policy.Refused {
-		what := "env " + r.Var + "=" + home(r.Value)
-		if r.Var == "command" {
-			what = home(r.Value)
-		}
-		refused[i] = f.st.warn.Render(safetext.Escape(what + ": " + r.Why))
+		refused[i] = f.st.warn.Render(r.Subject(func(p string) string { return safetext.Escape(home(p)) }, safetext.Escape) + ": " + safetext.Escape(r.Why))
 	}
 	p.list("  refused   ", refused)
 }
@@ -838,7 +834,7 @@ func (f *fleet) accessSentence() (sentence, beyond string) {
 		case s.enf == nil:
 		case s.enf.Enforced:
 			enforced = append(enforced, f.displayName(s))
-			if s.enf.Policy != nil && strings.HasPrefix(s.enf.Policy.UnixSockets(s.enf.ABI), "any") {
+			if s.enf.Policy != nil && s.enf.Policy.AnySocket(s.enf.ABI) {
 				anySocket = append(anySocket, f.displayName(s))
 			}
 			if s.enf.Policy != nil && s.enf.Policy.NoNetwork {
