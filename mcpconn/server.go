@@ -246,11 +246,13 @@ func (s *server) start(attempt int) (*conn, error) {
 		c.enforcement = pt.enforcement
 	}
 	c.stop = stop
+	// Set before c is published: shutdown (another goroutine) reads it
+	// through kill as soon as setCurrent has made c the current one.
+	c.wc = &watchedTransport{inner: transport, passthrough: spec.URL != ""}
 	if !s.setCurrent(c) {
 		stop()
 		return nil, errors.New("mcpconn: hub is closed")
 	}
-	c.wc = &watchedTransport{inner: transport, passthrough: spec.URL != ""}
 	// A restart asked while the handshake is under way (every root
 	// revoked, or the set changed for a server started with it as its
 	// arguments or its ruleset) cuts the handshake short: the process was
