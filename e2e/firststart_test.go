@@ -207,8 +207,10 @@ func TestE2EFirstStartThroughLaunchers(t *testing.T) {
 		t.Errorf("npx did not finish its install (no _npx in its package.json): %v\n%s", err, b)
 	}
 
-	// 2. The next start: a 5 s host connects.
-	h = startAsHost(t, project, environ, 5*time.Second, bin, "proxy", "--name=fs", "--", "npx", "-y", serverFilesystem)
+	// 2. The next start: a 5 s host connects (5 s on an idle machine,
+	// scaled by the load; that nothing is installed again is what step 3
+	// checks, offline, with the install folder unchanged).
+	h = startAsHost(t, project, environ, loadBound(t, 5*time.Second), bin, "proxy", "--name=fs", "--", "npx", "-y", serverFilesystem)
 	if h.answered == 0 {
 		t.Fatalf("the start after the interrupted first one did not answer a 5 s host; the proxy's stderr:\n%s", h.stderr)
 	}
@@ -258,7 +260,7 @@ func TestE2EFirstStartThroughLaunchers(t *testing.T) {
 	if command == "rootpick" {
 		command = bin // what the environment's PATH finds first (hostCLISandbox)
 	}
-	h = startAsHost(t, project, env2, 5*time.Second, append([]string{command}, fs.Args...)...)
+	h = startAsHost(t, project, env2, loadBound(t, 5*time.Second), append([]string{command}, fs.Args...)...)
 	if h.answered == 0 {
 		t.Fatalf("after hosts wrap's prefetch, the first start did not answer a 5 s host; the proxy's stderr:\n%s", h.stderr)
 	}

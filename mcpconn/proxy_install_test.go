@@ -180,8 +180,11 @@ func TestProxyStopsAnInstalledLauncherAtOnce(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the proxy waited for an installed launcher")
 	}
-	if strings.Contains(notices.String(), "installing") {
-		t.Errorf("an installed launcher was said to install:\n%s", notices)
+	// Before it answered, a slow start (a loaded machine) may be told as
+	// "still installing … the host is waiting": that is true then. Once
+	// it has answered, its end is no install to let finish.
+	if strings.Contains(notices.String(), "letting the install finish") {
+		t.Errorf("an installed launcher was let finish an install:\n%s", notices)
 	}
 	if pids := pidsWith(marker); len(pids) > 0 {
 		t.Errorf("the server %v outlived the proxy", pids)
