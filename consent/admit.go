@@ -71,6 +71,7 @@ func Admit(rec Record, env Env) (ok []Root, dropped []Dropped) {
 		if r.Name != "" {
 			fresh.Name = r.Name
 		}
+		fresh.ReadOnly = r.ReadOnly
 		ok = append(ok, fresh)
 	}
 	return ok, dropped

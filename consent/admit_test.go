@@ -1,6 +1,7 @@
 package consent
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -128,11 +129,30 @@ func TestAdmitWithoutAbsoluteDir(t *testing.T) {
 
 // TestAdmitKeepsOrderAndNames: admitted roots keep the record's order and
 // names, and a root listed twice is served once.
+// TestRecordWithoutAccessIsReadWrite: a record written before roots had
+// an access reads back read and write, and a read-only root is written
+// with read_only and read back so.
+func TestRecordWithoutAccessIsReadWrite(t *testing.T) {
+	var rec Record
+	must(t, json.Unmarshal([]byte(`{"dir":"/d","roots":[{"path":"/d/a","uri":"file:///d/a","name":"a"}]}`), &rec))
+	if rec.Roots[0].ReadOnly || rec.Roots[0].Access() != "read and write" {
+		t.Errorf("an old record's root reads back %+v (%s)", rec.Roots[0], rec.Roots[0].Access())
+	}
+	b, err := json.Marshal(Root{Path: "/d/a", URI: "file:///d/a", ReadOnly: true})
+	must(t, err)
+	var back Root
+	must(t, json.Unmarshal(b, &back))
+	if !strings.Contains(string(b), `"read_only":true`) || !back.ReadOnly || back.Access() != "read-only" {
+		t.Errorf("a read-only root is written %s and read back %+v", b, back)
+	}
+}
+
 func TestAdmitKeepsOrderAndNames(t *testing.T) {
 	dir := tempDir(t)
 	a := mustRoot(t, mkdir(t, filepath.Join(dir, "a")))
 	b := mustRoot(t, mkdir(t, filepath.Join(dir, "b")))
 	b.Name = "my b"
+	b.ReadOnly = true // its access too
 	ok, dropped := Admit(Record{Dir: dir, Roots: []Root{b, a, b}}, Env{Dir: dir})
 	if len(dropped) != 0 || !slices.EqualFunc(ok, []Root{b, a}, func(x, y Root) bool { return x == y }) {
 		t.Errorf("Admit = %v, dropped %v", ok, dropped)

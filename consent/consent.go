@@ -27,6 +27,19 @@ type Root struct {
 	URI string `json:"uri"`
 	// Name is a human-readable label, by default the last element of Path.
 	Name string `json:"name"`
+	// ReadOnly shares the folder for reading and listing only: an
+	// enforced server may not write, create, remove or execute anything
+	// in it. False (and a record written before it existed) is read and
+	// write.
+	ReadOnly bool `json:"read_only,omitempty"`
+}
+
+// Access is how r is shared, in words: "read-only" or "read and write".
+func (r Root) Access() string {
+	if r.ReadOnly {
+		return "read-only"
+	}
+	return "read and write"
 }
 
 // NewRoot validates path and returns its Root: the path is made absolute,
@@ -121,17 +134,25 @@ type Change struct {
 	Removed []Root
 	// Kept are roots in both.
 	Kept []Root
+	// Changed are the roots of Kept whose access (Root.ReadOnly) the
+	// proposal changes: a change to confirm, as an added root is.
+	Changed []Root
 }
 
 // Review compares what is exposed with what is proposed, matching roots by
-// URI. Each list in the result is sorted by Path.
+// URI; a root in both whose access differs is also in Changed. Each list
+// in the result is sorted by Path.
 //
 // Kept holds the proposed version of a root that is in both. Duplicate URIs
 // within one input count once (the first occurrence wins). Nil inputs are
 // empty sets; empty lists in the result are nil.
 func Review(exposed, proposed []Root) Change {
 	inExposed := make(map[string]bool, len(exposed))
+	readOnly := make(map[string]bool, len(exposed))
 	for _, r := range exposed {
+		if !inExposed[r.URI] {
+			readOnly[r.URI] = r.ReadOnly
+		}
 		inExposed[r.URI] = true
 	}
 	var c Change
@@ -143,6 +164,9 @@ func Review(exposed, proposed []Root) Change {
 		seen[r.URI] = true
 		if inExposed[r.URI] {
 			c.Kept = append(c.Kept, r)
+			if r.ReadOnly != readOnly[r.URI] {
+				c.Changed = append(c.Changed, r)
+			}
 		} else {
 			c.Added = append(c.Added, r)
 		}
@@ -158,8 +182,9 @@ func Review(exposed, proposed []Root) Change {
 	SortRoots(c.Added)
 	SortRoots(c.Removed)
 	SortRoots(c.Kept)
+	SortRoots(c.Changed)
 	return c
 }
 
-// Empty reports whether the change adds and removes nothing.
-func (c Change) Empty() bool { return len(c.Added) == 0 && len(c.Removed) == 0 }
+// Empty reports whether the change adds, removes and changes nothing.
+func (c Change) Empty() bool { return len(c.Added) == 0 && len(c.Removed) == 0 && len(c.Changed) == 0 }

@@ -11,13 +11,16 @@ func mk(path string) Root { return Root{Path: path, URI: PathToURI(path), Name: 
 // named is mk with a different Name, to tell two versions of a root apart.
 func named(path, name string) Root { r := mk(path); r.Name = name; return r }
 
+// ro is mk shared read-only.
+func ro(path string) Root { r := mk(path); r.ReadOnly = true; return r }
+
 func TestReview(t *testing.T) {
 	a, b, c, d := mk("/r/a"), mk("/r/b"), mk("/r/c"), mk("/r/d")
 	tests := []struct {
-		name                 string
-		exposed, proposed    []Root
-		added, removed, kept []Root
-		empty                bool
+		name                          string
+		exposed, proposed             []Root
+		added, removed, kept, changed []Root
+		empty                         bool
 	}{
 		{name: "both nil", empty: true},
 		{name: "first consent", proposed: []Root{b, a}, added: []Root{a, b}},
@@ -37,6 +40,26 @@ func TestReview(t *testing.T) {
 			name:    "kept takes the proposed version",
 			exposed: []Root{named("/r/a", "old")}, proposed: []Root{named("/r/a", "new")},
 			kept: []Root{named("/r/a", "new")}, empty: true,
+		},
+		{
+			name:    "an access changed alone is a change",
+			exposed: []Root{a, b}, proposed: []Root{ro("/r/a"), b},
+			kept: []Root{ro("/r/a"), b}, changed: []Root{ro("/r/a")},
+		},
+		{
+			name:    "read-only back to read and write",
+			exposed: []Root{ro("/r/a"), ro("/r/b")}, proposed: []Root{a, ro("/r/b")},
+			kept: []Root{a, ro("/r/b")}, changed: []Root{a},
+		},
+		{
+			name:    "read-only kept read-only is no change",
+			exposed: []Root{ro("/r/a")}, proposed: []Root{ro("/r/a")},
+			kept: []Root{ro("/r/a")}, empty: true,
+		},
+		{
+			name:    "an added root's access is no change of access",
+			exposed: []Root{}, proposed: []Root{ro("/r/a")},
+			added: []Root{ro("/r/a")},
 		},
 		{
 			name:     "first duplicate in the proposal wins",
@@ -62,6 +85,7 @@ func TestReview(t *testing.T) {
 			check("Added", got.Added, tt.added)
 			check("Removed", got.Removed, tt.removed)
 			check("Kept", got.Kept, tt.kept)
+			check("Changed", got.Changed, tt.changed)
 			if got.Empty() != tt.empty {
 				t.Errorf("Empty() = %v, want %v", got.Empty(), tt.empty)
 			}
@@ -84,6 +108,7 @@ func TestChangeEmpty(t *testing.T) {
 		{"empty slices", Change{Added: []Root{}, Removed: []Root{}}, true},
 		{"added", Change{Added: []Root{a}}, false},
 		{"removed", Change{Removed: []Root{a}}, false},
+		{"access changed", Change{Kept: []Root{a}, Changed: []Root{a}}, false},
 	}
 	for _, tt := range tests {
 		if got := tt.c.Empty(); got != tt.want {

@@ -42,6 +42,9 @@ type AuditEntry struct {
 	Added    []string  `json:"added"`
 	Removed  []string  `json:"removed"`
 	Warnings []string  `json:"warnings_acknowledged"`
+	// ReadOnly holds the paths of the confirmed set shared read-only
+	// (Root.ReadOnly); the others are shared read and write.
+	ReadOnly []string `json:"read_only,omitempty"`
 }
 
 // Store is the remembered consent of one profile: a JSON file under the
