@@ -11,6 +11,7 @@ package picker
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -66,6 +67,10 @@ type State struct {
 
 	checked    map[string]bool
 	checkedVer int
+	// readOnly are the checked paths to share read-only; a path checked
+	// anew is read-only when readOnlyNew is set (--read-only).
+	readOnly    map[string]bool
+	readOnlyNew bool
 
 	filter  string
 	matches []Match  // the filter's result, ranked; nil when filter is ""
@@ -554,12 +559,22 @@ func (s *State) CheckShown(on bool) {
 
 // SetChecked checks exactly the given paths, dropping any other check. Paths
 // need not be candidates yet (a remembered choice may precede the scan).
+//
+// A path that was checked and stays checked keeps its access (a review
+// cancelled puts back the checks as they were); one checked anew gets
+// SetReadOnlyNew's.
 func (s *State) SetChecked(paths []string) {
+	was := s.checked
 	s.checked = map[string]bool{}
 	s.checkedVer++
 	for _, p := range paths {
-		s.setChecked(p, true)
+		if was[p] {
+			s.checked[p] = true
+		} else {
+			s.setChecked(p, true)
+		}
 	}
+	maps.DeleteFunc(s.readOnly, func(p string, _ bool) bool { return !s.checked[p] })
 }
 
 func (s *State) setChecked(path string, on bool) {
@@ -572,10 +587,59 @@ func (s *State) setChecked(path string, on bool) {
 	s.checkedVer++
 	if on {
 		s.checked[path] = true
+		s.setReadOnly(path, s.readOnlyNew)
 	} else {
 		delete(s.checked, path)
+		delete(s.readOnly, path)
 	}
 }
+
+// SetReadOnlyNew makes every path checked from now on read-only (on) or
+// read and write; paths already checked keep their access.
+func (s *State) SetReadOnlyNew(on bool) { s.readOnlyNew = on }
+
+// SetReadOnly sets the access of a checked path: read-only (on) or read
+// and write. A path that is not checked has none: it is left alone.
+func (s *State) SetReadOnly(path string, on bool) {
+	if s.checked[path] {
+		s.setReadOnly(path, on)
+	}
+}
+
+func (s *State) setReadOnly(path string, on bool) {
+	if on == s.readOnly[path] {
+		return
+	}
+	s.checkedVer++ // what a confirmation would change, changes
+	if on {
+		if s.readOnly == nil {
+			s.readOnly = map[string]bool{}
+		}
+		s.readOnly[path] = true
+	} else {
+		delete(s.readOnly, path)
+	}
+}
+
+// ToggleReadOnly switches the highlighted row between read-only and read
+// and write, if it is checked; it returns the row and its new access, and
+// false when there is no highlighted checked row.
+func (s *State) ToggleReadOnly() (path string, readOnly, ok bool) {
+	c, ok := s.Current()
+	if !ok || !s.checked[c.Path] {
+		return "", false, false
+	}
+	s.setReadOnly(c.Path, !s.readOnly[c.Path])
+	return c.Path, s.readOnly[c.Path], true
+}
+
+// IsReadOnly reports whether the checked path at path is to be shared
+// read-only.
+func (s *State) IsReadOnly(path string) bool { return s.readOnly[path] }
+
+// ReadOnly returns a copy of the set of checked paths to be shared
+// read-only, for a proposal built off the UI goroutine.
+func (s *State) ReadOnly() map[string]bool { return maps.Clone(s.readOnly) }
 
 // IsChecked reports whether the repository at path is checked.
 func (s *State) IsChecked(path string) bool { return s.checked[path] }

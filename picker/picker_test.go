@@ -268,3 +268,50 @@ func TestAddAllInBatchesEqualsOneSort(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOnlyAccess: a checked row's access switches with
+// ToggleReadOnly (an unchecked one has none); a row checked anew takes
+// SetReadOnlyNew's access; unchecking drops it; SetChecked keeps the
+// access of what stays checked; every change of access is a change of
+// the checked set's version.
+func TestReadOnlyAccess(t *testing.T) {
+	var s State
+	for _, p := range []string{"/d/a", "/d/b", "/d/c"} {
+		s.Add(r(p, ""))
+	}
+	if _, _, ok := s.ToggleReadOnly(); ok {
+		t.Fatal("an unchecked row took an access")
+	}
+	s.Toggle() // /d/a, read and write
+	v := s.CheckedVersion()
+	if path, ro, ok := s.ToggleReadOnly(); !ok || path != "/d/a" || !ro || !s.IsReadOnly("/d/a") {
+		t.Fatalf("ToggleReadOnly = %q %v %v", path, ro, ok)
+	}
+	if s.CheckedVersion() == v {
+		t.Error("a change of access left the checked version as it was")
+	}
+	s.SetReadOnlyNew(true)
+	s.MoveTo(1)
+	s.Toggle() // /d/b, read-only by default now
+	if !s.IsReadOnly("/d/b") {
+		t.Error("a row checked under SetReadOnlyNew(true) is read and write")
+	}
+	s.SetReadOnlyNew(false)
+	s.SetChecked([]string{"/d/a", "/d/c"}) // /d/a stays, /d/b goes, /d/c is new
+	if !s.IsReadOnly("/d/a") || s.IsReadOnly("/d/b") || s.IsReadOnly("/d/c") {
+		t.Errorf("after SetChecked: a %v b %v c %v; want true false false", s.IsReadOnly("/d/a"), s.IsReadOnly("/d/b"), s.IsReadOnly("/d/c"))
+	}
+	s.SetReadOnly("/d/b", true) // not checked: no access
+	if s.IsReadOnly("/d/b") {
+		t.Error("an unchecked path took an access")
+	}
+	s.MoveTo(0)
+	s.Toggle() // uncheck /d/a: its access goes with it
+	s.Toggle()
+	if s.IsReadOnly("/d/a") {
+		t.Error("a row unchecked and checked again kept its old access")
+	}
+	if got := s.ReadOnly(); len(got) != 0 {
+		t.Errorf("ReadOnly() = %v", got)
+	}
+}

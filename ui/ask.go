@@ -11,7 +11,8 @@ import (
 
 // unconfirmed counts the checks that differ from what is served: folders
 // checked but not shared (unless the hub withdrew them, or they were
-// checked from the remembered consent), and shared folders unchecked.
+// checked from the remembered consent), shared folders unchecked, and
+// shared folders whose access (read-only, read and write) was switched.
 func (m *Model) unconfirmed() int {
 	shared := m.sharedPaths()
 	n := 0
@@ -23,6 +24,11 @@ func (m *Model) unconfirmed() int {
 	for p := range shared {
 		if !m.picker.IsChecked(p) {
 			n++
+		}
+	}
+	for _, r := range m.sh.Served() {
+		if m.picker.IsChecked(r.Path) && m.picker.IsReadOnly(r.Path) != r.ReadOnly {
+			n++ // an access changed alone is a change too
 		}
 	}
 	return n

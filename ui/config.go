@@ -48,6 +48,10 @@ type Config struct {
 	Store      *consent.Store
 	Remembered *consent.Record
 	Resume     bool
+	// ReadOnly makes every folder checked in the picker read-only until
+	// the person switches it (ctrl+l): --read-only, read_only = true.
+	// Remembered roots keep the access they were confirmed with.
+	ReadOnly bool
 	// StoreProblem, if set, is a sentence saying why the remembered
 	// consent was not believed (a record or folder that is not the
 	// person's own) or not read; it is shown at start, and nothing of it

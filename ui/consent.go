@@ -32,10 +32,11 @@ type resumeMsg struct {
 	err    error
 }
 
-// proposeConsent resolves the checked folders into roots and judges each
-// one's risk (this reads the disk: symlinks, permissions, the top of each
-// folder), off the UI goroutine.
-func proposeConsent(dir string, paths []string) tea.Cmd {
+// proposeConsent resolves the checked folders into roots, each with its
+// access (readOnly: the checked paths to share read-only), and judges
+// each one's risk (this reads the disk: symlinks, permissions, the top of
+// each folder), off the UI goroutine.
+func proposeConsent(dir string, paths []string, readOnly map[string]bool) tea.Cmd {
 	return func() tea.Msg {
 		env := consent.DefaultEnv(dir)
 		var msg proposalMsg
@@ -50,6 +51,7 @@ func proposeConsent(dir string, paths []string) tea.Cmd {
 				continue
 			}
 			seen[r.URI] = true
+			r.ReadOnly = readOnly[p]
 			msg.proposed = append(msg.proposed, proposedRoot{Root: r, Requested: p, Warnings: consent.Risks(p, r, env)})
 		}
 		return msg
@@ -141,6 +143,9 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 	}
 	m.sh.Remember(paths)
 	m.picker.SetChecked(paths)
+	for _, r := range rec.Roots {
+		m.picker.SetReadOnly(r.Path, r.ReadOnly)
+	}
 	if !m.cfg.Resume {
 		m.setNote("Remembered "+itoa(len(paths))+" "+noun(len(paths), "root", "roots")+
 			" from "+rec.Time.Local().Format("2006-01-02 15:04")+": checked, not shared until you confirm ("+keyName(m.keys.Review)+").", false)
@@ -207,7 +212,7 @@ func (m *Model) review(now bool) tea.Cmd {
 		return nil
 	}
 	m.setNote("", false)
-	return proposeConsent(m.cfg.Dir, m.picker.Checked())
+	return proposeConsent(m.cfg.Dir, m.picker.Checked(), m.picker.ReadOnly())
 }
 
 // anyRemembered reports whether a row is checked from the remembered
@@ -372,6 +377,11 @@ func (m *Model) auditEntry(action string, change consent.Change) consent.AuditEn
 	}
 	for _, r := range change.Removed {
 		e.Removed = append(e.Removed, r.Path)
+	}
+	for _, r := range slices.Concat(change.Added, change.Kept) {
+		if r.ReadOnly {
+			e.ReadOnly = append(e.ReadOnly, r.Path)
+		}
 	}
 	return e
 }

@@ -311,7 +311,7 @@ func TestProposalJudgesRisk(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	msg := proposeConsent(dir, []string{dir, keys, plain})().(proposalMsg)
+	msg := proposeConsent(dir, []string{dir, keys, plain}, nil)().(proposalMsg)
 	got := map[string][]string{}
 	for _, p := range msg.proposed {
 		for _, w := range p.Warnings {

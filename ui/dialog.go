@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -128,6 +130,11 @@ func newConsentDialog(id int, dir string, exposed []consent.Root, proposed []pro
 		common: com,
 	}
 	overlaps := consent.Overlaps(roots)
+	// Read and write first, then read-only: the body has a header for
+	// each (addedSection).
+	slices.SortStableFunc(d.change.Added, func(a, b consent.Root) int {
+		return cmp.Compare(boolInt(a.ReadOnly), boolInt(b.ReadOnly))
+	})
 	for _, r := range d.change.Added {
 		a := &addedRoot{proposedRoot: byURI[r.URI]}
 		a.Root = r
@@ -140,6 +147,14 @@ func newConsentDialog(id int, dir string, exposed []consent.Root, proposed []pro
 	d.vp = viewport.New()
 	d.rebuild()
 	return d
+}
+
+// boolInt is 1 for true: false sorts first.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // guardTick waits out the current guard.
@@ -454,11 +469,21 @@ func (d *consentDialog) head(inner int) []string {
 
 // title says what y does: "Share 2 roots, stop sharing 1, with NAME?".
 func (d *consentDialog) title() string {
-	add, rm := len(d.added), len(d.change.Removed)
+	add, rm, ch := len(d.added), len(d.change.Removed), len(d.change.Changed)
 	with := " with " + d.servers + "?"
+	access := ""
+	if ch > 0 {
+		access = "change the access of " + itoa(ch) + " " + noun(ch, "root", "roots")
+	}
 	switch {
 	case d.change.Empty():
 		return "Nothing to change"
+	case add == 0 && rm == 0:
+		return strings.ToUpper(access[:1]) + access[1:] + " shared with " + d.servers + "?"
+	case access != "":
+		with = ", " + access + "," + with
+	}
+	switch {
 	case d.revokeAll || add == 0 && len(d.change.Kept) == 0:
 		return "Stop sharing all " + itoa(rm) + " " + noun(rm, "root", "roots") + with
 	case add == 0:
@@ -505,7 +530,7 @@ func (d *consentDialog) footer(inner int) []string {
 	case withheld > 0:
 		news = fmt.Sprintf("%d warned %s unshared unless you grant each with %s", withheld, noun(withheld, "root stays", "roots stay"), keyName(d.dkeys.Grant))
 	}
-	// The counts are those of the sections above: "+ added (2)" with one
+	// The counts are those of the sections above: "+ added, read and write (2)" with one
 	// warned root not granted reads "1 of 2 added".
 	added := fmt.Sprintf("%d added", len(d.added))
 	if withheld > 0 {
@@ -515,9 +540,13 @@ func (d *consentDialog) footer(inner int) []string {
 	if news != "" {
 		out = append(out, d.st.warn.Render(cut(news, inner, "…")))
 	}
+	counts := fmt.Sprintf("(%s, %d removed)", added, len(d.change.Removed))
+	if n := len(d.change.Changed); n > 0 {
+		counts = fmt.Sprintf("(%s, %d removed, %d access changed)", added, len(d.change.Removed), n)
+	}
 	return append(out, cut(fmt.Sprintf("%s confirm  %s cancel   %s",
 		d.st.title.Render(keyName(d.dkeys.Confirm)), d.st.title.Render(keyName(d.dkeys.Cancel)),
-		d.st.dim.Render(fmt.Sprintf("(%s, %d removed)", added, len(d.change.Removed)))), inner, "…"))
+		d.st.dim.Render(counts)), inner, "…"))
 }
 
 // waitLine is the footer while the type-ahead guard holds: which keys
@@ -579,6 +608,7 @@ func (d *consentDialog) bodyLines(inner int) []dline {
 		b.text(d.st.warn.Render(cut("  The scan is still running: these folders may hold more repositories.", inner, "…")))
 	}
 	b.removedSection()
+	b.changedSection()
 	b.keptSection()
 	if d.change.Empty() {
 		b.text(d.st.dim.Render(cut(emptyChange(len(d.change.Kept)), inner, "…")))
@@ -622,16 +652,29 @@ func (b *bodyWriter) entry(sign string, st ink, r consent.Root, suffix string, a
 	b.out = append(b.out, dline{text: line, sel: true, root: &root, added: added})
 }
 
-// addedSection is "+ added (N)": each root with what it brings in, its
-// redundancy and its grant, then its warnings and, expanded, the
-// repositories inside it.
+// addedSection is "+ added, read and write (N)" then "+ added, read-only
+// (N)": each root with what it brings in, its redundancy and its grant,
+// then its warnings and, expanded, the repositories inside it.
 func (b *bodyWriter) addedSection() {
 	d, inner := b.d, b.inner
 	if len(d.added) == 0 {
 		return
 	}
-	b.text(d.st.added.Render(fmt.Sprintf("+ added (%d)", len(d.added))))
+	// The added roots come read and write first, then read-only
+	// (newConsentDialog): each group has its header, with its access in
+	// words.
+	ro := slices.IndexFunc(d.added, func(a *addedRoot) bool { return a.ReadOnly })
+	rw := len(d.added)
+	if ro >= 0 {
+		rw = ro
+	}
 	for i, a := range d.added {
+		switch {
+		case i == 0 && rw > 0:
+			b.text(d.st.added.Render(fmt.Sprintf("+ added, read and write (%d)", rw)))
+		case i == ro:
+			b.text(d.st.added.Render(fmt.Sprintf("+ added, read-only (%d)", len(d.added)-ro)))
+		}
 		sign, st := "+", d.st.added
 		if a.warned() {
 			sign, st = "!", d.st.warn
@@ -694,6 +737,20 @@ func (b *bodyWriter) removedSection() {
 	}
 }
 
+// changedSection is "~ access changed (N)": kept roots whose access a
+// confirmation switches, each with its access before and after.
+func (b *bodyWriter) changedSection() {
+	d := b.d
+	if len(d.change.Changed) == 0 {
+		return
+	}
+	b.text(d.st.added.Render(fmt.Sprintf("~ access changed (%d)", len(d.change.Changed))))
+	for _, r := range d.change.Changed {
+		was := consent.Root{ReadOnly: !r.ReadOnly}
+		b.entry("~", d.st.added, r, d.st.dim.Render(r.Access()+" (was "+was.Access()+")"), -1)
+	}
+}
+
 // keptSection is "= kept (N, already shared)", folded until opened.
 func (b *bodyWriter) keptSection() {
 	d := b.d
@@ -708,7 +765,7 @@ func (b *bodyWriter) keptSection() {
 	b.out = append(b.out, dline{text: "  " + d.st.dim.Render(fmt.Sprintf("= kept (%d, already shared) %s", n, arrow)), sel: true, added: -1, kept: true})
 	if d.keptOpen {
 		for _, r := range d.change.Kept {
-			b.entry("=", d.st.dim, r, "", -1)
+			b.entry("=", d.st.dim, r, d.st.dim.Render(r.Access()), -1)
 		}
 	}
 }

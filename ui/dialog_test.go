@@ -283,7 +283,7 @@ func TestWarnedRootNeedsItsOwnKey(t *testing.T) {
 	send(m, "ctrl+a")
 	openDialogWith(t, m, warnedItem("/work/demo", consent.WarnDir), proposedRoot{Root: mkRoot("/work/demo/api"), Requested: "/work/demo/api"})
 	out := screen(m)
-	for _, want := range []string{"! .", "[ ] not granted", "⚠ reason dir", "1 warned root stays", "+ added (2)", "(1 of 2 added, 0 removed)"} {
+	for _, want := range []string{"! .", "[ ] not granted", "⚠ reason dir", "1 warned root stays", "+ added, read and write (2)", "(1 of 2 added, 0 removed)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("dialog lacks %q:\n%s", want, out)
 		}
@@ -377,7 +377,7 @@ func TestDialogSections(t *testing.T) {
 	m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")})
 	openDialog(t, m, mkRoot("/work/demo/api"), mkRoot("/work/demo/tools/cli"))
 	out := screen(m)
-	for _, want := range []string{"+ added (1)", "− removed (1)", "− web", "= kept (1, already shared) ▸", "path /work/demo/tools/cli", "uri  file:///work/demo/tools/cli", accessLine} {
+	for _, want := range []string{"+ added, read and write (1)", "− removed (1)", "− web", "= kept (1, already shared) ▸", "path /work/demo/tools/cli", "uri  file:///work/demo/tools/cli", accessLine} {
 		if !strings.Contains(out, want) {
 			t.Errorf("dialog lacks %q:\n%s", want, out)
 		}

@@ -85,7 +85,7 @@ func (m *Model) holdForFilter(msg tea.Msg) bool {
 // checked or reviews them (space only where it checks: on an empty query).
 func (m *Model) actsOnRows(msg tea.KeyPressMsg) bool {
 	k := m.keys
-	return key.Matches(msg, k.MarkDown, k.MarkUp, k.CheckAll, k.UncheckAll, k.Review) ||
+	return key.Matches(msg, k.MarkDown, k.MarkUp, k.ReadOnly, k.CheckAll, k.UncheckAll, k.Review) ||
 		key.Matches(msg, k.Toggle) && strings.TrimSpace(m.filter.Value()) == ""
 }
 

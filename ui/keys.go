@@ -13,6 +13,7 @@ import "charm.land/bubbles/v2/key"
 type keyMap struct {
 	navKeys
 	Toggle, MarkDown, MarkUp             key.Binding
+	ReadOnly                             key.Binding // the highlighted checked row: read-only ↔ read and write
 	CheckAll, UncheckAll, RevokeAll      key.Binding
 	ClearQuery                           key.Binding
 	Review, Sort, Rescan, Servers, Retry key.Binding
@@ -27,6 +28,7 @@ func defaultKeys() keyMap {
 		Toggle:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "check / uncheck (in a query, space separates terms)")),
 		MarkDown:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "check / uncheck, then down")),
 		MarkUp:     key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "check / uncheck, then up")),
+		ReadOnly:   key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "read-only / read and write (the highlighted checked row)")),
 		CheckAll:   key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "check every row shown (asks if some are off screen)")),
 		UncheckAll: key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "uncheck every row shown (asks if some are off screen)")),
 		RevokeAll:  key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "stop sharing everything (ignores the filter; asks first)")),
@@ -69,7 +71,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	clear.SetEnabled(true)
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Toggle, k.MarkDown, k.MarkUp, k.CheckAll, k.UncheckAll, k.RevokeAll},
+		{k.Toggle, k.MarkDown, k.MarkUp, k.ReadOnly, k.CheckAll, k.UncheckAll, k.RevokeAll},
 		{k.Review, clear, k.Sort, k.Rescan, k.Servers, k.Retry, k.Help, k.Quit, k.Interrupt},
 	}
 }

@@ -428,6 +428,10 @@ const (
 	glyphWithdrawn  = "✗"
 	glyphRemembered = "↺"
 	glyphRisk       = "⚠"
+	glyphAccess     = "~" // a shared row whose access a confirmation changes
+	// glyphReadOnly is a checked row shared read-only, in the short form
+	// (the longer ones say "read-only").
+	glyphReadOnly = "ro"
 )
 
 // rowState is a row's state column, in full ("⚠ secrets ✓ shared ⊂

@@ -170,6 +170,7 @@ func New(cfg Config) *Model {
 	m.newPool()
 	m.picker.SetCommitTime(m.lastCommit)
 	m.picker.SetBase(cfg.Dir)
+	m.picker.SetReadOnlyNew(cfg.ReadOnly)
 	for _, s := range cfg.Servers {
 		m.fleet.list = append(m.fleet.list, &serverState{label: s.Label()})
 	}
@@ -280,7 +281,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case rootsServedMsg:
 		m.setNote(m.servedNote(len(msg.roots)), false)
 		if m.sh.ServedNow(msg.roots) { // enter was pressed while the change was on its way
-			return proposeConsent(m.cfg.Dir, m.picker.Checked())
+			return proposeConsent(m.cfg.Dir, m.picker.Checked(), m.picker.ReadOnly())
 		}
 		return nil
 	}
@@ -442,6 +443,9 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.MarkUp):
 		m.toggle()
 		m.picker.Move(-1)
+	case key.Matches(msg, k.ReadOnly):
+		path, ro, ok := m.picker.ToggleReadOnly()
+		m.setNote(accessNote(m.rel(path), ro, ok, keyName(k.Toggle), keyName(k.Review)), false)
 	case key.Matches(msg, k.CheckAll):
 		return m.checkShown(true)
 	case key.Matches(msg, k.UncheckAll):

@@ -45,18 +45,30 @@ func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 	if withdrawn {
 		tag(m.st.err, glyphWithdrawn, "withdrawn", ": "+safetext.Escape(reason))
 	}
+	ro := checked && m.picker.IsReadOnly(path)
+	accessSaid := false
 	switch {
 	case checked && withdrawn && !shared[path]:
 		// Withdrawn by the hub, still checked: not a change the person
 		// made, and only a new consent shares it again.
 	case checked && shared[path]:
-		tag(m.st.ok, glyphShared, "shared", "")
+		if was, ok := m.sh.ServedReadOnly(path); ok && was != ro {
+			// A change of access alone is a change to confirm.
+			r := consent.Root{ReadOnly: ro}
+			tag(m.st.added, glyphAccess, r.Access(), " (was "+consent.Root{ReadOnly: was}.Access()+")")
+			accessSaid = true
+		} else {
+			tag(m.st.ok, glyphShared, "shared", "")
+		}
 	case checked && m.isRemembered(path):
 		tag(m.st.pending, glyphRemembered, "remembered", "")
 	case checked:
 		tag(m.st.added, glyphAdd, "add", "")
 	case shared[path]:
 		tag(m.st.removed, glyphRemove, "remove", "")
+	}
+	if ro && !accessSaid {
+		full, mid, short = append(full, m.st.dim.Render("read-only")), append(mid, m.st.dim.Render("read-only")), append(short, m.st.dim.Render(glyphReadOnly))
 	}
 	if outer, ok := m.coveringRoot(path, shared); ok {
 		tag(m.st.dim, glyphCovered, "covered", " by "+m.rel(outer))
@@ -270,6 +282,18 @@ func (m *Model) toggle() {
 			m.setNote(m.rel(c.Path)+" stays exposed: it is inside "+m.rel(outer)+", which is checked or shared.", false)
 		}
 	}
+}
+
+// accessNote says what ctrl+l did to the row rel: made it read-only (ro)
+// or read and write, or nothing (!ok: the row is not checked).
+func accessNote(rel string, ro, ok bool, check, review string) string {
+	switch {
+	case !ok:
+		return "Check the row first (" + check + "): read-only or read and write is how a checked folder is shared."
+	case ro:
+		return rel + ": read-only — an enforced server may read and list it, and change or run nothing in it (" + review + " to review)."
+	}
+	return rel + ": read and write (" + review + " to review)."
 }
 
 // riskWords are the words a row's ⚠ mark uses for consent's warning

@@ -120,6 +120,16 @@ func (s *State[D]) IsServed(path string) bool {
 	return slices.ContainsFunc(s.served, func(r consent.Root) bool { return r.Path == path })
 }
 
+// ServedReadOnly reports how path is served: read-only or read and
+// write; ok is false when it is not served.
+func (s *State[D]) ServedReadOnly(path string) (readOnly, ok bool) {
+	i := slices.IndexFunc(s.served, func(r consent.Root) bool { return r.Path == path })
+	if i < 0 {
+		return false, false
+	}
+	return s.served[i].ReadOnly, true
+}
+
 // Withdrawn reports whether the hub withdrew path since it was last
 // consented, and why.
 func (s *State[D]) Withdrawn(path string) (why string, ok bool) {
