@@ -46,25 +46,29 @@ func (o *policyCmd) Run(e *env) error {
 	if err := useStateDir(e, o.StateDir); err != nil {
 		return err
 	}
-	var consented []string
+	spec := mcpconn.Spec{Command: command}
+	o.apply(&spec)
+	var roots []consent.Root
 	note := "profile " + o.Profile + ": nothing consented yet"
 	if state, err := e.dirs.State(); err == nil {
 		if store, err := consent.OpenStoreAt(state, o.Profile); err == nil {
 			rec, err := store.Load()
 			switch {
 			case err == nil:
-				for _, r := range rec.Roots {
-					consented = append(consented, r.Path)
-				}
-				note = fmt.Sprintf("profile %s: %d consented folders", o.Profile, len(consented))
+				roots = rec.Roots
+				note = fmt.Sprintf("profile %s: %d consented folders", o.Profile, len(roots))
 			case !errors.Is(err, fs.ErrNotExist):
 				note = "profile " + o.Profile + ": its consent is not read (" + shown(err.Error()) + ")"
 			}
 		}
 	}
-	spec := mcpconn.Spec{Command: command}
-	o.apply(&spec)
-	p := mcpconn.BuildPolicy(mcpconn.PolicyInput{Command: command, Env: os.Environ(), Consented: consented,
+	// Each folder with the access the record gives it (read-only, or read
+	// and write), as the picker and the proxy would start the server.
+	readWrite, readOnly := spec.ConsentedPaths(roots)
+	if len(readOnly) > 0 {
+		note += fmt.Sprintf(", %d of them read-only", len(readOnly))
+	}
+	p := mcpconn.BuildPolicy(mcpconn.PolicyInput{Command: command, Env: os.Environ(), Consented: readWrite, ReadOnly: readOnly,
 		AllowRead: spec.AllowRead, AllowWrite: spec.AllowWrite, AllowSocket: spec.AllowSocket, NoNetwork: spec.Network.Off()})
 	printPolicy(e.stdout, command, p, mcpconn.WouldEnforce(spec.Enforce), note)
 	return nil
@@ -83,7 +87,14 @@ func printPolicy(w io.Writer, command []string, p mcpconn.Policy, enf mcpconn.En
 		width = max(width, len(pp.Access.String()))
 	}
 	for _, pp := range p.Paths {
-		fmt.Fprintf(w, "  %-*s  %s  (%s)\n", width, pp.Access, shownFolder(pp.Path, home), safetext.Escape(pp.Why))
+		why := safetext.Escape(pp.Why)
+		// A folder shared read-only says so, and where a wider grant
+		// reaches it (nested in a folder shared read and write), what it
+		// is in fact.
+		if n := pp.Note(func(p string) string { return shownFolder(p, home) }, shown); n != "" {
+			why += "; " + n
+		}
+		fmt.Fprintf(w, "  %-*s  %s  (%s)\n", width, pp.Access, shownFolder(pp.Path, home), why)
 	}
 	fmt.Fprintf(w, "  %-*s  %s  (%s)\n", width, "read+write+exec", "its own TMPDIR, made at each start, removed after", mcpconn.WhyTmp)
 	fmt.Fprintf(w, "network   %s\n", p.NetworkWords())

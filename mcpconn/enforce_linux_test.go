@@ -46,6 +46,12 @@ type probeArgs struct {
 	Pair    bool     `json:"pair,omitempty"`    // socketpair(AF_UNIX): "pair"
 	TCP     []string `json:"tcp,omitempty"`     // connect to a TCP address (host:port)
 	UDP     []string `json:"udp,omitempty"`     // dial UDP (makes the socket) to host:port
+	// The changes a folder shared read-only refuses (probeChanges).
+	Truncate []string `json:"truncate,omitempty"` // truncate(2) to 0
+	Mkdir    []string `json:"mkdir,omitempty"`    // make a folder
+	Rename   []string `json:"rename,omitempty"`   // rename to PATH.moved, in the same folder
+	Remove   []string `json:"remove,omitempty"`   // unlink
+	Exec     []string `json:"exec,omitempty"`     // run it (a #!/bin/sh script that exits 0)
 }
 
 // call is the probe tool's arguments.
@@ -91,6 +97,7 @@ func serveSnoop() {
 			out["connect "+name] = errName(err)
 		}
 		probeMetadata(a, out)
+		probeChanges(a, out)
 		b, _ := json.Marshal(out)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil, nil
 	})

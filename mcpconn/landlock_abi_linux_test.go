@@ -61,6 +61,7 @@ func TestLandlockRightsPerABI(t *testing.T) {
 		}{
 			{accessRX, true, roDirs},
 			{accessRWX, true, rwDirs &^ makeNodes},
+			{AccessRead, true, roDirs &^ uint64(llsys.AccessFSExecute)}, // a folder shared read-only
 			{AccessRead, false, uint64(llsys.AccessFSReadFile)},
 			{accessRX, false, roFiles},
 			{accessRWX, false, rwFiles},

@@ -15,8 +15,9 @@ import (
 // may open, each with its access and the reason it is there, so that what
 // is enforced is also what can be shown ("what else it can read").
 //
-// The server may open the consented folders (read, write, execute), its
-// runtime (read and execute: the system folders, its program and
+// The server may open the consented folders (read, write, execute; a
+// folder shared read-only: read and list only, see PolicyPath.ReadOnly),
+// its runtime (read and execute: the system folders, its program and
 // interpreter as found on PATH and through symlinks and #! lines, the
 // package it runs from), a private temporary folder and the cache of the
 // launcher it was started with (read, write, execute), the folders the
@@ -156,6 +157,43 @@ type PolicyPath struct {
 	// missing: a launcher's cache that the launcher would make, but
 	// could not under the ruleset.
 	Create bool `json:"-"`
+	// ReadOnly marks a consented folder shared read-only
+	// (consent.Root.ReadOnly, or every folder of a server capped with
+	// Spec.ReadOnly): the policy grants it AccessRead, reading files and
+	// listing folders, nothing else.
+	ReadOnly bool `json:"read_only,omitempty"`
+	// Widened, on a ReadOnly folder, is the path whose grant lets the
+	// server do more in it all the same, with that grant's access and
+	// why. Landlock's rights add up along the tree: a folder shared
+	// read-only inside a folder shared read and write (or inside an
+	// allow-write folder, or a system folder, which is executable) has
+	// that folder's rights too, and so does a folder granted twice
+	// (read-only and allow-write). The policy does not claim otherwise:
+	// Access is then what the kernel lets the server do in the folder in
+	// fact (read+write+exec), the folder stays listed, and Note says why
+	// in words. nil when nothing widens it.
+	Widened *PolicyPath `json:"widened,omitempty"`
+}
+
+// Note says in words what a consented folder's access means, for a
+// screen that lists the policy beside Access and Why: "" for a folder
+// shared read and write and every path that is not consented;
+// "read-only" for a folder shared read-only; for one that a wider grant
+// reaches (Widened), that it is read-only by consent and what it is in
+// fact, and through which path: "read-only consent; read+write+exec in
+// fact, inside ~/src (read+write+exec, consented)". path shows a path
+// (shortened, escaped), escape any other text.
+func (pp PolicyPath) Note(path, escape func(string) string) string {
+	switch w := pp.Widened; {
+	case !pp.ReadOnly:
+		return ""
+	case w == nil:
+		return "read-only"
+	case w.Path == pp.Path:
+		return "read-only consent; " + pp.Access.String() + " in fact, also " + escape(w.Why)
+	default:
+		return "read-only consent; " + pp.Access.String() + " in fact, inside " + path(w.Path) + " (" + w.Access.String() + ", " + escape(w.Why) + ")"
+	}
 }
 
 // Policy is everything a server may open, in the order of PolicyInput's
@@ -237,8 +275,10 @@ type PolicyInput struct {
 	// Dir is the server's working folder, for relative paths ("" is this
 	// process's).
 	Dir string
-	// Consented are the consented folders.
-	Consented []string
+	// Consented are the consented folders shared read and write; ReadOnly
+	// the consented folders shared read-only (Spec.ConsentedPaths splits
+	// a consent so). A folder in both is read and write.
+	Consented, ReadOnly []string
 	// AllowRead and AllowWrite are folders the person allows on top, for
 	// this server.
 	AllowRead, AllowWrite []string
@@ -338,6 +378,11 @@ func BuildPolicy(in PolicyInput) Policy {
 	for _, p := range in.Consented {
 		b.add(p, accessRWX, WhyConsented, false)
 	}
+	for _, p := range in.ReadOnly {
+		if i := b.add(p, AccessRead, WhyConsented, false); i >= 0 && b.paths[i].Access == AccessRead {
+			b.paths[i].ReadOnly = true
+		}
+	}
 	for _, p := range in.AllowWrite {
 		b.add(p, accessRWX, WhyAllowWrite, false)
 	}
@@ -363,7 +408,35 @@ func BuildPolicy(in PolicyInput) Policy {
 	for _, d := range devices {
 		b.runtime(d.path, d.access, WhyDevice)
 	}
-	return Policy{Paths: prune(b.paths), Refused: b.refused, NoNetwork: in.NoNetwork}
+	return Policy{Paths: widen(prune(b.paths)), Refused: b.refused, NoNetwork: in.NoNetwork}
+}
+
+// widen gives each read-only consented folder the access that the paths
+// holding it grant, as Landlock does (its rights add up along the
+// tree), and names in Widened the path that grants the most of it
+// (write first), unless a grant on the folder itself did already (add).
+// So what the policy says of the folder is what the kernel enforces:
+// never read-only where the server may in fact write.
+func widen(paths []PolicyPath) []PolicyPath {
+	// The grants as made: a read-only folder widened here widens none
+	// below it (what widened it holds those too).
+	grants := slices.Clone(paths)
+	for i := range paths {
+		p := &paths[i]
+		if !p.ReadOnly {
+			continue
+		}
+		for _, q := range grants {
+			if q.Path == p.Path || !within(p.Path, q.Path) || q.Access&^p.Access == 0 {
+				continue
+			}
+			p.Access |= q.Access
+			if p.Widened == nil || (p.Widened.Path != p.Path && p.Widened.Access&AccessWrite == 0 && q.Access&AccessWrite != 0) {
+				p.Widened = &PolicyPath{Path: q.Path, Access: q.Access, Why: q.Why}
+			}
+		}
+	}
+	return paths
 }
 
 // commandLine grants what the command line command runs: env's command
@@ -454,27 +527,35 @@ func (b *policyBuilder) abs(p string) string {
 	return filepath.Join(dir, p)
 }
 
-// add puts p in the policy, resolved; a path that does not exist is left
-// out unless create is set (it is kept as written, to be made).
-func (b *policyBuilder) add(p string, access Access, why string, create bool) {
+// add puts p in the policy, resolved, and returns its index in b.paths;
+// a path that does not exist is left out (-1) unless create is set (it
+// is kept as written, to be made). A path added again keeps its first
+// why and gets both accesses; a read-only consented folder that gains
+// access so says by what (Widened).
+func (b *policyBuilder) add(p string, access Access, why string, create bool) int {
 	if p == "" {
-		return
+		return -1
 	}
 	p = b.abs(p)
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		p, create = r, false
 	} else if !create {
-		return
+		return -1
 	}
 	if b.seen == nil {
 		b.seen = map[string]int{}
 	}
 	if i, ok := b.seen[p]; ok {
-		b.paths[i].Access |= access
-		return
+		pp := &b.paths[i]
+		if pp.ReadOnly && access&^pp.Access != 0 && pp.Widened == nil {
+			pp.Widened = &PolicyPath{Path: p, Access: access, Why: why}
+		}
+		pp.Access |= access
+		return i
 	}
 	b.seen[p] = len(b.paths)
 	b.paths = append(b.paths, PolicyPath{Path: p, Access: access, Why: why, Create: create})
+	return len(b.paths) - 1
 }
 
 // holdsHome reports whether granting p would grant a home folder: p is

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rootpick/rootpick/consent"
 )
 
 // policyTree is a made-up machine under a temporary folder: a home with
@@ -359,6 +361,96 @@ func TestPolicyEdges(t *testing.T) {
 		var back Access
 		if err := back.UnmarshalText(b); err != nil || back != a {
 			t.Errorf("%v → %q → %v, %v", a, b, back, err)
+		}
+	}
+}
+
+// TestReadOnlyConsentPolicy: a folder shared read-only is granted reading
+// and listing only, marked ReadOnly and said "read-only"; the server cap
+// makes every consented folder so; and where Landlock's grants along the
+// tree reach it anyway (inside a folder shared read and write, inside
+// allow-write, allow-write on itself, inside an executable system
+// folder), its Access is what the kernel allows in fact and Widened and
+// Note name the grant that widens it. The folder shared read and write
+// around it is unchanged.
+func TestReadOnlyConsentPolicy(t *testing.T) {
+	base := tempDir(t)
+	j := filepath.Join
+	rw, ro, nested, both, aw := j(base, "rw"), j(base, "ro"), j(base, "rw", "docs"), j(base, "both"), j(base, "aw")
+	inAW := j(aw, "sub")
+	for _, d := range []string{rw, ro, nested, both, inAW} {
+		must(t, os.MkdirAll(d, 0o755))
+	}
+	in := PolicyInput{Command: []string{"/bin/sh"}, Env: []string{"PATH=/usr/bin:/bin"},
+		Consented: []string{rw}, ReadOnly: []string{ro, nested, both, inAW, "/usr/share"}, AllowWrite: []string{both, aw}}
+	p := BuildPolicy(in)
+	got := map[string]PolicyPath{}
+	for _, pp := range p.Paths {
+		got[pp.Path] = pp
+	}
+	show := func(s string) string { return s }
+	for _, c := range []struct {
+		path     string
+		access   Access
+		readOnly bool
+		widened  string // the Widened path, "" for none
+		note     string
+	}{
+		{rw, accessRWX, false, "", ""},
+		{ro, AccessRead, true, "", "read-only"},
+		{nested, accessRWX, true, rw, "read-only consent; read+write+exec in fact, inside " + rw + " (read+write+exec, consented)"},
+		{both, accessRWX, true, both, "read-only consent; read+write+exec in fact, also allow-write"},
+		{inAW, accessRWX, true, aw, "read-only consent; read+write+exec in fact, inside " + aw + " (read+write+exec, allow-write)"},
+		{"/usr/share", accessRX, true, "/usr", "read-only consent; read+exec in fact, inside /usr (read+exec, system)"},
+	} {
+		pp, ok := got[c.path]
+		if !ok {
+			if _, err := os.Stat(c.path); err != nil {
+				continue // a system folder this machine lacks
+			}
+			t.Errorf("%s is not in the policy", c.path)
+			continue
+		}
+		widened := ""
+		if pp.Widened != nil {
+			widened = pp.Widened.Path
+		}
+		if pp.Why != WhyConsented || pp.Access != c.access || pp.ReadOnly != c.readOnly || widened != c.widened {
+			t.Errorf("%s: %s (%s), read-only %v, widened by %q; want %s (consented), read-only %v, widened by %q",
+				c.path, pp.Access, pp.Why, pp.ReadOnly, widened, c.access, c.readOnly, c.widened)
+		}
+		if n := pp.Note(show, show); n != c.note {
+			t.Errorf("%s: note %q, want %q", c.path, n, c.note)
+		}
+	}
+	// The note and the flag reach the guard and the picker (JSON).
+	b, err := json.Marshal(p)
+	must(t, err)
+	var back Policy
+	must(t, json.Unmarshal(b, &back))
+	for _, pp := range back.Paths {
+		if pp.Path == nested && (!pp.ReadOnly || pp.Widened == nil || pp.Widened.Path != rw || pp.Access != accessRWX) {
+			t.Errorf("after JSON: %+v", pp)
+		}
+	}
+
+	// The server cap: every consented root read-only, whatever the
+	// record says; without it, each root as the record says.
+	roots := []consent.Root{mustNewRoot(t, rw), {Path: ro, URI: consent.PathToURI(ro), ReadOnly: true}}
+	if w, r := (Spec{}).ConsentedPaths(roots); !slices.Equal(w, []string{rw}) || !slices.Equal(r, []string{ro}) {
+		t.Errorf("ConsentedPaths: read and write %v, read-only %v", w, r)
+	}
+	if w, r := (Spec{ReadOnly: true}).ConsentedPaths(roots); len(w) != 0 || !slices.Equal(r, []string{rw, ro}) {
+		t.Errorf("ConsentedPaths capped: read and write %v, read-only %v", w, r)
+	}
+	a := Spec{ReadOnly: true, AllowWrite: []string{aw}}.access(roots)
+	capped := BuildPolicy(PolicyInput{Consented: a.consented, ReadOnly: a.readOnly, AllowWrite: a.allowWrite})
+	for _, pp := range capped.Paths {
+		if pp.Path == rw && (pp.Access != AccessRead || !pp.ReadOnly) {
+			t.Errorf("capped: %s is %s, read-only %v", rw, pp.Access, pp.ReadOnly)
+		}
+		if pp.Path == aw && pp.Access != accessRWX {
+			t.Errorf("capped: allow-write %s is %s; the cap narrows the consent only", aw, pp.Access)
 		}
 	}
 }

@@ -68,6 +68,9 @@ type ProxyOptions struct {
 	AllowRead, AllowWrite []string
 	AllowSocket           []string
 	Network               Network
+	// ReadOnly caps the child to reading, as Spec.ReadOnly does: every
+	// consented folder is read-only for it, whatever the record says.
+	ReadOnly bool
 	// NoConsent, if set, turns why no consent is served (Source's error,
 	// such as a missing record) into the warning the host is sent once,
 	// as an MCP log message, after it has initialized: which profile,
@@ -390,6 +393,16 @@ func (p *proxy) load() []consent.Root {
 	return ok
 }
 
+// readOnlyList says of each of roots, in order, whether it is read-only
+// for a child (readOnlyFor), capped or not.
+func readOnlyList(roots []consent.Root, capped bool) []bool {
+	out := make([]bool, len(roots))
+	for i, r := range roots {
+		out[i] = readOnlyFor(r, capped)
+	}
+	return out
+}
+
 func uriList(roots []consent.Root) []string {
 	out := make([]string, len(roots))
 	for i, r := range roots {
@@ -423,7 +436,7 @@ func (p *proxy) startChild() error {
 	}
 	p.mu.Unlock()
 	logger := p.log.With("server", "child")
-	spec := Spec{Command: command, Enforce: p.opts.Enforce, AllowRead: p.opts.AllowRead, AllowWrite: p.opts.AllowWrite, AllowSocket: p.opts.AllowSocket, Network: p.opts.Network, outlive: p.outliveBound()}
+	spec := Spec{Command: command, Enforce: p.opts.Enforce, AllowRead: p.opts.AllowRead, AllowWrite: p.opts.AllowWrite, AllowSocket: p.opts.AllowSocket, Network: p.opts.Network, ReadOnly: p.opts.ReadOnly, outlive: p.outliveBound()}
 	t, stop, err := spec.transport(p.ctx, logger, func(line string) {}, served)
 	if err != nil {
 		return err
@@ -802,17 +815,30 @@ func (p *proxy) noteServerName(c *child, m *jsonrpc.Response) {
 func (p *proxy) apply(roots []consent.Root) {
 	p.mu.Lock()
 	old := p.served
-	if slices.Equal(uriList(old), uriList(roots)) {
+	folders := !slices.Equal(uriList(old), uriList(roots))
+	if !folders && slices.Equal(readOnlyList(old, false), readOnlyList(roots, false)) {
 		p.mu.Unlock()
 		return
 	}
+	// What the child's ruleset would grant differently: under the cap, a
+	// root's own access changes nothing.
+	access := !slices.Equal(readOnlyList(old, p.opts.ReadOnly), readOnlyList(roots, p.opts.ReadOnly))
 	p.served = roots
 	c := p.cur
 	p.mu.Unlock()
-	p.log.Info("consented set changed", "count", len(roots))
+	p.log.Info("consented set changed", "count", len(roots), "access alone", !folders)
 	p.report(func(*ProxyStatus) {})
 	switch {
 	case c == nil:
+	case !folders:
+		// The same folders with another access: roots/list has no word
+		// for access, so only the kernel holds a server to it, and only
+		// under a new ruleset, in a new process. An advisory server is
+		// held to no access, and a capped one's ruleset stays the same:
+		// neither is told.
+		if access && c.enforcement.Enforced {
+			p.restart(c, restartEnforced)
+		}
 	case p.usesArgs:
 		p.restart(c, "the folders changed and the server takes them as arguments")
 	case c.enforcement.Enforced:

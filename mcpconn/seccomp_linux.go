@@ -235,8 +235,11 @@ func applySeccomp(policy Policy, abi int) (fellBack bool, err error) {
 }
 
 // writable returns the folders of the policy the server may write (its
-// consented folders, allow-write, its TMPDIR, its launcher's cache):
-// where the guard lets it change a file's mode and times.
+// consented folders shared read and write, allow-write, its TMPDIR, its
+// launcher's cache): where the guard lets it change a file's mode and
+// times. By Access, not by why: a folder shared read-only is not one
+// (chmod +x there is EPERM), unless a wider grant reaches it and Landlock
+// lets the server write it anyway (PolicyPath.Widened).
 func (p Policy) writable() []string {
 	var out []string
 	for _, pp := range p.Paths {

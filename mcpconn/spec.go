@@ -50,6 +50,13 @@ type Spec struct {
 	// Network off refuses an enforced stdio server every IP socket
 	// (network.go).
 	Network Network
+	// ReadOnly caps the server to reading ("this server never writes"):
+	// every consented folder is read-only for an enforced stdio server,
+	// whatever the consent says of it (consent.Root.ReadOnly), so that it
+	// may read files and list folders there and nothing else. It narrows
+	// the consent only: its runtime, its TMPDIR, its launcher's cache
+	// and allow-write are as they are.
+	ReadOnly bool
 
 	// outlive: see serverAccess (set by the proxy for a launcher's first
 	// start, to its InstallGrace).
@@ -229,18 +236,37 @@ func (s Spec) advisory() Enforcement {
 // access is what a stdio server of s may open besides its runtime.
 func (s Spec) access(consented []consent.Root) serverAccess {
 	a := serverAccess{enforce: s.Enforce, allowRead: s.AllowRead, allowWrite: s.AllowWrite, allowSocket: s.AllowSocket, network: s.Network, outlive: s.outlive}
-	for _, r := range consented {
-		a.consented = append(a.consented, r.Path)
-	}
+	a.consented, a.readOnly = s.ConsentedPaths(consented)
 	return a
 }
 
+// ConsentedPaths splits the consented roots into the folders a server of
+// s may read and write and those it may only read (PolicyInput's
+// Consented and ReadOnly): a root shared read-only
+// (consent.Root.ReadOnly) is read-only, and so is every root when s is
+// capped (ReadOnly).
+func (s Spec) ConsentedPaths(consented []consent.Root) (readWrite, readOnly []string) {
+	for _, r := range consented {
+		if readOnlyFor(r, s.ReadOnly) {
+			readOnly = append(readOnly, r.Path)
+		} else {
+			readWrite = append(readWrite, r.Path)
+		}
+	}
+	return readWrite, readOnly
+}
+
+// readOnlyFor reports whether root r is read-only for a server: shared
+// read-only, or the server is capped to reading.
+func readOnlyFor(r consent.Root, capped bool) bool { return r.ReadOnly || capped }
+
 // serverAccess is what a stdio server may open besides its runtime, and
-// whether the kernel is to enforce it.
+// whether the kernel is to enforce it: consented are the folders shared
+// read and write, readOnly those shared read-only.
 type serverAccess struct {
-	enforce                                       Enforce
-	consented, allowRead, allowWrite, allowSocket []string
-	network                                       Network
+	enforce                                                 Enforce
+	consented, readOnly, allowRead, allowWrite, allowSocket []string
+	network                                                 Network
 	// outlive, when not 0, lets the server's process (its guard) outlive
 	// rootpick killed with SIGKILL, for that long at most: for a
 	// launcher's first start, whose install must not be cut short
@@ -375,7 +401,7 @@ func newProcessTransport(command []string, access serverAccess, logger *slog.Log
 			return nil, fmt.Errorf("mcpconn: the server's temporary folder: %w", err)
 		}
 		env = append(env, "TMPDIR="+tmp)
-		p := BuildPolicy(PolicyInput{Command: command, Env: env, Consented: access.consented,
+		p := BuildPolicy(PolicyInput{Command: command, Env: env, Consented: access.consented, ReadOnly: access.readOnly,
 			AllowRead: access.allowRead, AllowWrite: access.allowWrite, AllowSocket: access.allowSocket, NoNetwork: access.network.Off(), TmpDir: tmp})
 		makeCreates(p)
 		policy = &p
