@@ -88,6 +88,8 @@ type configFile struct {
 	hasProfile  bool
 	hasSkip     bool
 	hasMaxDepth bool
+	// ReadOnly is the default of --read-only: folders checked read-only.
+	ReadOnly bool
 	// Theme is auto, dark or light ("" if not given: auto).
 	Theme string
 	// Servers are the [servers.NAME] tables, in the file's order.
@@ -215,6 +217,8 @@ func (c *configFile) resolve(_ *kong.Context, _ *kong.Path, flag *kong.Flag) (an
 		return c.Profile, nil
 	case flag.Name == "max-depth" && c.hasMaxDepth:
 		return strconv.Itoa(int(c.MaxDepth)), nil
+	case flag.Name == "read-only" && c.ReadOnly:
+		return true, nil
 	case flag.Name == "skip" && c.hasSkip:
 		// kong decodes a list as JSON values.
 		v := make([]any, len(c.Skip))
@@ -277,6 +281,8 @@ func tomlText(v any) string {
 		return b.String()
 	case int:
 		return strconv.Itoa(v)
+	case bool:
+		return strconv.FormatBool(v)
 	case []string:
 		words := make([]string, len(v))
 		for i, s := range v {
@@ -319,6 +325,7 @@ func (c *configFile) show(w io.Writer) error {
 		skip = []string{}
 	}
 	line("skip", skip, c.hasSkip)
+	line("read_only", c.ReadOnly, c.ReadOnly)
 	theme := c.Theme
 	if theme == "" {
 		theme = "auto"

@@ -363,6 +363,7 @@ func TestConfigShow(t *testing.T) {
 profile = "work"
 max_depth = 0  # built-in default
 skip = ["build"]
+read_only = false  # built-in default
 theme = "auto"  # built-in default
 
 [servers.fs]
@@ -455,5 +456,29 @@ func TestRelativeHomeReadsNothingHere(t *testing.T) {
 	}
 	if c, _ := parseWith(t, "list"); c.List.MaxDepth == 7 {
 		t.Error("the config file planted under ./rel was read")
+	}
+}
+
+// TestConfigReadOnly: read_only = true in the file checks folders
+// read-only, as --read-only does; --no-read-only overrides the file; a
+// value that is not a boolean is refused at its place.
+func TestConfigReadOnly(t *testing.T) {
+	on := writeConfig(t, "read_only = true\n")
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--config", writeConfig(t, "# nothing\n")}, false},
+		{[]string{"--config", writeConfig(t, "# nothing\n"), "--read-only"}, true},
+		{[]string{"--config", on}, true},
+		{[]string{"--config", on, "--no-read-only"}, false},
+	} {
+		if c, _ := parseWith(t, tc.args...); c.Pick.ReadOnly != tc.want {
+			t.Errorf("%q: read-only %v, want %v", tc.args[2:], c.Pick.ReadOnly, tc.want)
+		}
+	}
+	_, err := loadConfig(writeConfig(t, "read_only = \"yes\"\n"), true)
+	if err == nil || !strings.Contains(err.Error(), ":1:13:") || !strings.Contains(err.Error(), "want true or false, got a string") {
+		t.Errorf("a read_only that is not a boolean: %v", err)
 	}
 }

@@ -120,6 +120,12 @@ func (p *configParser) topKey(name string) error {
 		cfg.MaxDepth, cfg.hasMaxDepth = n, true
 	case "theme":
 		return p.theme(key)
+	case "read_only":
+		var b tomlBool
+		if err := p.decode(key, p.doc[name], &b); err != nil {
+			return err
+		}
+		cfg.ReadOnly = bool(b)
 	case "servers":
 		return p.servers()
 	default:
@@ -315,6 +321,18 @@ func placeKeyValue(p *unstable.Parser, data []byte, table []string, e *unstable.
 		}
 	}
 	return out
+}
+
+// tomlBool is a TOML boolean.
+type tomlBool bool
+
+func (b *tomlBool) UnmarshalTOML(v any) error {
+	x, ok := v.(bool)
+	if !ok {
+		return wrongType("true or false", v)
+	}
+	*b = tomlBool(x)
+	return nil
 }
 
 // tomlString is a TOML string.

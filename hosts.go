@@ -20,6 +20,7 @@ import (
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/hostcfg"
 	"github.com/rootpick/rootpick/internal/paths"
+	"github.com/rootpick/rootpick/internal/prefetch"
 	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/mcpconn"
@@ -62,7 +63,7 @@ type hostsWrapCmd struct {
 	Except   []string `placeholder:"NAME" help:"Leave the server NAME alone (repeat for several); it wins over a NAME given as an argument."`
 	KeepArgs bool     `name:"keep-args" help:"Keep the servers' folder arguments as they are, instead of replacing them with {roots}: the servers then get those folders whatever you consent."`
 	// Network is passed to each wrapped server's proxy (--network).
-	Network networkFlag `placeholder:"on|off" help:"Pass --network to each wrapped server's proxy: off refuses the server every TCP and UDP socket when it runs enforced (a filesystem or git server needs none). On is the proxy's default."`
+	Network networkFlag `placeholder:"on|off" help:"Pass --network to each wrapped server's proxy: off refuses the server every TCP and UDP socket when it runs enforced. Without it, servers known to need none (server-filesystem, git, memory, sequential-thinking) get off, the others the proxy's default, on."`
 	Yes     bool        `short:"y" help:"Write without asking (for scripts)."`
 	All     bool        `help:"With no server named, take every stdio server without the checklist (for scripts; --yes implies it)."`
 	Project string      `placeholder:"DIR" type:"path" help:"Read the project files of DIR (default: the current folder)."`
@@ -161,7 +162,7 @@ func (o *hostsWrapCmd) Run(e *env) error {
 		return usageError("hosts wrap: --prefetch and --no-prefetch contradict each other: give one")
 	}
 	ch := hostsChange{targets: o.Targets, except: o.Except, project: o.Project, yes: o.Yes, wrap: true,
-		proxy: hostcfg.Proxy{Exe: proxyExecutable(), Profile: o.Profile, StateDir: e.dirs.NonDefaultState(), KeepArgs: o.KeepArgs, Network: string(o.Network)}}
+		proxy: hostcfg.Proxy{Exe: proxyExecutable(), Profile: o.Profile, StateDir: e.dirs.NonDefaultState(), KeepArgs: o.KeepArgs, Network: string(o.Network), NetworkFor: offlineNetwork}}
 	if !o.NoPrefetch {
 		ch.prefetch, ch.confine, ch.prefetchProject = prefetchRun, prefetchConfine, o.Prefetch
 	}
@@ -1069,7 +1070,55 @@ func (ch hostsChange) wrapNotes(c *hostcfg.Config, i int, grants profileGrants) 
 		notes = append(notes, fmt.Sprintf("warning: --keep-args: %s keeps %s: the server gets those folders whatever you consent for %s (enforced, it cannot open them unless consented)",
 			shown(s.Name), strings.Join(kept, " and "), shown(profile)))
 	}
+	if ch.proxy.Network == "" {
+		if what, ok := offlineServer(append([]string{s.Command}, s.Args...)); ok {
+			notes = append(notes, fmt.Sprintf("%s: network off: %s needs none (hosts wrap --network on keeps it on)", shown(s.Name), shown(what)))
+		}
+	}
 	return append(notes, refusedNotes(c, i)...)
+}
+
+// offlineServers are servers known to need no network: they work on the
+// consented folders alone (files, a git repository, a local store). hosts
+// wrap turns their network off unless told otherwise (--network): a
+// consented folder cannot leave the machine through them. A server not
+// listed keeps the network (the proxy's default): one that calls an API
+// would break, and a boundary that breaks servers gets turned off.
+var offlineServers = []string{
+	"@modelcontextprotocol/server-filesystem", "mcp-server-filesystem",
+	"mcp-server-git",
+	"@modelcontextprotocol/server-memory", "mcp-server-memory",
+	"@modelcontextprotocol/server-sequential-thinking", "mcp-server-sequential-thinking",
+}
+
+// offlineServer reports whether command starts one of offlineServers,
+// through a launcher (npx, uvx…) or as the program itself, and which.
+func offlineServer(command []string) (string, bool) {
+	names := []string{filepath.Base(command[0])}
+	if l, ok := prefetch.Of(command); ok {
+		names = l.Packages
+	}
+	for _, n := range names {
+		// A version (pkg@1.2.3, @scope/pkg@latest, pkg==1.2) names the
+		// same server.
+		if i := strings.LastIndexByte(n, '@'); i > 0 {
+			n = n[:i]
+		}
+		n, _, _ = strings.Cut(n, "==")
+		if slices.Contains(offlineServers, n) {
+			return n, true
+		}
+	}
+	return "", false
+}
+
+// offlineNetwork is hostcfg.Proxy.NetworkFor for hosts wrap without
+// --network: off for offlineServers, the proxy's default otherwise.
+func offlineNetwork(command []string) string {
+	if _, ok := offlineServer(command); ok {
+		return string(mcpconn.NetworkOff)
+	}
+	return ""
 }
 
 // refusedNotes say what the entry's own env, or the files its command

@@ -363,6 +363,13 @@ func TestHostsWrapUnwrapRoundTrip(t *testing.T) {
 			if c.File.Scope != "project" {
 				flags, exe = append(flags, "--state-dir", state), bin
 			}
+			// Servers known to need no network get it off.
+			if slices.ContainsFunc(append([]string{b.Command}, b.Args...), func(w string) bool {
+				return slices.Contains([]string{"@modelcontextprotocol/server-filesystem", "mcp-server-filesystem", "mcp-server-git",
+					"@modelcontextprotocol/server-memory", "mcp-server-memory", "@modelcontextprotocol/server-sequential-thinking"}, w)
+			}) && b.Command != "/home/someone/bin/rootpick" && b.Command != "/usr/local/bin/rootpick" {
+				flags = append(flags, "--network=off")
+			}
 			flags = append(flags, "--host="+hostcfg.LogTag(c.File), "--name="+s.Name)
 			want := append(append(append(flags, orig...), "--", b.Command), args...)
 			if s.Kind != hostcfg.Proxied || s.Command != exe || !slices.Equal(s.Args, want) {
@@ -497,6 +504,9 @@ func TestHostsWrapFolderArgs(t *testing.T) {
 	for host, servers := range folderServers {
 		names := slices.Sorted(maps.Keys(servers))
 		out, _ := rootpick(append([]string{"hosts", "wrap", "--yes", "--profile", "work", host}, names...)...)
+		if host == "claude" && !strings.Contains(out, "filesystem: network off: @modelcontextprotocol/server-filesystem needs none (hosts wrap --network on keeps it on)\n") {
+			t.Errorf("claude: the diff does not say the network is off, and why:\n%s", out)
+		}
 		for name, runs := range servers {
 			var limited []string
 			for _, r := range runs {
@@ -910,5 +920,30 @@ func TestHostsWrapNetworkOff(t *testing.T) {
 	}
 	if c, _ := parseWith(t, "proxy", "--host=claude", "--name=time", "--network=off", "--", "uvx", "mcp-server-time"); c.Proxy.Network != "off" {
 		t.Errorf("the proxy reads --network=off as %q", c.Proxy.Network)
+	}
+}
+
+// TestOfflineServers: hosts wrap turns the network off for the servers
+// known to need none, however they are started (a launcher, a version, the
+// program itself), and for no other.
+func TestOfflineServers(t *testing.T) {
+	for _, tc := range []struct {
+		command []string
+		want    string
+	}{
+		{[]string{"npx", "-y", "@modelcontextprotocol/server-filesystem", "/src"}, "off"},
+		{[]string{"npx", "-y", "@modelcontextprotocol/server-filesystem@2025.8.21"}, "off"},
+		{[]string{"/usr/bin/npx", "--yes", "@modelcontextprotocol/server-memory@latest"}, "off"},
+		{[]string{"uvx", "mcp-server-git", "--repository", "."}, "off"},
+		{[]string{"uvx", "mcp-server-git==0.6.2"}, "off"},
+		{[]string{"/home/me/.local/bin/mcp-server-filesystem", "/src"}, "off"},
+		{[]string{"npx", "-y", "@modelcontextprotocol/server-github"}, ""},
+		{[]string{"uvx", "mcp-server-fetch"}, ""},
+		{[]string{"node", "server-filesystem.js"}, ""},
+		{[]string{"npx", "-y", "some-wrapper", "@modelcontextprotocol/server-filesystem"}, ""}, // an argument, not what runs
+	} {
+		if got := offlineNetwork(tc.command); got != tc.want {
+			t.Errorf("%q: network %q, want %q", tc.command, got, tc.want)
+		}
 	}
 }

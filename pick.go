@@ -37,7 +37,7 @@ type pickCmd struct {
 	Command []string `arg:"" optional:"" name:"server-command" help:"After --: the MCP server to start on stdio; {roots} in its arguments expands to the consented folders."`
 
 	Print       bool   `group:"output" help:"On exit, print the consented roots on stdout (as --print-format says)."`
-	PrintFormat string `name:"print-format" enum:"json,lines,null" default:"json" placeholder:"FORMAT" group:"output" help:"With --print: json (an array of {path, uri, name}), lines (one path a line, escaped as list does) or null (raw paths, each ended by NUL, for xargs -0); default: ${default}."`
+	PrintFormat string `name:"print-format" enum:"json,lines,null" default:"json" placeholder:"FORMAT" group:"output" help:"With --print: json (an array of {path, uri, name}, and read_only: true for a folder shared read-only), lines (one path a line, escaped as list does) or null (raw paths, each ended by NUL, for xargs -0); default: ${default}."`
 
 	URL         []httpURL        `name:"url" placeholder:"URL" sep:"none" group:"servers" help:"Serve roots to the Streamable HTTP server at URL (repeatable)."`
 	Server      []shellCommand   `placeholder:"'CMD ARGS'" sep:"none" group:"servers" help:"Serve roots to the stdio server started by CMD ARGS, split with shell quoting (repeatable)."`
@@ -51,6 +51,7 @@ type pickCmd struct {
 	Profile  string `placeholder:"NAME" default:"${profile}" group:"consent" help:"Remember consent under profile NAME (default: ${default})."`
 	StateDir string `name:"state-dir" placeholder:"DIR" group:"consent" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
 	Resume   bool   `group:"consent" help:"Serve the remembered consent at start if every root still validates."`
+	ReadOnly bool   `name:"read-only" negatable:"" group:"consent" help:"Check folders read-only: an enforced server may read and list them, and change or run nothing in them (ctrl+l switches a checked row)."`
 
 	NoMouse bool `name:"no-mouse" group:"screen" help:"Leave the mouse to the terminal (to select text): no wheel scrolling or clicking rows."`
 
@@ -169,6 +170,7 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 		Store:        store,
 		Remembered:   remembered,
 		Resume:       c.Resume,
+		ReadOnly:     c.ReadOnly,
 		StoreProblem: storeProblem,
 		ProxyDir:     proxyDir,
 		LogPath:      logfile.ShownPath(c.Log, state),

@@ -137,6 +137,10 @@ type Proxy struct {
 	// Network, when not "", is passed as --network=VALUE: "off" refuses
 	// the server every IP socket when it runs enforced.
 	Network string
+	// NetworkFor, when Network is "" and it is set, gives each server's
+	// --network from its command line (the server's program and
+	// arguments): "" passes none.
+	NetworkFor func(command []string) string
 }
 
 // PortableExe is the proxy's command in a project-scope file: rootpick by
@@ -260,7 +264,11 @@ func (c *Config) PlanWrap(which []int, p Proxy) (*Rewrite, error) {
 			return nil, fmt.Errorf("%q: the name is not valid UTF-8", s.Name)
 		}
 		l := s.loc
-		flags := p.proxyFlags(LogTag(c.File), s.Name)
+		q := p
+		if q.Network == "" && q.NetworkFor != nil {
+			q.Network = q.NetworkFor(append([]string{s.Command}, s.Args...))
+		}
+		flags := q.proxyFlags(LogTag(c.File), s.Name)
 		line := append([]string{p.Exe}, flags...)
 		var pieces []piece
 		for _, a := range flags {

@@ -194,8 +194,8 @@ func (c *selfCheck) lookup(command string) bool {
 // take a value; proxyBool those that take none.
 var (
 	proxyFlags = map[string]bool{"--profile": true, "--protocol": true, "--print-config": true, "--name": true, "--host": true, "--log": true, "--state-dir": true, "--config": true,
-		"--enforce": true, "--allow-read": true, "--allow-write": true, OrigArgFlag: true}
-	proxyBool = map[string]bool{"--debug": true, OrigNextFlag: true}
+		"--enforce": true, "--allow-read": true, "--allow-write": true, "--allow-socket": true, "--network": true, OrigArgFlag: true}
+	proxyBool = map[string]bool{"--debug": true, "--read-only": true, OrigNextFlag: true}
 )
 
 // OrigArgFlag and OrigNextFlag keep, in a wrapped entry's proxy
