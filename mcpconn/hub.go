@@ -182,14 +182,16 @@ func (h *Hub) ProtocolVersion() string { return h.opts.ProtocolVersion }
 // (notifications/roots/list_changed) by its own supervisor, so a server that
 // does not read cannot delay the others. When the set becomes empty, or a
 // server takes its folders as arguments ({roots}), the server is restarted:
-// some servers ignore an empty list and keep their old folders. Its new
-// process starts at once, while the old one is ended beside it. SetRoots
-// never blocks on a server.
+// some servers ignore an empty list and keep their old folders. An
+// enforced server is restarted on every call, a change of access alone
+// (the same folders, one switched read-only) included: only a new process
+// gets the new ruleset. Its new process starts at once, while the old one
+// is ended beside it. SetRoots never blocks on a server.
 func (h *Hub) SetRoots(roots []consent.Root) {
 	h.setMu.Lock()
 	defer h.setMu.Unlock()
 	change := h.swap(roots)
-	h.logger.Info("roots set", "count", len(roots), "added", len(change.Added), "removed", len(change.Removed))
+	h.logger.Info("roots set", "count", len(roots), "added", len(change.Added), "removed", len(change.Removed), "access changed", len(change.Changed))
 }
 
 // swap publishes roots as the served set and tells every server; the caller
