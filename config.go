@@ -107,12 +107,15 @@ type configServer struct {
 	AllowRead, AllowWrite allowPaths
 	AllowSocket           allowPaths
 	Network               networkFlag
+	// ReadOnly caps the server to reading every consented folder
+	// (mcpconn.Spec.ReadOnly), whatever the consent says.
+	ReadOnly tomlBool
 }
 
 // spec is the server as the hub takes it, labelled with its name.
 func (s configServer) spec() mcpconn.Spec {
 	return mcpconn.Spec{Name: s.Name, Command: s.Command, URL: string(s.URL),
-		Enforce: mcpconn.Enforce(s.Enforce), AllowRead: s.AllowRead, AllowWrite: s.AllowWrite, AllowSocket: s.AllowSocket, Network: mcpconn.Network(s.Network)}
+		Enforce: mcpconn.Enforce(s.Enforce), AllowRead: s.AllowRead, AllowWrite: s.AllowWrite, AllowSocket: s.AllowSocket, Network: mcpconn.Network(s.Network), ReadOnly: bool(s.ReadOnly)}
 }
 
 // server is the server of that name, or false.
@@ -362,6 +365,9 @@ func (c *configFile) show(w io.Writer) error {
 		}
 		if s.Network != "" {
 			line("network", string(s.Network), true)
+		}
+		if s.ReadOnly {
+			line("read_only", true, true)
 		}
 	}
 	return nil

@@ -482,3 +482,23 @@ func TestConfigReadOnly(t *testing.T) {
 		t.Errorf("a read_only that is not a boolean: %v", err)
 	}
 }
+
+// TestConfigServerReadOnly: read_only = true in [servers.NAME] caps that
+// server (Spec.ReadOnly), config show writes it back, and a url server
+// may not have it.
+func TestConfigServerReadOnly(t *testing.T) {
+	path := writeConfig(t, "[servers.fs]\ncommand = \"srv\"\nread_only = true\n[servers.git]\ncommand = \"git-srv\"\n")
+	c, e := parseWith(t, "--config", path)
+	specs, _ := c.Pick.serverSpecs(nil, e.config)
+	if len(specs) != 2 || !specs[0].ReadOnly || specs[1].ReadOnly {
+		t.Fatalf("specs %+v", specs)
+	}
+	var out bytes.Buffer
+	if err := run([]string{"--config", path, "config", "show"}, &out, io.Discard); err != nil || !strings.Contains(out.String(), "[servers.fs]\ncommand = [\"srv\"]\nread_only = true\n") {
+		t.Errorf("config show: %v\n%s", err, out.String())
+	}
+	_, err := loadConfig(writeConfig(t, "[servers.r]\nurl = \"http://h/mcp\"\nread_only = true\n"), true)
+	if err == nil || !strings.Contains(err.Error(), "read_only are for a command rootpick starts") {
+		t.Errorf("a url server with read_only: %v", err)
+	}
+}

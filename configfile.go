@@ -203,7 +203,7 @@ func (p *configParser) readServer(name string) (configServer, error) {
 	if !ok {
 		return s, p.valueError(at, wrongType("a table", v))
 	}
-	fields := map[string]tomlValue{"command": &s.Command, "url": &s.URL, "enforce": &s.Enforce, "allow-read": &s.AllowRead, "allow-write": &s.AllowWrite, "allow-socket": &s.AllowSocket, "network": &s.Network}
+	fields := map[string]tomlValue{"command": &s.Command, "url": &s.URL, "enforce": &s.Enforce, "allow-read": &s.AllowRead, "allow-write": &s.AllowWrite, "allow-socket": &s.AllowSocket, "network": &s.Network, "read_only": &s.ReadOnly}
 	for _, key := range p.childKeys(at) {
 		into, ok := fields[key]
 		if !ok {
@@ -216,8 +216,8 @@ func (p *configParser) readServer(name string) (configServer, error) {
 	if (s.Command == nil) == (s.URL == "") {
 		return s, p.at(at, "server "+quote(name)+": give either command or url")
 	}
-	if s.URL != "" && (s.Enforce != "" || s.AllowRead != nil || s.AllowWrite != nil || s.AllowSocket != nil || s.Network != "") {
-		return s, p.at(at, "server "+quote(name)+": enforce, allow-read, allow-write, allow-socket and network are for a command rootpick starts, not a url")
+	if s.URL != "" && (s.Enforce != "" || s.AllowRead != nil || s.AllowWrite != nil || s.AllowSocket != nil || s.Network != "" || s.ReadOnly) {
+		return s, p.at(at, "server "+quote(name)+": enforce, allow-read, allow-write, allow-socket, network and read_only are for a command rootpick starts, not a url")
 	}
 	return s, nil
 }

@@ -19,6 +19,7 @@ type policyCmd struct {
 	Command  []string `arg:"" optional:"" passthrough:"partial" name:"server-command" help:"The MCP server command (after --, or after the flags)."`
 	Profile  string   `placeholder:"NAME" default:"${profile}" help:"Include the folders profile NAME has consented (default: ${default})."`
 	StateDir string   `name:"state-dir" placeholder:"DIR" help:"Read consent from DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
+	ReadOnly bool     `name:"read-only" help:"Cap the server to reading: every consented folder is read-only for it, whatever the consent says."`
 	sandboxFlags
 }
 
@@ -46,7 +47,7 @@ func (o *policyCmd) Run(e *env) error {
 	if err := useStateDir(e, o.StateDir); err != nil {
 		return err
 	}
-	spec := mcpconn.Spec{Command: command}
+	spec := mcpconn.Spec{Command: command, ReadOnly: o.ReadOnly}
 	o.apply(&spec)
 	var roots []consent.Root
 	note := "profile " + o.Profile + ": nothing consented yet"

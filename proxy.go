@@ -44,6 +44,7 @@ type proxyCmd struct {
 	StateDir    string   `name:"state-dir" placeholder:"DIR" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
 	Log         string   `placeholder:"FILE" type:"path" group:"log" help:"Write the log to FILE (default: $XDG_STATE_HOME/rootpick/proxy-PROFILE-HOST-NAME.log, by --name, else proxy-PROFILE-SERVER.log)."`
 	Debug       bool     `group:"log" help:"Log every relayed message's method."`
+	ReadOnly    bool     `name:"read-only" help:"Cap the server to reading: every consented folder is read-only for it, whatever the consent says (enforced servers)."`
 	sandboxFlags
 
 	// OrigArg and OrigNext are the folder arguments `rootpick hosts wrap`
@@ -163,6 +164,7 @@ func (o *proxyCmd) Run(e *env) error {
 		AllowWrite:      o.AllowWrite,
 		AllowSocket:     o.AllowSocket,
 		Network:         mcpconn.Network(o.Network),
+		ReadOnly:        o.ReadOnly,
 		Hurry:           hurry,
 		Notice:          stderr,
 	})
@@ -338,6 +340,9 @@ func printHostConfig(w, hint io.Writer, dirs paths.Dirs, o proxyCmd, command []s
 	}
 	if o.Network != "" {
 		args = append(args, "--network="+string(o.Network))
+	}
+	if o.ReadOnly {
+		args = append(args, "--read-only")
 	}
 	args = append(append(args, "--"), command...)
 	name := o.Name

@@ -85,8 +85,8 @@ url = "http://127.0.0.1:1/mcp"
 	}
 	// rootpick proxy takes them too, and prints them into a host's
 	// configuration.
-	c, _ := parseWith(t, "proxy", "--enforce", "require", "--allow-read", "/r", "--allow-write", "/w", "--allow-socket", "/s.sock", "--network", "off", "--", "srv")
-	if c.Proxy.Network != "off" {
+	c, _ := parseWith(t, "proxy", "--enforce", "require", "--allow-read", "/r", "--allow-write", "/w", "--allow-socket", "/s.sock", "--network", "off", "--read-only", "--", "srv")
+	if c.Proxy.Network != "off" || !c.Proxy.ReadOnly {
 		t.Errorf("proxy --network: %q", c.Proxy.Network)
 	}
 	if !slices.Equal(c.Proxy.AllowSocket, []string{"/s.sock"}) {
@@ -101,8 +101,8 @@ url = "http://127.0.0.1:1/mcp"
 	if err := printHostConfig(&out, &bytes.Buffer{}, paths.FromEnv(), o, []string{"srv"}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), `"--enforce=require", "--allow-read=/r", "--allow-write=/w", "--allow-socket=/s.sock", "--network=off", "--", "srv"`) &&
-		!strings.Contains(strings.Join(strings.Fields(out.String()), " "), `"--enforce=require", "--allow-read=/r", "--allow-write=/w", "--allow-socket=/s.sock", "--network=off", "--", "srv"`) {
+	if !strings.Contains(out.String(), `"--enforce=require", "--allow-read=/r", "--allow-write=/w", "--allow-socket=/s.sock", "--network=off", "--read-only", "--", "srv"`) &&
+		!strings.Contains(strings.Join(strings.Fields(out.String()), " "), `"--enforce=require", "--allow-read=/r", "--allow-write=/w", "--allow-socket=/s.sock", "--network=off", "--read-only", "--", "srv"`) {
 		t.Errorf("the printed configuration lacks the flags:\n%s", out.String())
 	}
 }

@@ -430,7 +430,11 @@ func (f *fleet) enforcedLines(p *paneWriter, s *serverState) {
 	// same for a command not running).
 	paths := make([]string, len(s.enf.Policy.Paths))
 	for i, pp := range s.enf.Policy.Paths {
-		paths[i] = f.st.dim.Render(safetext.Escape(home(pp.Path)) + "  " + pp.Access.String() + " (" + safetext.Escape(pp.Why) + ")")
+		why := safetext.Escape(pp.Why)
+		if note := pp.Note(func(p string) string { return safetext.Escape(home(p)) }, safetext.Escape); note != "" {
+			why += "; " + note // read-only, or what widens it
+		}
+		paths[i] = f.st.dim.Render(safetext.Escape(home(pp.Path)) + "  " + pp.Access.String() + " (" + why + ")")
 	}
 	p.list("  may open  ", paths)
 	p.wrapped("  sockets   ", sockets)
