@@ -62,6 +62,12 @@ const (
 	// it is never dropped and a flood costs nothing: the last line arrives
 	// even when Stderr events are dropped.
 	Progress
+	// Refused: an enforced server wrote on stderr that it was refused a
+	// path its policy does not grant (refused.go): most likely the
+	// kernel's ruleset. Path is the path, Text what it tried ("read",
+	// "write", "exec"), Reason the refusal in words. Said once for each
+	// path and access in a start.
+	Refused
 )
 
 // String returns the kind's name.
@@ -97,6 +103,8 @@ func (k EventKind) String() string {
 		return "dropped"
 	case Progress:
 		return "progress"
+	case Refused:
+		return "refused"
 	}
 	return "unknown"
 }
@@ -127,7 +135,8 @@ type Event struct {
 	Delay   time.Duration
 	// Timeout is the initialize budget of a start (Connecting).
 	Timeout time.Duration
-	// Path is the withdrawn root (Withdrawn).
+	// Path is the withdrawn root (Withdrawn), or the refused path
+	// (Refused).
 	Path string
 	// Count is the number of events dropped (Dropped).
 	Count int

@@ -284,6 +284,65 @@ func (h *Hub) Retry(label string) {
 	}
 }
 
+// Allow lets the stdio server labelled label also read path (a file or a
+// folder, absolute), on top of its spec's AllowRead, and starts it again
+// at once under the wider ruleset: the way out of a refusal (Refused)
+// the person agrees to, for as long as this hub runs (the caller keeps
+// it in the config). It reports whether there is such a server.
+func (h *Hub) Allow(label, path string) bool {
+	return h.widen(label, "the person allowed it to read "+path, func(s *server) bool {
+		if !slices.Contains(s.allowed, path) {
+			s.allowed = append(s.allowed, path)
+		}
+		return true // started again even when allowed before: it asked
+	})
+}
+
+// RunAdvisory starts the stdio server labelled label again without
+// enforcement, and keeps it so for as long as this hub runs: the person's
+// choice for a server the boundary breaks, said in its Connected event
+// (advisory: enforce is off for this server). A server whose spec
+// requires enforcement is not changed. It reports whether it was.
+func (h *Hub) RunAdvisory(label string) bool {
+	return h.widen(label, "the person chose to run it advisory", func(s *server) bool {
+		if s.spec.Enforce.resolve() == EnforceRequire {
+			return false
+		}
+		s.advisory = true
+		return true
+	})
+}
+
+// widen changes the stdio server labelled label with change (under its
+// lock) and, when change reports it did, starts it again at once, whether
+// it is up (a restart) or waiting to be started again (a retry). It
+// reports whether it did.
+func (h *Hub) widen(label, why string, change func(*server) bool) bool {
+	h.mu.Lock()
+	i := slices.IndexFunc(h.servers, func(s *server) bool { return s.label == label && len(s.spec.Command) > 0 })
+	var s *server
+	if i >= 0 {
+		s = h.servers[i]
+	}
+	h.mu.Unlock()
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	changed := change(s)
+	s.mu.Unlock()
+	if !changed {
+		return false
+	}
+	h.logger.Info("widened", "server", label, "why", why)
+	s.requestRestart(why)
+	select {
+	case s.retry <- struct{}{}:
+	default:
+	}
+	return true
+}
+
 // publish sends an event to the Events channel.
 func (h *Hub) publish(e Event) { h.events.publish(e) }
 

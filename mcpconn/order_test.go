@@ -155,7 +155,7 @@ func TestStopWhileStarting(t *testing.T) {
 	}
 	t.Setenv("ROOTPICK_TEST_SERVE", "crash") // exits at once
 	for range 20 {
-		pt, err := newProcessTransport([]string{exe}, serverAccess{}, slog.New(slog.NewTextHandler(io.Discard, nil)), func(string) {})
+		pt, err := newProcessTransport([]string{exe}, serverAccess{}, slog.New(slog.NewTextHandler(io.Discard, nil)), func(string, *Refusal) {})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -153,6 +153,10 @@ type ProxyStatus struct {
 	// means the server holds exactly the consent. The host is sent a
 	// warning (notifications/message) once for each new Mismatch.
 	Mismatch string `json:"mismatch,omitempty"`
+	// Refused are the paths the server said enforcement refused it
+	// (refused.go), newest last, at most maxRefusedShown: "refused:
+	// /home/me/.config/x/settings.json (read)", escaped.
+	Refused []string `json:"refused,omitempty"`
 }
 
 // RootsVersions are the MCP revisions in which a server may ask the client
@@ -275,7 +279,8 @@ type child struct {
 	stop    func()
 	done    chan struct{} // closed when its reader ends
 	started time.Time
-	stopped bool // ended on purpose: not a crash
+	stopped bool      // ended on purpose: not a crash
+	refused *refusals // the paths it said enforcement refused
 
 	// ready is false while a replayed initialize is under way; messages
 	// from the host wait in queue until it is done.
@@ -419,6 +424,7 @@ func (p *proxy) report(change func(*ProxyStatus)) {
 	st := p.status
 	st.Fetched = slices.Clone(st.Fetched)
 	st.Verified = slices.Clone(st.Verified)
+	st.Refused = slices.Clone(st.Refused)
 	p.mu.Unlock()
 	if p.opts.Status != nil {
 		p.opts.Status(st)
@@ -437,7 +443,12 @@ func (p *proxy) startChild() error {
 	p.mu.Unlock()
 	logger := p.log.With("server", "child")
 	spec := Spec{Command: command, Enforce: p.opts.Enforce, AllowRead: p.opts.AllowRead, AllowWrite: p.opts.AllowWrite, AllowSocket: p.opts.AllowSocket, Network: p.opts.Network, ReadOnly: p.opts.ReadOnly, outlive: p.outliveBound()}
-	t, stop, err := spec.transport(p.ctx, logger, func(line string) {}, served)
+	refused := &refusals{}
+	t, stop, err := spec.transport(p.ctx, logger, func(_ string, r *Refusal) {
+		if r != nil && refused.note(*r) {
+			p.noticeRefused(*r)
+		}
+	}, served)
 	if err != nil {
 		return err
 	}
@@ -446,7 +457,7 @@ func (p *proxy) startChild() error {
 		stop()
 		return err
 	}
-	c := &child{conn: conn, stop: stop, done: make(chan struct{}), started: time.Now(), ready: true, pending: map[any]bool{}, calls: map[any]*inputCall{},
+	c := &child{conn: conn, stop: stop, done: make(chan struct{}), started: time.Now(), ready: true, refused: refused, pending: map[any]bool{}, calls: map[any]*inputCall{},
 		verifyWake: make(chan struct{}, 1), asks: map[any]chan *jsonrpc.Response{}, spoke: make(chan struct{})}
 	if pt, ok := t.(*processTransport); ok {
 		c.enforcement = pt.enforcement
@@ -912,6 +923,30 @@ func (p *proxy) endChild(c *child, why string) {
 	})
 }
 
+// maxRefusedShown bounds ProxyStatus.Refused.
+const maxRefusedShown = 5
+
+// noticeRefused says on stderr (the host's log of the server) and in the
+// status that the server was refused r, and how to allow it: a server
+// that exits for it otherwise reads like one with a bug.
+func (p *proxy) noticeRefused(r Refusal) {
+	flag := "--allow-read="
+	if r.Need&AccessWrite != 0 {
+		flag = "--allow-write="
+	}
+	p.notice(fmt.Sprintf("rootpick proxy: enforcement refused the server %s (%s); if it needs it, add %s%s to the proxy's arguments in the host's entry (rootpick policy -- COMMAND shows what it may open)",
+		safetext.EscapeMax(r.Path, 300), r.Need, flag, safetext.EscapeMax(r.Path, 300)))
+	words := safetext.EscapeMax(r.Words(plainPath), 400)
+	p.report(func(s *ProxyStatus) {
+		if !slices.Contains(s.Refused, words) {
+			s.Refused = append(s.Refused, words)
+			if n := len(s.Refused); n > maxRefusedShown {
+				s.Refused = s.Refused[n-maxRefusedShown:]
+			}
+		}
+	})
+}
+
 // onCrash restarts a child that ended on its own, with backoff.
 func (p *proxy) onCrash(c *child) {
 	p.mu.Lock()
@@ -920,7 +955,7 @@ func (p *proxy) onCrash(c *child) {
 	if !current {
 		return
 	}
-	p.endChild(c, "the server exited")
+	p.endChild(c, c.refused.explain("the server exited"))
 	p.scheduleRetry(c)
 }
 

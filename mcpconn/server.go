@@ -45,6 +45,11 @@ type server struct {
 	mu       sync.Mutex
 	cur      *conn // the live connection, nil while down
 	stopping bool  // the hub is closing: no new connection may register
+	// allowed are paths the person let it read since it was added
+	// (Hub.Allow), and advisory that it runs without enforcement from
+	// now on (Hub.RunAdvisory): both change its next starts.
+	allowed  []string
+	advisory bool
 }
 
 func newServer(h *Hub, spec Spec) *server {
@@ -219,19 +224,28 @@ func (s *server) start(attempt int) (*conn, error) {
 	defer cancel()
 	set := h.served.Load()
 	spec := s.spec
+	s.mu.Lock()
+	spec.AllowRead = slices.Concat(spec.AllowRead, s.allowed)
+	if s.advisory {
+		spec.Enforce = EnforceOff
+	}
+	s.mu.Unlock()
 	if s.usesArgs {
 		spec.Command = expandRoots(spec.Command, set.roots)
 	}
 	c := newConn(s, set.version)
 	h.publish(Event{Server: s.label, Kind: Connecting, Attempt: attempt, Timeout: budget})
 	logger := h.logger.With("server", s.label)
-	transport, stop, err := spec.transport(ctx, logger, func(line string) {
+	transport, stop, err := spec.transport(ctx, logger, func(line string, refused *Refusal) {
 		// What a server writes is shown (the pane, a failure's reason)
 		// without the secrets it may print: a URL's password, a token.
 		line = redact.Text(line)
 		c.tail.Add(line)
 		h.publish(Event{Server: s.label, Kind: Stderr, Text: line})
 		c.progress(line)
+		if refused != nil && c.refused.note(*refused) {
+			h.publish(Event{Server: s.label, Kind: Refused, Path: refused.Path, Text: refused.Need.String(), Reason: refused.Words(plainPath)})
+		}
 	}, set.roots)
 	if err != nil {
 		var fe *finalError
@@ -309,7 +323,7 @@ func (s *server) start(attempt int) (*conn, error) {
 				// The process ended on its own: that is why, not the
 				// EOF the handshake met.
 				h.logger.Info("the server's process ended while it started", "server", s.label, "end", end, "transport", err)
-				err, reason = &exitedError{reason: end, while: "before it answered initialize", cause: err}, end
+				err, reason = &exitedError{reason: end, while: "before it answered initialize", cause: err}, c.refused.explain(end)
 				return nil, s.fail(c, err, reason)
 			}
 			reason = spec.redactError(err).Error()
@@ -394,7 +408,7 @@ func (s *server) serve(c *conn) (restartNow bool) {
 			// Its process ended on its own: the status (or the signal)
 			// says more than the session's end.
 			s.h.logger.Info("the server's process ended", "server", s.label, "end", end, "session", err)
-			err, reason = &exitedError{reason: end, cause: err}, end
+			err, reason = &exitedError{reason: end, cause: err}, c.refused.explain(end)
 		}
 		if why := c.stuck.Load(); why != nil {
 			err, reason = *why, stuckReason
@@ -495,6 +509,8 @@ type conn struct {
 	mirrored  []string               // URIs the client holds (notifier only)
 	notified  int                    // the version last notified (notifier only)
 	fetchWait atomic.Pointer[func()] // stops the pending not-fetching check
+
+	refused refusals // the paths it said enforcement refused, this start
 }
 
 func newConn(s *server, version int) *conn {

@@ -198,9 +198,10 @@ func envCommand(args []string) []string {
 const stdioTerminate = time.Second
 
 // transport builds the transport for spec and a stop function that ends what
-// it started. onStderr receives the server's stderr, line by line. An
+// it started. onStderr receives the server's stderr, line by line, each
+// with the path it says enforcement refused, if any (refused.go). An
 // enforced stdio server may open the consented folders and its runtime.
-func (s Spec) transport(ctx context.Context, logger *slog.Logger, onStderr func(string), consented []consent.Root) (mcp.Transport, func(), error) {
+func (s Spec) transport(ctx context.Context, logger *slog.Logger, onStderr stderrFunc, consented []consent.Root) (mcp.Transport, func(), error) {
 	switch {
 	case s.Demo != nil:
 		ct, st := mcp.NewInMemoryTransports()
@@ -381,7 +382,11 @@ func validTag(tag string) bool {
 	return len(tag) >= minTagLen && strings.HasPrefix(tag, tagPrefix)
 }
 
-func newProcessTransport(command []string, access serverAccess, logger *slog.Logger, onStderr func(string)) (*processTransport, error) {
+// stderrFunc receives a line a server wrote on stderr, and the path the
+// line says enforcement refused it (nil for most lines).
+type stderrFunc func(line string, refused *Refusal)
+
+func newProcessTransport(command []string, access serverAccess, logger *slog.Logger, onStderr stderrFunc) (*processTransport, error) {
 	tag, err := serverTag()
 	if err != nil {
 		return nil, err
@@ -451,7 +456,15 @@ func newProcessTransport(command []string, access serverAccess, logger *slog.Log
 				}
 				logger.Info("stderr", "line", line)
 			}
-			onStderr(line)
+			var refused *Refusal
+			if policy != nil {
+				if r, ok := policy.Refusal(line); ok {
+					// Most likely the kernel's ruleset: said once a line.
+					logger.Warn("refused by enforcement?", "path", r.Path, "need", r.Need.String())
+					refused = &r
+				}
+			}
+			onStderr(line, refused)
 		})
 		if budget.skipped > 0 {
 			logger.Warn("stderr lines not logged: the server writes too fast", "lines", budget.skipped)

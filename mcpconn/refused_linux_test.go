@@ -1,0 +1,164 @@
+package mcpconn
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rootpick/rootpick/internal/testproc"
+)
+
+// The "needs-settings" server reads its settings file (the path after
+// ROOTPICK_TEST_SETTINGS=) before it answers anything, and exits 1 with
+// Go's own error when it cannot, as a server whose settings file lies
+// outside its runtime does under enforcement.
+func init() { faultModes["needs-settings"] = serveNeedsSettings }
+
+func serveNeedsSettings() {
+	for _, a := range os.Args {
+		if p, ok := strings.CutPrefix(a, "ROOTPICK_TEST_SETTINGS="); ok {
+			if _, err := os.ReadFile(p); err != nil {
+				fmt.Fprintln(os.Stderr, "reading settings:", err)
+				os.Exit(1)
+			}
+		}
+	}
+	if err := NewDemo(nil, os.Stderr).ServeStdio(context.Background()); err != nil {
+		os.Exit(1)
+	}
+}
+
+// settingsOutside is a settings file in a folder of its own, outside
+// anything a server's policy grants.
+func settingsOutside(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(tempDir(t), "config", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestRefusedIsSaidAndAllowed: an enforced server that exits because it
+// could not read its settings file outside its runtime is said to be
+// stopped by enforcement, naming the file (a Refused event, and the
+// Failed reason), not only "exited with status 1"; Hub.Allow lets it read
+// the file and starts it again at once, and it connects, enforced.
+func TestRefusedIsSaidAndAllowed(t *testing.T) {
+	needLandlock(t)
+	settings := settingsOutside(t)
+	hub := NewHub(Options{Timing: testTiming})
+	events := collect(hub)
+	defer hub.Close()
+	cmd := selfServer(t, "needs-settings", uniqueMarker("needs-settings"), "ROOTPICK_TEST_SETTINGS="+settings)
+	_ = hub.Connect(context.Background(), Spec{Name: "cfg", Command: cmd, Enforce: EnforceRequire})
+	var refused, failed Event
+	waitFor(t, "the refusal and the failure", func() bool {
+		evs := events()
+		i := slices.IndexFunc(evs, func(e Event) bool { return e.Kind == Refused && e.Server == "cfg" })
+		j := slices.IndexFunc(evs, func(e Event) bool { return e.Kind == Failed && e.Server == "cfg" })
+		if i >= 0 && j >= 0 {
+			refused, failed = evs[i], evs[j]
+		}
+		return i >= 0 && j >= 0
+	})
+	if refused.Path != settings || refused.Text != "read" || refused.Reason != "refused: "+settings+" (read)" {
+		t.Errorf("the Refused event: %+v", refused)
+	}
+	if want := "stopped by enforcement? refused: " + settings + " (read); exited with status 1"; failed.Reason != want {
+		t.Errorf("the failure says %q; want %q", failed.Reason, want)
+	}
+	if !hub.Allow("cfg", settings) {
+		t.Fatal("Allow found no server cfg")
+	}
+	e := connectedEvent(t, events, "cfg")
+	if e.Enforcement == nil || !e.Enforcement.Enforced || !slices.ContainsFunc(e.Enforcement.Policy.Paths, func(pp PolicyPath) bool {
+		return pp.Path == settings && pp.Why == WhyAllowRead
+	}) {
+		t.Errorf("after Allow it connected with %+v; want enforced, the file allowed to read", e.Enforcement)
+	}
+	if hub.Allow("nosuch", settings) {
+		t.Error("Allow of a server that does not exist said it did")
+	}
+}
+
+// TestRunAdvisoryOnce: RunAdvisory starts a refused server again without
+// enforcement, saying so; a server that requires enforcement is not
+// changed.
+func TestRunAdvisoryOnce(t *testing.T) {
+	needLandlock(t)
+	settings := settingsOutside(t)
+	hub := NewHub(Options{Timing: testTiming})
+	events := collect(hub)
+	defer hub.Close()
+	cmd := selfServer(t, "needs-settings", uniqueMarker("needs-settings-adv"), "ROOTPICK_TEST_SETTINGS="+settings)
+	_ = hub.Connect(context.Background(), Spec{Name: "on", Command: cmd, Enforce: EnforceOn})
+	_ = hub.Connect(context.Background(), Spec{Name: "req", Command: cmd, Enforce: EnforceRequire})
+	waitFor(t, "both refused", func() bool { return has(events(), Refused, "on") && has(events(), Refused, "req") })
+	if hub.RunAdvisory("req") {
+		t.Error("RunAdvisory changed a server that requires enforcement")
+	}
+	if !hub.RunAdvisory("on") {
+		t.Fatal("RunAdvisory did not change the server")
+	}
+	if e := connectedEvent(t, events, "on").Enforcement; e == nil || e.Enforced || e.Advisory != "enforce is off for this server" {
+		t.Errorf("after RunAdvisory it connected with %+v; want advisory", e)
+	}
+	if has(events(), Connected, "req") {
+		t.Error("the server that requires enforcement connected: it was run without it")
+	}
+}
+
+// TestProxySaysRefused: behind rootpick proxy, the same server's refusal
+// is said on stderr with the flag that allows it, and in its status.
+func TestProxySaysRefused(t *testing.T) {
+	needLandlock(t)
+	settings := settingsOutside(t)
+	notices := &testproc.Buffer{}
+	cmd := selfServer(t, "needs-settings", uniqueMarker("needs-settings-proxy"), "ROOTPICK_TEST_SETTINGS="+settings)
+	var mu sync.Mutex
+	var sts []ProxyStatus
+	statuses := func() []ProxyStatus { mu.Lock(); defer mu.Unlock(); return slices.Clone(sts) }
+	// A host that sends initialize and waits: the server fails before it
+	// answers, again and again.
+	ct, st := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- RunProxy(ctx, st, ProxyOptions{Command: cmd, Enforce: EnforceRequire, Notice: notices, Logger: testLogger(t), Timing: testTiming,
+			Status: func(s ProxyStatus) { mu.Lock(); sts = append(sts, s); mu.Unlock() }})
+	}()
+	defer func() { cancel(); <-done }()
+	host, err := ct.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := jsonrpc.MakeID(float64(1))
+	params, _ := json.Marshal(map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "h", "version": "1"}})
+	if err := host.Write(ctx, &jsonrpc.Request{ID: id, Method: "initialize", Params: params}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the refusal in the status", func() bool {
+		return slices.ContainsFunc(statuses(), func(s ProxyStatus) bool { return slices.Contains(s.Refused, "refused: "+settings+" (read)") })
+	})
+	waitFor(t, "the refusal on stderr", func() bool {
+		return strings.Contains(notices.String(), "enforcement refused the server "+settings+" (read); if it needs it, add --allow-read="+settings)
+	})
+	waitFor(t, "the status to say why it ended", func() bool {
+		return slices.ContainsFunc(statuses(), func(s ProxyStatus) bool {
+			return strings.HasPrefix(s.Error, "stopped by enforcement? refused: "+settings)
+		})
+	})
+}
