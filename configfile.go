@@ -427,3 +427,114 @@ func printable(msg string) string {
 	q := strconv.QuoteToGraphic(msg)
 	return q[1 : len(q)-1]
 }
+
+// addAllowRead adds path to the allow-read of the table [servers.NAME] of
+// the config file at file, and changes nothing else in it: the person
+// allowed the server to read what enforcement refused it (the server
+// pane's a). The path is written under ~/ when it is in the home folder.
+// It edits the text, not a decoded copy, so that comments and layout
+// stay: an allow-read on one line gets the path before its closing
+// bracket; a table without one gets it on the line after its header. An
+// allow-read that spans lines, or a table not written as a [servers.NAME]
+// header, is left for the person to edit, with an error that says so.
+// What it writes is read back as the config is before it replaces the
+// file (atomically, with the file's mode).
+func addAllowRead(file, name, path string) error {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	shown := path
+	if home, err := paths.Home(); err == nil && consent.Within(path, home) && path != home {
+		rel, _ := filepath.Rel(home, path)
+		shown = "~/" + rel
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	header := -1
+	for i, l := range lines {
+		t := strings.TrimSpace(stripComment(l))
+		if t == "[servers."+name+"]" || t == `[servers."`+name+`"]` {
+			header = i
+			break
+		}
+	}
+	if header < 0 {
+		return fmt.Errorf("no [servers.%s] header in %s: add allow-read = [%s] to its table", name, file, tomlText(shown))
+	}
+	at, line := -1, ""
+	for i := header + 1; i < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[i]), "["); i++ {
+		key, _, ok := strings.Cut(stripComment(lines[i]), "=")
+		if ok && strings.TrimSpace(key) == "allow-read" {
+			at, line = i, lines[i]
+			break
+		}
+	}
+	switch {
+	case at < 0:
+		eol := "\n"
+		if !strings.HasSuffix(lines[header], "\n") {
+			lines[header] += eol
+		}
+		lines = slices.Insert(lines, header+1, "allow-read = ["+tomlText(shown)+"]"+eol)
+	default:
+		value := stripComment(line)
+		end := strings.LastIndexByte(value, ']')
+		if end < 0 {
+			return fmt.Errorf("the allow-read of [servers.%s] in %s spans lines: add %s to it", name, file, tomlText(shown))
+		}
+		open := strings.IndexByte(value, '[')
+		sep := ", "
+		if strings.TrimSpace(value[open+1:end]) == "" {
+			sep = ""
+		}
+		lines[at] = line[:end] + sep + tomlText(shown) + line[end:]
+	}
+	out := strings.Join(lines, "")
+	check := &configFile{path: file}
+	if err := check.parse(out); err != nil {
+		return fmt.Errorf("adding allow-read to [servers.%s] would break %s (%v): add it yourself", name, file, err)
+	}
+	if s, ok := check.server(name); !ok || !slices.Contains(s.AllowRead, path) {
+		return fmt.Errorf("adding allow-read to [servers.%s] in %s did not read back: add %s to it yourself", name, file, tomlText(shown))
+	}
+	fi, err := os.Stat(file)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".config-*.toml")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.WriteString(out); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
+}
+
+// stripComment is a line of TOML without its comment: what follows a #
+// outside a string.
+func stripComment(line string) string {
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case quote != 0 && c == '\\' && quote == '"':
+			i++
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == 0 && (c == '"' || c == '\''):
+			quote = c
+		case quote == 0 && c == '#':
+			return line[:i]
+		}
+	}
+	return line
+}

@@ -167,17 +167,18 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 		Servers: specs,
 		ScanOptions: vcsdetect.Options{MaxDepth: int(c.MaxDepth), Logger: logger,
 			All: c.All, Skip: c.Skip, Follow: c.Follow, OneFileSystem: c.OneFileSystem},
-		Store:        store,
-		Remembered:   remembered,
-		Resume:       c.Resume,
-		ReadOnly:     c.ReadOnly,
-		StoreProblem: storeProblem,
-		ProxyDir:     proxyDir,
-		LogPath:      logfile.ShownPath(c.Log, state),
-		Theme:        e.config.Theme,
-		Intro:        c.intro,
-		NoMouse:      c.NoMouse,
-		AsRoot:       runningAsRoot(),
+		Store:         store,
+		Remembered:    remembered,
+		Resume:        c.Resume,
+		ReadOnly:      c.ReadOnly,
+		StoreProblem:  storeProblem,
+		ProxyDir:      proxyDir,
+		LogPath:       logfile.ShownPath(c.Log, state),
+		Theme:         e.config.Theme,
+		Intro:         c.intro,
+		NoMouse:       c.NoMouse,
+		AsRoot:        runningAsRoot(),
+		RememberAllow: rememberAllow(e.config, specs),
 	})
 	// Signals end the program like ctrl+c does: nothing is printed, the
 	// servers are stopped, and the exit code says which signal it was.
@@ -350,6 +351,25 @@ func (c *pickCmd) serverSpecs(command []string, cfg *configFile) ([]mcpconn.Spec
 		}
 	}
 	return specs, nil
+}
+
+// rememberAllow is ui.Config.RememberAllow: a path allowed to a server of
+// the config file (as it is in specs: its name and its command) goes into
+// that server's allow-read; any other server has no place to keep it.
+func rememberAllow(cfg *configFile, specs []mcpconn.Spec) func(server, path string) (string, error) {
+	return func(server, path string) (string, error) {
+		s, ok := cfg.server(server)
+		fromFile := ok && cfg.exists && slices.ContainsFunc(specs, func(sp mcpconn.Spec) bool {
+			return sp.Name == server && slices.Equal(sp.Command, s.Command)
+		})
+		if !fromFile {
+			return "", fmt.Errorf("%s is not a server of the config file: start it with --allow-read %s to allow it again", server, shQuote(path))
+		}
+		if err := addAllowRead(cfg.path, server, path); err != nil {
+			return "", err
+		}
+		return "kept in " + cfg.path + " (its allow-read)", nil
+	}
 }
 
 // loadConsent reads the remembered consent; an unreadable or untrusted

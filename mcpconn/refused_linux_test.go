@@ -77,8 +77,8 @@ func TestRefusedIsSaidAndAllowed(t *testing.T) {
 	if refused.Path != settings || refused.Text != "read" || refused.Reason != "refused: "+settings+" (read)" {
 		t.Errorf("the Refused event: %+v", refused)
 	}
-	if want := "stopped by enforcement? refused: " + settings + " (read); exited with status 1"; failed.Reason != want {
-		t.Errorf("the failure says %q; want %q", failed.Reason, want)
+	if want := "stopped by enforcement? refused: " + settings + " (read); exited with status 1"; failed.Reason != want || !strings.HasPrefix(failed.Err.Error(), want) {
+		t.Errorf("the failure says %q (%v); want %q", failed.Reason, failed.Err, want)
 	}
 	if !hub.Allow("cfg", settings) {
 		t.Fatal("Allow found no server cfg")

@@ -323,7 +323,8 @@ func (s *server) start(attempt int) (*conn, error) {
 				// The process ended on its own: that is why, not the
 				// EOF the handshake met.
 				h.logger.Info("the server's process ended while it started", "server", s.label, "end", end, "transport", err)
-				err, reason = &exitedError{reason: end, while: "before it answered initialize", cause: err}, c.refused.explain(end)
+				reason = c.refused.explain(end)
+				err = &exitedError{reason: reason, while: "before it answered initialize", cause: err}
 				return nil, s.fail(c, err, reason)
 			}
 			reason = spec.redactError(err).Error()
@@ -408,7 +409,8 @@ func (s *server) serve(c *conn) (restartNow bool) {
 			// Its process ended on its own: the status (or the signal)
 			// says more than the session's end.
 			s.h.logger.Info("the server's process ended", "server", s.label, "end", end, "session", err)
-			err, reason = &exitedError{reason: end, cause: err}, c.refused.explain(end)
+			reason = c.refused.explain(end)
+			err = &exitedError{reason: reason, cause: err}
 		}
 		if why := c.stuck.Load(); why != nil {
 			err, reason = *why, stuckReason

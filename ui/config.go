@@ -33,8 +33,15 @@ type Config struct {
 	// Dir is the folder to scan, absolute.
 	Dir string
 	// Hub serves the consented roots; Servers are connected to it at start.
-	Hub     *mcpconn.Hub
-	Servers []mcpconn.Spec
+	Hub *mcpconn.Hub
+	// RememberAllow keeps a path the person allowed a server to read
+	// after enforcement refused it (the server pane's a): for a server of
+	// the config file, in its allow-read. It says where it kept it
+	// ("kept in ~/.config/rootpick/config.toml"), or why it could not
+	// ("add --allow-read PATH to keep it"). It runs off the UI goroutine;
+	// nil keeps nothing.
+	RememberAllow func(server, path string) (where string, err error)
+	Servers       []mcpconn.Spec
 	// Scan defaults to vcsdetect.Scan; ScanOptions are passed to it.
 	Scan        ScanFunc
 	ScanOptions vcsdetect.Options

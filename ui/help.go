@@ -271,6 +271,9 @@ func (m *Model) dialogWaitHelp() []key.Binding {
 // serverPaneHelp and helpPaneHelp are the key lines of the server pane
 // and of the full help.
 func (m *Model) serverPaneHelp() []key.Binding {
+	if m.fleet.refusedServer() != nil {
+		return []key.Binding{paneAllowKey, paneAdvisoryKey, paneScroll, paneRetryKey, backKeys, m.keys.QuitNow}
+	}
 	return []key.Binding{paneScroll, paneRetryKey, backKeys, m.keys.QuitNow}
 }
 

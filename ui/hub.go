@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -141,6 +142,15 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 			s.addHistory(m.now, endWords(m.fleet.verdictOf(s).String(), s.reason, ev.Final))
 		}
 		s.startedAt, s.startLine = time.Time{}, ""
+	case mcpconn.Refused:
+		words := safetext.Escape(home(ev.Path)) + " (" + safetext.Escape(ev.Text) + ")"
+		if !slices.Contains(s.refused, words) {
+			s.refused = append(s.refused, words)
+			s.addHistory(m.now, "refused by enforcement: "+words)
+		}
+		if !slices.Contains(s.allowable, ev.Path) {
+			s.allowable = append(s.allowable, ev.Path)
+		}
 	case mcpconn.Withdrawn: // handled above, before any server is looked up
 	}
 	return nil

@@ -276,6 +276,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case consentSavedMsg:
 		return m.onConsentSaved(msg)
+	case noteMsg:
+		m.setNote(msg.text, msg.isErr)
+		return nil
 	case resumeMsg:
 		return m.onResume(msg)
 	case rootsServedMsg:
@@ -407,6 +410,8 @@ func (m *Model) onPane(a paneAction) tea.Cmd {
 		return m.quit()
 	case paneRetry:
 		return m.retry()
+	case paneAllow, paneAdvisory:
+		return m.fleet.answerRefusal(a == paneAllow)
 	case paneClose:
 		m.page = pageList
 	case paneNone:

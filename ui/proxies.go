@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -80,6 +81,10 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 				Policy: &mcpconn.Policy{Paths: e.Access}}
 		}
 		s.err = safetext.Escape(e.Problem)
+		s.refused = s.refused[:0]
+		for _, r := range e.Refused {
+			s.refused = append(s.refused, safetext.Escape(strings.TrimPrefix(r, "refused: ")))
+		}
 		s.withheld = s.withheld[:0]
 		for _, d := range e.Dropped {
 			s.withheld = append(s.withheld, safetext.Escape(d))

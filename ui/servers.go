@@ -50,10 +50,12 @@ func (p *serverPane) page() int { return max(p.h-1, 1) }
 type paneAction int
 
 const (
-	paneNone  paneAction = iota // scrolled, or nothing
-	paneClose                   // back to the list: q, esc or the pane's own key
-	paneRetry                   // retry the servers waiting to restart: r or the list's retry key
-	paneQuit                    // quit: ctrl+q
+	paneNone     paneAction = iota // scrolled, or nothing
+	paneClose                      // back to the list: q, esc or the pane's own key
+	paneRetry                      // retry the servers waiting to restart: r or the list's retry key
+	paneQuit                       // quit: ctrl+q
+	paneAllow                      // allow what enforcement refused a server: a
+	paneAdvisory                   // run that server advisory: o
 )
 
 // Update takes a key: it scrolls (↑/↓, pgup/pgdn, g/G) or says what the
@@ -64,6 +66,10 @@ func (p *serverPane) Update(msg tea.KeyPressMsg) paneAction {
 		return paneQuit
 	case key.Matches(msg, p.keys.Retry, paneRetryKey):
 		return paneRetry
+	case key.Matches(msg, paneAllowKey):
+		return paneAllow
+	case key.Matches(msg, paneAdvisoryKey):
+		return paneAdvisory
 	case key.Matches(msg, p.keys.Servers, backKeys):
 		return paneClose
 	case key.Matches(msg, p.dkeys.Up):

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/safetext"
@@ -196,6 +197,9 @@ func (f *fleet) restartingView(s *serverState, d detail) string {
 		}
 		out += dim(": " + why)
 	}
+	if len(s.allowable) > 0 && d == inFull {
+		out += dim(" (" + f.paneKeyName() + " to allow it)")
+	}
 	return out
 }
 
@@ -207,6 +211,9 @@ func (f *fleet) downView(s *serverState, d detail) string {
 		why = s.err
 	}
 	out := f.downState(s, why)
+	if len(s.allowable) > 0 && d == inFull {
+		out += dim(" (" + f.paneKeyName() + " to allow it)")
+	}
 	switch {
 	case !s.final || d == inPane: // the pane says it on a line of its own
 	case d == inFull:
@@ -274,6 +281,13 @@ type serverState struct {
 
 	enf     *mcpconn.Enforcement // whether the kernel holds it to its folders (as of its last start; nil: not said)
 	serving []string             // a proxy's: the URIs it serves its server now (the profile's remembered consent)
+
+	// refused are the paths it said enforcement refused it, with what it
+	// tried ("~/.config/x/settings.json (read)", escaped); allowable the
+	// raw paths, for the pane's allow key (the picker's own servers only:
+	// a proxy's are allowed in its host's entry).
+	refused   []string
+	allowable []string
 
 	reason    string         // why it failed, ended or is stuck, in short (escaped)
 	final     bool           // it failed in a way only a retry (the Retry key) can get past
@@ -486,6 +500,7 @@ func (f *fleet) serverBlock(p *paneWriter, s *serverState, want []string) {
 		p.wrapped("  allowed   ", f.st.dim.Render(strings.Join(allowed, ", ")))
 	}
 	f.enforcedLines(p, s)
+	f.refusedLines(p, s)
 	if s.err != "" {
 		p.wrapped("  error     ", f.st.err.Render(s.err))
 	}
@@ -513,6 +528,83 @@ func (f *fleet) serverBlock(p *paneWriter, s *serverState, want []string) {
 		}
 		p.add(f.st.dim.Render(label + l))
 	}
+}
+
+// refusedLines say what enforcement refused the server, and the way out:
+// the allow key and the advisory key for the picker's own servers, the
+// flag for a proxy's (its host's entry holds its arguments).
+func (f *fleet) refusedLines(p *paneWriter, s *serverState) {
+	if len(s.refused) == 0 {
+		return
+	}
+	lines := make([]string, len(s.refused))
+	for i, r := range s.refused {
+		lines[i] = f.st.warn.Render(r)
+	}
+	p.list("  refused   ", lines)
+	switch {
+	case len(s.allowable) > 0:
+		p.wrapped("            ", f.st.dim.Render(keyName(paneAllowKey)+" lets it read "+safetext.Escape(home(s.allowable[0]))+
+			" (for this server, kept in the config when it is the config's) and starts it again · "+
+			keyName(paneAdvisoryKey)+" runs it advisory, unenforced, until rootpick quits"))
+	case s.proxy:
+		p.wrapped("            ", f.st.dim.Render("allow it in the host's entry: add --allow-read=PATH to the proxy's arguments (its stderr says the same)"))
+	}
+}
+
+// refusedServer is the first of the picker's own servers with a refusal
+// the allow key can allow, or nil.
+func (f *fleet) refusedServer() *serverState {
+	for _, s := range f.list {
+		if len(s.allowable) > 0 {
+			return s
+		}
+	}
+	return nil
+}
+
+// answerRefusal answers the first refusal the allow key can allow
+// (refusedServer): allow its path (the hub starts the server again with
+// it; RememberAllow keeps it) or run the server advisory. The server's
+// refusals are cleared: a new start says its own.
+func (f *fleet) answerRefusal(allow bool) tea.Cmd {
+	s := f.refusedServer()
+	if s == nil {
+		return nil
+	}
+	label, path := s.label, s.allowable[0]
+	s.refused, s.allowable = nil, nil
+	hub, remember := f.cfg.Hub, f.cfg.RememberAllow
+	shown := safetext.Escape(home(path))
+	if !allow {
+		s.addHistory(*f.now, "run advisory, unenforced, until rootpick quits (you chose it)")
+		return func() tea.Msg {
+			if hub == nil || !hub.RunAdvisory(label) {
+				return noteMsg{text: safetext.Escape(label) + " is not run advisory: it requires enforcement (enforce = require).", isErr: true}
+			}
+			return noteMsg{text: safetext.Escape(label) + " runs advisory until rootpick quits: the kernel does not hold it to the consent."}
+		}
+	}
+	s.addHistory(*f.now, "allowed to read "+shown)
+	return func() tea.Msg {
+		if hub != nil {
+			hub.Allow(label, path)
+		}
+		if remember == nil {
+			return noteMsg{text: safetext.Escape(label) + " may read " + shown + " until rootpick quits."}
+		}
+		where, err := remember(label, path)
+		if err != nil {
+			return noteMsg{text: safetext.Escape(label) + " may read " + shown + " until rootpick quits; not kept: " + safetext.Escape(err.Error()), isErr: true}
+		}
+		return noteMsg{text: safetext.Escape(label) + " may read " + shown + "; " + safetext.Escape(where) + "."}
+	}
+}
+
+// noteMsg is a note for the status line, from a command that did I/O.
+type noteMsg struct {
+	text  string
+	isErr bool
 }
 
 // fetchedText is the roots a server last fetched, when, and whether they

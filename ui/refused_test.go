@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/rootpick/rootpick/mcpconn"
+)
+
+// TestRefusedServerSaysWhyAndTheWayOut: a server enforcement refused a
+// path says so on the status line (with the key to the pane) and in the
+// pane, with the keys that answer it; a allows the path (kept by
+// RememberAllow, which is told the server and the path) and clears the
+// refusal; the note says where it was kept.
+func TestRefusedServerSaysWhyAndTheWayOut(t *testing.T) {
+	m := wide(t)
+	var kept []string
+	m.cfg.RememberAllow = func(server, path string) (string, error) {
+		kept = append(kept, server, path)
+		return "kept in /c/config.toml", nil
+	}
+	settings := "/home/me/.config/x/settings.json"
+	m.onHubEvent(mcpconn.Event{Server: "cfg", Kind: mcpconn.Connecting, Attempt: 1})
+	m.onHubEvent(mcpconn.Event{Server: "cfg", Kind: mcpconn.Refused, Path: settings, Text: "read", Reason: "refused: " + settings + " (read)"})
+	m.onHubEvent(mcpconn.Event{Server: "cfg", Kind: mcpconn.Failed, Err: errors.New("stopped by enforcement? refused: " + settings + " (read); exited with status 1 before it answered initialize"),
+		Reason: "stopped by enforcement? refused: " + settings + " (read); exited with status 1"})
+	if line := statusOf(m); !strings.Contains(line, "stopped by enforcement? refused: "+settings+" (read); exited with status 1") || !strings.Contains(line, "(ctrl+o to allow it)") {
+		t.Errorf("the status line: %q", line)
+	}
+	send(m, "ctrl+o")
+	pane := strings.Join(strings.Fields(ansi.Strip(screen(m))), " ")
+	for _, want := range []string{"refused " + settings + " (read)", "a lets it read " + settings, "o runs it advisory", "a allow what enforcement refused"} {
+		if !strings.Contains(pane, want) {
+			t.Errorf("the pane does not say %q:\n%s", want, pane)
+		}
+	}
+	cmd := send(m, "a")
+	if cmd == nil {
+		t.Fatal("a answered nothing")
+	}
+	m.Update(cmd())
+	if len(kept) != 2 || kept[0] != "cfg" || kept[1] != settings {
+		t.Errorf("RememberAllow was told %q", kept)
+	}
+	if !strings.Contains(m.status.note, "cfg may read "+settings+"; kept in /c/config.toml.") {
+		t.Errorf("the note: %q", m.status.note)
+	}
+	if s := m.fleet.server("cfg"); len(s.refused) != 0 || len(s.allowable) != 0 || !strings.Contains(s.history[len(s.history)-1].text, "allowed to read "+settings) {
+		t.Errorf("after a: refused %q, history %+v", s.refused, s.history)
+	}
+	if cmd := send(m, "a"); cmd != nil {
+		t.Error("a with nothing refused did something")
+	}
+}
+
+// TestProxyRefusedSaysTheFlag: a proxy's refusals are listed with the
+// flag that allows them in the host's entry; the pane's a does not
+// answer them (the picker cannot change a host's entry).
+func TestProxyRefusedSaysTheFlag(t *testing.T) {
+	m := wide(t)
+	s := m.fleet.server("proxy 42")
+	s.proxy = true
+	s.refused = []string{"/home/me/.netrc (read)"}
+	pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.serverLines(200), "\n"))), " ")
+	if !strings.Contains(pane, "refused /home/me/.netrc (read)") || !strings.Contains(pane, "add --allow-read=PATH to the proxy's arguments") {
+		t.Errorf("the pane:\n%s", pane)
+	}
+	if m.fleet.refusedServer() != nil {
+		t.Error("a proxy's refusal is offered to the allow key")
+	}
+}
