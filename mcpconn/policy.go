@@ -175,9 +175,19 @@ type PolicyPath struct {
 	Widened *PolicyPath `json:"widened,omitempty"`
 }
 
+// sharedCaches are the launchers' caches a server may write, by Why, with
+// the servers that share each: a server may leave in it what another
+// server of that launcher then runs, which the person should see.
+var sharedCaches = map[string]string{
+	"npm cache": "npx", "uv cache": "uvx", "bun cache": "bunx", "pnpm store": "pnpm dlx", "pnpm cache": "pnpm dlx",
+	"go build cache": "go run", "go module cache": "go run",
+}
+
 // Note says in words what a consented folder's access means, for a
-// screen that lists the policy beside Access and Why: "" for a folder
-// shared read and write and every path that is not consented;
+// screen that lists the policy beside Access and Why: for a launcher's
+// cache that it is shared ("shared with every npx server"); "" for a
+// folder shared read and write and every other path that is not
+// consented;
 // "read-only" for a folder shared read-only; for one that a wider grant
 // reaches (Widened), that it is read-only by consent and what it is in
 // fact, and through which path: "read-only consent; read+write+exec in
@@ -185,6 +195,8 @@ type PolicyPath struct {
 // (shortened, escaped), escape any other text.
 func (pp PolicyPath) Note(path, escape func(string) string) string {
 	switch w := pp.Widened; {
+	case !pp.ReadOnly && sharedCaches[pp.Why] != "":
+		return "shared with every " + sharedCaches[pp.Why] + " server"
 	case !pp.ReadOnly:
 		return ""
 	case w == nil:

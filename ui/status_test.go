@@ -449,11 +449,12 @@ func TestPaneSaysTheWallsBesideTheFiles(t *testing.T) {
 	fs := connectedEvent("fs", "fs")
 	fs.Enforcement = &mcpconn.Enforcement{Enforced: true, ABI: 7, Policy: &mcpconn.Policy{Paths: []mcpconn.PolicyPath{
 		{Path: "/work/demo/api", Why: mcpconn.WhyConsented}, {Path: "/usr", Why: mcpconn.WhySystem},
-		{Path: "/work/demo/docs", Access: mcpconn.AccessRead, Why: mcpconn.WhyConsented, ReadOnly: true}},
+		{Path: "/work/demo/docs", Access: mcpconn.AccessRead, Why: mcpconn.WhyConsented, ReadOnly: true},
+		{Path: "/srv/npm", Access: mcpconn.AccessRead | mcpconn.AccessWrite, Why: "npm cache"}},
 		Refused: []mcpconn.PolicyRefusal{{Var: "npm_config_cache", Value: "/srv/x/.ssh", Why: "not a cache folder"}}}}
 	m.onHubEvent(fs)
 	pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))), " ")
-	for _, want := range []string{"may open /work/demo/api none (consented) /usr none (system) /work/demo/docs read (consented; read-only)", "sockets none (unix sockets refused)", "network on", "refused env npm_config_cache=/srv/x/.ssh: not a cache folder", "metadata mode and times only where it may write; owner and extended attributes nowhere"} {
+	for _, want := range []string{"may open /work/demo/api none (consented) /usr none (system) /work/demo/docs read (consented; read-only) /srv/npm read+write (npm cache; shared with every npx server)", "sockets none (unix sockets refused)", "network on", "refused env npm_config_cache=/srv/x/.ssh: not a cache folder", "metadata mode and times only where it may write; owner and extended attributes nowhere"} {
 		if !strings.Contains(pane, want) {
 			t.Errorf("the pane does not say %q:\n%s", want, pane)
 		}
