@@ -497,9 +497,10 @@ func makeRepos(t *testing.T, root string, rels ...string) string {
 
 // printedRoot is one element of --print's output.
 type printedRoot struct {
-	URI  string `json:"uri"`
-	Name string `json:"name"`
-	Path string `json:"path"`
+	URI      string `json:"uri"`
+	Name     string `json:"name"`
+	Path     string `json:"path"`
+	ReadOnly bool   `json:"read_only"`
 }
 
 // checkURI asserts that uri is the file:// URI of path: percent-encoded
