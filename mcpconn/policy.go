@@ -689,13 +689,19 @@ func (b *policyBuilder) program(name, why string) {
 	if interp, arg := shebang(resolved); interp != "" && b.depth < 4 {
 		b.depth++
 		b.pkg(resolved)
+		shell := interp
 		if filepath.Base(interp) == envProgram {
+			shell = ""
 			if rest := envCommand(strings.Fields(arg)); len(rest) > 0 {
 				b.program(interp, WhyInterpreter)
 				b.program(rest[0], WhyInterpreter)
+				shell = rest[0]
 			}
 		} else {
 			b.program(interp, WhyInterpreter)
+		}
+		if slices.Contains(shells, filepath.Base(shell)) {
+			b.shellScript(resolved) // a wrapper: what it runs
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package mcpconn
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,7 +16,8 @@ import (
 // the policy reads that string (mvdan.cc/sh's parser, already a
 // dependency) and grants what each simple command with a literal program
 // needs, as if it were the server's command, and reads a script it
-// sources (`source FILE`, `. FILE`). What it cannot read statically (a
+// sources (`source FILE`, `. FILE`); a wrapper script with a shell's #!
+// line is read the same way. What it cannot read statically (a
 // program named by a variable or a substitution) is not granted: the
 // server fails on it, and the pane says what it was refused.
 
@@ -39,8 +41,32 @@ func shellCommand(args []string) (string, bool) {
 
 // shellC grants what the commands of a shell's -c string run.
 func (b *policyBuilder) shellC(args []string) {
-	src, ok := shellCommand(args)
-	if !ok || b.depth >= 4 {
+	if src, ok := shellCommand(args); ok {
+		b.shellSource(src)
+	}
+}
+
+// maxScriptRead bounds how much of a wrapper script is read.
+const maxScriptRead = 256 << 10
+
+// shellScript grants what a shell script the server runs as its program
+// (a wrapper: `#!/bin/sh` then `exec npx -y pkg "$@"`) runs, as far as
+// reading its text tells: as a -c string is read.
+func (b *policyBuilder) shellScript(file string) {
+	f, err := os.Open(file)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, maxScriptRead))
+	if err == nil {
+		b.shellSource(string(src))
+	}
+}
+
+// shellSource grants what the simple commands of shell source src run.
+func (b *policyBuilder) shellSource(src string) {
+	if b.depth >= 4 {
 		return
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")

@@ -26,6 +26,14 @@ func TestPolicyShellCommand(t *testing.T) {
 	must(t, os.MkdirAll(nvm, 0o755))
 	must(t, os.WriteFile(filepath.Join(nvm, "nvm.sh"), []byte("# nvm\n"), 0o644))
 	must(t, os.WriteFile(filepath.Join(nvm, "package.json"), []byte("{}"), 0o644))
+	// Wrapper scripts, run as the server's program: one with a shell's
+	// #! line (read), one with env bash (read), one with node's (not a
+	// shell: not read).
+	wrappers := filepath.Join(base, "wrappers")
+	must(t, os.MkdirAll(wrappers, 0o755))
+	must(t, os.WriteFile(filepath.Join(wrappers, "fs.sh"), []byte("#!/bin/sh\nset -e\nexec npx -y @modelcontextprotocol/server-filesystem \"$@\"\n"), 0o755))
+	must(t, os.WriteFile(filepath.Join(wrappers, "srv.bash"), []byte("#!/usr/bin/env bash\nsource ~/.nvm/nvm.sh\nmyserver --stdio\n"), 0o755))
+	must(t, os.WriteFile(filepath.Join(wrappers, "srv.js"), []byte("#!/usr/bin/env node\n// exec myserver\n"), 0o755))
 	env := []string{"HOME=" + home, "PATH=" + bin + ":/usr/bin:/bin"}
 	withPasswdHome(t, home)
 	for _, c := range []struct {
@@ -41,6 +49,10 @@ func TestPolicyShellCommand(t *testing.T) {
 			[]string{filepath.Join(nvm, "nvm.sh"), nvm, filepath.Join(home, ".npm")}, []string{WhyPackage, WhyPackage, "npm cache"}, nil},
 		{"a program in a variable", []string{"sh", "-c", `exec "$SERVER"`}, nil, nil, []string{pkg}},
 		{"no -c", []string{"sh", "myserver"}, nil, nil, []string{pkg}},
+		{"a wrapper script with #!/bin/sh", []string{filepath.Join(wrappers, "fs.sh"), "/src"}, []string{filepath.Join(home, ".npm")}, []string{"npm cache"}, nil},
+		{"a wrapper script with #!/usr/bin/env bash", []string{filepath.Join(wrappers, "srv.bash")},
+			[]string{filepath.Join(nvm, "nvm.sh"), filepath.Join(bin, "myserver")}, []string{WhyPackage, WhyProgram}, nil},
+		{"a node script is not read as a shell", []string{filepath.Join(wrappers, "srv.js")}, nil, nil, []string{pkg}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := BuildPolicy(PolicyInput{Command: c.command, Env: env})
