@@ -129,11 +129,13 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 			return m.startTicking()
 		}
 	case mcpconn.Stuck:
+		s.noteEnd(m.now)
 		s.life = lifeStuck
 		s.err, s.reason = errText(ev.Err), reasonText(ev)
 		s.addHistory(m.now, endWords(verdictStuck.String(), s.reason, false))
 	case mcpconn.Failed, mcpconn.Disconnected:
 		if s.life != lifeStuck { // keep saying why it was stopped
+			s.noteEnd(m.now)
 			s.life = lifeExited
 			if ev.Kind == mcpconn.Failed {
 				s.life = lifeFailed

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/mcpconn"
@@ -69,5 +70,35 @@ func TestProxyRefusedSaysTheFlag(t *testing.T) {
 	}
 	if m.fleet.refusedServer() != nil {
 		t.Error("a proxy's refusal is offered to the allow key")
+	}
+}
+
+// TestCrashLoopDoesNotLookHealthy: a server that died twice in the last
+// minute reads "pending (restarted 2× in 21 s)" (or ready…) while it is up, on the
+// status line and in the pane, where it comes before a healthy server;
+// once it has stayed up a minute it reads ready again.
+func TestCrashLoopDoesNotLookHealthy(t *testing.T) {
+	m := wide(t)
+	start := time.Date(2026, 12, 6, 5, 0, 0, 0, time.UTC)
+	at := func(d time.Duration, ev mcpconn.Event) {
+		m.now = start.Add(d)
+		m.onHubEvent(ev)
+	}
+	at(0, connectedEvent("calm", "calm"))
+	at(0, connectedEvent("loop", "loop"))
+	at(10*time.Second, mcpconn.Event{Server: "loop", Kind: mcpconn.Disconnected, Reason: "exited with status 1"})
+	at(11*time.Second, connectedEvent("loop", "loop"))
+	at(30*time.Second, mcpconn.Event{Server: "loop", Kind: mcpconn.Failed, Reason: "exited with status 1"})
+	at(31*time.Second, connectedEvent("loop", "loop"))
+	if line := statusOf(m); !strings.Contains(line, "loop pending (restarted 2× in 21 s)") {
+		t.Errorf("the status line: %q", line)
+	}
+	pane := ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))
+	if i, j := strings.Index(pane, "● loop"), strings.Index(pane, "● calm"); i < 0 || j < 0 || i > j {
+		t.Errorf("the crash-looping server does not come first in the pane:\n%s", pane)
+	}
+	m.now = start.Add(31*time.Second + time.Minute)
+	if line := statusOf(m); strings.Contains(line, "restarted") {
+		t.Errorf("after a minute up the status line still says it restarted: %q", line)
 	}
 }

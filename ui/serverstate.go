@@ -144,11 +144,11 @@ func (f *fleet) stateView(s *serverState, d detail) string {
 	dim := f.st.dim.Render
 	switch v {
 	case verdictVerified, verdictSynced:
-		return f.st.ok.Render(word) + f.protocolNote(s, d)
+		return f.st.ok.Render(word) + f.loopNote(s, d) + f.protocolNote(s, d)
 	case verdictPending:
-		return f.st.pending.Render(word) + f.protocolNote(s, d)
+		return f.st.pending.Render(word) + f.loopNote(s, d) + f.protocolNote(s, d)
 	case verdictReady:
-		return word + f.protocolNote(s, d)
+		return word + f.loopNote(s, d) + f.protocolNote(s, d)
 	case verdictNoConsent:
 		out := f.st.warn.Render(word)
 		if d != inShort {
@@ -245,6 +245,50 @@ func (f *fleet) startingView(s *serverState, d detail) string {
 	return out
 }
 
+// crashWindow is how far back a connected server's ends count, and how
+// long it must stay up before it reads healthy again: the hub's own
+// measure of a healthy run (Timing.HealthyAfter), which resets its
+// backoff.
+const crashWindow = time.Minute
+
+// maxEnds bounds serverState.ends.
+const maxEnds = 16
+
+// noteEnd records that s failed, exited or got stuck at now.
+func (s *serverState) noteEnd(now time.Time) {
+	s.ends = append(s.ends, now)
+	if len(s.ends) > maxEnds {
+		s.ends = s.ends[len(s.ends)-maxEnds:]
+	}
+}
+
+// loopNote says, for a connected server that died twice or more in the
+// last crashWindow (so it has not stayed up that long since), how often:
+// " (restarted 4× in 30 s)" — a crash loop must not look healthy between
+// two deaths.
+func (f *fleet) loopNote(s *serverState, d detail) string {
+	now := *f.now
+	if s.proxy {
+		return ""
+	}
+	n, first := 0, time.Time{}
+	for _, t := range s.ends {
+		if now.Sub(t) < crashWindow {
+			if n == 0 {
+				first = t
+			}
+			n++
+		}
+	}
+	if n < 2 {
+		return ""
+	}
+	if d == inShort {
+		return f.st.warn.Render(" (restarted " + itoa(n) + "×)")
+	}
+	return f.st.warn.Render(" (restarted " + itoa(n) + "× in " + itoa(int(max(now.Sub(first), time.Second).Seconds())) + " s)")
+}
+
 // protocolNote says that a connected server answered another protocol
 // version than the picker's pin, where there is room. A proxy speaks the
 // version its host asked for, which may well be older.
@@ -288,6 +332,11 @@ type serverState struct {
 	// a proxy's are allowed in its host's entry).
 	refused   []string
 	allowable []string
+
+	// ends are when it last failed, exited or got stuck (the newest
+	// maxEnds): a server that keeps dying reads as such while it is up
+	// between two deaths (loopNote).
+	ends []time.Time
 
 	reason    string         // why it failed, ended or is stuck, in short (escaped)
 	final     bool           // it failed in a way only a retry (the Retry key) can get past
@@ -361,6 +410,28 @@ func (f *fleet) fullState(s *serverState) string  { return f.stateView(s, inFull
 func (f *fleet) shortState(s *serverState) string { return f.stateView(s, inShort) }
 func (f *fleet) wordState(s *serverState) string  { return f.stateView(s, inWord) }
 
+// troubleFirst is the servers in the order the pane shows them: those in
+// trouble first (down, stuck, restarting, refused by enforcement, holding
+// something else than the consent, never fetching, crash-looping), then
+// those starting, then the healthy ones; each group in the order they
+// came.
+func (f *fleet) troubleFirst() []*serverState {
+	rank := func(s *serverState) int {
+		switch v := f.verdictOf(s); {
+		case v == verdictFailed || v == verdictExited || v == verdictStuck || v == verdictRestarting,
+			len(s.refused) > 0, v == verdictMismatch, v == verdictNotFetching, v == verdictNoConsent,
+			f.loopNote(s, inShort) != "":
+			return 0
+		case v == verdictStarting:
+			return 1
+		}
+		return 2
+	}
+	out := slices.Clone(f.list)
+	slices.SortStableFunc(out, func(a, b *serverState) int { return rank(a) - rank(b) })
+	return out
+}
+
 // serverLines are the server pane's lines, unscrolled: for each server its
 // state, the roots it fetched, the whole error (wrapped, never cut), what
 // happened to it lately with the time (the last historyKept events: a
@@ -370,7 +441,7 @@ func (f *fleet) serverLines(width int) []string {
 	if len(f.list) == 0 {
 		p.add(f.st.dim.Render("No server. Name one after -- or with --server/--url; rootpick proxy shows up here too."))
 	}
-	for i, s := range f.list {
+	for i, s := range f.troubleFirst() {
 		if i > 0 {
 			p.out = append(p.out, "")
 		}
