@@ -61,9 +61,14 @@ func (c *compCmd) walk(f func(*compCmd)) {
 	}
 }
 
-// flagValues are the values of flags whose type checks them (kong's enum
-// would say them itself).
-var flagValues = map[string][]string{"print-config": hostNames}
+// flagValues are the values of the flag name whose type checks them
+// (kong's enum would say them itself); nil for any other flag.
+func flagValues(name string) []string {
+	if name == "print-config" {
+		return printConfigHosts()
+	}
+	return nil
+}
 
 // flagsOf lists n's own flags that are not hidden, with the values of
 // those that take one from a set.
@@ -73,7 +78,7 @@ func flagsOf(n *kong.Node) []compFlag {
 		if f.Hidden {
 			continue
 		}
-		cf := compFlag{name: f.Name, help: f.Help, short: f.Short, value: !f.IsBool(), enum: flagValues[f.Name]}
+		cf := compFlag{name: f.Name, help: f.Help, short: f.Short, value: !f.IsBool(), enum: flagValues(f.Name)}
 		if f.Enum != "" {
 			for _, v := range strings.Split(f.Enum, ",") {
 				if v != "" {

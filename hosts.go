@@ -36,12 +36,11 @@ type hostsCmd struct {
 }
 
 func (hostsCmd) Help() string {
-	return `Reads Claude Code (.mcp.json, ~/.claude.json), VS Code (.vscode/mcp.json),
-Cursor (.cursor/mcp.json, ~/.cursor/mcp.json), Gemini CLI
-(.gemini/settings.json, ~/.gemini/settings.json), Codex
-(~/.codex/config.toml, .codex/config.toml) and Goose
-(~/.config/goose/config.yaml). Project files are those of the current
-folder, or of --project DIR.
+	// The hosts are named from hostcfg's list, never typed here: a host
+	// added there is in this help too (TestHostsHelpNamesEveryHost).
+	return `Reads the MCP server entries of ` + hostList(hostcfg.Hosts, "and") + ` (docs/hosts.md says
+which files each host reads). Project files (.mcp.json, .vscode/mcp.json,
+.gemini/settings.json…) are those of the current folder, or of --project DIR.
 
 Examples:
   rootpick hosts                                 list every host's servers
@@ -50,15 +49,24 @@ Examples:
   rootpick hosts unwrap claude                   back as they were`
 }
 
+// hostList names hosts as a sentence does: "a, b and c" (last "or" for
+// "a, b or c").
+func hostList(hosts []string, last string) string {
+	if len(hosts) < 2 {
+		return strings.Join(hosts, "")
+	}
+	return strings.Join(hosts[:len(hosts)-1], ", ") + " " + last + " " + hosts[len(hosts)-1]
+}
+
 // hostsListCmd lists the servers.
 type hostsListCmd struct {
-	Host    string `arg:"" optional:"" help:"Only this host: claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, continue, lmstudio, amazonq, kilocode, junie, vscode-insiders, roo-code, amp, trae, antigravity, windsurf-jetbrains, kimi, factory, qoder, sema4, auggie or mistral-vibe."`
+	Host    string `arg:"" optional:"" help:"Only this host: ${hostsOr}."`
 	Project string `placeholder:"DIR" type:"path" help:"Read the project files of DIR (default: the current folder)."`
 }
 
 // hostsWrapCmd puts servers behind the proxy.
 type hostsWrapCmd struct {
-	Targets  []string `arg:"" optional:"" name:"host-or-server" help:"A host (claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, continue, lmstudio, amazonq, kilocode, junie, vscode-insiders, roo-code, amp, trae, antigravity, windsurf-jetbrains, kimi, factory, qoder, sema4, auggie, mistral-vibe), then servers by name; with none, every stdio server."`
+	Targets  []string `arg:"" optional:"" name:"host-or-server" help:"A host (${hosts}), then servers by name; with none, every stdio server."`
 	Profile  string   `placeholder:"NAME" help:"The proxy serves the consent of profile NAME (default: the proxy's own default, as 'rootpick proxy' without --profile)."`
 	Except   []string `placeholder:"NAME" help:"Leave the server NAME alone (repeat for several); it wins over a NAME given as an argument."`
 	KeepArgs bool     `name:"keep-args" help:"Keep the servers' folder arguments as they are, instead of replacing them with {roots}: the servers then get those folders whatever you consent."`

@@ -437,6 +437,37 @@ func TestHostsHelpGolden(t *testing.T) {
 	}
 }
 
+// TestHostsHelpNamesEveryHost: the help of hosts, hosts list, hosts wrap
+// and proxy (--print-config) names every host hostcfg reads, from its
+// list: a host added there is in every help text without typing its name
+// again.
+func TestHostsHelpNamesEveryHost(t *testing.T) {
+	t.Setenv("COLUMNS", "1000") // one line per paragraph: a name is never cut by wrapping
+	// A host that only the list has: every help text must name it too.
+	saved := hostcfg.Hosts
+	hostcfg.Hosts = append(slices.Clone(saved), "new-host")
+	t.Cleanup(func() { hostcfg.Hosts = saved })
+	for _, args := range [][]string{{"hosts"}, {"hosts", "list"}, {"hosts", "wrap"}, {"proxy"}} {
+		var out bytes.Buffer
+		if err := run(append(args, "--help"), &out, io.Discard); err != nil && !errors.Is(err, exitError{code: 0}) {
+			t.Fatalf("%q: %v", args, err)
+		}
+		words := map[string]bool{}
+		for _, w := range strings.FieldsFunc(out.String(), func(r rune) bool { return !(r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+			words[w] = true
+		}
+		var missing []string
+		for _, h := range hostcfg.Hosts {
+			if !words[h] {
+				missing = append(missing, h)
+			}
+		}
+		if len(missing) > 0 {
+			t.Errorf("%s --help does not name %d of the %d hosts: %s", strings.Join(args, " "), len(missing), len(hostcfg.Hosts), strings.Join(missing, ", "))
+		}
+	}
+}
+
 // folderSandbox is hostsSandbox with the fixtures' absolute folders
 // (/home/someone, /srv/docs) moved into the sandbox, and every folder a
 // fixture's server names made, so that each host's fixture has servers

@@ -10,6 +10,7 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/hostcfg"
 	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/mcpconn"
 )
@@ -31,6 +32,10 @@ func newParser(c *cli, stdout, stderr io.Writer) (*kong.Kong, error) {
 			"initTimeout":  mcpconn.DefaultInitTimeout.String(),
 			"firstRunInit": strings.Replace(mcpconn.FirstRunInitTimeout.String(), "m0s", "m", 1), // "2m", not "2m0s"
 			"profile":      consent.DefaultProfile,
+			// The hosts, from hostcfg's one list, for the help texts
+			// that name them (hosts list, hosts wrap, proxy --print-config).
+			"hosts":   strings.Join(hostcfg.Hosts, ", "),
+			"hostsOr": hostList(hostcfg.Hosts, "or"),
 		},
 	)
 }

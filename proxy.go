@@ -38,7 +38,7 @@ type proxyCmd struct {
 
 	Profile     string   `placeholder:"NAME" default:"${profile}" help:"Serve the consent of profile NAME (default: ${default})."`
 	Protocol    string   `placeholder:"VERSION" default:"${protocol}" help:"MCP protocol VERSION to ask the server for (default: ${default})."`
-	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (claude, vscode, cursor, gemini, codex, goose, copilot, qwen, crush, claude-desktop, windsurf, kiro, opencode, zed, cline, continue, lmstudio, amazonq, kilocode, junie, vscode-insiders, roo-code, amp, trae, antigravity, windsurf-jetbrains, kimi, factory, qoder, sema4, auggie, mistral-vibe, inspector) and exit."`
+	PrintConfig hostName `name:"print-config" placeholder:"HOST" help:"Print the configuration snippet for HOST (${hosts} or inspector) and exit."`
 	Name        string   `placeholder:"NAME" help:"The server's NAME, as its host calls it: in a printed configuration and the log file's name (default: derived from the command)."`
 	Host        string   `placeholder:"HOST" hidden:"" help:"The HOST (and scope) that starts this proxy, for the log file's name; hosts wrap writes it, with --name."`
 	StateDir    string   `name:"state-dir" placeholder:"DIR" help:"Keep consent, the proxy registry and logs in DIR (default: $$XDG_STATE_HOME/rootpick, else ~/.local/state/rootpick)."`
@@ -73,16 +73,20 @@ func serverCommand(e *env, name string, parsed []string) ([]string, error) {
 
 type hostName string
 
-// hostNames are the hosts --print-config knows.
-var hostNames = []string{"claude", "vscode", "cursor", "gemini", "codex", "goose", "copilot", "qwen", "crush", "claude-desktop", "windsurf", "kiro", "opencode", "zed", "cline", "continue", "lmstudio", "amazonq", "kilocode", "junie", "vscode-insiders", "roo-code", "amp", "trae", "antigravity", "windsurf-jetbrains", "kimi", "factory", "qoder", "sema4", "auggie", "mistral-vibe", "inspector"}
+// printConfigHosts are the hosts --print-config knows: hostcfg's, and
+// the MCP Inspector, which reads a config file but is no host hostcfg
+// rewrites.
+func printConfigHosts() []string {
+	return append(slices.Clone(hostcfg.Hosts), "inspector")
+}
 
 func (h *hostName) Decode(ctx *kong.DecodeContext) error {
 	var s string
 	if err := ctx.Scan.PopValueInto("host", &s); err != nil {
 		return err
 	}
-	if !slices.Contains(hostNames, s) {
-		return fmt.Errorf("takes %s, not %q", strings.Join(hostNames, ", "), s)
+	if !slices.Contains(printConfigHosts(), s) {
+		return fmt.Errorf("takes %s, not %q", strings.Join(printConfigHosts(), ", "), s)
 	}
 	*h = hostName(s)
 	return nil
@@ -459,5 +463,5 @@ func printHostConfig(w, hint io.Writer, dirs paths.Dirs, o proxyCmd, command []s
 		_, err := w.Write(text)
 		return err
 	}
-	return usageError("proxy: --print-config takes %s, not %q", strings.Join(hostNames, ", "), o.PrintConfig)
+	return usageError("proxy: --print-config takes %s, not %q", strings.Join(printConfigHosts(), ", "), o.PrintConfig)
 }
