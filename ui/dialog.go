@@ -64,6 +64,7 @@ type dline struct {
 	root  *consent.Root // shown in full under the body when highlighted
 	added int           // index into added, or -1
 	kept  bool          // the "= kept" header, which expands
+	many  []int         // indices into added of a packed line (compact)
 }
 
 // consentDialog shows exactly what a confirmation would add and remove, in
@@ -83,6 +84,7 @@ type consentDialog struct {
 	scanning  bool     // the scan is not done: "brings in" counts may grow
 	revokeAll bool     // ctrl+d's review: every folder, whatever the filter shows
 	keptOpen  bool
+	compact   bool // the plain added roots packed several a line (the List key)
 
 	// The type-ahead guard: keys are ignored until delay has passed since
 	// the dialog opened or since the last ignored key.
@@ -166,7 +168,7 @@ func (d *consentDialog) guardTick() tea.Cmd {
 // onGuard marks the dialog armed if msg ends the latest guard.
 func (d *consentDialog) onGuard(msg consentGuardMsg) {
 	if msg.id == d.id && msg.seq == d.guardSeq {
-		d.armed, d.tooSoon = true, ""
+		d.armed = true // tooSoon stays until the next key: it must be read
 		d.rebuild()
 	}
 }
@@ -196,9 +198,9 @@ func (d *consentDialog) Update(msg tea.KeyPressMsg, now time.Time) (dialogAction
 		return dialogNone, d.guardTick()
 	}
 	if now.Sub(d.guardFrom) >= d.delay {
-		d.armed, d.tooSoon = true, ""
+		d.armed = true
 	}
-	d.flash = ""
+	d.flash, d.tooSoon = "", ""
 	switch {
 	case key.Matches(msg, k.Cancel):
 		return dialogCancel, nil
@@ -208,6 +210,8 @@ func (d *consentDialog) Update(msg tea.KeyPressMsg, now time.Time) (dialogAction
 		if a := d.current(); a != nil && a.warned() {
 			a.granted = !a.granted
 		}
+	case key.Matches(msg, k.List):
+		d.compact = !d.compact
 	case key.Matches(msg, k.Expand):
 		if a := d.current(); a != nil && len(a.inside) > 0 {
 			a.expanded = !a.expanded
@@ -245,6 +249,37 @@ func (d *consentDialog) Wheel(up bool) {
 		d.cursorIntoView(false)
 	}
 	d.rebuild()
+}
+
+// canConfirm reports whether y would confirm now (confirm, without its
+// side effects): the key line and the footer offer y only then.
+func (d *consentDialog) canConfirm() bool {
+	return !d.change.Empty() && d.Unseen() == 0 && !consent.Review(d.exposed, d.Final()).Empty()
+}
+
+// keysThatAct are the dialog's keys that do something now, for the key
+// line: y only when it would confirm, space only with a warned root, e
+// only with something to expand, l only with more added roots than fit.
+func (d *consentDialog) keysThatAct() []key.Binding {
+	k := d.dkeys
+	out := []key.Binding{}
+	if d.canConfirm() {
+		out = append(out, k.Confirm)
+	}
+	out = append(out, k.Cancel)
+	if slices.ContainsFunc(d.added, (*addedRoot).warned) {
+		out = append(out, k.Grant)
+	}
+	if len(d.change.Kept) > 0 || slices.ContainsFunc(d.added, func(a *addedRoot) bool { return len(a.inside) > 0 }) {
+		out = append(out, k.Expand)
+	}
+	if len(d.added) > d.vp.Height() {
+		out = append(out, k.List)
+	}
+	if len(d.lines) > d.vp.Height() {
+		out = append(out, k.Down)
+	}
+	return out
 }
 
 // confirm decides on y: refused while added lines are unseen or when y
@@ -423,6 +458,9 @@ func (d *consentDialog) markSeen() {
 		if a := d.lines[i].added; a >= 0 {
 			d.added[a].seen = true
 		}
+		for _, a := range d.lines[i].many {
+			d.added[a].seen = true
+		}
 	}
 }
 
@@ -525,8 +563,14 @@ func (d *consentDialog) footer(inner int) []string {
 	switch n := d.Unseen(); {
 	case d.flash != "":
 		news = d.flash
+	case d.tooSoon != "":
+		news = d.tooSoon
 	case n > 0:
-		news = fmt.Sprintf("↓ %d added %s not yet shown: %s waits until you have scrolled to them", n, noun(n, "root", "roots"), keyName(d.dkeys.Confirm))
+		pack := ""
+		if len(d.added) > d.vp.Height() && !d.compact {
+			pack = " (" + keyName(d.dkeys.List) + " packs them)"
+		}
+		news = fmt.Sprintf("%s %d added %s not yet shown%s: %s waits until you have scrolled to them", d.unseenArrow(), n, noun(n, "root", "roots"), pack, keyName(d.dkeys.Confirm))
 	case withheld > 0:
 		news = fmt.Sprintf("%d warned %s unshared unless you grant each with %s", withheld, noun(withheld, "root stays", "roots stay"), keyName(d.dkeys.Grant))
 	}
@@ -544,9 +588,36 @@ func (d *consentDialog) footer(inner int) []string {
 	if n := len(d.change.Changed); n > 0 {
 		counts = fmt.Sprintf("(%s, %d removed, %d access changed)", added, len(d.change.Removed), n)
 	}
-	return append(out, cut(fmt.Sprintf("%s confirm  %s cancel   %s",
-		d.st.title.Render(keyName(d.dkeys.Confirm)), d.st.title.Render(keyName(d.dkeys.Cancel)),
-		d.st.dim.Render(counts)), inner, "…"))
+	answer := d.st.title.Render(keyName(d.dkeys.Cancel)) + " cancel   "
+	if d.canConfirm() {
+		answer = d.st.title.Render(keyName(d.dkeys.Confirm)) + " confirm  " + answer
+	}
+	return append(out, cut(answer+d.st.dim.Render(counts), inner, "…"))
+}
+
+// unseenArrow points to where the added roots not yet shown are: ↓ below
+// the view, ↑ above it, ↕ both.
+func (d *consentDialog) unseenArrow() string {
+	top, h := d.vp.YOffset(), d.vp.Height()
+	above, below := false, false
+	for i, l := range d.lines {
+		idx := l.many
+		if l.added >= 0 {
+			idx = []int{l.added}
+		}
+		for _, a := range idx {
+			if !d.added[a].seen {
+				above, below = above || i < top, below || i >= top+h
+			}
+		}
+	}
+	switch {
+	case above && below:
+		return "↕"
+	case above:
+		return "↑"
+	}
+	return "↓"
 }
 
 // waitLine is the footer while the type-ahead guard holds: which keys
@@ -668,12 +739,21 @@ func (b *bodyWriter) addedSection() {
 	if ro >= 0 {
 		rw = ro
 	}
+	var pack []int // plain roots waiting to be packed (compact)
 	for i, a := range d.added {
+		if i == ro {
+			b.pack(pack)
+			pack = nil
+		}
 		switch {
 		case i == 0 && rw > 0:
 			b.text(d.st.added.Render(fmt.Sprintf("+ added, read and write (%d)", rw)))
 		case i == ro:
 			b.text(d.st.added.Render(fmt.Sprintf("+ added, read-only (%d)", len(d.added)-ro)))
+		}
+		if d.compact && !a.warned() && !a.expanded {
+			pack = append(pack, i)
+			continue
 		}
 		sign, st := "+", d.st.added
 		if a.warned() {
@@ -688,6 +768,38 @@ func (b *bodyWriter) addedSection() {
 				b.text(d.st.dim.Render("      · " + midCut(in, max(inner-8, 4))))
 			}
 		}
+	}
+	b.pack(pack)
+}
+
+// pack writes the added roots of idx several a line, in columns of the
+// width their labels need (cut in the middle past a third of the line):
+// the compact form of a large confirmation, where each root is still
+// named, and seen when its line is on screen.
+func (b *bodyWriter) pack(idx []int) {
+	d, inner := b.d, b.inner
+	if len(idx) == 0 {
+		return
+	}
+	labels := make([]string, len(idx))
+	colW := 0
+	for j, i := range idx {
+		a := d.added[i]
+		labels[j] = d.label(cmp.Or(a.Requested, a.Path))
+		colW = max(colW, cellWidth(labels[j]))
+	}
+	avail := max(inner-4, 4)
+	colW = min(colW, max(avail/3-2, 8))
+	perLine := max(1, (avail+2)/(colW+2))
+	for start := 0; start < len(idx); start += perLine {
+		end := min(start+perLine, len(idx))
+		var cells []string
+		for _, l := range labels[start:end] {
+			l = midCut(l, colW)
+			cells = append(cells, l+strings.Repeat(" ", colW-cellWidth(l)))
+		}
+		text := "  " + d.st.added.Render("+ "+strings.TrimRight(strings.Join(cells, "  "), " "))
+		b.out = append(b.out, dline{text: text, added: -1, many: slices.Clone(idx[start:end])})
 	}
 }
 

@@ -54,9 +54,10 @@ func openDialogWith(t *testing.T, m *Model, items ...proposedRoot) {
 	}
 	clk.Advance(time.Second)
 	m.Update(consentGuardMsg{id: m.sh.Dialog().id, seq: m.sh.Dialog().guardSeq})
-	if kl := ansi.Strip(m.shortHelp()); m.width >= 40 && !strings.Contains(kl, "y confirm") {
+	if kl := ansi.Strip(m.shortHelp()); m.width >= 40 && !strings.Contains(kl, "n/esc cancel") {
 		t.Fatalf("the armed dialog's key line: %q", kl)
 	}
+	send(m, "up") // a key: the "too soon" note of the early y goes
 }
 
 // armedAfter opens a dialog on items at the model's clock, without waiting.
@@ -486,7 +487,50 @@ func TestGuardSaysWhatWaits(t *testing.T) {
 	}
 	clk.Advance(400 * time.Millisecond)
 	m.Update(consentGuardMsg{id: m.sh.Dialog().id, seq: m.sh.Dialog().guardSeq})
+	if out := flat(); !strings.Contains(out, "too soon — press y again") || !strings.Contains(out, "y confirm") {
+		t.Fatalf("once armed: the footer no longer says too soon (it must stay until the next key), or offers no y:\n%s", screen(m))
+	}
+	send(m, "down")
 	if out := flat(); strings.Contains(out, "too soon") || !strings.Contains(out, "y confirm") {
-		t.Fatalf("once armed: the footer still says too soon, or offers no y:\n%s", screen(m))
+		t.Fatalf("after the next key: the footer still says too soon, or offers no y:\n%s", screen(m))
+	}
+}
+
+// TestLargeConfirmationPacks: 200 added roots at 80×24: the footer
+// offers no y while some are unseen, its arrow points to them (↓ below,
+// ↑ once the person jumped to the end), and l packs the roots several a
+// line, so that three pages show them all and y confirms; the key line
+// offers y only then.
+func TestLargeConfirmationPacks(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	var paths []string
+	for i := range 200 {
+		paths = append(paths, fmt.Sprintf("/work/demo/g/r%03d", i))
+	}
+	openDialogWith(t, m, plainItems(paths...)...)
+	send(m, "up") // the helper's early y: its note goes with the next key
+	d := m.sh.Dialog()
+	flat := func() string { return strings.Join(strings.Fields(screen(m)), " ") }
+	if out := flat(); !strings.Contains(out, "↓ ") || !strings.Contains(out, "(l packs them)") || strings.Contains(out, "y confirm") {
+		t.Fatalf("with roots unseen below:\n%s", screen(m))
+	}
+	send(m, "G")
+	if out := flat(); !strings.Contains(out, "↑ ") {
+		t.Errorf("after G the arrow does not point up to the unseen roots:\n%s", screen(m))
+	}
+	send(m, "g", "l")
+	pages := 0
+	for d.Unseen() > 0 && pages < 10 {
+		send(m, "pgdown")
+		pages++
+	}
+	if pages > 3 {
+		t.Errorf("packed, %d pages to see 200 roots; want at most 3", pages)
+	}
+	if kl := ansi.Strip(m.shortHelp()); !strings.Contains(kl, "y confirm") {
+		t.Errorf("once all are seen the key line does not offer y: %q", kl)
+	}
+	if roots, ok := press(m, "y"); !ok || len(roots) != 200 {
+		t.Fatalf("y served %d roots (%v)", len(roots), ok)
 	}
 }

@@ -6,6 +6,9 @@ import "charm.land/bubbles/v2/key"
 // itself and returns a decision (see consentDialog.Update).
 type dialogKeys struct {
 	Confirm, Cancel, Grant, Expand key.Binding
+	// List packs the plain added roots into columns, several a line, so
+	// that a large confirmation can be read (and y taken) in a few pages.
+	List key.Binding
 	navKeys
 }
 
@@ -15,13 +18,14 @@ func defaultDialogKeys() dialogKeys {
 		Cancel:  key.NewBinding(key.WithKeys("n", "N", "esc", "q"), key.WithHelp("n/esc", "cancel")),
 		Grant:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "grant a warned root")),
 		Expand:  key.NewBinding(key.WithKeys("e", "right"), key.WithHelp("e/→", "what a root brings in")),
+		List:    key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "pack the added roots, several a line")),
 		navKeys: defaultNavKeys(true),
 	}
 }
 
 // all lists the dialog's keys for the README's key table.
 func (k dialogKeys) all() []key.Binding {
-	return []key.Binding{k.Confirm, k.Cancel, k.Grant, k.Expand}
+	return []key.Binding{k.Confirm, k.Cancel, k.Grant, k.Expand, k.List}
 }
 
 // ShortHelp lists the dialog's keys.
@@ -32,7 +36,7 @@ func (k dialogKeys) ShortHelp() []key.Binding {
 // FullHelp lists the dialog's keys.
 func (k dialogKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Confirm, k.Cancel, k.Grant, k.Expand},
+		{k.Confirm, k.Cancel, k.Grant, k.Expand, k.List},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 	}
 }

@@ -50,8 +50,13 @@ func TestTextsNameTheBoundKeys(t *testing.T) {
 	m = fixture(t, demoRepos()...)
 	openDialogWith(t, m, warnedItem("/work/demo", consent.WarnDir))
 	rebind(m) // (the helper checks the default key line)
-	if out := flat(screen(m)); !strings.Contains(out, "grant each with f4") || !strings.Contains(out, "f8 confirm f9 cancel") {
-		t.Errorf("the dialog does not name its keys:\n%s", out)
+	send(m, "up") // a key: the helper's "too soon" note goes
+	if out := flat(screen(m)); !strings.Contains(out, "grant each with f4") || !strings.Contains(out, "f9 cancel") || strings.Contains(out, "f8 confirm") {
+		t.Errorf("the dialog does not name its keys, or offers f8 that would confirm nothing:\n%s", out)
+	}
+	send(m, "f4")
+	if out := flat(screen(m)); !strings.Contains(out, "f8 confirm f9 cancel") {
+		t.Errorf("the dialog does not offer f8 once it would confirm:\n%s", out)
 	}
 
 	m = fixture(t, demoRepos()...)
