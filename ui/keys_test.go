@@ -49,7 +49,7 @@ func TestTextsNameTheBoundKeys(t *testing.T) {
 
 	m = fixture(t, demoRepos()...)
 	openDialogWith(t, m, warnedItem("/work/demo", consent.WarnDir))
-	rebind(m) // (the helper checks the default key line)
+	rebind(m)     // (the helper checks the default key line)
 	send(m, "up") // a key: the helper's "too soon" note goes
 	if out := flat(screen(m)); !strings.Contains(out, "grant each with f4") || !strings.Contains(out, "f9 cancel") || strings.Contains(out, "f8 confirm") {
 		t.Errorf("the dialog does not name its keys, or offers f8 that would confirm nothing:\n%s", out)
