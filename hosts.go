@@ -1146,12 +1146,20 @@ func refusedNotes(c *hostcfg.Config, i int) []string {
 	return notes
 }
 
-// unwrapNotes say which folder arguments unwrap puts back.
+// unwrapNotes say which folder arguments unwrap puts back: each {roots}
+// and the arguments it becomes again, and nothing else of the command
+// (the program and its other arguments stay as they are).
 func unwrapNotes(s hostcfg.Server) []string {
-	if slices.Equal(s.Behind, s.Restored) {
+	var back []string
+	for _, group := range s.Orig {
+		if len(group) > 0 {
+			back = append(back, hostcfg.RootsArg+" → "+argWords(group))
+		}
+	}
+	if len(back) == 0 {
 		return nil
 	}
-	return []string{fmt.Sprintf("%s: %s → %s: it sees those folders again whatever you consent", shown(s.Name), hostcfg.RootsArg, argWords(s.Restored[1:]))}
+	return []string{fmt.Sprintf("%s: %s: it sees those folders again whatever you consent", shown(s.Name), strings.Join(back, ", "))}
 }
 
 // argWords shows arguments as a shell reads them, quoted where needed,

@@ -612,6 +612,46 @@ func TestHostsWrapFolderArgs(t *testing.T) {
 	}
 }
 
+// TestHostsUnwrapNoteNamesTheFolders: the note under unwrap's diff names
+// the folder arguments it puts back for each {roots}, and nothing else of
+// the command (not the launcher's -y PACKAGE, not the other arguments).
+func TestHostsUnwrapNoteNamesTheFolders(t *testing.T) {
+	home, project := hostsSandbox(t)
+	a, b := filepath.Join(home, "src", "a"), filepath.Join(home, "src", "b")
+	for _, d := range []string{a, b} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeHostFile(t, filepath.Join(project, ".mcp.json"), `{"mcpServers": {
+  "fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", `+strconv.Quote(b)+`]},
+  "two": {"command": "srv", "args": [`+strconv.Quote(a)+`, "--mode", "fast", `+strconv.Quote(b)+`, `+strconv.Quote(a)+`]}
+}}`)
+	rootpick := func(args ...string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if err := run(append(args, "--yes", "--project", project), &out, &errb); err != nil {
+			t.Fatalf("rootpick %q: %v\n%s\n%s", args, err, out.String(), errb.String())
+		}
+		return out.String()
+	}
+	rootpick("hosts", "wrap", "claude", "fs", "two")
+	out := rootpick("hosts", "unwrap", "claude", "fs", "two")
+	for _, want := range []string{
+		"fs: {roots} → " + b + ": it sees those folders again whatever you consent\n",
+		"two: {roots} → " + a + ", {roots} → " + b + " " + a + ": it sees those folders again whatever you consent\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("unwrap does not say %q:\n%s", want, out)
+		}
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "{roots} →") && (strings.Contains(line, "server-filesystem") || strings.Contains(line, "fast")) {
+			t.Errorf("the note names more than the folders: %q", line)
+		}
+	}
+}
+
 // TestHostsWrapOneFileTwoHosts: a file two hosts read (a project's
 // .cursor/mcp.json a link to its .mcp.json; a .vscode/mcp.json link to a
 // file holding both "servers" and "mcpServers") is shown, written and
@@ -923,7 +963,7 @@ func TestHostsWrapVSCodeProfile(t *testing.T) {
 	if !strings.Contains(out.String(), file) {
 		t.Errorf("hosts list does not name the profile's file:\n%s", out.String())
 	}
-	if err := run([]string{"hosts", "wrap", "vscode", "files", "--yes", "--no-prefetch", "--project", project}, io.Discard, &errb); err != nil {
+	if err := run([]string{"hosts", "wrap", "vscode", "files", "--yes", "--project", project}, io.Discard, &errb); err != nil {
 		t.Fatalf("hosts wrap: %v\n%s", err, errb.String())
 	}
 	b, _ := os.ReadFile(file)
@@ -943,7 +983,7 @@ func TestHostsWrapVSCodeProfile(t *testing.T) {
 func TestHostsWrapNetworkOff(t *testing.T) {
 	_, project := hostsSandbox(t)
 	var out, errb bytes.Buffer
-	if err := run([]string{"hosts", "wrap", "claude", "time", "--network", "off", "--yes", "--no-prefetch", "--project", project}, &out, &errb); err != nil {
+	if err := run([]string{"hosts", "wrap", "claude", "time", "--network", "off", "--yes", "--project", project}, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
 	if !strings.Contains(out.String(), `"--network=off"`) {

@@ -66,6 +66,11 @@ type Server struct {
 	// with the folder arguments wrap replaced by {roots} put back (see
 	// OrigArgFlag); nil when Behind is.
 	Restored []string
+	// Orig are the folder arguments wrap replaced, one group for each
+	// {roots} of Behind in order (an empty group for a {roots} that was
+	// there before wrap): what unwrap puts back, and all it changes in
+	// the server command. Nil when there are none.
+	Orig [][]string
 	// Note says why an entry is Remote or Other, in a few words.
 	Note string
 	// Problem, when not "", says why this Stdio or Proxied entry cannot be
@@ -397,6 +402,13 @@ func classify(s *Server, f fields, self *selfCheck) {
 	s.Behind = f.args[l.at:]
 	restored, ok := l.restore(s.Behind)
 	s.Restored = restored
+	for _, group := range l.orig {
+		values := []string{}
+		for _, o := range group {
+			values = append(values, o.value)
+		}
+		s.Orig = append(s.Orig, values)
+	}
 	if !ok {
 		s.Problem = fmt.Sprintf("its %d %s groups do not match the %s in its server command", len(l.orig), OrigArgFlag, RootsArg)
 	}
