@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +26,7 @@ import (
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/mcpconn"
 	"github.com/rootpick/rootpick/ui"
+	"github.com/rootpick/rootpick/vcsdetect"
 )
 
 // hostsCmd is "rootpick hosts [list|wrap|unwrap]": the MCP servers agent
@@ -992,17 +994,82 @@ func (ch hostsChange) write(e *env, plans []*planned) (failed bool) {
 }
 
 // next says, after a wrap, what to do next: restart the host and choose
-// the folders, with the exact command.
+// the folders, with the exact command, run on the folder pickFolder
+// chooses.
 func (ch hostsChange) next(e *env, n int, places hostcfg.Places) {
+	profile := cmp.Or(ch.proxy.Profile, consent.DefaultProfile)
 	pick := "rootpick"
 	if ch.proxy.Profile != "" {
-		pick += " --profile " + ch.proxy.Profile
+		pick += " --profile " + shellWord(ch.proxy.Profile)
 	}
 	verb, their := "run", "their"
 	if n == 1 {
 		verb, their = "runs", "its"
 	}
-	fmt.Fprintf(e.stderr, "%s now %s through rootpick proxy: restart the host, then choose %s folders with '%s %s'.\n", servers(n), verb, their, pick, shownFolder(places.Project, places.Home))
+	dir, why := pickFolder(e.dirs, profile, places.Project)
+	if why != "" {
+		why = " (" + why + ")"
+	}
+	fmt.Fprintf(e.stderr, "%s now %s through rootpick proxy: restart the host, then choose %s folders with '%s %s'%s.\n", servers(n), verb, their, pick, shownFolder(dir, places.Home), why)
+}
+
+// pickFolder is the folder to run the picker of profile on after a wrap
+// for project, and why it is that one ("" when it is project itself):
+//   - the folder profile's consent was given for (its record's Dir), when
+//     there is one: the picker applies a remembered consent only there
+//     ("The remembered consent is for ~/src: not applied here");
+//   - else, when project is itself a repository (or a project), the folder
+//     that holds it: the picker run on a repository shows it as one
+//     "whole folder" row, while its parent is where the person's
+//     repositories are, to choose among;
+//   - else project.
+func pickFolder(dirs paths.Dirs, profile, project string) (dir, why string) {
+	if d := consentedDir(dirs, profile); d != "" {
+		return d, "where " + shown(profile) + "'s consent was given"
+	}
+	if parent := filepath.Dir(project); parent != project && parent != string(filepath.Separator) && isRepository(project) {
+		return parent, "the folder that holds this repository"
+	}
+	return project, ""
+}
+
+// consentedDir is the folder profile's consent record says it was given
+// for, when the record can be read and that folder still exists; "".
+// The record is a claim, but the folder is only named in a hint: the
+// picker run on it validates everything again.
+func consentedDir(dirs paths.Dirs, profile string) string {
+	st, err := dirs.State()
+	if err != nil {
+		return ""
+	}
+	store, err := consent.OpenStoreAt(st, profile)
+	if err != nil {
+		return ""
+	}
+	rec, err := store.Load()
+	if err != nil || !filepath.IsAbs(rec.Dir) {
+		return ""
+	}
+	if fi, err := os.Stat(rec.Dir); err != nil || !fi.IsDir() {
+		return ""
+	}
+	return filepath.Clean(rec.Dir)
+}
+
+// isRepository reports whether dir is itself a repository or a project,
+// as the picker's scan finds it (a row at depth 0). The scan stops at
+// dir's subfolders' listings and ends once dir is reported.
+func isRepository(dir string) bool {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	found := false
+	_, _ = vcsdetect.Scan(ctx, dir, vcsdetect.Options{MaxDepth: 1, NoBranch: true, Workers: 1}, func(r vcsdetect.Repo) {
+		if r.Depth == 0 {
+			found = true
+			cancel()
+		}
+	})
+	return found
 }
 
 // servers is "1 server" or "N servers".

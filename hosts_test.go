@@ -652,6 +652,54 @@ func TestHostsUnwrapNoteNamesTheFolders(t *testing.T) {
 	}
 }
 
+// TestHostsWrapNamesTheFolderToPick: the line that closes a wrap names
+// the folder to run the picker on: the one the profile's consent was
+// given for when there is one (there the remembered consent applies);
+// else, run in a repository, the folder that holds it (the picker on the
+// repository itself opens one "whole folder" row); else the folder it ran
+// for.
+func TestHostsWrapNamesTheFolderToPick(t *testing.T) {
+	home, _ := hostsSandbox(t)
+	src := filepath.Join(home, "src")
+	alpha := filepath.Join(src, "alpha")
+	plain := filepath.Join(home, "notes")
+	for _, d := range []string{filepath.Join(alpha, ".git"), plain} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	closing := func(project, profile string) string {
+		t.Helper()
+		writeHostFile(t, filepath.Join(project, ".mcp.json"), `{"mcpServers": {"fs": {"command": "srv"}}}`)
+		var errb bytes.Buffer
+		if err := run([]string{"hosts", "wrap", "claude", "fs", "--yes", "--profile", profile, "--project", project}, io.Discard, &errb); err != nil {
+			t.Fatalf("%v\n%s", err, errb.String())
+		}
+		lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+		return lines[len(lines)-1]
+	}
+	want := func(got, folder, why string) {
+		t.Helper()
+		if w := "1 server now runs through rootpick proxy: restart the host, then choose its folders with 'rootpick --profile work " + folder + "'" + why + "."; got != w {
+			t.Errorf("the closing line is\n%s\nwant\n%s", got, w)
+		}
+	}
+	// No consent yet: in a repository, the folder that holds it.
+	want(closing(alpha, "work"), "~/src", " (the folder that holds this repository)")
+	// Not a repository: that folder.
+	want(closing(plain, "work"), "~/notes", "")
+	// A consent of profile work given for ~/src, run elsewhere: ~/src.
+	r, err := consent.NewRoot(alpha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, _ := consent.OpenStoreIn(filepath.Join(os.Getenv("XDG_STATE_HOME"), "rootpick"), "work")
+	if err := store.Save(consent.Record{Dir: src, Roots: []consent.Root{r}, Time: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	want(closing(plain, "work"), "~/src", " (where work's consent was given)")
+}
+
 // TestHostsWrapOneFileTwoHosts: a file two hosts read (a project's
 // .cursor/mcp.json a link to its .mcp.json; a .vscode/mcp.json link to a
 // file holding both "servers" and "mcpServers") is shown, written and
