@@ -44,9 +44,14 @@ type launch struct {
 	// repository, which chose its package.
 	project bool
 	// skip says why it is not fetched ahead, said below the diff: its
-	// command is no installed launcher, or it is a project file's and
-	// --yes came without --prefetch. "" when it is fetched.
+	// command is no installed launcher, it is a project file's and --yes
+	// came without --prefetch, or the entry is disabled (off). "" when
+	// it is fetched.
 	skip string
+	// off says the entry is disabled (hostcfg.Server.Disabled): its host
+	// does not start it, so nothing is fetched for it, asked or not — a
+	// fetch runs install scripts for a start that will not come.
+	off bool
 }
 
 // prefetchFunc fetches what a launcher would download (prefetch.Run).
@@ -89,6 +94,10 @@ func (pl *planner) launchOf(c *hostcfg.Config, i int) (launch, bool) {
 	if pl.ch.prefetch == nil || len(l.Prefetch) == 0 {
 		return ln, true
 	}
+	if s.Disabled != "" {
+		ln.skip, ln.off = "the entry is disabled ("+shown(s.Disabled)+"): its host does not start it", true
+		return ln, true
+	}
 	if _, err := prefetch.Installed(l.Prefetch[0], ln.dir, ln.places); err != nil {
 		ln.skip = shown(err.Error())
 	} else if ln.project && pl.ch.yes && !pl.ch.prefetchProject {
@@ -99,8 +108,12 @@ func (pl *planner) launchOf(c *hostcfg.Config, i int) (launch, bool) {
 
 // skipNote says, below the diff, why l is not fetched ahead.
 func (l launch) skipNote() string {
-	return fmt.Sprintf("%s: not fetched ahead: %s; its first start downloads %s and may take longer than the host waits",
-		shown(l.name), l.skip, l.what())
+	first := "its first start"
+	if l.off {
+		first = "turned on, its first start"
+	}
+	return fmt.Sprintf("%s: not fetched ahead: %s; %s downloads %s and may take longer than the host waits",
+		shown(l.name), l.skip, first, l.what())
 }
 
 // what names what l installs, for messages, escaped: each package, or

@@ -216,6 +216,65 @@ func TestHostsWrapPrefetchesUserEntries(t *testing.T) {
 	}
 }
 
+// TestHostsWrapDoesNotPrefetchDisabled: an entry its host will not start
+// ("disabled": true, enabled = false) is wrapped, but nothing is fetched
+// for it, with --yes or asked on a terminal, and the diff says why; the
+// entry beside it is fetched as before.
+func TestHostsWrapDoesNotPrefetchDisabled(t *testing.T) {
+	for _, yes := range []bool{true, false} {
+		home, project := launcherSandbox(t)
+		user := `{"mcpServers": {
+  "on": {"command": "npx", "args": ["-y", "@scope/on-server"]},
+  "off": {"command": "npx", "args": ["-y", "@scope/off-server"], "disabled": true}
+}}
+`
+		if err := os.WriteFile(filepath.Join(home, ".claude.json"), []byte(user), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		ch := hostsChange{targets: []string{"claude", "on", "off"}, project: project, yes: yes, wrap: true,
+			proxy: hostcfg.Proxy{Exe: "/bin/rootpick"}, prefetch: prefetchRun, confine: unconfined}
+		var out, errb bytes.Buffer
+		ask := func(string) (bool, error) { return true, nil }
+		if err := ch.run(&env{stdout: &out, stderr: &errb, dirs: paths.FromEnv()}, ask); err != nil {
+			t.Fatalf("wrap: %v\n%s", err, errb.String())
+		}
+		var names []string
+		for _, c := range prefetchesIn(project) {
+			names = append(names, c.opts.Name)
+		}
+		if !slices.Equal(names, []string{"on"}) {
+			t.Errorf("yes %v: fetched for %q; want on only (off is disabled)", yes, names)
+		}
+		if want := `off: not fetched ahead: the entry is disabled ("disabled": true): its host does not start it`; !strings.Contains(out.String(), want) {
+			t.Errorf("yes %v: the diff does not say %q:\n%s", yes, want, out.String())
+		}
+		if strings.Contains(errb.String(), "off-server") {
+			t.Errorf("yes %v: the fetch plan names the disabled entry's package:\n%s", yes, errb.String())
+		}
+		b, _ := os.ReadFile(filepath.Join(home, ".claude.json"))
+		c, err := hostcfg.Parse(mustFileFor(t, "claude", "user", filepath.Join(home, ".claude.json")), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range c.Servers {
+			if s.Kind != hostcfg.Proxied {
+				t.Errorf("yes %v: %s is not wrapped: %v %q", yes, s.Name, s.Kind, s.Args)
+			}
+		}
+	}
+}
+
+// mustFileFor is hostcfg.FileFor for this rootpick's test proxy command.
+func mustFileFor(t *testing.T, host, scope, path string) hostcfg.File {
+	t.Helper()
+	f, ok := hostcfg.FileFor(host, scope, path)
+	if !ok {
+		t.Fatalf("no file for %s %s", host, scope)
+	}
+	f.Rootpick = []string{"/bin/rootpick"}
+	return f
+}
+
 // TestHostsWrapNeverRunsTheProjectsLauncher: a project file whose
 // command is a program of the repository (./evilbin/npx, or its absolute
 // path), or a bare npx that PATH finds inside the project, is wrapped but

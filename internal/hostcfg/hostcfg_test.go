@@ -781,3 +781,37 @@ func TestVSCodeProfiles(t *testing.T) {
 		t.Errorf("files:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestHostsDisabledEntries: an entry the host is told not to start
+// ("disabled": true, or enabled = false in the formats whose hosts write
+// that) says so in Server.Disabled, as its file writes it; any other
+// value, or none, is an entry the host starts.
+func TestHostsDisabledEntries(t *testing.T) {
+	for _, tc := range []struct {
+		host, in, want string
+	}{
+		{Cline, `{"mcpServers": {"s": {"command": "x", "disabled": true}}}`, `"disabled": true`},
+		{Crush, `{"mcp": {"s": {"type": "stdio", "command": "x", "disabled": true}}}`, `"disabled": true`},
+		{OpenCode, `{"mcp": {"s": {"type": "local", "command": ["x"], "enabled": false}}}`, `"enabled": false`},
+		{Claude, `{"mcpServers": {"s": {"command": "x", "disabled": false}}}`, ""},
+		{Claude, `{"mcpServers": {"s": {"command": "x", "enabled": true}}}`, ""},
+		{Claude, `{"mcpServers": {"s": {"command": "x", "disabled": "yes"}}}`, ""},
+		{Claude, `{"mcpServers": {"s": {"command": "x"}}}`, ""},
+		{Codex, "[mcp_servers.s]\ncommand = \"x\"\nenabled = false\n", "enabled = false"},
+		{Codex, "[mcp_servers.s]\ncommand = \"x\"\nenabled = true\n", ""},
+		{MistralVibe, "[[mcp_servers]]\nname = \"s\"\ntransport = \"stdio\"\ncommand = \"x\"\ndisabled = true\n", "disabled = true"},
+		{Goose, "extensions:\n  s:\n    type: stdio\n    cmd: x\n    enabled: false\n", "enabled: false"},
+		{Goose, "extensions:\n  s:\n    type: stdio\n    cmd: x\n    enabled: true\n", ""},
+		{Continue, "mcpServers:\n  - name: s\n    command: x\n    disabled: true\n", "disabled: true"},
+	} {
+		f, _ := FileFor(tc.host, "user", "f")
+		c, err := Parse(f, []byte(tc.in))
+		if err != nil || len(c.Servers) != 1 {
+			t.Fatalf("%s %q: %v %+v", tc.host, tc.in, err, c)
+		}
+		s := c.Servers[0]
+		if s.Disabled != tc.want || s.Kind != Stdio {
+			t.Errorf("%s %q: %v, Disabled %q; want stdio, %q", tc.host, tc.in, s.Kind, s.Disabled, tc.want)
+		}
+	}
+}

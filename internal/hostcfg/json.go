@@ -170,6 +170,12 @@ func (c *Config) jsonServers(std []byte, obj int, key string, scope Scope, path 
 						f.args = append(f.args, l.String())
 					}
 				}
+			case "disabled", "enabled":
+				if isLit && (lit.Kind() == 't' || lit.Kind() == 'f') {
+					if off := offField(k, lit.Bool(), ": "); off != "" {
+						f.disabled = `"` + k + `"` + off[len(k):]
+					}
+				}
 			case "url", "httpUrl", "serverUrl":
 				if f.urlKey == "" || k == "httpUrl" {
 					f.urlKey = k

@@ -71,6 +71,14 @@ type Server struct {
 	// there before wrap): what unwrap puts back, and all it changes in
 	// the server command. Nil when there are none.
 	Orig [][]string
+	// Disabled, when not "", says the entry is one its host does not start,
+	// as the file says so: `"disabled": true` (Cline, Roo Code, Crush,
+	// Windsurf, Kiro, Amazon Q and the others of Cline's notation) or
+	// `"enabled": false` (OpenCode; Codex's and Goose's enabled = false
+	// and enabled: false), in the file's own syntax. It is wrapped like
+	// any entry; nothing is fetched ahead for it (hosts_prefetch.go): the
+	// host will not start it.
+	Disabled string
 	// Note says why an entry is Remote or Other, in a few words.
 	Note string
 	// Problem, when not "", says why this Stdio or Proxied entry cannot be
@@ -342,11 +350,29 @@ type fields struct {
 	hasArgs, argsAreStrs     bool
 	url                      string // url, httpUrl, uri: whichever is set
 	urlKey                   string
+	// disabled is Server.Disabled: the field that turns the entry off, as
+	// written ("" when none does).
+	disabled string
+}
+
+// offField is the text that turns an entry off, in a format whose
+// key = value is written as sep ("": ", " = ", ": "), for the key
+// "disabled" holding on or "enabled" holding !on; "" for any other key
+// or value.
+func offField(key string, on bool, sep string) string {
+	switch {
+	case key == "disabled" && on:
+		return key + sep + "true"
+	case key == "enabled" && !on:
+		return key + sep + "false"
+	}
+	return ""
 }
 
 // classify sets s's Kind, Command, Args, URL and Note from f, as host reads
 // them; self tells this rootpick's command.
 func classify(s *Server, f fields, self *selfCheck) {
+	s.Disabled = f.disabled
 	remoteTypes := map[string]bool{"http": true, "sse": true, "streamable-http": true, "streamableHttp": true, "streamable_http": true, "ws": true}
 	switch {
 	case s.Host == Goose && f.hasType && f.typ != "stdio":

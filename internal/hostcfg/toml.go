@@ -83,6 +83,12 @@ func (e *tomlEntry) set(key string, at *tomlKV, value *unstable.Node) {
 		if isStr {
 			e.f.url = string(value.Data)
 		}
+	case "disabled", "enabled":
+		if value.Kind == unstable.Bool {
+			if off := offField(key, string(value.Data) == "true", " = "); off != "" {
+				e.f.disabled = off
+			}
+		}
 	case "type":
 		e.f.hasType = true
 		if isStr {

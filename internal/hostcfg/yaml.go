@@ -126,6 +126,12 @@ func (y *yamlDoc) server(name string, value ast.Node, path []string) Server {
 					}
 				}
 			}
+		case "disabled", "enabled":
+			if b, ok := kv.Value.(*ast.BoolNode); ok {
+				if off := offField(yamlKey(kv), b.Value, ": "); off != "" {
+					f.disabled = off
+				}
+			}
 		case "uri", "url":
 			f.urlKey = yamlKey(kv)
 			if isStr {
