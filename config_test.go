@@ -121,7 +121,7 @@ url = "http://localhost:3000/mcp"
 		flags []string
 		want  got
 	}{
-		{"default", empty, nil, got{profile: "default", forgetProfile: "default", proxyProfile: "default", servers: "demo"}},
+		{"default", empty, nil, got{profile: "default", forgetProfile: "default", proxyProfile: "default", servers: "rootpick-demo"}},
 		{"config", full, nil, got{dir: src, listDir: src, profile: "work", forgetProfile: "work", proxyProfile: "work",
 			skip: "build,dist", listSkip: "build,dist", depth: 2, listDepth: 2, theme: "dark", servers: "fs,remote"}},
 		{"flags over default", empty, []string{other, "--profile", "p", "--skip", "x", "--max-depth", "5", "--server", "uvx git"},

@@ -279,16 +279,16 @@ func TestE2ERevokeAllOnServerFilesystem(t *testing.T) {
 	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
 	tt := startTUI(t, tuiOptions{width: 200, height: 24, args: []string{tree, "--", "node", js}})
 	tt.waitRows(2)
-	tt.waitStatus("nothing shared", "secure-filesystem-server ready")
+	tt.waitStatus("nothing shared", "server-filesystem ready")
 	tt.send("Space", "Enter")
 	tt.waitArmed(1, 0)
 	tt.send("y")
-	tt.waitStatus("1 root exposed", "secure-filesystem-server verified")
+	tt.waitStatus("1 root exposed", "server-filesystem verified")
 	tt.send("C-d")
 	tt.waitArmed(0, 1)
 	tt.send("y")
 	// ready means: nothing shared, and asked, list_allowed_directories lists nothing.
-	tt.waitStatus("nothing shared", "secure-filesystem-server ready")
+	tt.waitStatus("nothing shared", "server-filesystem ready")
 	// Advisory, the revocation alone restarts it ("every root was
 	// revoked"); enforced (Linux), every confirmed change does, so the
 	// consent and the revocation make two restarts under a new ruleset.

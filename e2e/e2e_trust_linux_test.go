@@ -317,7 +317,7 @@ func TestE2EResumeServesOnlyGranted(t *testing.T) {
 			} else {
 				// verified: rootpick asked the server, and it allows
 				// nothing.
-				tt.waitStatus("nothing shared", "secure-filesystem-server ready")
+				tt.waitStatus("nothing shared", "server-filesystem ready")
 				tt.waitFor("why nothing was resumed: "+c.why, func(s string) bool { return strings.Contains(statusWithNote(s), c.why) })
 			}
 			tt.send("C-q")

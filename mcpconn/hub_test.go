@@ -200,7 +200,7 @@ func TestDemoInMemoryGetsExactlyTheConsentedSet(t *testing.T) {
 		evs := events()
 		for i := len(evs) - 1; i >= 0; i-- {
 			if evs[i].Kind == Fetched {
-				return len(evs[i].URIs) == 0 && evs[i].Server == "demo"
+				return len(evs[i].URIs) == 0 && evs[i].Server == "rootpick-demo"
 			}
 		}
 		return false
@@ -334,7 +334,7 @@ func TestSpecLabel(t *testing.T) {
 		want string
 	}{
 		{Spec{Name: "x", Command: []string{"y"}}, "x"},
-		{Spec{Demo: &Demo{}}, "demo"},
+		{Spec{Demo: &Demo{}}, "rootpick-demo"},
 		{Spec{URL: "http://127.0.0.1:9/mcp"}, "http://127.0.0.1:9/mcp"},
 		{Spec{Command: []string{"npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"}}, "server-filesystem"},
 		{Spec{Command: []string{"/usr/bin/python3", "server.py"}}, "server.py"},

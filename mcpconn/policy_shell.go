@@ -150,3 +150,37 @@ func (b *policyBuilder) literal(w *syntax.Word) (string, bool) {
 	}
 	return sb.String(), true
 }
+
+// lastShellCall is the literal words of the last simple command of shell
+// source src that runs a program (exec and the like dropped; source, cd,
+// export… skipped): what a -c string serves, for its label. nil when
+// there is none.
+func lastShellCall(src string) []string {
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil {
+		return nil
+	}
+	var last []string
+	syntax.Walk(f, func(n syntax.Node) bool {
+		call, ok := n.(*syntax.CallExpr)
+		if !ok {
+			return true
+		}
+		var words []string
+		for _, w := range call.Args {
+			s := w.Lit()
+			if s == "" {
+				break
+			}
+			words = append(words, s)
+		}
+		for len(words) > 0 && slices.Contains([]string{"exec", "command", "nohup", "builtin"}, words[0]) {
+			words = words[1:]
+		}
+		if len(words) > 0 && !slices.Contains([]string{"source", ".", "cd", "export", "set", "unset", "true", "false", "echo", "printf", "test", "["}, words[0]) {
+			last = words
+		}
+		return true
+	})
+	return last
+}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -72,7 +73,7 @@ func (s Spec) Label() string {
 	case s.Name != "":
 		return s.Name
 	case s.Demo != nil:
-		return "demo"
+		return "rootpick-demo"
 	case s.URL != "":
 		return redact.URL(s.URL)
 	case len(s.Command) > 0:
@@ -97,6 +98,15 @@ func commandLabel(command []string) string {
 	if filepath.Base(command[0]) == envProgram {
 		if rest := envCommand(command[1:]); len(rest) > 0 {
 			return commandLabel(rest)
+		}
+	}
+	// "sh -c 'source ~/.nvm/nvm.sh && exec npx -y pkg'" → "pkg": the
+	// server is what the string runs last, not the shell.
+	if slices.Contains(shells, filepath.Base(command[0])) {
+		if src, ok := shellCommand(command[1:]); ok {
+			if words := lastShellCall(src); len(words) > 0 {
+				return commandLabel(words)
+			}
 		}
 	}
 	// "npx -y @scope/server-x /tmp" → "server-x": the package says more

@@ -541,14 +541,19 @@ func (f *fleet) enforcedLines(p *paneWriter, s *serverState) {
 // serverBlock is one server's block in the pane: its name, state, roots,
 // error, withheld roots, history and last stderr lines.
 func (f *fleet) serverBlock(p *paneWriter, s *serverState, want []string) {
-	head := "● " + f.displayName(s)
-	if s.version != "" {
-		head += " " + s.version
+	head := f.st.title.Render("● " + f.displayName(s))
+	if !s.proxy && s.name != "" {
+		// What it calls itself (serverInfo), as a detail: the name the
+		// person gave it stays the name everywhere.
+		own := s.name
+		if s.version != "" {
+			own += " " + s.version
+		}
+		if s.name != safetext.Escape(s.label) || s.version != "" {
+			head += f.st.dim.Render("  (" + own + ")")
+		}
 	}
-	if s.name != "" && s.label != s.name && !s.proxy {
-		head += f.st.dim.Render("  (" + safetext.Escape(s.label) + ")")
-	}
-	p.add(f.st.title.Render(head))
+	p.add(head)
 	state := f.stateView(s, inPane)
 	if s.protocol != "" {
 		state += f.st.dim.Render("  · protocol " + safetext.Escape(s.protocol))
@@ -756,8 +761,8 @@ func (f *fleet) isVerified(s *serverState) bool {
 }
 
 func (s *serverState) display() string {
-	if s.name != "" {
-		return s.name
+	if s.proxy && s.name != "" {
+		return s.name // "Claude Code → fs (proxy)": its label is a pid
 	}
 	return safetext.Escape(s.label)
 }

@@ -58,9 +58,9 @@ func TestServerStatesInTheStatusLine(t *testing.T) {
 			[]string{"● fs restarting: every root was revoked"}, nil},
 		{"another protocol is flagged", []mcpconn.Event{{Server: "old", Kind: mcpconn.Connected, ServerName: "old", Text: "2024-11-05"}},
 			[]string{"● old pending protocol 2024-11-05≠2025-11-25"}, nil},
-		{"two servers with one name are told apart", []mcpconn.Event{connectedEvent("a", "fs"), connectedEvent("b", "fs")},
-			[]string{"● fs pending  ● fs #2 pending"}, nil},
-		{"a hostile server name is escaped", []mcpconn.Event{connectedEvent("h", "evil\x1b[2J\u202ename")},
+		{"servers keep the names they were given, whatever they call themselves", []mcpconn.Event{connectedEvent("a", "fs"), connectedEvent("b", "fs")},
+			[]string{"● a pending  ● b pending"}, []string{"fs"}},
+		{"a hostile server name is escaped", []mcpconn.Event{connectedEvent("evil\x1b[2J\u202ename", "h")},
 			[]string{`● evil\x1b[2J\u202ename pending`}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -204,7 +204,7 @@ func TestServerPane(t *testing.T) {
 	send(m, "ctrl+o")
 	got := screen(m)
 	for _, want := range []string{
-		"● secure-filesystem-server 0.2.0  (fs)",
+		"● fs  (secure-filesystem-server 0.2.0)",
 		"state     verified  · protocol 2025-11-25",
 		"roots     1 root fetched at 15:04:05: api  = the consent",
 		"12 lines came faster than they could be read",
@@ -243,9 +243,9 @@ func withVerifiedAPI(t *testing.T) *Model {
 	m := fixture(t, demoRepos()...)
 	api := mkRoot("/work/demo/api")
 	m.sh.ServedNow([]consent.Root{api})
-	m.onHubEvent(connectedEvent("a", "secure-filesystem-server"))
-	m.onHubEvent(fetchedEvent("a", api.URI))
-	m.onHubEvent(mcpconn.Event{Server: "a", Kind: mcpconn.Verified, URIs: []string{api.URI}})
+	m.onHubEvent(connectedEvent("secure-filesystem-server", "secure-filesystem-server"))
+	m.onHubEvent(fetchedEvent("secure-filesystem-server", api.URI))
+	m.onHubEvent(mcpconn.Event{Server: "secure-filesystem-server", Kind: mcpconn.Verified, URIs: []string{api.URI}})
 	return m
 }
 

@@ -58,7 +58,7 @@ func TestStatusSaysWhyAtEveryWidth(t *testing.T) {
 		t.Errorf("status at 300 columns: %q", got)
 	}
 	// Two servers: the failing one keeps its reason while it fits.
-	m.onHubEvent(connectedEvent("fs", "secure-filesystem-server"))
+	m.onHubEvent(connectedEvent("secure-filesystem-server", "secure-filesystem-server"))
 	wantStatus(t, m, map[int]string{
 		120: "nothing shared  ● false restarting in 4s: exited with status 1  ● secure-filesystem-server pending — ctrl+o for details",
 		100: "nothing shared  ● false restarting in 4s: exited with status 1  ● secure-filesystem-server pending",
