@@ -484,10 +484,10 @@ func (p *proxy) startChild() error {
 		defer panics.Guard()
 		p.verifier(c)
 	}()
-	if p.launcher != nil {
+	if w := p.installWatch(); w != noWatch {
 		go func() {
 			defer panics.Guard()
-			p.watchInstall(c)
+			p.watchInstall(c, w)
 		}()
 	}
 	if replay != nil {

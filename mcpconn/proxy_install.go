@@ -58,17 +58,58 @@ func minutes(d time.Duration) string {
 
 func seconds(since time.Time) int { return int(time.Since(since).Round(time.Second).Seconds()) }
 
+// installWatch is what watchInstall says of a launcher that has not
+// answered yet.
+type installWatch int
+
+const (
+	// noWatch: nothing; the server is no launcher, or an npx whose install
+	// is complete (a warm start that is merely slow installs nothing).
+	noWatch installWatch = iota
+	// watchFirstInstall: npx with no complete install of the server in
+	// its cache (firstInstall): it is installing, and is said to be.
+	watchFirstInstall
+	// watchMayInstall: a launcher whose cache cannot be read that way
+	// (uvx, pnpm dlx…): it has not answered, and may be installing.
+	watchMayInstall
+)
+
+// installWatch says how a start of the server is watched while the host
+// waits. It is asked right after the start, which sees what the start
+// saw: npx writes the "_npx" that marks an install complete last, seconds
+// into the install.
+func (p *proxy) installWatch() installWatch {
+	switch {
+	case p.launcher == nil:
+		return noWatch
+	case !p.npx():
+		return watchMayInstall
+	case p.firstInstall():
+		return watchFirstInstall
+	}
+	return noWatch
+}
+
 // watchInstall tells, every noticeEvery while the host waits, that c's
-// launcher has not answered yet: what it installs and for how long.
-func (p *proxy) watchInstall(c *child) {
+// launcher has not answered yet (how: w): what it installs, or may be
+// installing, and for how long.
+func (p *proxy) watchInstall(c *child, w installWatch) {
+	if w == noWatch {
+		return
+	}
+	what := safetext.EscapeMax(p.launcher.What(), 200)
 	t := time.NewTicker(p.noticeEvery())
 	defer t.Stop()
 	told := false
 	for {
 		select {
 		case <-c.spoke:
-			if told {
-				p.notice(fmt.Sprintf("rootpick proxy: %s answered after %d s (its first start installed %s)", p.launcher.Tool, seconds(c.started), safetext.EscapeMax(p.launcher.What(), 200)))
+			switch {
+			case !told:
+			case w == watchFirstInstall:
+				p.notice(fmt.Sprintf("rootpick proxy: %s answered after %d s (its first start installed %s)", p.launcher.Tool, seconds(c.started), what))
+			default:
+				p.notice(fmt.Sprintf("rootpick proxy: %s answered after %d s", p.launcher.Tool, seconds(c.started)))
 			}
 			return
 		case <-c.done:
@@ -83,9 +124,19 @@ func (p *proxy) watchInstall(c *child) {
 				return // letInstallFinish says it from now on
 			}
 			told = true
-			p.notice(fmt.Sprintf("rootpick proxy: %s (first start, %d s so far); the host is waiting for it", p.installing(), seconds(c.started)))
+			if w == watchFirstInstall {
+				p.notice(fmt.Sprintf("rootpick proxy: %s (first start, %d s so far); the host is waiting for it", p.installing(), seconds(c.started)))
+			} else {
+				p.notice(fmt.Sprintf("rootpick proxy: %s has not answered yet (%d s so far): it may be installing %s; the host is waiting for it", p.launcher.Tool, seconds(c.started), what))
+			}
 		}
 	}
+}
+
+// npx reports whether the server's launcher is npx (or npm exec), whose
+// cache tells a first install from a warm start (firstInstall).
+func (p *proxy) npx() bool {
+	return p.launcher != nil && (p.launcher.Tool == "npx" || p.launcher.Tool == "npm exec")
 }
 
 // firstInstall reports whether the server is npx (or npm exec) whose
@@ -97,11 +148,19 @@ func (p *proxy) watchInstall(c *child) {
 // folder (npx wrote "_npx" into its package.json, its last step) means a
 // start that only runs, which dies with the proxy as every server does.
 // Other launchers cannot be told cold from warm this way: they are let
-// finish while the proxy lives (letInstallFinish) only.
+// finish while the proxy lives (letInstallFinish) only. The same check
+// decides whether the proxy says, while the host waits, that npx is
+// installing (installWatch): a warm start that is merely slow is not.
 func (p *proxy) firstInstall() bool {
+	_, first := p.npxInstall()
+	return first
+}
+
+// npxInstall is firstInstall, with the install folder it looked at.
+func (p *proxy) npxInstall() (dir string, first bool) {
 	l := p.launcher
-	if l == nil || (l.Tool != "npx" && l.Tool != "npm exec") {
-		return false
+	if !p.npx() {
+		return "", false
 	}
 	cache := ""
 	for _, name := range []string{"npm_config_cache", "NPM_CONFIG_CACHE"} {
@@ -113,17 +172,13 @@ func (p *proxy) firstInstall() bool {
 	if cache == "" {
 		home, err := os.UserHomeDir()
 		if err != nil || !filepath.IsAbs(home) {
-			return false
+			return "", false
 		}
 		cache = filepath.Join(home, ".npm")
 	}
-	dir := prefetch.NpxDir(cache, l.Packages)
+	dir = prefetch.NpxDir(cache, l.Packages)
 	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
-	if err == nil && bytes.Contains(b, []byte(`"_npx"`)) {
-		return false
-	}
-	p.log.Info("npx has not installed the server yet: this start installs, and may outlive the proxy until the install is done", "folder", dir)
-	return true
+	return dir, err != nil || !bytes.Contains(b, []byte(`"_npx"`))
 }
 
 // outliveBound is how long a server started now may outlive the proxy:
@@ -131,9 +186,11 @@ func (p *proxy) firstInstall() bool {
 // the proxy) for any other start. Its guard ends it once that long has
 // passed since the proxy died (outlive_linux.go).
 func (p *proxy) outliveBound() time.Duration {
-	if !p.firstInstall() {
+	dir, first := p.npxInstall()
+	if !first {
 		return 0
 	}
+	p.log.Info("npx has not installed the server yet: this start installs, and may outlive the proxy until the install is done", "folder", dir)
 	return p.opts.InstallGrace
 }
 

@@ -23,17 +23,27 @@ import (
 // slowLauncher writes a fake npx that "installs" slowly, as npx does on a
 // first start: it writes state "partial", sleeps delay, writes
 // "complete", then execs the demo server (the test binary) with marker.
-// The returned read says what the state file holds.
+// The returned read says what the state file holds. npm's cache is an
+// empty folder (npm_config_cache), so that the proxy takes the start for
+// a first install, as npx's would be (see warmCache for one that is not).
 func slowLauncher(t *testing.T, delay time.Duration, marker string) (npx string, read func() string) {
 	t.Helper()
+	return slowTool(t, "npx", delay, marker)
+}
+
+// slowTool is slowLauncher for a launcher named tool (npx, uvx).
+func slowTool(t *testing.T, tool string, delay time.Duration, marker string) (npx string, read func() string) {
+	t.Helper()
 	dir := t.TempDir()
+	t.Setenv("npm_config_cache", filepath.Join(dir, "npm-cache"))
+	t.Setenv("NPM_CONFIG_CACHE", "")
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("ROOTPICK_TEST_SERVE", "demo")
 	state := filepath.Join(dir, "state")
-	npx = filepath.Join(dir, "npx")
+	npx = filepath.Join(dir, tool)
 	script := fmt.Sprintf("#!/bin/sh\necho partial > %q\nsleep %.3f\necho complete >> %q\nexec %q %q\n", state, delay.Seconds(), state, exe, marker)
 	if err := os.WriteFile(npx, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
@@ -111,6 +121,74 @@ func TestProxyLetsAnInstallFinish(t *testing.T) {
 		t.Errorf("the server %v outlived the proxy", pids)
 	}
 	t.Logf("the proxy's stderr:\n%s", text)
+}
+
+// warmCache makes npm's cache (npm_config_cache, as slowLauncher set it)
+// hold a complete npx install of packages: the "_npx" npx writes last.
+func warmCache(t *testing.T, packages ...string) {
+	t.Helper()
+	dir := prefetch.NpxDir(os.Getenv("npm_config_cache"), packages)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"dependencies": {"` + packages[0] + `": "^1"}, "_npx": {"packages": ["` + packages[0] + `"]}}`
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestProxyInstallNoticeOnlyOnAFirstInstall: while the host waits, the
+// proxy says "npx is still installing … (first start" only when npx's
+// cache lacks the server's complete install; a warm npx that is merely
+// slow to answer is not said to install. A launcher whose cache cannot
+// be read this way (uvx) is said not to have answered, and that it may be
+// installing: never that it is.
+func TestProxyInstallNoticeOnlyOnAFirstInstall(t *testing.T) {
+	const slow = 1500 * time.Millisecond // several notices (every 200 ms)
+	answered := func(t *testing.T, host mcp.Connection, done <-chan error) {
+		t.Helper()
+		if _, err := host.Read(context.Background()); err != nil { // the answer to initialize
+			t.Fatal(err)
+		}
+		_ = host.Close()
+		select {
+		case err := <-done:
+			logEnd(t, err)
+		case <-time.After(30 * time.Second):
+			t.Fatal("the proxy did not return")
+		}
+	}
+	t.Run("cold npx", func(t *testing.T) {
+		npx, _ := slowLauncher(t, slow, uniqueMarker("install-cold"))
+		host, notices, done := installHost(t, []string{npx, "-y", "@fake/server"}, ProxyOptions{InstallGrace: time.Minute})
+		answered(t, host, done)
+		for _, want := range []string{"npx is still installing @fake/server (first start,", "npx answered after"} {
+			if !strings.Contains(notices.String(), want) {
+				t.Errorf("a first install's notices lack %q:\n%s", want, notices)
+			}
+		}
+	})
+	t.Run("warm npx", func(t *testing.T) {
+		npx, _ := slowLauncher(t, slow, uniqueMarker("install-warm"))
+		warmCache(t, "@fake/server")
+		host, notices, done := installHost(t, []string{npx, "-y", "@fake/server"}, ProxyOptions{InstallGrace: time.Minute})
+		answered(t, host, done)
+		if text := notices.String(); strings.Contains(text, "install") || strings.Contains(text, "first start") {
+			t.Errorf("a warm npx, slow to answer, was said to install:\n%s", text)
+		}
+	})
+	t.Run("uvx", func(t *testing.T) {
+		uvx, _ := slowTool(t, "uvx", slow, uniqueMarker("install-uvx"))
+		host, notices, done := installHost(t, []string{uvx, "fake-server"}, ProxyOptions{InstallGrace: time.Minute})
+		answered(t, host, done)
+		text := notices.String()
+		if !strings.Contains(text, "uvx has not answered yet (") || !strings.Contains(text, "it may be installing fake-server") {
+			t.Errorf("uvx's notices do not say it has not answered, and may be installing:\n%s", text)
+		}
+		if strings.Contains(text, "is still installing") || strings.Contains(text, "first start") {
+			t.Errorf("uvx, which cannot be told cold from warm, was said to install:\n%s", text)
+		}
+	})
 }
 
 // TestProxyInstallWaitIsBounded: an install that outlasts InstallGrace, or
