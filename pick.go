@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootpick/rootpick/internal/hostcfg"
 	"github.com/rootpick/rootpick/internal/logfile"
 	"github.com/rootpick/rootpick/internal/screen"
 
@@ -161,6 +163,17 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 		storeProblem = logProblem
 	}
 	proxyDir := mcpconn.ProxyDir(state)
+	// No server named: the built-in demo, unless the profile has its own
+	// consumers (the hosts' servers wrapped for it, its running proxies):
+	// the picker of a profile serves those, and a demo server beside them
+	// would be asked the consent meant for them.
+	var consumers []string
+	if len(specs) == 1 && specs[0].Demo != nil {
+		if consumers = profileConsumers(e, proxyDir, c.Profile, logger); len(consumers) > 0 {
+			specs = nil
+			logger.Info("no demo server: the profile has its consumers", "consumers", strings.Join(consumers, ", "))
+		}
+	}
 	model := ui.New(ui.Config{
 		Dir:     dir,
 		Hub:     hub,
@@ -179,6 +192,7 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 		NoMouse:       c.NoMouse,
 		AsRoot:        runningAsRoot(),
 		RememberAllow: rememberAllow(e.config, specs),
+		Consumers:     consumers,
 	})
 	// Signals end the program like ctrl+c does: nothing is printed, the
 	// servers are stopped, and the exit code says which signal it was.
@@ -351,6 +365,40 @@ func (c *pickCmd) serverSpecs(command []string, cfg *configFile) ([]mcpconn.Spec
 		}
 	}
 	return specs, nil
+}
+
+// profileConsumers names who consumes profile's consent besides the
+// picker's own servers: each MCP server an agent host runs through
+// rootpick proxy for it ("claude → fs", from the hosts' files, for the
+// current folder's project files too) and each proxy of it running now
+// ("Claude Code → fs"). It reads the hosts' files; a file that cannot be
+// read is logged and skipped.
+func profileConsumers(e *env, proxyDir, profile string, logger *slog.Logger) []string {
+	var out []string
+	if entries, err := mcpconn.ListProxies(proxyDir, profile); err == nil {
+		for _, p := range entries {
+			out = append(out, cmp.Or(p.Host, "a host")+" → "+cmp.Or(p.Server, p.Command))
+		}
+	}
+	places, err := hostPlaces(e.dirs, "")
+	if err != nil {
+		return out
+	}
+	var problems strings.Builder
+	configs, _ := loadHostConfigs(&problems, places, "")
+	if problems.Len() > 0 {
+		logger.Info("host configuration not read", "problems", strings.TrimSpace(problems.String()))
+	}
+	for _, c := range configs {
+		for _, s := range c.Servers {
+			if s.Kind == hostcfg.Proxied && cmp.Or(s.Profile, consent.DefaultProfile) == profile {
+				if name := c.File.Host + " → " + s.Name; !slices.Contains(out, name) {
+					out = append(out, name)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // rememberAllow is ui.Config.RememberAllow: a path allowed to a server of

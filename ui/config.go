@@ -67,6 +67,11 @@ type Config struct {
 	// Intro, when set, starts the screen with a line that says what
 	// rootpick is for (the demo's first screen).
 	Intro bool
+	// Consumers name who consumes the profile's consent when the picker
+	// runs no server of its own for it ("claude → fs": the hosts' servers
+	// wrapped for the profile, its running proxies): the dialog and the
+	// status line say the folders go to them.
+	Consumers []string
 	// ProxyDir, with Store, is where the proxies of Store's profile
 	// register (mcpconn.ProxyDir); they are shown beside the servers.
 	ProxyDir string

@@ -102,3 +102,18 @@ func TestCrashLoopDoesNotLookHealthy(t *testing.T) {
 		t.Errorf("after a minute up the status line still says it restarted: %q", line)
 	}
 }
+
+// TestProfileConsumersAreTheReceivers: a picker that runs no server of
+// its own for a profile with consumers (Config.Consumers) says, before
+// any consent and in the dialog, that the folders go to them, and when.
+func TestProfileConsumersAreTheReceivers(t *testing.T) {
+	m := wide(t)
+	m.cfg.Consumers = []string{"claude → fs"}
+	if line := statusOf(m); !strings.Contains(line, "nothing shared  for claude → fs (not running now: each gets the folders when its host starts it)") {
+		t.Errorf("the status line before any consent: %q", line)
+	}
+	openDialog(t, m, mkRoot("/work/demo/api"))
+	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, "Share 1 root with claude → fs (not running now: each gets the folders when its host starts it)?") {
+		t.Errorf("the dialog does not name the receivers:\n%s", screen(m))
+	}
+}

@@ -807,12 +807,32 @@ func (f *fleet) serverNames() string {
 	}
 	out := strings.Join(names, ", ")
 	if len(conn) == 0 {
+		if c := f.consumers(); c != "" {
+			return c + " (" + consumersLater + ")"
+		}
 		out = "no connected server"
 	}
-	if waiting := len(f.list) - len(conn); waiting > 0 {
-		out += " (" + plural(waiting, "more server", "more servers") + " will be served when it connects)"
+	switch waiting := len(f.list) - len(conn); {
+	case waiting == 1:
+		out += " (1 more server will be served when it connects)"
+	case waiting > 1:
+		out += " (" + itoa(waiting) + " more servers will be served when they connect)"
 	}
 	return out
+}
+
+// consumersLater says when the profile's consumers (Config.Consumers)
+// get the folders: none of them is running.
+const consumersLater = "not running now: each gets the folders when its host starts it"
+
+// consumers names the profile's consumers (Config.Consumers), escaped and
+// joined, or "".
+func (f *fleet) consumers() string {
+	names := make([]string, len(f.cfg.Consumers))
+	for i, c := range f.cfg.Consumers {
+		names[i] = safetext.Escape(c)
+	}
+	return strings.Join(names, ", ")
 }
 
 // restartIn counts down to a restart: "restarting in 4s".
@@ -886,6 +906,9 @@ func (f *fleet) line(w int) string {
 	// one word each, then (several servers) counted by state. Where a
 	// server is down, " — tab for details" follows while there is room.
 	if len(f.list) == 0 {
+		if c := f.consumers(); c != "" {
+			return exposed + "  " + f.st.dim.Render("for "+c+" ("+consumersLater+")")
+		}
 		return exposed + "  " + f.st.dim.Render("no server")
 	}
 	tries := f.lineTries(exposed, shortExposed, w)
