@@ -320,6 +320,32 @@ func listHosts(w io.Writer, configs []*hostcfg.Config, host string, grants profi
 	if proxied > 0 && runningAsRoot() {
 		fmt.Fprintln(w, "warning: rootpick runs as root here: a proxied server, enforced, still reads all that root can in its runtime (/etc/shadow, other processes' /proc). Run the host and rootpick as yourself.")
 	}
+	for _, c := range configs {
+		if c.File.Host == hostcfg.Gemini {
+			if note := geminiTrustNote(c.File); note != "" {
+				fmt.Fprintln(w, note)
+			}
+			break
+		}
+	}
+}
+
+// geminiTrustNote says, for Gemini CLI's file f, when Gemini CLI's
+// trusted folders mark f's project folder untrusted: run there, Gemini CLI
+// reads none of the project's settings and starts no MCP server at all,
+// the person's own included, wrapped or not, and nothing in the entries
+// shows it. "" when the folder is not marked untrusted; a trust file that
+// cannot be read is said too (Gemini CLI stops on it).
+func geminiTrustNote(f hostcfg.File) string {
+	tr, err := hostcfg.GeminiFolderTrust(f.Home, f.Workspace, f.Getenv)
+	if err != nil {
+		return "note: whether Gemini CLI trusts " + shownFolder(f.Workspace, f.Home) + " cannot be told: " + shown(err.Error())
+	}
+	if !tr.Untrusted {
+		return ""
+	}
+	return fmt.Sprintf("note: Gemini CLI's trusted folders mark %s untrusted (%s: %s is DO_NOT_TRUST): run there, Gemini CLI reads no .gemini/settings.json of the folder and starts no MCP server at all, yours included, wrapped or not; /permissions in Gemini CLI changes it",
+		shownFolder(f.Workspace, f.Home), shownFolder(tr.File, f.Home), shownFolder(filepath.Clean(tr.Rule), f.Home))
 }
 
 // runningAsRoot says whether this process runs as root (euid 0); tests
@@ -610,6 +636,9 @@ type planner struct {
 	// refused says a server asked for by name could not be changed.
 	refused bool
 	grants  profileGrants
+	// geminiSaid says the note on Gemini CLI's trusted folders was made
+	// (geminiTrustNote): once a run, under the first Gemini file's diff.
+	geminiSaid bool
 }
 
 // missing are the names asked for that no file has, as shown.
@@ -737,6 +766,12 @@ func (pl *planner) view(p *planned, k int, read *hostcfg.Config, data []byte, re
 			pl.wrapped(p, c, i)
 		} else {
 			p.notes = append(p.notes, unwrapNotes(s)...)
+		}
+	}
+	if pl.ch.wrap && c.File.Host == hostcfg.Gemini && !pl.geminiSaid {
+		pl.geminiSaid = true
+		if note := geminiTrustNote(c.File); note != "" {
+			p.notes = append(p.notes, note)
 		}
 	}
 	if pl.ch.wrap && c.File.Scope == hostcfg.ScopeProject && !p.portable {

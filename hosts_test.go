@@ -700,6 +700,40 @@ func TestHostsWrapNamesTheFolderToPick(t *testing.T) {
 	want(closing(plain, "work"), "~/src", " (where work's consent was given)")
 }
 
+// TestHostsGeminiUntrustedFolder: when Gemini CLI's trusted folders mark
+// the project folder untrusted, rootpick hosts and hosts wrap of Gemini's
+// servers say that Gemini CLI starts no MCP server there, once; a trusted
+// folder, or another host's listing, says nothing of it.
+func TestHostsGeminiUntrustedFolder(t *testing.T) {
+	home, project := hostsSandbox(t)
+	trust := filepath.Join(home, ".gemini", "trustedFolders.json")
+	note := "note: Gemini CLI's trusted folders mark " + project + " untrusted (~/.gemini/trustedFolders.json: " + project + " is DO_NOT_TRUST): run there, Gemini CLI reads no .gemini/settings.json of the folder and starts no MCP server at all, yours included, wrapped or not; /permissions in Gemini CLI changes it\n"
+	rootpick := func(args ...string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if err := run(append(args, "--project", project), &out, &errb); err != nil {
+			t.Fatalf("rootpick %q: %v\n%s\n%s", args, err, out.String(), errb.String())
+		}
+		return out.String()
+	}
+	writeHostFile(t, trust, `{`+strconv.Quote(project)+`: "TRUST_FOLDER"}`)
+	if out := rootpick("hosts"); strings.Contains(out, "trusted folders") {
+		t.Errorf("a trusted folder is said untrusted:\n%s", out)
+	}
+	writeHostFile(t, trust, `{`+strconv.Quote(filepath.Dir(project))+`: "TRUST_FOLDER", `+strconv.Quote(project)+`: "DO_NOT_TRUST"}`)
+	for _, args := range [][]string{{"hosts"}, {"hosts", "gemini"}} {
+		if out := rootpick(args...); strings.Count(out, note) != 1 {
+			t.Errorf("%q does not say once %q:\n%s", args, note, out)
+		}
+	}
+	if out := rootpick("hosts", "claude"); strings.Contains(out, "trusted folders") {
+		t.Errorf("hosts claude speaks of Gemini CLI:\n%s", out)
+	}
+	if out := rootpick("hosts", "wrap", "gemini", "--yes", "--no-prefetch"); strings.Count(out, note) != 1 {
+		t.Errorf("hosts wrap gemini does not say once %q:\n%s", note, out)
+	}
+}
+
 // TestHostsWrapOneFileTwoHosts: a file two hosts read (a project's
 // .cursor/mcp.json a link to its .mcp.json; a .vscode/mcp.json link to a
 // file holding both "servers" and "mcpServers") is shown, written and
