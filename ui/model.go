@@ -97,7 +97,7 @@ type Model struct {
 
 	// Derived per change, not per frame (rows.go).
 	sharedCache   map[string]bool
-	sharedVersion uint64 // the sharing version sharedCache was built at
+	sharedVersion [2]uint64 // the sharing and proxy-serving versions sharedCache was built at
 	rowCounts     rowCounts
 
 	// The consented set, the consent pipeline's phase and its pending
@@ -187,6 +187,12 @@ func New(cfg Config) *Model {
 func (m *Model) sharedPaths() map[string]bool {
 	out := make(map[string]bool, len(m.sh.Served()))
 	for _, r := range m.sh.Served() {
+		out[r.Path] = true
+	}
+	// What the profile's proxies serve (its remembered consent) is
+	// exposed too: a row they serve is shared, and unchecking it is a
+	// removal to review.
+	for _, r := range m.fleet.proxyServed() {
 		out[r.Path] = true
 	}
 	return out

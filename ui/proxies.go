@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -68,6 +69,9 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 		s.fetched, s.fetchedAt, s.asked, s.notFetching = e.Fetched, e.FetchedAt, e.Asked, e.NotFetching
 		s.protocol = safetext.Escape(e.Protocol)
 		s.noConsent = e.Problem != ""
+		if !slices.Equal(s.serving, e.Served) {
+			m.fleet.servingVer++
+		}
 		s.serving = e.Served
 		// What its server said it holds, when the proxy could ask: the
 		// same verified / mismatch as the picker's own servers.
@@ -92,9 +96,17 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 	}
 	for i := 0; i < len(m.fleet.list); i++ {
 		if s := m.fleet.list[i]; s.proxy && !seen[s.label] {
+			if len(s.serving) > 0 {
+				m.fleet.servingVer++
+			}
 			m.fleet.list = append(m.fleet.list[:i], m.fleet.list[i+1:]...)
 			i--
 		}
+	}
+	if n := m.sh.RememberedCount(); n > 0 && strings.HasPrefix(m.status.note, "Remembered ") && len(m.fleet.proxyServed()) > 0 {
+		// The remembered consent is the profile's: its proxies serve it.
+		m.setNote("Remembered "+plural(n, "root", "roots")+": the profile's proxies serve them now (✓ served); uncheck one and "+
+			keyName(m.keys.Review)+" to stop.", false)
 	}
 	return pollProxies(m.cfg.ProxyDir, m.cfg.Store.Profile(), proxyPoll)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
@@ -92,7 +93,8 @@ func TestProxiesServingAreExposed(t *testing.T) {
 	if st := statusOf(m); !strings.HasPrefix(st, "2 roots served by 1 proxy") || !strings.Contains(st, "Claude Code → fs (proxy) synced") {
 		t.Fatalf("status with a proxy serving two roots: %q", st)
 	}
-	if h := ansi.Strip(m.headerView()); !strings.Contains(h, "✓2 served by 1 proxy") {
+	// Not checked here: a confirmation of the checks would stop them.
+	if h := ansi.Strip(m.headerView()); !strings.Contains(h, "−2 remove") {
 		t.Fatalf("the header does not count what the proxy serves: %q", h)
 	}
 	cmd := send(m, "ctrl+d")
@@ -103,6 +105,44 @@ func TestProxiesServingAreExposed(t *testing.T) {
 	d := m.sh.Dialog()
 	if d == nil || len(d.change.Removed) != 2 {
 		t.Fatalf("the revoke-all review: %+v", d)
+	}
+}
+
+// TestProxyServedRowsAreServed: rows the profile's proxies serve (checked
+// from the remembered consent) read "✓ served by <proxy>", are no
+// unconfirmed change, and unchecking one proposes exactly its removal:
+// enter does not take the highlighted row as an addition.
+func TestProxyServedRowsAreServed(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.cfg.Store = storeFor(t)
+	m.setSize(200, 30)
+	api, web := mkRoot("/work/demo/api"), mkRoot("/work/demo/web")
+	m.applyRemembered(&consent.Record{Dir: "/work/demo", Roots: []consent.Root{api, web}, Time: time.Now()})
+	m.Update(proxiesMsg{entries: []mcpconn.ProxyEntry{
+		{PID: 11, ProxyStatus: mcpconn.ProxyStatus{Host: "Claude Code", Server: "fs", State: "connected", Asked: true,
+			Fetched: []string{api.URI, web.URI}, Served: []string{api.URI, web.URI}}},
+	}})
+	if row := rowOf(t, m, "api "); !strings.Contains(row, "✓ served by Claude Code → fs (proxy)") {
+		t.Errorf("a row the proxy serves reads %q", row)
+	}
+	if n := m.unconfirmed(); n != 0 {
+		t.Errorf("unconfirmed() = %d with the proxy serving the checks", n)
+	}
+	if !strings.Contains(m.status.note, "the profile's proxies serve them now") {
+		t.Errorf("the note still says the remembered roots are not shared: %q", m.status.note)
+	}
+	m.picker.MoveTo(0) // api
+	send(m, "space")
+	if n := m.unconfirmed(); n != 1 {
+		t.Errorf("unconfirmed() = %d after unchecking a served row", n)
+	}
+	if cmd := send(m, "enter"); cmd == nil || m.picker.IsChecked(api.Path) {
+		t.Fatalf("enter did not review, or took the highlighted row (api checked: %v)", m.picker.IsChecked(api.Path))
+	}
+	m.Update(proposalMsg{proposed: plainItems(web.Path)}) // what the checks resolve to (the fixture's folders do not exist)
+	d := m.sh.Dialog()
+	if d == nil || len(d.change.Added) != 0 || len(d.change.Removed) != 1 || d.change.Removed[0].Path != api.Path {
+		t.Fatalf("enter after unchecking a served row reviews %+v", d)
 	}
 }
 

@@ -52,12 +52,16 @@ func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 		// Withdrawn by the hub, still checked: not a change the person
 		// made, and only a new consent shares it again.
 	case checked && shared[path]:
-		if was, ok := m.sh.ServedReadOnly(path); ok && was != ro {
+		switch was, ok := m.sh.ServedReadOnly(path); {
+		case ok && was != ro:
 			// A change of access alone is a change to confirm.
 			r := consent.Root{ReadOnly: ro}
 			tag(m.st.added, glyphAccess, r.Access(), " (was "+consent.Root{ReadOnly: was}.Access()+")")
 			accessSaid = true
-		} else {
+		case !ok:
+			// Served by the profile's proxies only: say by whom.
+			tag(m.st.ok, glyphShared, "served", " by "+m.fleet.servingNames(path))
+		default:
 			tag(m.st.ok, glyphShared, "shared", "")
 		}
 	case checked && m.isRemembered(path):
@@ -79,7 +83,7 @@ func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 // sharedSet is the exposed paths as a set, rebuilt only when the sets
 // change (sharing's version).
 func (m *Model) sharedSet() map[string]bool {
-	if v := m.sh.Version(); m.sharedCache == nil || m.sharedVersion != v {
+	if v := [2]uint64{m.sh.Version(), m.fleet.servingVer}; m.sharedCache == nil || m.sharedVersion != v {
 		m.sharedCache, m.sharedVersion = m.sharedPaths(), v
 	}
 	return m.sharedCache
@@ -114,8 +118,8 @@ type rowCounts struct {
 // countsKey is everything the tally is made of: the picker's checks and
 // list, and the consented sets.
 type countsKey struct {
-	checked, list int // picker versions
-	sharing       uint64
+	checked, list    int // picker versions
+	sharing, serving uint64
 }
 
 func (m *Model) countsKey() countsKey {
@@ -123,6 +127,7 @@ func (m *Model) countsKey() countsKey {
 		checked: m.picker.CheckedVersion(),
 		list:    m.picker.ListVersion(),
 		sharing: m.sh.Version(),
+		serving: m.fleet.servingVer,
 	}
 }
 
@@ -252,11 +257,8 @@ func (m *Model) pendingCounts() string {
 	part(c.shared, glyphShared, "shared")
 	part(c.covered, glyphCovered, "covered")
 	part(c.withdrawnRows, glyphWithdrawn, "withdrawn")
-	// What the profile's proxies serve is exposed too (the remembered
-	// consent, served to the hosts' servers), whatever this picker serves.
-	if n := len(m.fleet.proxyServed()); n > 0 {
-		parts = append(parts, glyphShared+itoa(n)+" served by "+plural(m.fleet.proxyCount(), "proxy", "proxies"))
-	}
+	// What the profile's proxies serve is counted as shared (sharedPaths):
+	// its rows say by whom, and the status line how many proxies.
 	if len(parts) == 0 {
 		return ""
 	}

@@ -28,9 +28,12 @@ import (
 type fleet struct {
 	*common
 	list []*serverState
-	sh   *sharing.State[consentDialog]
-	now  *time.Time // the model's clock, as of the last event or tick
-	cfg  *Config    // the model's: the hub (its protocol), the scanned folder, the log named in the pane
+	// servingVer changes whenever what a proxy serves does (onProxies),
+	// for the caches of the exposed set.
+	servingVer uint64
+	sh         *sharing.State[consentDialog]
+	now        *time.Time // the model's clock, as of the last event or tick
+	cfg        *Config    // the model's: the hub (its protocol), the scanned folder, the log named in the pane
 }
 
 // life is where a server's process is.
@@ -1138,6 +1141,18 @@ func (f *fleet) proxyServed() []consent.Root {
 		}
 	}
 	return out
+}
+
+// servingNames names the proxies that serve path, joined.
+func (f *fleet) servingNames(path string) string {
+	var names []string
+	u := consent.PathToURI(path)
+	for _, s := range f.list {
+		if s.proxy && slices.Contains(s.serving, u) {
+			names = append(names, f.displayName(s))
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // proxyCount is how many proxies serve something.
