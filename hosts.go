@@ -435,7 +435,7 @@ func (ch hostsChange) chosenServers(configs []*hostcfg.Config) (names []string, 
 				Name:   c.File.Host + " · " + string(s.Scope) + " · " + s.Name,
 				Detail: redact.Text(strings.Join(append([]string{s.Command}, s.Args...), " ")),
 			}
-			if len(c.FolderArgs(i)) > 0 {
+			if slices.ContainsFunc(c.FolderArgs(i), hostcfg.FolderRun.Replaced) {
 				item.Note, item.Checked = "takes folders → {roots}", true
 			}
 			items = append(items, item)
@@ -1165,6 +1165,9 @@ func (ch hostsChange) wrapNotes(c *hostcfg.Config, i int, grants profileGrants) 
 		switch {
 		case r.Inside:
 			notes = append(notes, fmt.Sprintf("warning: %s keeps %s: {roots} cannot stand inside an argument, so the server gets that folder whatever you consent (enforced, it cannot open it unless consented)", shown(s.Name), words))
+		case r.Flag != "":
+			notes = append(notes, fmt.Sprintf("warning: %s keeps %s %s: %s takes exactly one folder, and {roots} stands for as many as you consent (none before a consent), which the server would refuse; so it gets that folder whatever you consent (enforced, it cannot open it unless consented)",
+				shown(s.Name), shown(r.Flag), words, shown(r.Flag)))
 		case ch.proxy.KeepArgs:
 			kept = append(kept, words)
 		default:

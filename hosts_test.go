@@ -734,6 +734,31 @@ func TestHostsGeminiUntrustedFolder(t *testing.T) {
 	}
 }
 
+// TestHostsWrapGitRepository: mcp-server-git's --repository takes exactly
+// one folder, which {roots} (none, or several) cannot be: wrap keeps the
+// folder and the diff says why; it never writes --repository {roots}.
+func TestHostsWrapGitRepository(t *testing.T) {
+	home, project := hostsSandbox(t)
+	repo := filepath.Join(home, "src", "app")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mcp := filepath.Join(project, ".mcp.json")
+	writeHostFile(t, mcp, `{"mcpServers": {"git": {"command": "uvx", "args": ["mcp-server-git", "--repository", `+strconv.Quote(repo)+`]}}}`)
+	var out, errb bytes.Buffer
+	if err := run([]string{"hosts", "wrap", "claude", "git", "--yes", "--no-prefetch", "--project", project}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	want := "warning: git keeps --repository " + repo + ": --repository takes exactly one folder, and {roots} stands for as many as you consent (none before a consent), which the server would refuse; so it gets that folder whatever you consent (enforced, it cannot open it unless consented)\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("the diff does not say %q:\n%s", want, out.String())
+	}
+	b, _ := os.ReadFile(mcp)
+	if !strings.Contains(string(b), `"--", "uvx", "mcp-server-git", "--repository", `+strconv.Quote(repo)+`]`) || strings.Contains(string(b), "{roots}") {
+		t.Errorf("wrap wrote:\n%s", b)
+	}
+}
+
 // TestHostsWrapOneFileTwoHosts: a file two hosts read (a project's
 // .cursor/mcp.json a link to its .mcp.json; a .vscode/mcp.json link to a
 // file holding both "servers" and "mcpServers") is shown, written and

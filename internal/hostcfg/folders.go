@@ -29,6 +29,58 @@ type FolderRun struct {
 	// Inside says the folder is the value of a --flag=FOLDER argument:
 	// {roots} can only stand for whole arguments, so wrap leaves it.
 	Inside bool
+	// Flag, when not "", is the flag before the folder that takes exactly
+	// one folder as its value (mcp-server-git --repository DIR; see
+	// oneFolderFlags): {roots} stands for as many folders as are
+	// consented, none before a consent, and the server would refuse
+	// --repository with none or with several, so wrap leaves the folder
+	// as it is, and says so. The run is that one argument.
+	Flag string
+}
+
+// Replaced reports whether wrap replaces the run with {roots} (unless
+// told to keep every folder argument): a folder inside --flag=FOLDER, or
+// the one value of a flag that takes exactly one folder, is kept.
+func (r FolderRun) Replaced() bool {
+	return !r.Inside && r.Flag == ""
+}
+
+// oneFolderFlags are, by server program (as serverProgram names it), the
+// flags known to take exactly one folder. A server's documentation is
+// the only way to know: a flag may as well take several folders, or take
+// none and be followed by positional ones.
+var oneFolderFlags = map[string][]string{
+	// modelcontextprotocol/servers src/git: click's --repository/-r is
+	// one Path; the server also lists the repositories among its roots.
+	"mcp-server-git": {"--repository", "-r"},
+}
+
+// serverProgram names the server a command line starts, for
+// oneFolderFlags: the launcher's program (uvx mcp-server-git, python -m
+// mcp_server_git, npx -y pkg@1.2) or the command itself, without its
+// folder, extension or version, lower case, with '_' read as '-'; "" when
+// a launcher starts no program.
+func serverProgram(command string, args []string) string {
+	name := command
+	if _, ok := launcherOf(command); ok {
+		at := dataStart(command, args)
+		if at == 0 || at > len(args) {
+			return ""
+		}
+		name = args[at-1]
+	}
+	name = strings.ToLower(name)
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	if i := strings.LastIndexByte(name, '@'); i > 0 {
+		name = name[:i] // pkg@1.2.3, pkg@latest
+	}
+	name, _, _ = strings.Cut(name, "==") // pkg==1.2
+	for _, ext := range []string{".exe", ".cmd", ".bat", ".py"} {
+		name = strings.TrimSuffix(name, ext)
+	}
+	return strings.ReplaceAll(name, "_", "-")
 }
 
 // launcher is a program whose first argument that is not a flag, a flag's
@@ -154,10 +206,16 @@ func (c *Config) FolderArgs(i int) []FolderRun {
 // folderRuns finds the folder runs of a command line.
 func (f File) folderRuns(command string, args []string) []FolderRun {
 	var runs []FolderRun
-	for i := dataStart(command, args); i < len(args); i++ {
+	start := dataStart(command, args)
+	oneFolder := oneFolderFlags[serverProgram(command, args)]
+	for i := start; i < len(args); i++ {
 		a := args[i]
 		if path, ok := f.folder(a); ok {
-			if n := len(runs); n > 0 && !runs[n-1].Inside && runs[n-1].End == i {
+			if i > start && slices.Contains(oneFolder, args[i-1]) {
+				runs = append(runs, FolderRun{Start: i, End: i + 1, Args: []string{a}, Paths: []string{path}, Flag: args[i-1]})
+				continue
+			}
+			if n := len(runs); n > 0 && runs[n-1].Replaced() && runs[n-1].End == i {
 				r := &runs[n-1]
 				r.End++
 				r.Args, r.Paths = append(r.Args, a), append(r.Paths, path)

@@ -218,6 +218,14 @@ func TestHostsFolderArg(t *testing.T) {
 		{Claude, "bash", []string{"-c", "sub", "sub"}, map[int]string{2: project + "/sub"}},
 		{Claude, `C:\Program Files\nodejs\node.EXE`, []string{"sub", "sub"}, map[int]string{1: project + "/sub"}},
 		{Claude, "npx", []string{"-y"}, map[int]string{}},
+		// A flag that takes exactly one folder: its value is a run of its
+		// own, kept ("#FLAG" after the path); a folder after it is another.
+		{Claude, "uvx", []string{"mcp-server-git", "--repository", "sub", "~/src"}, map[int]string{2: project + "/sub#--repository", 3: home + "/src"}},
+		{Claude, "uvx", []string{"mcp-server-git==0.6.2", "-r", "sub"}, map[int]string{2: project + "/sub#-r"}},
+		{Claude, "python", []string{"-m", "mcp_server_git", "--repository", "sub"}, map[int]string{3: project + "/sub#--repository"}},
+		{Claude, "/usr/local/bin/mcp-server-git", []string{"--repository", "sub"}, map[int]string{1: project + "/sub#--repository"}},
+		// Another server's --repository is not known to take one folder.
+		{Claude, "uvx", []string{"other-server", "--repository", "sub"}, map[int]string{2: project + "/sub"}},
 	} {
 		f, _ := FileFor(tc.host, "user", "x")
 		f.Home, f.Workspace = home, project
@@ -229,15 +237,63 @@ func TestHostsFolderArg(t *testing.T) {
 				if r.Inside {
 					got[k] += "!"
 				}
+				if r.Flag != "" {
+					got[k] += "#" + r.Flag
+				}
 			}
 		}
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s %s %q: folders %v, want %v", tc.host, tc.command, tc.args, got, tc.want)
 		}
 	}
+	// The one folder of --repository is a run of its own: the folder
+	// after it is not part of it.
+	f0, _ := FileFor(Claude, "user", "x")
+	f0.Home, f0.Workspace = home, project
+	if runs := f0.folderRuns("uvx", []string{"mcp-server-git", "--repository", "sub", "~/src"}); len(runs) != 2 || runs[0].Replaced() || !runs[1].Replaced() {
+		t.Errorf("--repository sub ~/src: runs %+v", runs)
+	}
 	// Unknown places: nothing relative, nothing from ~ or variables.
 	f, _ := FileFor(VSCode, "user", "x")
 	if runs := f.folderRuns("srv", []string{".", "~", "${workspaceFolder}", "${userHome}", dir}); len(runs) != 1 || runs[0].Start != 4 {
 		t.Errorf("without places: %v", runs)
+	}
+}
+
+// TestHostsWrapKeepsAOneFolderFlag: wrap leaves the folder of a flag that
+// takes exactly one (mcp-server-git --repository DIR) as it is: no
+// {roots}, no --orig-arg; a folder argument beside it is replaced as
+// usual, and unwrap gives the file back.
+func TestHostsWrapKeepsAOneFolderFlag(t *testing.T) {
+	dir := t.TempDir()
+	repo, other := filepath.Join(dir, "repo"), filepath.Join(dir, "other")
+	for _, d := range []string{repo, other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, _ := FileFor(Claude, "user", filepath.Join(dir, ".claude.json"))
+	f.Home, f.Workspace = dir, dir
+	in := `{"mcpServers": {"git": {"command": "uvx", "args": ["mcp-server-git", "--repository", "` + repo + `"]}, "fs": {"command": "srv", "args": ["` + other + `"]}}}`
+	c, err := Parse(f, []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Wrap([]int{0, 1}, Proxy{Exe: "/r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"mcpServers": {"git": {"command": "/r", "args": ["proxy", "--host=claude", "--name=git", "--", "uvx", "mcp-server-git", "--repository", "` + repo + `"]}, "fs": {"command": "/r", "args": ["proxy", "--host=claude", "--name=fs", "--orig-arg", "` + other + `", "--", "srv", "{roots}"]}}}`
+	if string(out) != want {
+		t.Errorf("wrapped\n%s\nwant\n%s", out, want)
+	}
+	f.Rootpick = []string{"/r"}
+	c2, err := Parse(f, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := c2.Unwrap([]int{0, 1})
+	if err != nil || string(back) != in {
+		t.Errorf("unwrapped %s, %v", back, err)
 	}
 }

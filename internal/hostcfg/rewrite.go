@@ -278,7 +278,7 @@ func (c *Config) PlanWrap(which []int, p Proxy) (*Rewrite, error) {
 		if !p.KeepArgs {
 			var runs []FolderRun
 			for _, r := range c.FolderArgs(i) {
-				if !r.Inside {
+				if r.Replaced() {
 					runs = append(runs, r)
 				}
 			}
