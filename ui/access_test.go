@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/vcsdetect"
 )
 
 // roRoot is mkRoot shared read-only.
@@ -128,5 +129,38 @@ func TestReadOnlyDefaultAndRemembered(t *testing.T) {
 	rec.Roots[0].ReadOnly = true
 	if m := New(Config{Dir: dir, Remembered: rec}); !m.picker.IsReadOnly(a) {
 		t.Error("a remembered read-only root is checked read and write")
+	}
+}
+
+// TestNothingJumpsAfterY: a checked row's "+ add" becomes "✓ shared"
+// after y; the state column is that wide from the start, so the row's
+// path and branch stay as they were (at 60 columns, where "+ add" alone
+// would leave room for the whole branch and "✓ shared" would not).
+func TestNothingJumpsAfterY(t *testing.T) {
+	m := fixture(t, repo("services/payments-gateway", "hotfix/retry-jitter"), repo("web", "main"))
+	m.setSize(60, 12)
+	m.picker.SetChecked([]string{"/work/demo/services/payments-gateway"})
+	before := rowOf(t, m, "services/payments-gateway")
+	m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/services/payments-gateway")})
+	after := rowOf(t, m, "services/payments-gateway")
+	head := func(row, state string) string { return strings.TrimSpace(row[:max(strings.Index(row, state), 0)]) }
+	if b, a := head(before, "+ add"), head(after, "✓ shared"); b == "" || b != a {
+		t.Errorf("the row moved or lost its branch after y:\n%q\n%q", before, after)
+	}
+}
+
+// TestDetailsWrapAWarning: the details pane wraps a warning rather than
+// cut it: its end names the file.
+func TestDetailsWrapAWarning(t *testing.T) {
+	m := fixture(t, repo("api", "main"))
+	m.setSize(120, 30)
+	m.Update(factsMsg{pool: m.pool, results: []vcsdetect.Result[repoFacts]{
+		{Repo: repo("api", "main"), Value: repoFacts{warnings: []string{"holds secrets at its top: .env, id_ed25519-deploy-key-for-production"}, risks: []string{consent.WarnSecrets}}},
+	}})
+	// Wrapped, the name may break at its hyphens: read it without the
+	// line breaks and the pane's border.
+	out := strings.Join(strings.Fields(strings.ReplaceAll(screen(m), "│", " ")), "")
+	if !strings.Contains(out, "id_ed25519-deploy-key-for-production") {
+		t.Errorf("the warning is cut before it names the file:\n%s", screen(m))
 	}
 }

@@ -81,8 +81,15 @@ func (m *Model) detailsView(w, h int) string {
 	// warnings and are never dropped; a short pane drops the rows after
 	// them instead (fitDetails).
 	// The warnings come first, so that a short pane never cuts them.
-	for _, w := range f.warnings {
-		rows = append(rows, line("warning  ", m.st.warn.Render("⚠ "+safetext.Escape(w))))
+	for _, warn := range f.warnings {
+		// Wrapped at spaces, never cut: the end names the file.
+		for i, l := range strings.Split(ansi.Wrap("⚠ "+safetext.Escape(warn), max(w-9, 8), ""), "\n") {
+			label := "warning  "
+			if i > 0 {
+				label = "         "
+			}
+			rows = append(rows, line(label, m.st.warn.Render(l)))
+		}
 	}
 	rows = append(rows, wrapped("path     ", safetext.Escape(r.Path))...)
 	if known && f.uri != "" {

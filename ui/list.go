@@ -156,6 +156,11 @@ func (l *listView) measure(p *picker.State, rows int) listColumns {
 		}
 		c.bw = max(c.bw, cellWidth(safetext.Escape(r.Branch))+l.cell(c.marks[j], r.Branch != "", true).width)
 	}
+	if c.sw > 0 {
+		// A checked row's "+ add" becomes "✓ shared" after y: the column
+		// is that wide from the start, so that nothing jumps then.
+		c.sw, swMid = max(c.sw, stateWidthAfterY), max(swMid, stateWidthAfterY)
+	}
 	c.nw, c.bw, c.kw, c.sw = fitColumns(l.width-6, c.nw, typicalWidth(c.labels), c.bw, c.kw, c.sw, swMid, swMin)
 	return c
 }
@@ -223,12 +228,13 @@ func (l *listView) row(p *picker.State, j int, c *listColumns) string {
 // the "by …" and reasons) and short (the risk and the glyphs), whose
 // widest cells are sw, swMid and swMin. Nothing gives way while all fit.
 // Then the state drops its details, a name much longer than the others
-// (nwTypical is the widest of the others) is cut, the name gives way (to
-// a third of the row), then the branch (to 8 cells; the details pane shows it whole),
-// then the kind, then the state down to its short form, then the branch
-// entirely, and last the name again: the short state is never dropped, so
-// a long outlier name is cut instead. What is left over then goes back to
-// the branch, then to the name.
+// (nwTypical is the widest of the others) is cut, the branch gives way
+// (to 8 cells; the details pane shows it whole), then the kind, then the
+// state down to its short form; only then do the names give way (to a
+// third of the row), then the branch entirely, and last the name again:
+// the short state is never dropped, so a long outlier name is cut
+// instead. What is left over then goes back to the branch, then to the
+// name.
 func fitColumns(avail, nw, nwTypical, bw, kw, sw, swMid, swMin int) (int, int, int, int) {
 	need := func() int {
 		n := nw
@@ -245,14 +251,18 @@ func fitColumns(avail, nw, nwTypical, bw, kw, sw, swMid, swMin int) (int, int, i
 		}
 	}
 	wantN, wantB := nw, bw
+	// The paths are what the rows are: the other columns give way before
+	// them (the details pane shows each whole), but for one path much
+	// longer than the rest, which is cut first (it would cut every
+	// other row's branch for itself).
 	shrink(&sw, min(sw, swMid))
-	shrink(&nw, min(nw, nwTypical)) // the outlier is cut first
+	shrink(&nw, min(nw, nwTypical)) // the outlier
 	shrink(&bw, min(bw, 8))
-	shrink(&nw, min(nw, max(avail/3, 12)))
 	if need() > avail {
 		kw = 0
 	}
 	shrink(&sw, min(sw, swMin))
+	shrink(&nw, min(nw, max(avail/3, 12)))
 	if need() > avail {
 		bw = 0
 	}
@@ -433,6 +443,10 @@ const (
 	// (the longer ones say "read-only").
 	glyphReadOnly = "ro"
 )
+
+// stateWidthAfterY is the width of "✓ shared", what a checked row's state
+// becomes after y: the least the state column takes while it shows any.
+var stateWidthAfterY = cellWidth(glyphShared + " shared")
 
 // rowState is a row's state column, in full ("⚠ secrets ✓ shared ⊂
 // covered by web"), without details ("⚠ secrets ✓ shared ⊂ covered") and
