@@ -83,8 +83,14 @@ func (c *checklist) rowTagger() func(path string) rowState {
 		if note == "" {
 			return rowState{}
 		}
-		t := c.st.pending.Render(note)
-		return rowState{full: t, mid: t, short: t}
+		// The note gives way before the name: whole, then its last
+		// word ("takes folders → {roots}" becomes "{roots}").
+		short := note
+		if i := strings.LastIndexByte(note, ' '); i >= 0 {
+			short = note[i+1:]
+		}
+		t, s := c.st.pending.Render(note), c.st.pending.Render(short)
+		return rowState{full: t, mid: s, short: s}
 	}
 }
 

@@ -45,3 +45,18 @@ func TestChecklist(t *testing.T) {
 		t.Fatal("esc did not cancel")
 	}
 }
+
+// TestChecklistKeepsNames: at 60 columns the server's name stays whole;
+// the note gives way first, to its last word.
+func TestChecklistKeepsNames(t *testing.T) {
+	items := []ChecklistItem{
+		{Name: "claude · project · filesystem-readonly", Detail: "npx -y @modelcontextprotocol/server-filesystem ~/src", Note: "takes folders → {roots}", Checked: true},
+		{Name: "claude · user · git", Detail: "uvx mcp-server-git"},
+	}
+	c := newChecklist("Wrap which servers?", items)
+	c.Update(tea.WindowSizeMsg{Width: 60, Height: 10})
+	view := ansi.Strip(c.View().Content)
+	if !strings.Contains(view, "claude · project · filesystem-readonly") || !strings.Contains(view, "{roots}") || strings.Contains(view, "takes folders") {
+		t.Errorf("at 60 columns:\n%s", view)
+	}
+}

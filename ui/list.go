@@ -230,11 +230,10 @@ func (l *listView) row(p *picker.State, j int, c *listColumns) string {
 // Then the state drops its details, a name much longer than the others
 // (nwTypical is the widest of the others) is cut, the branch gives way
 // (to 8 cells; the details pane shows it whole), then the kind, then the
-// state down to its short form; only then do the names give way (to a
-// third of the row), then the branch entirely, and last the name again:
-// the short state is never dropped, so a long outlier name is cut
-// instead. What is left over then goes back to the branch, then to the
-// name.
+// state down to its short form, then the branch entirely; only then do
+// the names give way: the short state is never dropped, so a long name is
+// cut instead. What is left over then goes back to the branch, then to
+// the name.
 func fitColumns(avail, nw, nwTypical, bw, kw, sw, swMid, swMin int) (int, int, int, int) {
 	need := func() int {
 		n := nw
@@ -262,9 +261,8 @@ func fitColumns(avail, nw, nwTypical, bw, kw, sw, swMid, swMin int) (int, int, i
 		kw = 0
 	}
 	shrink(&sw, min(sw, swMin))
-	shrink(&nw, min(nw, max(avail/3, 12)))
 	if need() > avail {
-		bw = 0
+		bw = 0 // the details pane shows it
 	}
 	shrink(&nw, 1)
 	grow := func(w *int, want int) {
