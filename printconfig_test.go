@@ -90,3 +90,28 @@ func TestProxyPrintConfig(t *testing.T) {
 		t.Errorf("an unknown host: %v, want exit 2", err)
 	}
 }
+
+// TestProxyPrintConfigInspectorCLI: --print-config inspector says the
+// command that runs the server of the file it printed with the
+// Inspector's CLI (--cli; without it the Inspector opens its UI), with a
+// name the shell must quote quoted (e2e's TestHostsE2EInspectorHint runs
+// it).
+func TestProxyPrintConfigInspectorCLI(t *testing.T) {
+	for name, want := range map[string]string{
+		"fs":       "# save this as config.json, then: npx -y @modelcontextprotocol/inspector --cli --config config.json --server fs --method tools/list\n",
+		"my files": "# save this as config.json, then: npx -y @modelcontextprotocol/inspector --cli --config config.json --server 'my files' --method tools/list\n",
+	} {
+		var out, hint bytes.Buffer
+		o := proxyCmd{PrintConfig: "inspector", Profile: "default", Protocol: "2025-11-25", Name: name}
+		if err := printHostConfig(&out, &hint, paths.FromEnv(), o, []string{"srv"}); err != nil {
+			t.Fatal(err)
+		}
+		if hint.String() != want {
+			t.Errorf("%q: the hint is\n%q\nwant\n%q", name, hint.String(), want)
+		}
+		var v map[string]map[string]map[string]any
+		if err := json.Unmarshal(out.Bytes(), &v); err != nil || v["mcpServers"][name] == nil {
+			t.Errorf("%q: the snippet %v:\n%s", name, err, out.String())
+		}
+	}
+}

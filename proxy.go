@@ -73,6 +73,13 @@ func serverCommand(e *env, name string, parsed []string) ([]string, error) {
 
 type hostName string
 
+// inspectorCommand is the command that lists, with the MCP Inspector's
+// CLI, the tools of the server name of a config.json --print-config
+// inspector wrote.
+func inspectorCommand(name string) string {
+	return "npx -y @modelcontextprotocol/inspector --cli --config config.json --server " + shellWord(name) + " --method tools/list"
+}
+
 // printConfigHosts are the hosts --print-config knows: hostcfg's, and
 // the MCP Inspector, which reads a config file but is no host hostcfg
 // rewrites.
@@ -369,7 +376,11 @@ func printHostConfig(w, hint io.Writer, dirs paths.Dirs, o proxyCmd, command []s
 		fmt.Fprintln(hint, "# for ~/.cursor/mcp.json (or .cursor/mcp.json in the project)")
 		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
 	case "inspector":
-		fmt.Fprintln(hint, "# for config.json, then: npx @modelcontextprotocol/inspector --config config.json --server "+name)
+		// The Inspector's CLI (--cli) is what runs a server from a config
+		// file and prints its answer; without --cli the same command
+		// opens its interactive UI instead. The command after "then:" is
+		// pasted as it is: the name is quoted for the shell.
+		fmt.Fprintln(hint, "# save this as config.json, then: "+inspectorCommand(name))
 		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
 	case "gemini":
 		fmt.Fprintln(hint, "# for ~/.gemini/settings.json (or .gemini/settings.json in the project)")

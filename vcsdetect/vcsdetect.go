@@ -77,10 +77,16 @@ type Repo struct {
 // where their build tool puts them, since the names are common: "vendor"
 // next to a go.mod and "target" next to a Cargo.toml or pom.xml (see
 // SkipBeside).
+//
+// ".npm" is npm's cache in the home folder, and "_npx" the folder npx
+// installs each server in, in that cache or one moved elsewhere
+// (npm_config_cache): every install there holds a package.json, which
+// would list ~/.npm/_npx/HASH as a project, first, in a scan of the home
+// folder.
 var DefaultSkip = []string{
 	"node_modules", "bower_components", ".venv", "venv", ".tox", "__pycache__",
 	".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", ".gradle",
-	".next", ".terraform",
+	".next", ".terraform", ".npm", "_npx",
 }
 
 // SkipBeside lists folder names Scan does not enter, unless Options.All is

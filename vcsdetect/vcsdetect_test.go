@@ -726,3 +726,28 @@ func BenchmarkScanTree(b *testing.B) {
 	b.ReportMetric(float64(st.Dirs), "dirs/op")
 	b.ReportMetric(float64(st.Repos), "repos/op")
 }
+
+// TestScanSkipsNpmCache: scanning the home folder does not list npm's
+// cache — npx installs each server in ~/.npm/_npx/HASH with a
+// package.json, which would read as a project row (issue 39) — nor npx's
+// install folders in a cache moved elsewhere (npm_config_cache); --all
+// walks them.
+func TestScanSkipsNpmCache(t *testing.T) {
+	home := t.TempDir()
+	j := func(elem ...string) string { return filepath.Join(append([]string{home}, elem...)...) }
+	mkdirs(t, j("src", "app", ".git"), j(".npm", "_npx", "a3241bba59c344f5"), j("cache", "npm", "_npx", "0123456789abcdef"), j(".npm", "_cacache"))
+	writeFile(t, j(".npm", "_npx", "a3241bba59c344f5", "package.json"), `{"_npx": {}}`)
+	writeFile(t, j("cache", "npm", "_npx", "0123456789abcdef", "package.json"), `{"_npx": {}}`)
+	var got []string
+	repos, _ := scanAll(t, home, Options{})
+	for _, s := range relSeen(t, home, repos) {
+		got = append(got, s.Rel)
+	}
+	if !slices.Equal(got, []string{"src/app"}) {
+		t.Errorf("scanning home found %q; want only src/app", got)
+	}
+	repos, _ = scanAll(t, home, Options{All: true})
+	if len(repos) != 3 {
+		t.Errorf("--all found %d repositories; want npx's two installs too", len(repos))
+	}
+}
