@@ -8,10 +8,12 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/internal/testskip"
@@ -161,5 +163,89 @@ func TestE2ERefusedAllowedFromThePane(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), "# my servers\n[servers.settings]\nallow-read = [\"~/.config/myserver/settings.json\"]\n") {
 		t.Errorf("the config file: %v\n%s", err, b)
 	}
+	tt.quit()
+}
+
+func init() {
+	// dialer connects to the TCP address in ROOTPICK_DIAL before it
+	// serves, says on stderr whether it could ("dial ok" or "dial
+	// EACCES"), then serves as the demo does.
+	faultServers["dialer"] = func() {
+		res := "ok"
+		if c, err := net.DialTimeout("tcp", os.Getenv("ROOTPICK_DIAL"), 5*time.Second); err != nil {
+			res = errName(err)
+		} else {
+			c.Close()
+		}
+		fmt.Fprintln(os.Stderr, "dial "+res)
+		_ = mcpconn.NewDemo(nil, nil).ServeStdio(context.Background())
+	}
+}
+
+// TestE2ENetworkOff: a server of the config file with network = "off"
+// cannot open a TCP connection, to loopback either; one with the default
+// (on) can, from the same program; the pane says which.
+func TestE2ENetworkOff(t *testing.T) {
+	t.Parallel()
+	needEnforcement(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	tree := makeRepos(t, t.TempDir(), "app")
+	tt := newTUI(t)
+	tt.env = append(tt.env, "ROOTPICK_DIAL="+ln.Addr().String())
+	cmd := faultServerCommand(t, "dialer")
+	writeFile(t, filepath.Join(tt.dir, "config", "rootpick", "config.toml"),
+		"[servers.off]\ncommand = "+cmd+"\nnetwork = \"off\"\n[servers.on]\ncommand = "+cmd+"\n")
+	tt.start(tuiOptions{width: 140, height: 40, args: []string{tree}})
+	tt.waitFor("both servers' dials", func(string) bool {
+		l := tt.log()
+		return strings.Count(l, "dial ") >= 2
+	})
+	log := tt.log()
+	for _, want := range []string{`server=off line="dial EACCES"`, `server=on line="dial ok"`} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log lacks %s", want)
+		}
+	}
+	tt.send("C-o")
+	tt.waitText("network   off (no TCP or UDP")
+	tt.quit()
+}
+
+// TestE2EShellWrappedServerEnforced: server-filesystem started through
+// `sh -c 'exec node …'` (as host configurations often do) runs enforced,
+// named for what it runs, and holds exactly the consented folder.
+func TestE2EShellWrappedServerEnforced(t *testing.T) {
+	t.Parallel()
+	needEnforcement(t)
+	js, err := filepath.Abs(filepath.Join("..", ".ci", "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(js); err != nil {
+		testskip.Skip(t, "npm servers", "not installed: npm ci --prefix .ci, or bash .ci/run")
+	}
+	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
+	tt := startTUI(t, tuiOptions{width: 200, height: 30, args: []string{tree, "--", "sh", "-c", "exec node " + js}})
+	tt.waitRows(2)
+	tt.waitStatus("nothing shared", "server-filesystem ready")
+	tt.send("Space", "Enter")
+	tt.waitArmed(1, 0)
+	tt.send("y")
+	tt.waitStatus("1 root exposed", "server-filesystem verified")
+	tt.send("C-o")
+	tt.waitText("enforced (Landlock ABI")
 	tt.quit()
 }
