@@ -111,7 +111,7 @@ func Label(base, path string) string {
 }
 
 // Haystack is what the filter matches for r under base: the label shown
-// for it, a space, and its branch. Match.Pos indexes into it.
+// for it, a space, and its branch. State.MatchedAt's offsets index into it.
 func Haystack(base string, r vcsdetect.Repo) string {
 	if r.Branch == "" {
 		return Label(base, r.Path)

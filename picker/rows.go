@@ -205,7 +205,7 @@ func (r *row) repo(extras []extra) vcsdetect.Repo {
 	return out
 }
 
-// name is the row's Repo.Name, without building the Repo.
+// nameOf is the row's Repo.Name, without building the Repo.
 func (s *State) nameOf(id int32) string {
 	r := &s.rows[id]
 	if r.name == nameExtra {
