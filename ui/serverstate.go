@@ -16,8 +16,8 @@ import (
 
 // A server's state has two typed layers: life, where its process is (set
 // only by the hub's events, hub.go, and the proxy registry, proxies.go),
-// and verdict, what the status line says of it, which Model.verdictOf
-// derives from its life and its roots facts. Model.stateView is the one
+// and verdict, what the status line says of it, which fleet.verdictOf
+// derives from its life and its roots facts. fleet.stateView is the one
 // place a state is drawn, at each width the screen asks for.
 
 // fleet is the servers and proxies the picker shows, with what judging
