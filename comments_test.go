@@ -434,3 +434,28 @@ func has(set map[string]bool, name string, prefix bool) bool {
 func isAlnum(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
+
+// TestCommentRefTokens: which dotted names of a comment are taken for
+// names of code, and which are paths, URLs, addresses or file names.
+func TestCommentRefTokens(t *testing.T) {
+	for text, want := range map[string]string{
+		"see Model.View and sharing.State.Dialog()": "Model.View sharing.State.Dialog",
+		"reads config.toml and .mcp.json":           "",
+		"https://pkg.go.dev/consent.Root":           "",
+		"ui/sharing.State, v1.2.3, e.g. this":       "e.g",
+		"localhost:8080 or Hub.Events: the stream":  "Hub.Events",
+		"codes (consent.Warn*), the mark":           "consent.Warn*",
+		"a user@host.example or npm.example-co":     "",
+	} {
+		var got []string
+		for _, r := range codeRefs(text) {
+			if r.prefix {
+				r.text += "*"
+			}
+			got = append(got, r.text)
+		}
+		if g := strings.Join(got, " "); g != want {
+			t.Errorf("codeRefs(%q) = %q, want %q", text, g, want)
+		}
+	}
+}
