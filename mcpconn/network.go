@@ -33,6 +33,11 @@ func ParseNetwork(s string) (Network, error) {
 // Off reports whether the setting turns the network off.
 func (n Network) Off() bool { return n == NetworkOff }
 
+// offlineEnv tells the package runners an enforced server with the
+// network off may start through to use their caches only: npm (npx, npm
+// exec, and pnpm, which reads npm_config_*) and uv (uvx).
+var offlineEnv = []string{"npm_config_offline=true", "UV_OFFLINE=1"}
+
 // NetworkWords says in a few words what an enforced server may do on the
 // network, for the pane and the dialog.
 func (p Policy) NetworkWords() string {

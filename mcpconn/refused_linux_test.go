@@ -162,3 +162,55 @@ func TestProxySaysRefused(t *testing.T) {
 		})
 	})
 }
+
+func init() {
+	// print-env says on stderr the values of the variables named after
+	// ROOTPICK_TEST_ENV= (comma-separated), "NAME=VALUE" each, then
+	// serves as the demo does.
+	faultModes["print-env"] = func() {
+		for _, a := range os.Args {
+			if names, ok := strings.CutPrefix(a, "ROOTPICK_TEST_ENV="); ok {
+				for n := range strings.SplitSeq(names, ",") {
+					fmt.Fprintf(os.Stderr, "env %s=%s\n", n, os.Getenv(n))
+				}
+			}
+		}
+		_ = NewDemo(nil, os.Stderr).ServeStdio(context.Background())
+	}
+}
+
+// TestNetworkOffTellsLaunchersOffline: an enforced server with the
+// network off is started with npm and uv told to stay offline (npx -y
+// would otherwise wait a minute on the registry it cannot reach, and the
+// host give up: found walking a newcomer's first start); with the
+// network on, it is not.
+func TestNetworkOffTellsLaunchersOffline(t *testing.T) {
+	needLandlock(t)
+	t.Setenv("npm_config_offline", "")
+	t.Setenv("UV_OFFLINE", "")
+	hub := NewHub(Options{Timing: testTiming})
+	events := collect(hub)
+	defer hub.Close()
+	for _, net := range []Network{NetworkOff, NetworkOn} {
+		cmd := selfServer(t, "print-env", uniqueMarker("print-env-"+string(net)), "ROOTPICK_TEST_ENV=npm_config_offline,UV_OFFLINE")
+		_ = hub.Connect(context.Background(), Spec{Name: string(net), Command: cmd, Enforce: EnforceRequire, Network: net})
+	}
+	lines := func(server string) string {
+		var out []string
+		for _, e := range events() {
+			if e.Kind == Stderr && e.Server == server {
+				out = append(out, e.Text)
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	waitFor(t, "both servers' env lines", func() bool {
+		return strings.Count(lines("off"), "env ") == 2 && strings.Count(lines("on"), "env ") == 2
+	})
+	if got := lines("off"); !strings.Contains(got, "env npm_config_offline=true") || !strings.Contains(got, "env UV_OFFLINE=1") {
+		t.Errorf("network off: %s", got)
+	}
+	if got := lines("on"); strings.Contains(got, "=true") || strings.Contains(got, "=1") {
+		t.Errorf("network on: %s", got)
+	}
+}

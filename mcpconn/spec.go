@@ -416,6 +416,14 @@ func newProcessTransport(command []string, access serverAccess, logger *slog.Log
 			return nil, fmt.Errorf("mcpconn: the server's temporary folder: %w", err)
 		}
 		env = append(env, "TMPDIR="+tmp)
+		if access.network.Off() {
+			// A launcher that checks its registry on each start (npx -y
+			// revalidates a cached package) would wait on a network it
+			// cannot reach, retrying for a minute, and the host give up:
+			// told to stay offline it runs from its cache at once, or
+			// fails at once saying the package is not cached.
+			env = append(env, offlineEnv...)
+		}
 		p := BuildPolicy(PolicyInput{Command: command, Env: env, Consented: access.consented, ReadOnly: access.readOnly,
 			AllowRead: access.allowRead, AllowWrite: access.allowWrite, AllowSocket: access.allowSocket, NoNetwork: access.network.Off(), TmpDir: tmp})
 		makeCreates(p)
