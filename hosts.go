@@ -494,6 +494,9 @@ type planned struct {
 	// folder arguments.
 	servers []string
 	notes   []string
+	// limited are the folders the wrapped servers were started with and
+	// now see only through the consent ({roots}): where to pick.
+	limited []string
 	// portable says the notes already say the file is a project's.
 	portable bool
 	// launches are the wrapped servers whose command is a downloading
@@ -605,7 +608,11 @@ func (ch hostsChange) run(e *env, ask askFunc) error {
 	}
 	writeFailed := ch.write(e, plans)
 	if ch.wrap && !writeFailed {
-		ch.next(e, n, places)
+		var limited []string
+		for _, p := range plans {
+			limited = append(limited, p.limited...)
+		}
+		ch.next(e, n, places, limited)
 	}
 	if writeFailed || pl.refused {
 		return exitError{code: 1}
@@ -703,6 +710,13 @@ func (pl *planner) file(group []*hostcfg.Config) (*planned, error) {
 // the launch to fetch ahead (or why not, said below the diff).
 func (pl *planner) wrapped(p *planned, c *hostcfg.Config, i int) {
 	p.notes = append(p.notes, pl.ch.wrapNotes(c, i, pl.grants)...)
+	if !pl.ch.proxy.KeepArgs {
+		for _, r := range c.FolderArgs(i) {
+			if r.Replaced() {
+				p.limited = append(p.limited, r.Paths...)
+			}
+		}
+	}
 	if l, ok := pl.launchOf(c, i); ok {
 		p.launches = append(p.launches, l)
 		if l.skip != "" {
@@ -1031,7 +1045,7 @@ func (ch hostsChange) write(e *env, plans []*planned) (failed bool) {
 // next says, after a wrap, what to do next: restart the host and choose
 // the folders, with the exact command, run on the folder pickFolder
 // chooses.
-func (ch hostsChange) next(e *env, n int, places hostcfg.Places) {
+func (ch hostsChange) next(e *env, n int, places hostcfg.Places, limited []string) {
 	profile := cmp.Or(ch.proxy.Profile, consent.DefaultProfile)
 	pick := "rootpick"
 	if ch.proxy.Profile != "" {
@@ -1041,7 +1055,7 @@ func (ch hostsChange) next(e *env, n int, places hostcfg.Places) {
 	if n == 1 {
 		verb, their = "runs", "its"
 	}
-	dir, why := pickFolder(e.dirs, profile, places.Project)
+	dir, why := pickFolder(e.dirs, profile, places.Project, limited)
 	if why != "" {
 		why = " (" + why + ")"
 	}
@@ -1053,19 +1067,52 @@ func (ch hostsChange) next(e *env, n int, places hostcfg.Places) {
 //   - the folder profile's consent was given for (its record's Dir), when
 //     there is one: the picker applies a remembered consent only there
 //     ("The remembered consent is for ~/src: not applied here");
+//   - else the folder the wrapped servers were started with (limited,
+//     replaced by {roots}), or the folder that holds them all: what the
+//     person had given the servers is where the folders to choose are;
 //   - else, when project is itself a repository (or a project), the folder
 //     that holds it: the picker run on a repository shows it as one
 //     "whole folder" row, while its parent is where the person's
 //     repositories are, to choose among;
 //   - else project.
-func pickFolder(dirs paths.Dirs, profile, project string) (dir, why string) {
+func pickFolder(dirs paths.Dirs, profile, project string, limited []string) (dir, why string) {
 	if d := consentedDir(dirs, profile); d != "" {
 		return d, "where " + shown(profile) + "'s consent was given"
+	}
+	if d := commonFolder(limited); d != "" {
+		return d, "the folder the servers were given"
 	}
 	if parent := filepath.Dir(project); parent != project && parent != string(filepath.Separator) && isRepository(project) {
 		return parent, "the folder that holds this repository"
 	}
 	return project, ""
+}
+
+// commonFolder is the deepest existing folder that holds every absolute
+// path of paths (a path itself when it is the only one), or "" when
+// there is none but / .
+func commonFolder(paths []string) string {
+	common := ""
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		p = filepath.Clean(p)
+		if common == "" {
+			common = p
+			continue
+		}
+		for !consent.Within(p, common) {
+			common = filepath.Dir(common)
+		}
+	}
+	if common == "" || common == string(filepath.Separator) {
+		return ""
+	}
+	if fi, err := os.Stat(common); err != nil || !fi.IsDir() {
+		return ""
+	}
+	return common
 }
 
 // consentedDir is the folder profile's consent record says it was given

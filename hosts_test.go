@@ -668,9 +668,10 @@ func TestHostsWrapNamesTheFolderToPick(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	entry := `{"mcpServers": {"fs": {"command": "srv"}}}`
 	closing := func(project, profile string) string {
 		t.Helper()
-		writeHostFile(t, filepath.Join(project, ".mcp.json"), `{"mcpServers": {"fs": {"command": "srv"}}}`)
+		writeHostFile(t, filepath.Join(project, ".mcp.json"), entry)
 		var errb bytes.Buffer
 		if err := run([]string{"hosts", "wrap", "claude", "fs", "--yes", "--profile", profile, "--project", project}, io.Discard, &errb); err != nil {
 			t.Fatalf("%v\n%s", err, errb.String())
@@ -688,6 +689,12 @@ func TestHostsWrapNamesTheFolderToPick(t *testing.T) {
 	want(closing(alpha, "work"), "~/src", " (the folder that holds this repository)")
 	// Not a repository: that folder.
 	want(closing(plain, "work"), "~/notes", "")
+	// A server started with a folder (replaced by {roots}): that folder,
+	// where the person's repositories are (found walking a newcomer's
+	// first wrap, run in ~: it said 'rootpick --profile work ~').
+	entry = `{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", ` + strconv.Quote(src) + `]}}}`
+	want(closing(plain, "work"), "~/src", " (the folder the servers were given)")
+	entry = `{"mcpServers": {"fs": {"command": "srv"}}}`
 	// A consent of profile work given for ~/src, run elsewhere: ~/src.
 	r, err := consent.NewRoot(alpha)
 	if err != nil {
