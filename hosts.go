@@ -287,24 +287,14 @@ func listHosts(w io.Writer, configs []*hostcfg.Config, host string, grants profi
 				fmt.Fprintf(w, "  %s:\n", shown(string(scope)))
 			}
 			total++
-			var what string
 			switch s.Kind {
 			case hostcfg.Proxied:
 				proxied++
-				what = "proxied   " + commandLine(s.Command, s.Args)
 			case hostcfg.Stdio:
 				stdio++
-				what = "direct    " + commandLine(s.Command, s.Args)
-			case hostcfg.Remote:
-				what = "remote    " + shown(redact.URL(s.URL)) + " (" + shown(s.Note) + "; the proxy speaks stdio only)"
-			case hostcfg.Other:
-				fallthrough
-			default:
-				what = "other     " + shown(s.Note)
+			case hostcfg.Remote, hostcfg.Other:
 			}
-			if s.Problem != "" {
-				what += "  [cannot be rewritten: " + shown(s.Problem) + "]"
-			}
+			what := serverWords(s)
 			name := shown(s.Name)
 			fmt.Fprintf(w, "  %s%s  %s\n", name, strings.Repeat(" ", width-len([]rune(name))), what)
 			if s.Kind == hostcfg.Proxied {
@@ -328,6 +318,28 @@ func listHosts(w io.Writer, configs []*hostcfg.Config, host string, grants profi
 			break
 		}
 	}
+}
+
+// serverWords is how rootpick hosts lists server s after its name: how it
+// runs, its command or address, and why it cannot be rewritten, if so.
+func serverWords(s hostcfg.Server) string {
+	var what string
+	switch s.Kind {
+	case hostcfg.Proxied:
+		what = "proxied   " + commandLine(s.Command, s.Args)
+	case hostcfg.Stdio:
+		what = "direct    " + commandLine(s.Command, s.Args)
+	case hostcfg.Remote:
+		what = "remote    " + shown(redact.URL(s.URL)) + " (" + shown(s.Note) + "; the proxy speaks stdio only)"
+	case hostcfg.Other:
+		fallthrough
+	default:
+		what = "other     " + shown(s.Note)
+	}
+	if s.Problem != "" {
+		what += "  [cannot be rewritten: " + shown(s.Problem) + "]"
+	}
+	return what
 }
 
 // geminiTrustNote says, for Gemini CLI's file f, when Gemini CLI's

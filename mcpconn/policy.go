@@ -689,21 +689,27 @@ func (b *policyBuilder) program(name, why string) {
 	if interp, arg := shebang(resolved); interp != "" && b.depth < 4 {
 		b.depth++
 		b.pkg(resolved)
-		shell := interp
-		if filepath.Base(interp) == envProgram {
-			shell = ""
-			if rest := envCommand(strings.Fields(arg)); len(rest) > 0 {
-				b.program(interp, WhyInterpreter)
-				b.program(rest[0], WhyInterpreter)
-				shell = rest[0]
-			}
-		} else {
-			b.program(interp, WhyInterpreter)
-		}
-		if slices.Contains(shells, filepath.Base(shell)) {
+		if shell := b.interpreter(interp, arg); slices.Contains(shells, filepath.Base(shell)) {
 			b.shellScript(resolved) // a wrapper: what it runs
 		}
 	}
+}
+
+// interpreter adds the interpreter a #! line names (interp and its
+// argument: `/usr/bin/env node` names node) and returns it; "" when env
+// names none.
+func (b *policyBuilder) interpreter(interp, arg string) string {
+	if filepath.Base(interp) != envProgram {
+		b.program(interp, WhyInterpreter)
+		return interp
+	}
+	rest := envCommand(strings.Fields(arg))
+	if len(rest) == 0 {
+		return ""
+	}
+	b.program(interp, WhyInterpreter)
+	b.program(rest[0], WhyInterpreter)
+	return rest[0]
 }
 
 // runtimeFile adds one file of the runtime unless it is in a folder that

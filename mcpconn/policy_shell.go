@@ -21,6 +21,21 @@ import (
 // program named by a variable or a substitution) is not granted: the
 // server fails on it, and the pane says what it was refused.
 
+// prefixWords run the command that follows them; shellBuiltins run no
+// program of their own.
+var (
+	prefixWords   = []string{"exec", "command", "nohup", "builtin"}
+	shellBuiltins = []string{"cd", "export", "set", "unset", "true", "false", "echo", "printf", "test", "["}
+)
+
+// dropPrefixWords is words without its leading prefixWords.
+func dropPrefixWords(words []string) []string {
+	for len(words) > 0 && slices.Contains(prefixWords, words[0]) {
+		words = words[1:]
+	}
+	return words
+}
+
 // shells are the programs whose -c string is read.
 var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"}
 
@@ -95,9 +110,7 @@ func (b *policyBuilder) shellCall(call *syntax.CallExpr) {
 		}
 		words = append(words, s)
 	}
-	for len(words) > 0 && slices.Contains([]string{"exec", "command", "nohup", "builtin"}, words[0]) {
-		words = words[1:]
-	}
+	words = dropPrefixWords(words)
 	if len(words) == 0 {
 		return
 	}
@@ -113,7 +126,8 @@ func (b *policyBuilder) shellCall(call *syntax.CallExpr) {
 			}
 		}
 		return
-	case "cd", "export", "set", "unset", "true", "false", "echo", "printf", "test", "[":
+	}
+	if slices.Contains(shellBuiltins, words[0]) {
 		return
 	}
 	b.commandLine(words)
@@ -174,10 +188,8 @@ func lastShellCall(src string) []string {
 			}
 			words = append(words, s)
 		}
-		for len(words) > 0 && slices.Contains([]string{"exec", "command", "nohup", "builtin"}, words[0]) {
-			words = words[1:]
-		}
-		if len(words) > 0 && !slices.Contains([]string{"source", ".", "cd", "export", "set", "unset", "true", "false", "echo", "printf", "test", "["}, words[0]) {
+		words = dropPrefixWords(words)
+		if len(words) > 0 && !slices.Contains(shellBuiltins, words[0]) && words[0] != "source" && words[0] != "." {
 			last = words
 		}
 		return true

@@ -140,7 +140,12 @@ func TestProxySaysRefused(t *testing.T) {
 		done <- RunProxy(ctx, st, ProxyOptions{Command: cmd, Enforce: EnforceRequire, Notice: notices, Logger: testLogger(t), Timing: testTiming,
 			Status: func(s ProxyStatus) { mu.Lock(); sts = append(sts, s); mu.Unlock() }})
 	}()
-	defer func() { cancel(); <-done }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Logf("the proxy returned %v", err)
+		}
+	}()
 	host, err := ct.Connect(ctx)
 	if err != nil {
 		t.Fatal(err)

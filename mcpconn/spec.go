@@ -392,6 +392,36 @@ func validTag(tag string) bool {
 	return len(tag) >= minTagLen && strings.HasPrefix(tag, tagPrefix)
 }
 
+// enforcedStart prepares an enforced start of command: its private
+// temporary folder (TMPDIR; /tmp is shared with every other program of
+// the person's), the environment that goes with its access (env, the
+// start's), and the policy its guard applies, with the launchers' caches
+// it will need made.
+func enforcedStart(command, env []string, access serverAccess, logger *slog.Logger) ([]string, string, *Policy, error) {
+	tmp, err := newServerTmp()
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("mcpconn: the server's temporary folder: %w", err)
+	}
+	env = append(env, "TMPDIR="+tmp)
+	if access.network.Off() {
+		// A launcher that checks its registry on each start (npx -y
+		// revalidates a cached package) would wait on a network it
+		// cannot reach, retrying for a minute, and the host give up:
+		// told to stay offline it runs from its cache at once, or fails
+		// at once saying the package is not cached.
+		env = append(env, offlineEnv...)
+	}
+	p := BuildPolicy(PolicyInput{Command: command, Env: env, Consented: access.consented, ReadOnly: access.readOnly,
+		AllowRead: access.allowRead, AllowWrite: access.allowWrite, AllowSocket: access.allowSocket, NoNetwork: access.network.Off(), TmpDir: tmp})
+	makeCreates(p)
+	for _, r := range p.Refused {
+		// What its environment or command asked and did not get: the
+		// likely reason if it fails.
+		logger.Warn("not granted", "var", r.Var, "value", r.Value, "why", r.Why)
+	}
+	return env, tmp, &p, nil
+}
+
 // stderrFunc receives a line a server wrote on stderr, and the path the
 // line says enforcement refused it (nil for most lines).
 type stderrFunc func(line string, refused *Refusal)
@@ -410,31 +440,11 @@ func newProcessTransport(command []string, access serverAccess, logger *slog.Log
 	var policy *Policy
 	tmp := ""
 	if abi > 0 {
-		// Its own temporary folder: /tmp is shared with every other
-		// program of the person's.
-		if tmp, err = newServerTmp(); err != nil {
-			return nil, fmt.Errorf("mcpconn: the server's temporary folder: %w", err)
+		if env, tmp, policy, err = enforcedStart(command, env, access, logger); err != nil {
+			return nil, err
 		}
-		env = append(env, "TMPDIR="+tmp)
-		if access.network.Off() {
-			// A launcher that checks its registry on each start (npx -y
-			// revalidates a cached package) would wait on a network it
-			// cannot reach, retrying for a minute, and the host give up:
-			// told to stay offline it runs from its cache at once, or
-			// fails at once saying the package is not cached.
-			env = append(env, offlineEnv...)
-		}
-		p := BuildPolicy(PolicyInput{Command: command, Env: env, Consented: access.consented, ReadOnly: access.readOnly,
-			AllowRead: access.allowRead, AllowWrite: access.allowWrite, AllowSocket: access.allowSocket, NoNetwork: access.network.Off(), TmpDir: tmp})
-		makeCreates(p)
-		policy = &p
 		enforcement = Enforcement{Enforced: true, ABI: abi, Policy: policy}
-		logger.Info("enforced", "landlock_abi", abi, "paths", len(p.Paths))
-		for _, r := range p.Refused {
-			// What its environment or command asked and did not get: the
-			// likely reason if it fails.
-			logger.Warn("not granted", "var", r.Var, "value", r.Value, "why", r.Why)
-		}
+		logger.Info("enforced", "landlock_abi", abi, "paths", len(policy.Paths))
 	} else {
 		logger.Info("advisory: the kernel does not enforce what the server may open", "why", advisory)
 	}

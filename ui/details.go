@@ -47,6 +47,19 @@ func (m *Model) whereNote() string {
 	return ""
 }
 
+// labelled is the lines of text, the first after label and the others
+// after as many spaces, each made by line.
+func labelled(label, text string, line func(label, l string) string) []string {
+	var out []string
+	for i, l := range strings.Split(text, "\n") {
+		if i > 0 {
+			label = strings.Repeat(" ", len(label))
+		}
+		out = append(out, line(label, l))
+	}
+	return out
+}
+
 func (m *Model) detailsWidth() int { return m.width / 3 }
 
 // sideListWidth is the list's width when the pane is beside it: the rest
@@ -83,13 +96,9 @@ func (m *Model) detailsView(w, h int) string {
 	// The warnings come first, so that a short pane never cuts them.
 	for _, warn := range f.warnings {
 		// Wrapped at spaces, never cut: the end names the file.
-		for i, l := range strings.Split(ansi.Wrap("⚠ "+safetext.Escape(warn), max(w-9, 8), ""), "\n") {
-			label := "warning  "
-			if i > 0 {
-				label = "         "
-			}
-			rows = append(rows, line(label, m.st.warn.Render(l)))
-		}
+		rows = append(rows, labelled("warning  ", ansi.Wrap("⚠ "+safetext.Escape(warn), max(w-9, 8), ""), func(label, l string) string {
+			return line(label, m.st.warn.Render(l))
+		})...)
 	}
 	rows = append(rows, wrapped("path     ", safetext.Escape(r.Path))...)
 	if known && f.uri != "" {

@@ -170,7 +170,7 @@ func (c *Config) jsonServers(std []byte, obj int, key string, scope Scope, path 
 						f.args = append(f.args, l.String())
 					}
 				}
-			case "disabled", "enabled":
+			case keyDisabled, keyEnabled:
 				if isLit && (lit.Kind() == 't' || lit.Kind() == 'f') {
 					if off := offField(k, lit.Bool(), ": "); off != "" {
 						f.disabled = `"` + k + `"` + off[len(k):]

@@ -361,13 +361,20 @@ type fields struct {
 // or value.
 func offField(key string, on bool, sep string) string {
 	switch {
-	case key == "disabled" && on:
+	case key == keyDisabled && on:
 		return key + sep + "true"
-	case key == "enabled" && !on:
+	case key == keyEnabled && !on:
 		return key + sep + "false"
 	}
 	return ""
 }
+
+// keyDisabled and keyEnabled are the entry keys that turn a server off
+// (offField), in every format.
+const (
+	keyDisabled = "disabled"
+	keyEnabled  = "enabled"
+)
 
 // classify sets s's Kind, Command, Args, URL and Note from f, as host reads
 // them; self tells this rootpick's command.

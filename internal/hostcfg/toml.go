@@ -83,7 +83,7 @@ func (e *tomlEntry) set(key string, at *tomlKV, value *unstable.Node) {
 		if isStr {
 			e.f.url = string(value.Data)
 		}
-	case "disabled", "enabled":
+	case keyDisabled, keyEnabled:
 		if value.Kind == unstable.Bool {
 			if off := offField(key, string(value.Data) == "true", " = "); off != "" {
 				e.f.disabled = off

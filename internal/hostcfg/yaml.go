@@ -126,7 +126,7 @@ func (y *yamlDoc) server(name string, value ast.Node, path []string) Server {
 					}
 				}
 			}
-		case "disabled", "enabled":
+		case keyDisabled, keyEnabled:
 			if b, ok := kv.Value.(*ast.BoolNode); ok {
 				if off := offField(yamlKey(kv), b.Value, ": "); off != "" {
 					f.disabled = off
