@@ -17,7 +17,7 @@ func (m *Model) unconfirmed() int {
 	shared := m.sharedPaths()
 	n := 0
 	for _, p := range m.picker.Checked() {
-		if _, gone := m.sh.Withdrawn(p); !shared[p] && !gone && !m.isRemembered(p) {
+		if _, gone := m.sh.Withdrawn(p); !shared[p] && !gone && !m.sh.IsRemembered(p) {
 			n++ // a withdrawn or remembered root is not a change the person made
 		}
 	}

@@ -179,7 +179,7 @@ func (m *Model) reviewKey() tea.Cmd {
 		return nil
 	}
 	var undo []string
-	if !m.sh.Applying() && m.unconfirmed() == 0 && !m.anyRemembered() {
+	if !m.sh.Applying() && m.unconfirmed() == 0 && !m.sh.AnyRemembered(m.picker.IsChecked) {
 		if c, ok := m.picker.Current(); ok && !m.picker.IsChecked(c.Path) {
 			undo = m.picker.Checked()
 			m.toggle()
@@ -213,12 +213,6 @@ func (m *Model) review(now bool) tea.Cmd {
 	}
 	m.setNote("", false)
 	return proposeConsent(m.cfg.Dir, m.picker.Checked(), m.picker.ReadOnly())
-}
-
-// anyRemembered reports whether a row is checked from the remembered
-// consent (enter then reviews those).
-func (m *Model) anyRemembered() bool {
-	return m.sh.AnyRemembered(m.picker.IsChecked)
 }
 
 func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
@@ -434,8 +428,3 @@ func (m *Model) servedNote(n int) string {
 	return joinNote(sharedNote(n), m.sh.LeftOut())
 }
 
-// isRemembered reports whether path was pre-checked from the store and is
-// not served yet.
-func (m *Model) isRemembered(path string) bool {
-	return m.sh.IsRemembered(path)
-}

@@ -258,7 +258,7 @@ func TestRememberedAndResume(t *testing.T) {
 	rec := &consent.Record{Profile: "p", Dir: dir, Roots: []consent.Root{ra}, Time: time.Now()}
 
 	m := New(Config{Dir: dir, Remembered: rec})
-	if !m.picker.IsChecked(a) || !m.isRemembered(a) {
+	if !m.picker.IsChecked(a) || !m.sh.IsRemembered(a) {
 		t.Fatal("remembered root not pre-checked")
 	}
 	if len(m.Consented()) != 0 || !strings.Contains(m.status.note, "not shared until you confirm") {

@@ -96,9 +96,8 @@ type Model struct {
 	heldKeys      []tea.Msg // keys (and pastes after them) that wait for the query's result (filter.go)
 
 	// Derived per change, not per frame (rows.go).
-	sharedCache   map[string]bool
-	sharedVersion [2]uint64 // the sharing and proxy-serving versions sharedCache was built at
-	rowCounts     rowCounts
+	shared    sharedCache
+	rowCounts rowCounts
 
 	// The consented set, the consent pipeline's phase and its pending
 	// work: one owner and writer (package sharing).

@@ -64,7 +64,7 @@ func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 		default:
 			tag(m.st.ok, glyphShared, "shared", "")
 		}
-	case checked && m.isRemembered(path):
+	case checked && m.sh.IsRemembered(path):
 		tag(m.st.pending, glyphRemembered, "remembered", "")
 	case checked:
 		tag(m.st.added, glyphAdd, "add", "")
@@ -80,13 +80,20 @@ func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 	return rowState{full: strings.Join(full, " "), mid: strings.Join(mid, " "), short: strings.Join(short, " ")}
 }
 
+// sharedCache is sharedPaths as of the sharing and proxy-serving versions
+// ver.
+type sharedCache struct {
+	set map[string]bool
+	ver [2]uint64
+}
+
 // sharedSet is the exposed paths as a set, rebuilt only when the sets
 // change (sharing's version).
 func (m *Model) sharedSet() map[string]bool {
-	if v := [2]uint64{m.sh.Version(), m.fleet.servingVer}; m.sharedCache == nil || m.sharedVersion != v {
-		m.sharedCache, m.sharedVersion = m.sharedPaths(), v
+	if v := [2]uint64{m.sh.Version(), m.fleet.servingVer}; m.shared.set == nil || m.shared.ver != v {
+		m.shared = sharedCache{set: m.sharedPaths(), ver: v}
 	}
-	return m.sharedCache
+	return m.shared.set
 }
 
 // coveringRoot is consent.CoveringRoot over the folders that are or will
@@ -137,7 +144,7 @@ func (m *Model) category(p string, shared map[string]bool) (add, remembered int)
 	if _, gone := m.sh.Withdrawn(p); shared[p] || gone {
 		return 0, 0
 	}
-	if m.isRemembered(p) {
+	if m.sh.IsRemembered(p) {
 		return 0, 1
 	}
 	return 1, 0

@@ -25,7 +25,7 @@ func TestConfirmForgetsTheRemembered(t *testing.T) {
 		t.Fatalf("precondition: phase %v, served %v after y", m.sh.Phase(), m.sh.Served())
 	}
 	send(m, "up", "space") // api checked again, by the person
-	if m.isRemembered("/work/demo/api") {
+	if m.sh.IsRemembered("/work/demo/api") {
 		t.Fatal("after a confirmation api still counts as remembered: confirm kept the remembered set")
 	}
 	if cmd := send(m, "ctrl+q"); m.mode() != modeAsk || isQuit(cmd) || !strings.Contains(screen(m), "Discard 1 unconfirmed change?") {
