@@ -427,4 +427,3 @@ func (m *Model) servedNote(n int) string {
 	}
 	return joinNote(sharedNote(n), m.sh.LeftOut())
 }
-
