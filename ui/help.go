@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -156,7 +157,11 @@ func riskEntries() []helpEntry {
 func (f *fleet) stateEntries() []helpEntry {
 	var out []helpEntry
 	for _, v := range verdictWords {
-		out = append(out, helpEntry{v.word, strings.ReplaceAll(v.meaning, "RETRY", f.retryKeyName())})
+		meaning := v.meaning
+		if v.retry != "" {
+			meaning += fmt.Sprintf(v.retry, f.retryKeyName())
+		}
+		out = append(out, helpEntry{v.word, meaning})
 	}
 	return append(out, helpEntry{"protocol X≠Y", "it answered another protocol revision; it may not ask for roots"})
 }

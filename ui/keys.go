@@ -48,20 +48,26 @@ func defaultKeys() keyMap {
 // ShortHelp is the one-line help under the list: short words, the details
 // are in ?.
 func (k keyMap) ShortHelp() []key.Binding {
-	short := func(b key.Binding, keys, desc string) key.Binding {
+	// Short words, each binding's keys as bound (the first of them: the
+	// one a person presses).
+	short := func(b key.Binding, desc string, also ...key.Binding) key.Binding {
+		keys := b.Keys()[0]
+		for _, a := range also {
+			keys += "/" + a.Keys()[0]
+		}
 		c := b
 		c.SetHelp(keys, desc)
 		return c
 	}
-	quit := short(k.Quit, "esc", "quit")
+	quit := short(k.Quit, "quit")
 	quit.SetEnabled(!k.ClearQuery.Enabled())
-	check := short(k.Toggle, "space/tab", "check")
+	check := short(k.Toggle, "check", k.MarkDown)
 	if k.ClearQuery.Enabled() { // in a query, space separates terms
-		check = short(k.MarkDown, "tab", "check")
+		check = short(k.MarkDown, "check")
 	}
 	return []key.Binding{
-		check, short(k.Review, "enter", "review & share"),
-		short(k.ClearQuery, "esc", "clear query"), short(k.Servers, "ctrl+o", "servers"), k.Help, quit,
+		check, short(k.Review, "review & share"),
+		short(k.ClearQuery, "clear query"), short(k.Servers, "servers"), k.Help, quit,
 	}
 }
 

@@ -73,19 +73,21 @@ const (
 
 // verdictWords are each verdict's word and what it means, for the status
 // line, the summary and the help (the help's lines are these).
-var verdictWords = [numVerdicts]struct{ word, meaning string }{
-	verdictVerified:    {"verified", "asked, it says it holds exactly what is shared"},
-	verdictSynced:      {"synced", "the last roots/list answer it received is exactly what is shared"},
-	verdictReady:       {"ready", "connected, and nothing is shared: it holds no folder of yours (asked, or as its last roots/list answer)"},
-	verdictPending:     {"pending", "connected; it has not yet asked for the roots shared now"},
-	verdictStarting:    {"starting", "connecting to the server"},
-	verdictNotFetching: {"not fetching", "it never asked for roots after the last change: pass it folders with {roots}"},
-	verdictNoConsent:   {"no consent", "a proxy that reads no consent (no record for its profile, or one not believed): its server sees no folders"},
-	verdictMismatch:    {"mismatch", "it holds something else than what you shared: what it holds beyond the consent or lacks follows"},
-	verdictRestarting:  {"restarting", "it stopped and is started again after a pause (in Ns); RETRY retries now"},
-	verdictStuck:       {"stuck", "it stopped reading its input for 2 s; it is stopped and restarted"},
-	verdictFailed:      {"failed", "it could not start or its connection failed; the reason follows (a program that cannot start at all, not on PATH say, waits for RETRY)"},
-	verdictExited:      {"exited", "it ended by itself"},
+// A meaning that names the retry key ends before it, and retry (the
+// words around the key) says the rest: the help puts the bound key in.
+var verdictWords = [numVerdicts]struct{ word, meaning, retry string }{
+	verdictVerified:    {word: "verified", meaning: "asked, it says it holds exactly what is shared"},
+	verdictSynced:      {word: "synced", meaning: "the last roots/list answer it received is exactly what is shared"},
+	verdictReady:       {word: "ready", meaning: "connected, and nothing is shared: it holds no folder of yours (asked, or as its last roots/list answer)"},
+	verdictPending:     {word: "pending", meaning: "connected; it has not yet asked for the roots shared now"},
+	verdictStarting:    {word: "starting", meaning: "connecting to the server"},
+	verdictNotFetching: {word: "not fetching", meaning: "it never asked for roots after the last change: pass it folders with {roots}"},
+	verdictNoConsent:   {word: "no consent", meaning: "a proxy that reads no consent (no record for its profile, or one not believed): its server sees no folders"},
+	verdictMismatch:    {word: "mismatch", meaning: "it holds something else than what you shared: what it holds beyond the consent or lacks follows"},
+	verdictRestarting:  {word: "restarting", meaning: "it stopped and is started again after a pause (in Ns); ", retry: "%s retries now"},
+	verdictStuck:       {word: "stuck", meaning: "it stopped reading its input for 2 s; it is stopped and restarted"},
+	verdictFailed:      {word: "failed", meaning: "it could not start or its connection failed; the reason follows ", retry: "(a program that cannot start at all, not on PATH say, waits for %s)"},
+	verdictExited:      {word: "exited", meaning: "it ended by itself"},
 }
 
 func (v verdict) String() string { return verdictWords[v].word }
