@@ -36,6 +36,20 @@ import (
 // another process made in a folder it may write) and on each socket the
 // person allowed (allow-socket); below 9 the guard's seccomp filter
 // refuses unix sockets instead (seccomp_linux.go).
+//
+// On ABI 1 (Linux 5.13 to 5.18) REFER is not a right the ruleset can
+// grant, and the kernel then refuses every rename and link that moves a
+// file to another folder (EXDEV), inside a consented folder too: a
+// server renaming src/a.go to lib/a.go fails there, while a rename
+// within one folder works. A program that falls back to copy and delete
+// on EXDEV (mv does) gets by; one that does not fails. docs/servers.md
+// says so.
+//
+// When to delete the raw calls: when go-landlock can restrict the one OS
+// thread that forks (or the guard is built without cgo everywhere it
+// runs, the race detector's test binaries included), use it: the per-ABI
+// table test (TestLandlockRightsPerABI) already holds these rights
+// against go-landlock's.
 
 // rulesetAttr is struct landlock_ruleset_attr up to ABI 7's fields: our
 // own, since golang.org/x/sys renames and extends its copy (v0.49 added

@@ -37,7 +37,15 @@ import (
 // packages a cold build of rootpick compiled ("Build cost" in
 // docs/performance.md; deps_test.go keeps them out). What is here does
 // what those packages did for the describer, step by step, and the tests
-// check it against go-git's own answers.
+// check it against go-git's own answers (and FuzzParseCommit and
+// FuzzReadTree against go-git's decoders).
+//
+// When to delete it: when go-git's plumbing/object no longer links
+// OpenPGP (its pull request to move signature verification out of the
+// core is open as of December 2026) and a build with plumbing/object
+// compiles no more packages than this one (deps_test.go, and go list
+// -deps . | wc -l against docs/performance.md's Build cost), read commits
+// and trees with plumbing/object again.
 
 // gitRepo is a git repository opened for reading.
 type gitRepo struct {

@@ -13,6 +13,12 @@
 // cells are diffed and written by ultraviolet's TerminalRenderer, the
 // same code Bubble Tea's renderer uses.
 //
+// When to delete it: when Bubble Tea draws a frame as soon as it is ready
+// (charmbracelet/bubbletea pull requests 1776 and 1796, open as of
+// December 2026), run the program with its renderer again and remove this
+// package; TestDrawWritesAtOnce's bound (a median under 2 ms from Draw to
+// the terminal) and .ci/bench-keys say whether that release is as fast.
+//
 // It has its own folder because it is the one place that writes the
 // picker to the terminal: ui must do no I/O, and the root package keeps
 // one file a command.
