@@ -230,21 +230,10 @@ func TestE2ENetworkOff(t *testing.T) {
 func TestE2EShellWrappedServerEnforced(t *testing.T) {
 	t.Parallel()
 	needEnforcement(t)
-	js, err := filepath.Abs(filepath.Join("..", ".ci", "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(js); err != nil {
-		testskip.Skip(t, "npm servers", "not installed: npm ci --prefix .ci, or bash .ci/run")
-	}
+	js := npmPath(t, filepath.Join("@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
 	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
 	tt := startTUI(t, tuiOptions{width: 200, height: 30, args: []string{tree, "--", "sh", "-c", "exec node " + js}})
-	tt.waitRows(2)
-	tt.waitStatus("nothing shared", "server-filesystem ready")
-	tt.send("Space", "Enter")
-	tt.waitArmed(1, 0)
-	tt.send("y")
-	tt.waitStatus("1 root exposed", "server-filesystem verified")
+	tt.shareFirstRow("server-filesystem")
 	tt.send("C-o")
 	tt.waitText("enforced (Landlock ABI")
 	tt.quit()

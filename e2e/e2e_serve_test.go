@@ -263,6 +263,18 @@ func TestE2ENotFetchingAndInitTimeout(t *testing.T) {
 	tt.quit()
 }
 
+// shareFirstRow shares the first of two rows with server, a server
+// rootpick can ask what it holds: ready before, verified after.
+func (tt *tui) shareFirstRow(server string) {
+	tt.t.Helper()
+	tt.waitRows(2)
+	tt.waitStatus("nothing shared", server+" ready")
+	tt.send("Space", "Enter")
+	tt.waitArmed(1, 0)
+	tt.send("y")
+	tt.waitStatus("1 root exposed", server+" verified")
+}
+
 // TestE2ERevokeAllOnServerFilesystem: unchecking everything and confirming
 // really empties @modelcontextprotocol/server-filesystem, which ignores an
 // empty roots list: rootpick restarts it and asks it what it allows.
@@ -278,12 +290,7 @@ func TestE2ERevokeAllOnServerFilesystem(t *testing.T) {
 	}
 	tree := makeRepos(t, t.TempDir(), "alpha", "beta")
 	tt := startTUI(t, tuiOptions{width: 200, height: 24, args: []string{tree, "--", "node", js}})
-	tt.waitRows(2)
-	tt.waitStatus("nothing shared", "server-filesystem ready")
-	tt.send("Space", "Enter")
-	tt.waitArmed(1, 0)
-	tt.send("y")
-	tt.waitStatus("1 root exposed", "server-filesystem verified")
+	tt.shareFirstRow("server-filesystem")
 	tt.send("C-d")
 	tt.waitArmed(0, 1)
 	tt.send("y")

@@ -51,17 +51,26 @@ func settingsOutside(t *testing.T) string {
 	return p
 }
 
+// settingsHub is, where the kernel has Landlock, a settings file outside
+// anything a policy grants and a hub whose events are collected (closed
+// when the test ends).
+func settingsHub(t *testing.T) (settings string, hub *Hub, events func() []Event) {
+	t.Helper()
+	needLandlock(t)
+	settings = settingsOutside(t)
+	hub = NewHub(Options{Timing: testTiming})
+	events = collect(hub)
+	t.Cleanup(func() { _ = hub.Close() })
+	return settings, hub, events
+}
+
 // TestRefusedIsSaidAndAllowed: an enforced server that exits because it
 // could not read its settings file outside its runtime is said to be
 // stopped by enforcement, naming the file (a Refused event, and the
 // Failed reason), not only "exited with status 1"; Hub.Allow lets it read
 // the file and starts it again at once, and it connects, enforced.
 func TestRefusedIsSaidAndAllowed(t *testing.T) {
-	needLandlock(t)
-	settings := settingsOutside(t)
-	hub := NewHub(Options{Timing: testTiming})
-	events := collect(hub)
-	defer hub.Close()
+	settings, hub, events := settingsHub(t)
 	cmd := selfServer(t, "needs-settings", uniqueMarker("needs-settings"), "ROOTPICK_TEST_SETTINGS="+settings)
 	_ = hub.Connect(context.Background(), Spec{Name: "cfg", Command: cmd, Enforce: EnforceRequire})
 	var refused, failed Event
@@ -98,11 +107,7 @@ func TestRefusedIsSaidAndAllowed(t *testing.T) {
 // enforcement, saying so; a server that requires enforcement is not
 // changed.
 func TestRunAdvisoryOnce(t *testing.T) {
-	needLandlock(t)
-	settings := settingsOutside(t)
-	hub := NewHub(Options{Timing: testTiming})
-	events := collect(hub)
-	defer hub.Close()
+	settings, hub, events := settingsHub(t)
 	cmd := selfServer(t, "needs-settings", uniqueMarker("needs-settings-adv"), "ROOTPICK_TEST_SETTINGS="+settings)
 	_ = hub.Connect(context.Background(), Spec{Name: "on", Command: cmd, Enforce: EnforceOn})
 	_ = hub.Connect(context.Background(), Spec{Name: "req", Command: cmd, Enforce: EnforceRequire})
