@@ -240,7 +240,8 @@ func TestE2ENotFetchingAndInitTimeout(t *testing.T) {
 	tt.send("Space", "Enter")
 	tt.waitArmed(1, 0)
 	tt.send("y")
-	tt.waitStatus("nofetch not fetching", "{roots}")
+	// Named as it was given (--server: the program), not as it calls itself.
+	tt.waitStatus("e2e.test not fetching", "{roots}")
 	tt.waitStatus("restarting in", "no answer to initialize within 700ms (stderr: warming up)")
 	// Once the backoff has grown to 4 s, R restarts it at once: the next
 	// attempt comes well before the wait would have ended.
