@@ -245,7 +245,7 @@ func TestFloodingServerDoesNotCrowdOutOthers(t *testing.T) {
 		case e := <-hub.Events():
 			switch e.Kind {
 			case Fetched:
-				if e.Server == "demo" {
+				if e.Server == "rootpick-demo" {
 					fetched = append(fetched, strings.Join(e.URIs, ","))
 				}
 			case Dropped:
