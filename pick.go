@@ -377,7 +377,7 @@ func profileConsumers(e *env, proxyDir, profile string, logger *slog.Logger) []s
 	var out []string
 	if entries, err := mcpconn.ListProxies(proxyDir, profile); err == nil {
 		for _, p := range entries {
-			out = append(out, cmp.Or(p.Host, "a host")+" → "+cmp.Or(p.Server, p.Command))
+			out = append(out, cmp.Or(p.Host, "a host")+" → "+cmp.Or(p.Name, p.Server, p.Command))
 		}
 	}
 	places, err := hostPlaces(e.dirs, "")

@@ -164,6 +164,7 @@ func (o *proxyCmd) Run(e *env) error {
 	defer reg.close()
 	logger.Info("proxy start", "profile", o.Profile, "server", label, "store", store.Path())
 	err = mcpconn.RunProxy(ctx, &mcpconn.HostTransport{Logger: logger}, mcpconn.ProxyOptions{
+		Name:            o.Name,
 		Command:         command,
 		ProtocolVersion: o.Protocol,
 		Source:          source,

@@ -43,6 +43,10 @@ type ProxyOptions struct {
 	// Command is the real server, started as the proxy's child. A
 	// {roots} argument expands to the consented paths.
 	Command []string
+	// Name is the server's name as its host's entry calls it (--name,
+	// which hosts wrap writes), for the status: the picker shows the
+	// server by it. "" leaves the status's Name empty.
+	Name string
 	// ProtocolVersion is what the child is asked for in initialize when
 	// the host asks for a version without roots (one after
 	// RootsVersions' last, or one unknown); "" means
@@ -109,6 +113,7 @@ type proxyHooks struct {
 // ProxyStatus is what a proxy tells the picker about itself.
 type ProxyStatus struct {
 	Host      string    `json:"host"`               // the host's clientInfo.name
+	Name      string    `json:"name,omitempty"`     // the server's name in its host's entry (ProxyOptions.Name)
 	Server    string    `json:"server"`             // the child's serverInfo.name
 	Command   string    `json:"command"`            // the child's program
 	State     string    `json:"state"`              // starting, connected, restarting
@@ -228,7 +233,7 @@ func RunProxy(ctx context.Context, hostTransport mcp.Transport, opts ProxyOption
 		hostPending: map[jsonrpc.ID]*child{},
 		usesArgs:    slices.Contains(opts.Command, rootsPlaceholder),
 		nonce:       newNonce(),
-		status:      ProxyStatus{Command: Spec{Command: opts.Command}.Label(), State: "starting"},
+		status:      ProxyStatus{Command: Spec{Command: opts.Command}.Label(), Name: opts.Name, State: "starting"},
 	}
 	if l, ok := prefetch.Of(opts.Command); ok {
 		p.launcher = &l

@@ -142,7 +142,7 @@ func TestProxySaysRefused(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- RunProxy(ctx, st, ProxyOptions{Command: cmd, Enforce: EnforceRequire, Notice: notices, Logger: testLogger(t), Timing: testTiming,
+		done <- RunProxy(ctx, st, ProxyOptions{Command: cmd, Name: "settings", Enforce: EnforceRequire, Notice: notices, Logger: testLogger(t), Timing: testTiming,
 			Status: func(s ProxyStatus) { mu.Lock(); sts = append(sts, s); mu.Unlock() }})
 	}()
 	defer func() {
@@ -163,6 +163,9 @@ func TestProxySaysRefused(t *testing.T) {
 	waitFor(t, "the refusal in the status", func() bool {
 		return slices.ContainsFunc(statuses(), func(s ProxyStatus) bool { return slices.Contains(s.Refused, "refused: "+settings+" (read)") })
 	})
+	if st := statuses(); st[len(st)-1].Name != "settings" {
+		t.Errorf("the status names the server %q, not as its entry does (settings)", st[len(st)-1].Name)
+	}
 	waitFor(t, "the refusal on stderr", func() bool {
 		return strings.Contains(notices.String(), "enforcement refused the server "+settings+" (read); if it needs it, add --allow-read="+settings)
 	})

@@ -35,7 +35,9 @@ func pollProxies(dir, profile string, d time.Duration) tea.Cmd {
 // it serves changes fleet.servingVer.
 func (f *fleet) fromProxy(s *serverState, e mcpconn.ProxyEntry) {
 	s.proxy = true
-	host, srv := cmp.Or(e.Host, "a host"), cmp.Or(e.Server, e.Command)
+	// The server's name in its host's entry first (what the person
+	// calls it), what it calls itself, its program.
+	host, srv := cmp.Or(e.Host, "a host"), cmp.Or(e.Name, e.Server, e.Command)
 	s.name = safetext.Escape(host + " → " + srv + " (proxy)")
 	switch e.State {
 	case "connected":

@@ -122,6 +122,11 @@ func TestProxyServedRowsAreServed(t *testing.T) {
 		{PID: 11, ProxyStatus: mcpconn.ProxyStatus{Host: "Claude Code", Server: "fs", State: "connected", Asked: true,
 			Fetched: []string{api.URI, web.URI}, Served: []string{api.URI, web.URI}}},
 	}})
+	m.Update(proxiesMsg{entries: []mcpconn.ProxyEntry{
+		{PID: 11, ProxyStatus: mcpconn.ProxyStatus{Host: "Claude Code", Name: "fs", Server: "secure-filesystem-server", State: "connected", Asked: true,
+			Fetched: []string{api.URI, web.URI}, Served: []string{api.URI, web.URI}}},
+	}})
+	// Named as the host's entry names it, not as the server calls itself.
 	if row := rowOf(t, m, "api "); !strings.Contains(row, "✓ served by Claude Code → fs (proxy)") {
 		t.Errorf("a row the proxy serves reads %q", row)
 	}
