@@ -27,6 +27,7 @@ const (
 	WarnSecrets      = "secrets"       // well-known secrets at its top
 	WarnMount        = "mount"         // another file system is mounted in or above it, inside the scanned folder
 	WarnLinks        = "links"         // files at its top with other names (hard links), which may be outside it
+	WarnLinkOut      = "link-out"      // symbolic links at its top lead to the home folder, a folder holding it, or /
 )
 
 // Env is what risk is judged against: the scanned folder and the home
@@ -223,12 +224,15 @@ func Risks(requested string, r Root, env Env) []Warning {
 			add(WarnSymlink, "reached through a symbolic link")
 		}
 	}
-	secrets, linked := atTop(p)
-	if len(secrets) > 0 {
-		add(WarnSecrets, "holds secrets at its top: "+strings.Join(secrets, ", "))
+	top := atTop(p, env.Home)
+	if len(top.secrets) > 0 {
+		add(WarnSecrets, "holds secrets at its top: "+strings.Join(top.secrets, ", "))
 	}
-	if len(linked) > 0 {
-		add(WarnLinks, "files at its top have other names elsewhere (hard links), through which a server reads them: "+strings.Join(linked, ", "))
+	if len(top.linked) > 0 {
+		add(WarnLinks, "files at its top have other names elsewhere (hard links), through which a server reads them: "+strings.Join(top.linked, ", "))
+	}
+	if len(top.out) > 0 {
+		add(WarnLinkOut, "symbolic links at its top lead to your home folder or above it (an enforced server cannot follow them; an advisory one may): "+strings.Join(top.out, ", "))
 	}
 	if env.Dir != "" {
 		if m, ok := mountNear(p, env.known.mounts); ok {
@@ -243,7 +247,9 @@ func Risks(requested string, r Root, env Env) []Warning {
 }
 
 // atTop reads dir's entries once (maxSecretScan at most) and lists, each
-// sorted with at most three named (then "…"):
+// sorted with at most three named (then "…"), the symbolic links among
+// its first maxLinkScan entries that lead to home or a folder above it
+// (topNames.out), and:
 //   - secrets: the well-known secret files and folders in it;
 //   - linked: its regular files with more than one name (a hard link
 //     count above 1), among its first maxLinkScan entries. Another name of
@@ -254,10 +260,10 @@ func Risks(requested string, r Root, env Env) []Warning {
 //
 // Risks runs for every row whose facts are read (ui/facts.go), so the
 // folder is read once for both, and only regular files are stat'ed.
-func atTop(dir string) (secrets, linked []string) {
+func atTop(dir, home string) (t topNames) {
 	f, err := os.Open(dir)
 	if err != nil {
-		return nil, nil
+		return t
 	}
 	defer f.Close()
 	seen := 0
@@ -265,12 +271,10 @@ func atTop(dir string) (secrets, linked []string) {
 		entries, err := f.ReadDir(1024)
 		for _, e := range entries {
 			if isSecretName(e.Name()) {
-				secrets = append(secrets, e.Name())
+				t.secrets = append(t.secrets, e.Name())
 			}
-			if seen < maxLinkScan && e.Type().IsRegular() {
-				if fi, err := e.Info(); err == nil && linkCount(fi) > 1 {
-					linked = append(linked, e.Name())
-				}
+			if seen < maxLinkScan {
+				t.note(dir, home, e)
 			}
 			seen++
 		}
@@ -278,7 +282,32 @@ func atTop(dir string) (secrets, linked []string) {
 			break // io.EOF, or a folder that stopped reading
 		}
 	}
-	return firstThree(secrets), firstThree(linked)
+	return topNames{firstThree(t.secrets), firstThree(t.linked), firstThree(t.out)}
+}
+
+// topNames are what atTop finds at a folder's top: secrets, files with
+// other names (hard links), and symbolic links that lead out to the home
+// folder, a folder holding it or / ("home → ~").
+type topNames struct{ secrets, linked, out []string }
+
+// note looks at entry e of dir for a hard link or a link out.
+func (t *topNames) note(dir, home string, e os.DirEntry) {
+	switch {
+	case e.Type().IsRegular():
+		if fi, err := e.Info(); err == nil && linkCount(fi) > 1 {
+			t.linked = append(t.linked, e.Name())
+		}
+	case e.Type()&os.ModeSymlink != 0:
+		to, err := filepath.EvalSymlinks(filepath.Join(dir, e.Name()))
+		if err != nil || home == "" || !Within(home, to) {
+			return // dangling, or inside: what a folder's own links are
+		}
+		shown := to
+		if to == home {
+			shown = "~"
+		}
+		t.out = append(t.out, e.Name()+" → "+shown)
+	}
 }
 
 // firstThree sorts names and keeps three of them, then "…".

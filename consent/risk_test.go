@@ -241,3 +241,31 @@ func TestRisksHardLinksAtTop(t *testing.T) {
 		t.Errorf("text %q does not name notes.txt", ws[0].Text)
 	}
 }
+
+// TestRisksLinkOut: a symbolic link at a root's top that leads to the
+// home folder or above it is warned, naming it and where it leads; one to
+// a sibling folder, one inside the root and a dangling one are not.
+func TestRisksLinkOut(t *testing.T) {
+	base := tempDir(t)
+	home := mkdir(t, filepath.Join(base, "home"))
+	sibling := mkdir(t, filepath.Join(home, "src", "other"))
+	repo := mkdir(t, filepath.Join(home, "src", "repo"))
+	mkdir(t, filepath.Join(repo, "sub"))
+	env := Env{Dir: filepath.Join(home, "src"), Home: home}
+	for name, to := range map[string]string{"sib": sibling, "in": filepath.Join(repo, "sub"), "gone": filepath.Join(base, "nothing")} {
+		must(t, os.Symlink(to, filepath.Join(repo, name)))
+	}
+	r, _ := NewRoot(repo)
+	if ws := Risks(repo, r, env); ws != nil {
+		t.Fatalf("links inside, to a sibling and dangling warned: %v", ws)
+	}
+	must(t, os.Symlink(home, filepath.Join(repo, "h")))
+	must(t, os.Symlink("/", filepath.Join(repo, "root")))
+	ws := Risks(repo, r, env)
+	if got := codes(ws); !slices.Equal(got, []string{WarnLinkOut}) {
+		t.Fatalf("links to home and /: %v, want [link-out]", got)
+	}
+	if !strings.HasSuffix(ws[0].Text, ": h → ~, root → /") {
+		t.Errorf("text %q does not name the links and where they lead", ws[0].Text)
+	}
+}

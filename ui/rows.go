@@ -286,7 +286,7 @@ func (m *Model) toggle() {
 	m.toggled(c.Path, on, before)
 	if outer, ok := m.coveringRoot(c.Path, m.sharedSet()); ok {
 		if on {
-			m.setNote(m.rel(c.Path)+" is already covered by "+m.rel(outer)+": checking it adds nothing.", false)
+			m.setNote(m.rel(c.Path)+" is inside "+m.rel(outer)+", which is checked or shared: as a root of its own it shows the servers nothing more.", false)
 		} else {
 			m.setNote(m.rel(c.Path)+" stays exposed: it is inside "+m.rel(outer)+", which is checked or shared.", false)
 		}
@@ -319,6 +319,7 @@ var riskWords = []struct{ code, word, meaning string }{
 	{consent.WarnSecrets, "secrets", "well-known secret files at its top (.env, keys, credentials)"},
 	{consent.WarnMount, "mount", "another file system is mounted in or above it"},
 	{consent.WarnLinks, "hard links", "files at its top have other names, maybe outside it, which a server reads through these"},
+	{consent.WarnLinkOut, "links out", "symbolic links at its top lead to your home folder or above it: an enforced server cannot follow them, an advisory one may"},
 }
 
 // riskWord is the word for a warning code; an unknown code shows as is.

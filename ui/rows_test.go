@@ -93,7 +93,7 @@ func TestRememberedRowsAreNotAdds(t *testing.T) {
 // help explains each word.
 func TestRiskMarksAreWords(t *testing.T) {
 	codes := []string{consent.WarnDir, consent.WarnFSRoot, consent.WarnHome, consent.WarnHomeAncestor, consent.WarnSystem,
-		consent.WarnOutside, consent.WarnSymlink, consent.WarnSecrets, consent.WarnMount, consent.WarnLinks}
+		consent.WarnOutside, consent.WarnSymlink, consent.WarnSecrets, consent.WarnMount, consent.WarnLinks, consent.WarnLinkOut}
 	m := fixture(t, demoRepos()...)
 	help := ansi.Strip(m.helpText(200))
 	for _, c := range codes {
