@@ -361,115 +361,18 @@ func printHostConfig(w, hint io.Writer, dirs paths.Dirs, o proxyCmd, command []s
 	if name == "" {
 		name = safeFileName(mcpconn.Spec{Command: command}.Label())
 	}
-	writeJSON := func(v any) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(v)
-	}
-	stdio := map[string]any{"command": exe, "args": args}
-	switch string(o.PrintConfig) {
-	case "claude":
-		// Claude Code: .mcp.json in the project, or `claude mcp add-json`.
-		fmt.Fprintf(hint, "# for .mcp.json in your project (or: claude mcp add-json %s '<the object under %q>')\n", name, name)
-		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
-	case "cursor":
-		fmt.Fprintln(hint, "# for ~/.cursor/mcp.json (or .cursor/mcp.json in the project)")
-		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
-	case "inspector":
+	if o.PrintConfig == "inspector" {
 		// The Inspector's CLI (--cli) is what runs a server from a config
 		// file and prints its answer; without --cli the same command
 		// opens its interactive UI instead. The command after "then:" is
 		// pasted as it is: the name is quoted for the shell.
 		fmt.Fprintln(hint, "# save this as config.json, then: "+inspectorCommand(name))
-		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
-	case "gemini":
-		fmt.Fprintln(hint, "# for ~/.gemini/settings.json (or .gemini/settings.json in the project)")
-		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
-	case "copilot":
-		fmt.Fprintln(hint, "# for ~/.copilot/mcp-config.json (or $COPILOT_HOME/mcp-config.json)")
-		cp := map[string]any{"type": "local", "command": exe, "args": args, "tools": []string{"*"}}
-		return writeJSON(map[string]any{"mcpServers": map[string]any{name: cp}})
-	case "qwen":
-		fmt.Fprintln(hint, "# for ~/.qwen/settings.json (or .qwen/settings.json in the project)")
-		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
-	case "crush":
-		fmt.Fprintln(hint, "# for ~/.config/crush/crush.json (or .crush.json / crush.json in the project)")
-		cr := map[string]any{"type": "stdio", "command": exe, "args": args}
-		return writeJSON(map[string]any{"mcp": map[string]any{name: cr}})
-	case "claude-desktop":
-		fmt.Fprintln(hint, "# for claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\)")
-		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
-	case "windsurf":
-		fmt.Fprintln(hint, "# for ~/.codeium/windsurf/mcp_config.json")
-		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
-	case "kiro":
-		fmt.Fprintln(hint, "# for ~/.kiro/settings/mcp.json (or .kiro/settings/mcp.json in the project)")
-		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
-	case "opencode":
-		// OpenCode: the command line is one array, the type is required.
-		fmt.Fprintln(hint, "# for opencode.json in the project (or ~/.config/opencode/opencode.json)")
-		oc := map[string]any{"type": "local", "command": append([]string{exe}, args...)}
-		return writeJSON(map[string]any{"mcp": map[string]any{name: oc}})
-	case "lmstudio":
-		fmt.Fprintln(hint, "# for ~/.lmstudio/mcp.json (LM Studio: Program, Install, Edit mcp.json)")
-		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
-	case "amazonq":
-		fmt.Fprintln(hint, "# for ~/.aws/amazonq/mcp.json (or .amazonq/mcp.json in the project)")
-		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
-	case "kilocode":
-		fmt.Fprintln(hint, "# for .kilocode/mcp.json in the project (or ~/.kilocode/cli/global/settings/mcp_settings.json for its CLI)")
-		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
-	case "junie":
-		fmt.Fprintln(hint, "# for ~/.junie/mcp/mcp.json (or .junie/mcp/mcp.json in the project; Junie's MCP Settings page writes the first)")
-		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
-	case "cline":
-		fmt.Fprintln(hint, "# for cline_mcp_settings.json (Cline: MCP Servers, Configure, Configure MCP Servers)")
-		return writeJSON(map[string]any{"mcpServers": map[string]any{name: stdio}})
-	case "zed":
-		fmt.Fprintln(hint, "# for ~/.config/zed/settings.json (or .zed/settings.json in the project)")
-		return writeJSON(map[string]any{"context_servers": map[string]any{name: stdio}})
-	case "codex":
-		// Codex: a [mcp_servers.NAME] table, written as Codex's docs do
-		// (command, then args); hostcfg.Quote is valid TOML.
-		fmt.Fprintln(hint, "# for ~/.codex/config.toml (or .codex/config.toml in a trusted project)")
-		key := name
-		if strings.Contains(key, ".") {
-			key = hostcfg.Quote(key)
-		}
-		quoted := make([]string, len(args))
-		for i, a := range args {
-			quoted[i] = hostcfg.Quote(a)
-		}
-		fmt.Fprintf(w, "[mcp_servers.%s]\ncommand = %s\nargs = [%s]\n", key, hostcfg.Quote(exe), strings.Join(quoted, ", "))
-		return nil
-	case "vscode":
-		fmt.Fprintln(hint, "# for .vscode/mcp.json")
-		vs := map[string]any{"type": "stdio", "command": exe, "args": args}
-		return writeJSON(map[string]any{"servers": map[string]any{name: vs}})
-	case "continue":
-		// Continue: a sequence of servers, each named by "name".
-		fmt.Fprintln(hint, "# for ~/.continue/config.yaml")
-		quoted := make([]string, len(args))
-		for i, a := range args {
-			quoted[i] = hostcfg.Quote(a)
-		}
-		fmt.Fprintf(w, "mcpServers:\n  - name: %s\n    type: stdio\n    command: %s\n    args: [%s]\n", hostcfg.Quote(name), hostcfg.Quote(exe), strings.Join(quoted, ", "))
-		return nil
-	case "goose":
-		fmt.Fprintln(hint, "# for ~/.config/goose/config.yaml")
-		quoted := make([]string, len(args))
-		for i, a := range args {
-			b, _ := json.Marshal(a) // a JSON string is a YAML string
-			quoted[i] = string(b)
-		}
-		exeQ, _ := json.Marshal(exe)
-		nameQ, _ := json.Marshal(name)
-		fmt.Fprintf(w, "extensions:\n  %s:\n    name: %s\n    type: stdio\n    cmd: %s\n    args: [%s]\n    enabled: true\n    timeout: 300\n",
-			nameQ, nameQ, exeQ, strings.Join(quoted, ", "))
-		return nil
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(map[string]any{"mcpServers": map[string]any{name: map[string]any{"command": exe, "args": args}}})
 	}
-	// The hosts hostcfg writes the snippet for itself.
+	// Every host's entry is written as its entry in hostcfg.HostTable says.
 	if hint2, text, ok := hostcfg.Snippet(string(o.PrintConfig), name, exe, args); ok {
 		fmt.Fprintln(hint, hint2)
 		_, err := w.Write(text)

@@ -9,11 +9,7 @@ import (
 // file, as one server behind the proxy with the command it was given.
 func TestHostsSnippets(t *testing.T) {
 	args := []string{"proxy", "--profile", "work", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem"}
-	hosts := []string{MistralVibe}
-	for host := range snippetHosts {
-		hosts = append(hosts, host)
-	}
-	for _, host := range hosts {
+	for _, host := range Hosts {
 		hint, text, ok := Snippet(host, "fs.one", "/usr/local/bin/rootpick", args)
 		if !ok || hint == "" {
 			t.Fatalf("%s: no snippet", host)
@@ -32,7 +28,7 @@ func TestHostsSnippets(t *testing.T) {
 			t.Errorf("%s snippet reads as %+v:\n%s", host, s, text)
 		}
 	}
-	if _, _, ok := Snippet(Claude, "fs", "rootpick", args); ok {
-		t.Error("a snippet for claude, which proxy.go writes itself")
+	if _, _, ok := Snippet("inspector", "fs", "rootpick", args); ok {
+		t.Error("a snippet for inspector, which is no host (the root package writes its file)")
 	}
 }
