@@ -13,19 +13,21 @@ import (
 	"github.com/rootpick/rootpick/internal/paths"
 )
 
-// TestPrintConfigGeminiCodex: the snippets for Gemini CLI, Codex and the
-// hosts of issue 28 are what hostcfg reads as a server behind the proxy,
-// with the profile.
-func TestPrintConfigGeminiCodex(t *testing.T) {
+// TestPrintConfigEveryHost: the snippet of every host of hostcfg's table
+// is what hostcfg reads, as that host's user file, as a server behind the
+// proxy, with the profile.
+func TestPrintConfigEveryHost(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", "/custom/state") // not where HOME alone finds it: passed on
-	for host, scope := range map[string]string{"gemini": "user", "codex": "user", "copilot": "user", "qwen": "user", "crush": "user", "claude-desktop": "user", "windsurf": "user", "kiro": "user", "opencode": "user", "zed": "user", "cline": "user", "continue": "user", "lmstudio": "user", "amazonq": "user", "kilocode": "user", "junie": "user",
-		"vscode-insiders": "user", "roo-code": "user", "amp": "user", "trae": "user", "antigravity": "user", "windsurf-jetbrains": "user", "kimi": "user", "factory": "user", "qoder": "user", "sema4": "user", "auggie": "user", "mistral-vibe": "user"} {
+	for _, host := range hostcfg.Hosts {
 		var out bytes.Buffer
 		o := proxyCmd{PrintConfig: hostName(host), Profile: "work", Protocol: "2025-11-25", Name: "fs.one"}
 		if err := printHostConfig(&out, io.Discard, paths.FromEnv(), o, []string{"npx", "-y", "@modelcontextprotocol/server-filesystem"}); err != nil {
 			t.Fatalf("%s: %v", host, err)
 		}
-		f, _ := hostcfg.FileFor(host, scope, host+"-snippet")
+		f, ok := hostcfg.FileFor(host, "user", host+"-snippet")
+		if !ok {
+			t.Fatalf("%s: no user file", host)
+		}
 		// Under go test the snippet names rootpick by its PATH name
 		// (the test binary is in go-build): that is this rootpick.
 		f.Rootpick = []string{"rootpick"}
