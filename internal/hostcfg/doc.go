@@ -1,8 +1,12 @@
 // Package hostcfg finds the MCP server entries that agent hosts (Claude
 // Code, VS Code, Cursor, Gemini CLI, Codex, Goose, Amp and the others in
-// Hosts; docs/hosts.md says which files each reads) keep in their own
+// HostTable; docs/hosts.md says which files each reads) keep in their own
 // configuration files, and rewrites chosen stdio entries to run through
 // `rootpick proxy` and back.
+//
+// HostTable is one entry per host: its names, its files (each with its
+// format and where the servers are in it) and the entry --print-config
+// prints. Hosts, Files, FileFor and Snippet are derived from it.
 //
 // It needs its own room because it edits files that belong to other
 // programs, in four formats (JSON, JSONC, TOML, YAML), and must leave every
