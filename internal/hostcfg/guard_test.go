@@ -11,9 +11,10 @@ import (
 )
 
 // guarded runs fn, and ends the test binary at once when it takes longer
-// than 5 s or allocates more than 256 MB: code that reads a device or
-// waits on a FIFO would otherwise take the machine's memory or hang every
-// test after it.
+// than 5 s (scaled by the machine's load: a 64 MB file read under -race
+// at load 15 took longer) or allocates more than 256 MB: code that reads
+// a device or waits on a FIFO would otherwise take the machine's memory
+// or hang every test after it.
 func guarded(t *testing.T, what string, fn func()) {
 	t.Helper()
 	done := make(chan struct{})
@@ -23,7 +24,8 @@ func guarded(t *testing.T, what string, fn func()) {
 		defer close(done)
 		fn()
 	}()
-	deadline := time.After(5 * time.Second)
+	limit := loadScaled(5 * time.Second)
+	deadline := time.After(limit)
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -31,7 +33,7 @@ func guarded(t *testing.T, what string, fn func()) {
 		case <-done:
 			return
 		case <-deadline:
-			fmt.Fprintf(os.Stderr, "FAIL %s: %s still running after 5 s (waiting on a FIFO?)\n", t.Name(), what)
+			fmt.Fprintf(os.Stderr, "FAIL %s: %s still running after %v (waiting on a FIFO?)\n", t.Name(), what, limit)
 			os.Exit(1)
 		case <-tick.C:
 			var m runtime.MemStats
@@ -42,6 +44,25 @@ func guarded(t *testing.T, what string, fn func()) {
 			}
 		}
 	}
+}
+
+// loadScaled is d times the machine's load per core (the first field of
+// /proc/loadavg over the number of CPUs) when that is above 1: a bound
+// that holds idle holds loaded, and one that only a hang reaches still
+// catches it.
+func loadScaled(d time.Duration) time.Duration {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return d
+	}
+	var load float64
+	if _, err := fmt.Sscan(string(b), &load); err != nil {
+		return d
+	}
+	if f := load / float64(runtime.NumCPU()); f > 1 {
+		return time.Duration(f * float64(d))
+	}
+	return d
 }
 
 // loadGuarded is Load(f), guarded.
