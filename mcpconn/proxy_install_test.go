@@ -87,6 +87,9 @@ func TestProxyLetsAnInstallFinish(t *testing.T) {
 	marker := uniqueMarker("install-finish")
 	npx, state := slowLauncher(t, 2*time.Second, marker)
 	host, notices, done := installHost(t, []string{npx, "-y", "@fake/server"}, ProxyOptions{InstallGrace: time.Minute})
+	// The launcher has started installing (on a loaded machine the notice,
+	// 200 ms after the start, may come before the script's first line).
+	waitFor(t, "the install to start", func() bool { return state() == "partial" })
 	waitFor(t, "the proxy to say what the host waits for", func() bool {
 		return strings.Contains(notices.String(), "npx is still installing @fake/server (first start,")
 	})
