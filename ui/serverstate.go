@@ -550,12 +550,13 @@ func (f *fleet) serverBlock(p *paneWriter, s *serverState, want []string) {
 	if !s.proxy && s.name != "" {
 		// What it calls itself (serverInfo), as a detail: the name the
 		// person gave it stays the name everywhere.
-		own := s.name
-		if s.version != "" {
-			own += " " + s.version
-		}
-		if s.name != safetext.Escape(s.label) || s.version != "" {
-			head += f.st.dim.Render("  (" + own + ")")
+		switch {
+		case s.name != safetext.Escape(s.label) && s.version != "":
+			head += f.st.dim.Render("  (" + s.name + " " + s.version + ")")
+		case s.name != safetext.Escape(s.label):
+			head += f.st.dim.Render("  (" + s.name + ")")
+		case s.version != "":
+			head += f.st.dim.Render(" " + s.version) // its own name is the one given
 		}
 	}
 	p.add(head)
