@@ -52,6 +52,10 @@ type launch struct {
 	// does not start it, so nothing is fetched for it, asked or not — a
 	// fetch runs install scripts for a start that will not come.
 	off bool
+	// offline says the wrapped entry runs with the network off: enforced,
+	// its launcher is told to stay offline (mcpconn's offlineEnv), so a
+	// start finds the package in its cache or fails at once.
+	offline bool
 }
 
 // prefetchFunc fetches what a launcher would download (prefetch.Run).
@@ -80,7 +84,8 @@ func (pl *planner) launchOf(c *hostcfg.Config, i int) (launch, bool) {
 	if !ok {
 		return launch{}, false
 	}
-	ln := launch{name: s.Name, launcher: l, line: line, env: c.Env(i), dir: c.File.Workspace, project: s.Scope == hostcfg.ScopeProject}
+	ln := launch{name: s.Name, launcher: l, line: line, env: c.Env(i), dir: c.File.Workspace, project: s.Scope == hostcfg.ScopeProject,
+		offline: cmp.Or(pl.ch.proxy.Network, offlineNetwork(line)) == string(mcpconn.NetworkOff)}
 	ln.places = append(ln.places, prefetch.Place{Path: c.File.Workspace, Name: "the project"})
 	for _, r := range c.FolderArgs(i) {
 		for _, p := range r.Paths {
@@ -107,13 +112,22 @@ func (pl *planner) launchOf(c *hostcfg.Config, i int) (launch, bool) {
 }
 
 // skipNote says, below the diff, why l is not fetched ahead.
-func (l launch) skipNote() string {
+func (l launch) skipNote() string { return l.notFetched(l.skip) }
+
+// notFetched says that l was not fetched ahead, why, and what that means
+// for its first start: a download the host may not wait for, or, with
+// the network off, a start that fails until the package is fetched.
+func (l launch) notFetched(why string) string {
 	first := "its first start"
 	if l.off {
 		first = "turned on, its first start"
 	}
+	if l.offline {
+		return fmt.Sprintf("warning: %s: not fetched ahead: %s; with the network off %s cannot download %s and fails (npm: ENOTCACHED) until it is fetched: hosts wrap --prefetch, or its command run once",
+			shown(l.name), why, first, l.what())
+	}
 	return fmt.Sprintf("%s: not fetched ahead: %s; %s downloads %s and may take longer than the host waits",
-		shown(l.name), l.skip, first, l.what())
+		shown(l.name), why, first, l.what())
 }
 
 // what names what l installs, for messages, escaped: each package, or
@@ -243,8 +257,7 @@ func (ch hostsChange) fetchOne(ctx context.Context, e *env, l launch, terminal b
 	}
 	var nr *prefetch.NotRunError
 	if errors.As(err, &nr) {
-		fmt.Fprintf(e.stderr, "%s: not fetched ahead: %s; its first start downloads %s and may take longer than the host waits\n",
-			shown(l.name), nr.Why, l.what())
+		fmt.Fprintln(e.stderr, l.notFetched(nr.Why))
 		return
 	}
 	fmt.Fprintf(e.stderr, "%s: %s\n", shown(l.name), err)
