@@ -43,6 +43,9 @@ func TestReadOnlyKeyFromRowToServedSet(t *testing.T) {
 			t.Errorf("the dialog lacks %q:\n%s", want, scr)
 		}
 	}
+	if strings.Contains(scr, readOnlyAccessLine) {
+		t.Errorf("with a folder shared read and write, the dialog says all are read-only:\n%s", scr)
+	}
 	if strings.Index(scr, "read-only (1)") < strings.Index(scr, "read and write (1)") {
 		t.Errorf("read-only roots come before read and write ones:\n%s", scr)
 	}
@@ -85,6 +88,17 @@ func TestReadOnlyKeyFromRowToServedSet(t *testing.T) {
 	run(m, cmd)
 	if n := m.unconfirmed(); n != 0 {
 		t.Errorf("unconfirmed() = %d once served", n)
+	}
+}
+
+// TestDialogSaysReadOnly: when every folder is shared read-only, the
+// dialog does not say a server may change them.
+func TestDialogSaysReadOnly(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.setSize(120, 30)
+	openDialog(t, m, roRoot("/work/demo/api"))
+	if scr := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(scr, readOnlyAccessLine) || strings.Contains(scr, accessLine) {
+		t.Errorf("an all read-only dialog:\n%s", screen(m))
 	}
 }
 

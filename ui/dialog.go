@@ -19,6 +19,9 @@ import (
 // accessLine says in one line what sharing a folder means.
 const accessLine = "A server may read, and some servers may change, every file in these folders."
 
+// readOnlyAccessLine replaces it when every folder is shared read-only.
+const readOnlyAccessLine = "A server may read every file in these folders; where the kernel enforces it, change none (read-only)."
+
 // revokeNoticeLine replaces it when no server is restarted for that (the
 // built-in demo server honours an empty list).
 const revokeNoticeLine = "Revoking every root: each server is told it has none."
@@ -479,6 +482,9 @@ type recipients struct {
 // from the least to the most important when the box is short.
 func (d *consentDialog) head(inner int) []string {
 	second := accessLine
+	if final := d.Final(); len(final) > 0 && !slices.ContainsFunc(final, func(r consent.Root) bool { return !r.ReadOnly }) {
+		second = readOnlyAccessLine
+	}
 	if d.access != "" {
 		second = d.access
 	}
