@@ -42,7 +42,7 @@ func raiseTimeoutUnderLoad() {
 	if f == nil || f.Value.String() != (10*time.Minute).String() {
 		return
 	}
-	if _, per := loadFactor(); per > 1 {
+	if _, per := testproc.LoadFactor(); per > 1 {
 		_ = f.Value.Set(min(time.Duration(per*float64(10*time.Minute)), 30*time.Minute).String())
 	}
 }

@@ -21,6 +21,8 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/rootpick/rootpick/internal/testskip"
+
+	"github.com/rootpick/rootpick/internal/testproc"
 )
 
 // loadBound is d, a time the product promises on an idle machine, scaled
@@ -32,24 +34,11 @@ import (
 // does not cut short) still fails it.
 func loadBound(t *testing.T, d time.Duration) time.Duration {
 	t.Helper()
-	if load, f := loadFactor(); f > 1 {
+	if load, f := testproc.LoadFactor(); f > 1 {
 		t.Logf("load %.1f on %d cores: bound %v scaled to %v", load, runtime.NumCPU(), d, time.Duration(f*float64(d)))
 		return time.Duration(f * float64(d))
 	}
 	return d
-}
-
-// loadFactor is the machine's load (the first field of /proc/loadavg)
-// and that load per core; 0, 0 where it cannot be read.
-func loadFactor() (load, perCore float64) {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return 0, 0
-	}
-	if _, err := fmt.Sscan(string(b), &load); err != nil {
-		return 0, 0
-	}
-	return load, load / float64(runtime.NumCPU())
 }
 
 // e2eWait bounds every wait for the screen, a file or an exit: generous,

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/rootpick/rootpick/consent"
+
+	"github.com/rootpick/rootpick/internal/testproc"
 )
 
 // forgetBound is how long after store.Forget (what rootpick forget
@@ -114,7 +116,7 @@ func TestForgetEmptiesProxyServer(t *testing.T) {
 			}
 			took := time.Since(start)
 			t.Logf("forget → the server behind the proxy holds nothing: %v", took.Round(time.Millisecond))
-			if bound := loadScaled(forgetBound); took > bound {
+			if bound := testproc.LoadScaled(forgetBound); took > bound {
 				t.Errorf("forget → the server holds nothing took %v; the bound is %v (%v idle, scaled by the load)", took, bound, forgetBound)
 			}
 			sts := host.statuses()

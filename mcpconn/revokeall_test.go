@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -450,20 +449,6 @@ func benchRevokeAll(b *testing.B, slowStart time.Duration) {
 	slices.Sort(all)
 	b.ReportMetric(float64(all[len(all)-1].Milliseconds()), "worst-ms")
 	b.ReportMetric(float64(all[len(all)/2].Milliseconds()), "median-ms")
-}
-
-// loadScaled is d times the machine's load per core (the first field of
-// /proc/loadavg over the number of CPUs) when that is above 1: a promise
-// measured idle, held on a loaded machine in proportion.
-func loadScaled(d time.Duration) time.Duration {
-	var load float64
-	if _, err := fmt.Sscan(loadAverage(), &load); err != nil {
-		return d
-	}
-	if f := load / float64(runtime.NumCPU()); f > 1 {
-		return time.Duration(f * float64(d))
-	}
-	return d
 }
 
 // loadAverage is the first field of /proc/loadavg, or "?".

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rootpick/rootpick/internal/testproc"
 )
 
 // guarded runs fn, and ends the test binary at once when it takes longer
@@ -24,7 +26,7 @@ func guarded(t *testing.T, what string, fn func()) {
 		defer close(done)
 		fn()
 	}()
-	limit := loadScaled(5 * time.Second)
+	limit := testproc.LoadScaled(5 * time.Second)
 	deadline := time.After(limit)
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
@@ -44,25 +46,6 @@ func guarded(t *testing.T, what string, fn func()) {
 			}
 		}
 	}
-}
-
-// loadScaled is d times the machine's load per core (the first field of
-// /proc/loadavg over the number of CPUs) when that is above 1: a bound
-// that holds idle holds loaded, and one that only a hang reaches still
-// catches it.
-func loadScaled(d time.Duration) time.Duration {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return d
-	}
-	var load float64
-	if _, err := fmt.Sscan(string(b), &load); err != nil {
-		return d
-	}
-	if f := load / float64(runtime.NumCPU()); f > 1 {
-		return time.Duration(f * float64(d))
-	}
-	return d
 }
 
 // loadGuarded is Load(f), guarded.

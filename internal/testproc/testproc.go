@@ -5,7 +5,8 @@
 // needs one body per system so that the tests type-check for Windows too
 // (.ci/typecheck in .ci/run). It also holds Buffer, the goroutine-safe
 // sink those tests and the root package's read their processes' output
-// from. Only tests import it.
+// from, and LoadScaled, which holds a time bound measured idle in
+// proportion on a loaded machine. Only tests import it.
 package testproc
 
 import (
