@@ -187,6 +187,18 @@ func moduleDecls(t *testing.T) map[string]*decl {
 // receiverName is the type name of a receiver or embedded field: T, *T,
 // T[P], *T[P], pkg.T.
 func receiverName(e ast.Expr) string {
+	switch x := baseType(e).(type) {
+	case *ast.SelectorExpr:
+		return x.Sel.Name
+	case *ast.Ident:
+		return x.Name
+	}
+	return ""
+}
+
+// baseType is e without pointers, type arguments and parentheses: the
+// named type (an identifier or pkg.T) they are made of.
+func baseType(e ast.Expr) ast.Expr {
 	for {
 		switch x := e.(type) {
 		case *ast.StarExpr:
@@ -195,12 +207,10 @@ func receiverName(e ast.Expr) string {
 			e = x.X
 		case *ast.IndexListExpr:
 			e = x.X
-		case *ast.SelectorExpr:
-			return x.Sel.Name
-		case *ast.Ident:
-			return x.Name
+		case *ast.ParenExpr:
+			e = x.X
 		default:
-			return ""
+			return e
 		}
 	}
 }

@@ -201,27 +201,15 @@ func (p *commentPkg) declare(f *commentFile) {
 		return ct
 	}
 	ref := func(e ast.Expr) (typeRef, bool) {
-		for {
-			switch x := e.(type) {
-			case *ast.StarExpr:
-				e = x.X
-			case *ast.IndexExpr:
-				e = x.X
-			case *ast.IndexListExpr:
-				e = x.X
-			case *ast.ParenExpr:
-				e = x.X
-			case *ast.Ident:
-				return typeRef{name: x.Name}, true
-			case *ast.SelectorExpr:
-				if id, ok := x.X.(*ast.Ident); ok {
-					return typeRef{pkg: f.imports[id.Name], name: x.Sel.Name}, true
-				}
-				return typeRef{}, false
-			default:
-				return typeRef{}, false
+		switch x := baseType(e).(type) {
+		case *ast.Ident:
+			return typeRef{name: x.Name}, true
+		case *ast.SelectorExpr:
+			if id, ok := x.X.(*ast.Ident); ok {
+				return typeRef{pkg: f.imports[id.Name], name: x.Sel.Name}, true
 			}
 		}
+		return typeRef{}, false
 	}
 	for _, dl := range f.ast.Decls {
 		switch dl := dl.(type) {
