@@ -384,12 +384,22 @@ func profileConsumers(e *env, proxyDir, profile string, logger *slog.Logger) []s
 	if err != nil {
 		return out
 	}
-	var problems strings.Builder
-	configs, _ := loadHostConfigs(&problems, places, "")
-	if problems.Len() > 0 {
-		logger.Info("host configuration not read", "problems", strings.TrimSpace(problems.String()))
-	}
-	for _, c := range configs {
+	for _, f := range hostcfg.Files(places) {
+		// Parsed only when rootpick stands in it: a file with no wrapped
+		// entry (a 23 MB ~/.claude.json took 0.5 s to parse) costs the
+		// picker's start a read, not a parse.
+		data, err := f.Read()
+		if err != nil || !namesRootpick(data, places.Rootpick) {
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				logger.Info("host configuration not read", "file", f.Path, "err", err)
+			}
+			continue
+		}
+		c, err := hostcfg.Parse(f, data)
+		if err != nil {
+			logger.Info("host configuration not read", "file", f.Path, "err", err)
+			continue
+		}
 		for _, s := range c.Servers {
 			if s.Kind == hostcfg.Proxied && cmp.Or(s.Profile, consent.DefaultProfile) == profile {
 				if name := c.File.Host + " → " + s.Name; !slices.Contains(out, name) {
@@ -399,6 +409,16 @@ func profileConsumers(e *env, proxyDir, profile string, logger *slog.Logger) []s
 		}
 	}
 	return out
+}
+
+// namesRootpick reports whether data names rootpick, by that name or by
+// one of self's paths (the executable a user-scope entry names): a file
+// that does not holds no entry wrapped by it.
+func namesRootpick(data []byte, self []string) bool {
+	if bytes.Contains(data, []byte("rootpick")) {
+		return true
+	}
+	return slices.ContainsFunc(self, func(p string) bool { return p != "" && bytes.Contains(data, []byte(p)) })
 }
 
 // rememberAllow is ui.Config.RememberAllow: a path allowed to a server of

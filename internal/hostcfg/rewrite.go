@@ -31,12 +31,17 @@ type Config struct {
 // symbolic link to a file that is not the person's own is refused with a
 // *RefusedError (see ReadConfig).
 func Load(f File) (*Config, error) {
-	data, err := ReadConfig(f.Path, f.limit())
+	data, err := f.Read()
 	if err != nil {
 		return nil, err
 	}
 	return Parse(f, data)
 }
+
+// Read reads f's bytes as Load does (ReadConfig: a regular file of the
+// person's, within f's size limit), for a caller that looks at them
+// before it parses them.
+func (f File) Read() ([]byte, error) { return ReadConfig(f.Path, f.limit()) }
 
 // Parse reads data as f's host reads it.
 func Parse(f File, data []byte) (*Config, error) {
