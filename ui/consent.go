@@ -152,25 +152,6 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 	}
 }
 
-// replayTypeAhead hands the keys pressed while a review was built, which
-// opened no dialog, to the list.
-func (m *Model) replayTypeAhead() tea.Cmd {
-	var cmds []tea.Cmd
-	// First the keys still held for the query's result (pressed before
-	// the others); a paste among them is dropped: the dialog takes none.
-	held := m.heldKeys
-	m.heldKeys = nil
-	for _, msg := range held {
-		if k, ok := msg.(tea.KeyPressMsg); ok {
-			cmds = append(cmds, m.handleKey(k))
-		}
-	}
-	for _, k := range m.sh.TakeTypeAhead() {
-		cmds = append(cmds, m.handleKey(k))
-	}
-	return tea.Batch(cmds...)
-}
-
 // reviewKey is enter: review the checked folders. With nothing to review
 // (the checks are what is shared) it takes the highlighted row, as fzf's
 // enter does, and puts it back if the review is cancelled.
@@ -236,19 +217,19 @@ func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
 		// whose keys would offer a confirmation.
 		why := emptyChange(len(d.change.Kept)) // "Nothing is checked…": lower-cased after the colon
 		m.setNote("Nothing to change: "+strings.ToLower(why[:1])+why[1:], false)
-		return m.replayTypeAhead()
+		return nil // the keys typed ahead go to the list (Model.update)
 	}
 	if m.scanning {
 		d.scanning = true
 		d.rebuild()
 	}
 	m.layout()
-	// The keys pressed while the review was built go to the dialog, whose
-	// guard ignores an early y or space: first those still waiting for the
-	// query's result (pressed before the others), which released later
-	// would reach the dialog after its guard, a y typed in the query
-	// confirming it.
-	return tea.Batch(d.guardTick(), m.replayTypeAhead())
+	// The keys that wait go to the dialog next (Model.update), in the
+	// order pressed, while its guard ignores an early y or space: those
+	// typed while the review was built, and those still waiting for the
+	// query's result, which released later would reach the dialog after
+	// its guard, a y typed in the query confirming it.
+	return d.guardTick()
 }
 
 // replacesNote says that y replaces the profile's remembered consent for

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/picker"
+	"github.com/rootpick/rootpick/ui/sharing"
 )
 
 // syncFilterMax is the largest list the filter matches inside Update.
@@ -54,30 +55,29 @@ func (m *Model) onFilterResult(msg filterResultMsg) tea.Cmd {
 	return m.releaseKeys()
 }
 
-// heldKeysMax bounds the keys that wait for a query's result; beyond it
-// a key is dropped, and the note says so.
-const heldKeysMax = 64
-
-// holdForFilter keeps a key that acts on rows (check, check and move,
-// check all, review) while the query typed is still being matched, so that
-// it acts on the rows of that query's result, never on a row of the older
-// result still on screen; once one key waits, every key after it waits
-// too, to keep their order, and so does a paste: a paste let through
-// could change the query back to the one shown, whose result never comes
-// again, and leave every key waiting. It reports whether msg (a key or a
-// paste) was kept (or dropped).
-func (m *Model) holdForFilter(msg tea.Msg) bool {
-	if len(m.heldKeys) == 0 {
+// holdKey keeps a key or a paste in the list that must wait (it reports
+// whether msg was kept, or dropped because too many wait):
+//   - behind any that waits already, to keep the order pressed;
+//   - a key that acts on rows (check, check and move, check all, review)
+//     while the query typed is still being matched, so that it acts on the
+//     rows of that query's result, never on a row of the older result
+//     still on screen (filter.go);
+//   - any key while a review is being built: it is for the dialog (an
+//     "enter n" cancels it), whose guard then ignores it.
+//
+// A paste only ever waits behind a key: let through, it could change the
+// query back to the one shown, whose result never comes again, and leave
+// every key waiting.
+func (m *Model) holdKey(msg tea.Msg) bool {
+	if !m.early.waiting() {
 		k, ok := msg.(tea.KeyPressMsg)
-		if !ok || !m.filterPending() || !m.actsOnRows(k) {
+		if !ok || m.sh.Phase() != sharing.Preparing && (!m.filterPending() || !m.actsOnRows(k)) {
 			return false
 		}
 	}
-	if len(m.heldKeys) >= heldKeysMax {
-		m.setNote("Too many keys while the query was matched: some were dropped.", true)
-		return true
+	if !m.early.push(msg) {
+		m.setNote("Too many keys while the query was matched or the review built: some were dropped.", true)
 	}
-	m.heldKeys = append(m.heldKeys, msg)
 	return true
 }
 
@@ -89,19 +89,19 @@ func (m *Model) actsOnRows(msg tea.KeyPressMsg) bool {
 		key.Matches(msg, k.Toggle) && strings.TrimSpace(m.filter.Value()) == ""
 }
 
-// releaseKeys hands the held keys (and pastes) to the list, in order, now
-// that the query's result is shown; a key that types on makes those after
-// it wait again.
+// releaseKeys hands what waits back, in order, as if pressed now: when
+// the query's result is shown (onFilterResult), and when a proposal has
+// opened the review's dialog or found nothing to review (Model.update).
+// Each key goes through handleKey again, so it waits again where it must
+// (a key that typed on, a review that a released enter started); the
+// dialog gets the keys while its guard ignores them, and no paste (it
+// takes none).
 func (m *Model) releaseKeys() tea.Cmd {
-	held := m.heldKeys
-	m.heldKeys = nil
 	var cmds []tea.Cmd
-	for _, msg := range held {
+	for _, msg := range m.early.take() {
 		if k, ok := msg.(tea.KeyPressMsg); ok {
 			cmds = append(cmds, m.handleKey(k))
-		} else if m.mode() == modeList && !m.holdForFilter(msg) {
-			// A paste: to the query, unless a key released before it
-			// waits again.
+		} else if m.mode() == modeList && !m.holdKey(msg) {
 			cmds = append(cmds, m.editQuery(msg))
 		}
 	}

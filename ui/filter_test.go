@@ -430,7 +430,7 @@ func TestQueryLineRedrawnAfterEveryChange(t *testing.T) {
 }
 
 // TestHeldKeysKeepExactlyTheMax: while a query is matched, exactly
-// heldKeysMax keys wait for its result, in order; the next is dropped and
+// earlyKeysMax keys wait for its result, in order; the next is dropped and
 // the note says so. (A tab, then typed letters: each letter kept is typed
 // once the result is shown, so the query counts what was kept.)
 func TestHeldKeysKeepExactlyTheMax(t *testing.T) {
@@ -438,15 +438,15 @@ func TestHeldKeysKeepExactlyTheMax(t *testing.T) {
 	m.filterSyncMax = 0 // every list counts as large: the query is matched off the loop
 	results := filterResults(send(m, "w"))
 	send(m, "tab") // acts on rows: waits, and every key after it too
-	for range heldKeysMax - 1 {
+	for range earlyKeysMax - 1 {
 		send(m, "x")
 	}
-	if len(m.heldKeys) != heldKeysMax || strings.Contains(m.status.note, "dropped") {
-		t.Fatalf("%d keys held (note %q), want %d and none dropped", len(m.heldKeys), m.status.note, heldKeysMax)
+	if len(m.early.msgs) != earlyKeysMax || strings.Contains(m.status.note, "dropped") {
+		t.Fatalf("%d keys held (note %q), want %d and none dropped", len(m.early.msgs), m.status.note, earlyKeysMax)
 	}
 	send(m, "x")
-	if len(m.heldKeys) != heldKeysMax {
-		t.Fatalf("key %d was held: %d held, at most %d are", heldKeysMax+1, len(m.heldKeys), heldKeysMax)
+	if len(m.early.msgs) != earlyKeysMax {
+		t.Fatalf("key %d was held: %d held, at most %d are", earlyKeysMax+1, len(m.early.msgs), earlyKeysMax)
 	}
 	if !strings.Contains(m.status.note, "Too many keys") {
 		t.Fatalf("a key was dropped and the note does not say so: %q", m.status.note)
@@ -454,8 +454,8 @@ func TestHeldKeysKeepExactlyTheMax(t *testing.T) {
 	for _, r := range results {
 		m.Update(r)
 	}
-	if want := "w" + strings.Repeat("x", heldKeysMax-1); m.filter.Value() != want {
-		t.Fatalf("after w's result: query %q (%d x), want w and %d x", m.filter.Value(), strings.Count(m.filter.Value(), "x"), heldKeysMax-1)
+	if want := "w" + strings.Repeat("x", earlyKeysMax-1); m.filter.Value() != want {
+		t.Fatalf("after w's result: query %q (%d x), want w and %d x", m.filter.Value(), strings.Count(m.filter.Value(), "x"), earlyKeysMax-1)
 	}
 	if !m.picker.IsChecked("/work/demo/web") || m.picker.CheckedCount() != 1 {
 		t.Fatalf("the held tab checked %v, want web (w's top row)", m.picker.Checked())
@@ -481,13 +481,13 @@ func TestHeldKeysWaitForTheCurrentResult(t *testing.T) {
 	// tools/cli's branch changes while web is matched: web's result is stale.
 	m.Update(scanBatchMsg{gen: m.scanGen, repos: []vcsdetect.Repo{repo("tools/cli", "web-fix")}})
 	for _, r := range results[:2] { // w and we: older queries
-		if _, cmd := m.Update(r); cmd != nil || len(m.heldKeys) != 1 || m.picker.CheckedCount() != 0 {
-			t.Fatalf("the result of %q (older than web) released the held tab: checked %v, %d held", r.res.Text, m.picker.Checked(), len(m.heldKeys))
+		if _, cmd := m.Update(r); cmd != nil || len(m.early.msgs) != 1 || m.picker.CheckedCount() != 0 {
+			t.Fatalf("the result of %q (older than web) released the held tab: checked %v, %d held", r.res.Text, m.picker.Checked(), len(m.early.msgs))
 		}
 	}
 	_, cmd := m.Update(results[2])
-	if len(m.heldKeys) != 1 || m.picker.CheckedCount() != 0 {
-		t.Fatalf("web's stale result released the held tab: checked %v, %d held; filter %q", m.picker.Checked(), len(m.heldKeys), m.picker.Filter())
+	if len(m.early.msgs) != 1 || m.picker.CheckedCount() != 0 {
+		t.Fatalf("web's stale result released the held tab: checked %v, %d held; filter %q", m.picker.Checked(), len(m.early.msgs), m.picker.Filter())
 	}
 	again := filterResults(cmd)
 	if len(again) != 1 {
@@ -497,8 +497,8 @@ func TestHeldKeysWaitForTheCurrentResult(t *testing.T) {
 	if m.picker.Filter() != "web" || !slices.Contains(shownLabels(m), "tools/cli") {
 		t.Fatalf("web after the rematch: filter %q, shows %v", m.picker.Filter(), shownLabels(m))
 	}
-	if got, top := m.picker.Checked(), m.picker.ShownAt(0).Path; len(got) != 1 || got[0] != top || len(m.heldKeys) != 0 {
-		t.Fatalf("after web's result: checked %v, %d held; want its top row %s", got, len(m.heldKeys), top)
+	if got, top := m.picker.Checked(), m.picker.ShownAt(0).Path; len(got) != 1 || got[0] != top || len(m.early.msgs) != 0 {
+		t.Fatalf("after web's result: checked %v, %d held; want its top row %s", got, len(m.early.msgs), top)
 	}
 }
 
@@ -583,24 +583,24 @@ func TestPasteWaitsBehindHeldKeys(t *testing.T) {
 	}
 	send(m, "tab")
 	m.Update(tea.PasteMsg{Content: "x"})
-	if m.filter.Value() != "web" || len(m.heldKeys) != 2 {
-		t.Fatalf("a paste after a held tab: query %q, %d held; want web and the paste held behind the tab", m.filter.Value(), len(m.heldKeys))
+	if m.filter.Value() != "web" || len(m.early.msgs) != 2 {
+		t.Fatalf("a paste after a held tab: query %q, %d held; want web and the paste held behind the tab", m.filter.Value(), len(m.early.msgs))
 	}
 	var rest []filterResultMsg
 	for _, r := range web {
 		_, cmd := m.Update(r)
 		rest = append(rest, filterResults(cmd)...)
 	}
-	if got := m.picker.Checked(); len(got) != 1 || m.filter.Value() != "webx" || len(m.heldKeys) != 0 {
-		t.Fatalf("after web's result: checked %v, query %q, %d held; want web's top row checked, then the paste typed", got, m.filter.Value(), len(m.heldKeys))
+	if got := m.picker.Checked(); len(got) != 1 || m.filter.Value() != "webx" || len(m.early.msgs) != 0 {
+		t.Fatalf("after web's result: checked %v, query %q, %d held; want web's top row checked, then the paste typed", got, m.filter.Value(), len(m.early.msgs))
 	}
 	checked := m.picker.Checked()[0]
 	for _, r := range rest {
 		m.Update(r)
 	}
 	send(m, "ctrl+u", "ctrl+x") // the list answers keys again
-	if len(m.heldKeys) != 0 || m.picker.CheckedCount() != 0 {
-		t.Fatalf("keys after the paste: %d held, checked %v (%s was checked); want none held, ctrl+x unchecking", len(m.heldKeys), m.picker.Checked(), checked)
+	if len(m.early.msgs) != 0 || m.picker.CheckedCount() != 0 {
+		t.Fatalf("keys after the paste: %d held, checked %v (%s was checked); want none held, ctrl+x unchecking", len(m.early.msgs), m.picker.Checked(), checked)
 	}
 }
 
@@ -621,8 +621,8 @@ func TestHeldKeysNeverAnswerALaterDialog(t *testing.T) {
 		send(m, "enter") // applying: the review is kept for when api is served
 		results := filterResults(send(m, "w"))
 		send(m, keys...)
-		if !m.sh.Applying() || len(m.heldKeys) != len(keys) {
-			t.Fatalf("applying %v, %d keys held; want applying and %v held", m.sh.Applying(), len(m.heldKeys), keys)
+		if !m.sh.Applying() || len(m.early.msgs) != len(keys) {
+			t.Fatalf("applying %v, %d keys held; want applying and %v held", m.sh.Applying(), len(m.early.msgs), keys)
 		}
 		m.Update(rootsServedMsg{roots: []consent.Root{api}})
 		if m.sh.Phase() != sharing.Preparing {

@@ -93,7 +93,7 @@ type Model struct {
 	filter        queryLine // the query line, always focused: typing filters
 	filterWant    string    // the query typed last; the picker shows it once matched
 	filterSyncMax int       // lists up to this size are matched inside Update (filter.go)
-	heldKeys      []tea.Msg // keys (and pastes after them) that wait for the query's result (filter.go)
+	early         earlyKeys // keys (and pastes behind them) that wait for the query's result or the review's dialog (earlykeys.go)
 
 	// Derived per change, not per frame (rows.go).
 	shared    sharedCache
@@ -273,7 +273,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case filterResultMsg:
 		return m.onFilterResult(msg)
 	case proposalMsg:
-		return m.onProposal(msg)
+		// The dialog is open now (or there was nothing to review): the
+		// keys that waited for it follow, in the order pressed, to the
+		// dialog, whose guard ignores them, or to the list (filter.go).
+		cmd := m.onProposal(msg)
+		return tea.Batch(cmd, m.releaseKeys())
 	case consentGuardMsg:
 		if d := m.sh.Dialog(); d != nil {
 			d.onGuard(msg)
@@ -294,11 +298,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	// A paste, the query line's cursor blink: to the query while the list
-	// is shown; a paste waits behind held keys (filter.go).
+	// is shown; a paste waits behind held keys (earlykeys.go).
 	if m.mode() != modeList {
 		return nil
 	}
-	if _, paste := msg.(tea.PasteMsg); paste && m.holdForFilter(msg) {
+	if _, paste := msg.(tea.PasteMsg); paste && m.holdKey(msg) {
 		return nil
 	}
 	return m.editQuery(msg)
@@ -378,23 +382,20 @@ func (m *Model) layout() {
 }
 
 // handleKey is where every key goes: one switch, in order. ctrl+c aborts
-// whatever is on screen; while a review is being built the list's keys
-// wait for its dialog; then what is on top (Model.mode) takes the key.
+// whatever is on screen; a key pressed before what it is for is on
+// screen (the query's result, the review's dialog) waits in the one queue
+// of early keys; then what is on top (Model.mode) takes the key.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch md := m.mode(); {
 	case key.Matches(msg, m.keys.Interrupt):
 		m.stopScan()
 		m.closePool()
 		return tea.Interrupt
-	case md == modeList && len(m.heldKeys) == 0 && m.sh.HoldKey(msg):
-		// enter was pressed and the review is being built: the keys that
-		// follow are for the dialog (an "enter n" cancels it), so they
-		// wait for it rather than edit the list; behind keys that wait
-		// for the query's result, which go first, in the order pressed.
-		return nil
-	case md == modeList && m.holdForFilter(msg):
+	case md == modeList && m.holdKey(msg):
 		// A key that acts on rows, pressed while the query typed is still
-		// being matched, waits for that result (filter.go).
+		// being matched, waits for that result; the keys pressed while a
+		// review is being built wait for its dialog; and every key behind
+		// one that waits, in the order pressed (earlykeys.go).
 		return nil
 	case md == modeDialog:
 		return m.dialogKey(msg)

@@ -57,7 +57,7 @@ func (m *Model) onMouse(msg tea.MouseMsg) {
 		}
 		m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
 	case tea.MouseClickMsg:
-		if msg.Button != tea.MouseLeft || m.filterPending() || len(m.heldKeys) > 0 {
+		if msg.Button != tea.MouseLeft || m.filterPending() || m.early.waiting() {
 			// A click while the query is matched would land on a row of
 			// the result about to be replaced: it does nothing.
 			return

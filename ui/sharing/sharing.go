@@ -27,7 +27,6 @@ import (
 	"slices"
 	"strconv"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/consent"
 )
 
@@ -56,9 +55,6 @@ func (p Phase) String() string {
 	return "phase(" + strconv.Itoa(int(p)) + ")"
 }
 
-// TypeAheadMax bounds the keys kept while a review is being built.
-const TypeAheadMax = 32
-
 // State is the consented set's one owner. D is the dialog a review shows;
 // a *D exists exactly while the phase is [Reviewing]. The zero State is
 // idle with nothing shared.
@@ -75,13 +71,12 @@ type State[D any] struct {
 	version    uint64              // counts every change of the sets, for caches
 
 	// Pending work.
-	reviewNext bool              // a review was asked for while applying: start it once served
-	undo       []string          // the checks to put back if the review is cancelled
-	revoking   bool              // the review is a revoke-all: stop sharing everything
-	leftOut    string            // the warned roots left out at the last confirmation, for the result line
-	typeAhead  []tea.KeyPressMsg // keys pressed while preparing, for the dialog
-	saves      int               // consent writes still running
-	quitting   bool              // a quit waits for the saves
+	reviewNext bool     // a review was asked for while applying: start it once served
+	undo       []string // the checks to put back if the review is cancelled
+	revoking   bool     // the review is a revoke-all: stop sharing everything
+	leftOut    string   // the warned roots left out at the last confirmation, for the result line
+	saves      int      // consent writes still running
+	quitting   bool     // a quit waits for the saves
 }
 
 // Phase is where the pipeline is.
@@ -290,24 +285,6 @@ func (s *State[D]) Withdraw(path, why string) {
 	}
 	s.withdrawn[path] = why
 	s.version++
-}
-
-// HoldKey keeps a key pressed while the review is being built, for the
-// dialog; it reports false (the key is not kept) when not preparing or
-// when [TypeAheadMax] keys wait already.
-func (s *State[D]) HoldKey(k tea.KeyPressMsg) bool {
-	if s.phase != Preparing || len(s.typeAhead) >= TypeAheadMax {
-		return false
-	}
-	s.typeAhead = append(s.typeAhead, k)
-	return true
-}
-
-// TakeTypeAhead returns the keys held while preparing, and forgets them.
-func (s *State[D]) TakeTypeAhead() []tea.KeyPressMsg {
-	ahead := s.typeAhead
-	s.typeAhead = nil
-	return ahead
 }
 
 // Saving counts a consent write that started.

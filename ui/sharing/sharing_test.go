@@ -4,7 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/consent"
 )
 
@@ -280,35 +279,6 @@ func TestRevokeAllWhileBusyChangesNothing(t *testing.T) {
 	s.Cancel()
 	if s.Revoking() {
 		t.Fatal("still a revoke-all after the dialog was cancelled")
-	}
-}
-
-// TestTypeAheadKeepsExactlyTheMax: while the review is built, exactly
-// [TypeAheadMax] keys are kept, in order; the next one is refused.
-func TestTypeAheadKeepsExactlyTheMax(t *testing.T) {
-	s := inPhase(t, Preparing)
-	for i := range TypeAheadMax {
-		if !s.HoldKey(tea.KeyPressMsg{Code: rune('a' + i%26)}) {
-			t.Fatalf("key %d of %d was refused", i+1, TypeAheadMax)
-		}
-	}
-	if s.HoldKey(tea.KeyPressMsg{Code: 'z'}) {
-		t.Fatalf("key %d was kept; at most %d are", TypeAheadMax+1, TypeAheadMax)
-	}
-	ahead := s.TakeTypeAhead()
-	if len(ahead) != TypeAheadMax {
-		t.Fatalf("%d keys kept, want %d", len(ahead), TypeAheadMax)
-	}
-	for i, k := range ahead {
-		if k.Code != rune('a'+i%26) {
-			t.Fatalf("key %d is %q, want %q: the order was not kept", i, k.Code, rune('a'+i%26))
-		}
-	}
-	if len(s.TakeTypeAhead()) != 0 || !s.HoldKey(tea.KeyPressMsg{Code: 'a'}) {
-		t.Fatal("the keys taken were not forgotten")
-	}
-	if idle := inPhase(t, Idle); idle.HoldKey(tea.KeyPressMsg{Code: 'a'}) {
-		t.Fatal("a key was kept while no review was built")
 	}
 }
 
