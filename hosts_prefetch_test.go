@@ -19,6 +19,7 @@ import (
 	"github.com/rootpick/rootpick/internal/hostcfg"
 	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/internal/prefetch"
+	"github.com/rootpick/rootpick/internal/wrapplan"
 )
 
 // prefetchCall is one prefetch a test of the root package asked for.
@@ -414,7 +415,7 @@ func TestHostsPrefetchFailureGoesOn(t *testing.T) {
 	l, _ := prefetch.Of([]string{"npx", "-y", "@scope/missing"})
 	var errb bytes.Buffer
 	ch := hostsChange{wrap: true, prefetch: prefetch.Run, confine: unconfined}
-	ch.prefetchAll(&env{stderr: &errb}, []*planned{{launches: []launch{{name: "gone", launcher: l, dir: t.TempDir()}}}})
+	ch.prefetchAll(&env{stderr: &errb}, []*wrapplan.File{{Launches: []wrapplan.Launch{{Name: "gone", Launcher: l, Dir: t.TempDir()}}}})
 	text := errb.String()
 	for _, want := range []string{
 		"gone: fetching @scope/missing with npx…",

@@ -16,6 +16,7 @@ import (
 	"github.com/rootpick/rootpick/internal/prefetch"
 	"github.com/rootpick/rootpick/internal/testproc"
 	"github.com/rootpick/rootpick/internal/testskip"
+	"github.com/rootpick/rootpick/internal/wrapplan"
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
@@ -83,10 +84,10 @@ func TestHostsPrefetchInterrupted(t *testing.T) {
 	// it writes done.
 	fakeLauncher(t, filepath.Join(dir, "bin", "npx"), "trap 'exit 130' INT\necho \"start $2\" >> "+state+"\ni=0\nwhile [ $i -lt 15 ]; do sleep 0.1; i=$((i+1)); done\necho \"done $2\" >> "+state)
 	t.Setenv("PATH", filepath.Join(dir, "bin")+string(filepath.ListSeparator)+os.Getenv("PATH"))
-	plan := func() []*planned {
+	plan := func() []*wrapplan.File {
 		a, _ := prefetch.Of([]string{"npx", "-y", "a"})
 		b, _ := prefetch.Of([]string{"npx", "-y", "b"})
-		return []*planned{{launches: []launch{{name: "a", launcher: a, dir: dir}, {name: "b", launcher: b, dir: dir}}}}
+		return []*wrapplan.File{{Launches: []wrapplan.Launch{{Name: "a", Launcher: a, Dir: dir}, {Name: "b", Launcher: b, Dir: dir}}}}
 	}
 	read := func() string { b, _ := os.ReadFile(state); return string(b) }
 	interrupt := func(times int) (os.Signal, string) {

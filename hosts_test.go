@@ -22,6 +22,7 @@ import (
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/hostcfg"
 	"github.com/rootpick/rootpick/internal/paths"
+	"github.com/rootpick/rootpick/internal/wrapplan"
 	"github.com/rootpick/rootpick/mcpconn"
 	"github.com/rootpick/rootpick/ui"
 )
@@ -898,7 +899,7 @@ func TestHostsWrapDuplicateServersKey(t *testing.T) {
 // shows it, exit 0), and one not named is left alone with the command
 // that would move it.
 func TestHostsWrapChoose(t *testing.T) {
-	_, project := hostsSandbox(t)
+	home, project := hostsSandbox(t)
 	mcp := filepath.Join(project, ".mcp.json")
 	asked := ""
 	no := func(q string) (bool, error) { asked = q; return false, nil }
@@ -918,7 +919,7 @@ func TestHostsWrapChoose(t *testing.T) {
 	if !strings.Contains(string(b), `"command": "mcp-server-time"`) || !strings.Contains(errb.String(), "claude time: left alone: --except") {
 		t.Errorf("--except time wrapped it:\n%s\n%s", b, errb.String())
 	}
-	if want := "2 servers now run through rootpick proxy: restart the host, then choose their folders with 'rootpick " + argWords([]string{project}) + "'."; !strings.Contains(errb.String(), want) {
+	if want := "2 servers now run through rootpick proxy: restart the host, then choose their folders with 'rootpick " + wrapplan.ShownFolder(project, home) + "'."; !strings.Contains(errb.String(), want) {
 		t.Errorf("the success line is not %q:\n%s", want, errb.String())
 	}
 
@@ -926,7 +927,7 @@ func TestHostsWrapChoose(t *testing.T) {
 	if err := run([]string{"hosts", "wrap", "claude", "time", "--profile", "work", "--yes", "--project", project}, io.Discard, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
-	if want := "1 server now runs through rootpick proxy: restart the host, then choose its folders with 'rootpick --profile work " + argWords([]string{project}) + "'."; !strings.Contains(errb.String(), want) {
+	if want := "1 server now runs through rootpick proxy: restart the host, then choose its folders with 'rootpick --profile work " + wrapplan.ShownFolder(project, home) + "'."; !strings.Contains(errb.String(), want) {
 		t.Errorf("the success line is not %q:\n%s", want, errb.String())
 	}
 
@@ -972,21 +973,6 @@ func TestHostsWrapChoose(t *testing.T) {
 	}
 	if want := "claude git: left alone: runs through rootpick proxy with profile other; to move it to third: rootpick hosts wrap claude git --profile third"; !strings.Contains(errb.String(), want) {
 		t.Errorf("no %q:\n%s", want, errb.String())
-	}
-}
-
-// TestHostsShownFolder: the folder in the success line, as typed.
-func TestHostsShownFolder(t *testing.T) {
-	for _, tc := range []struct{ dir, want string }{
-		{"/home/me", "~"},
-		{"/home/me/src", "~/src"},
-		{"/home/me/My src", "'/home/me/My src'"},
-		{"/srv/code", "/srv/code"},
-		{"/home/meant", "/home/meant"},
-	} {
-		if got := shownFolder(tc.dir, "/home/me"); got != tc.want {
-			t.Errorf("shownFolder(%q) = %q, want %q", tc.dir, got, tc.want)
-		}
 	}
 }
 
@@ -1105,30 +1091,5 @@ func TestHostsWrapNetworkOff(t *testing.T) {
 	}
 	if c, _ := parseWith(t, "proxy", "--host=claude", "--name=time", "--network=off", "--", "uvx", "mcp-server-time"); c.Proxy.Network != "off" {
 		t.Errorf("the proxy reads --network=off as %q", c.Proxy.Network)
-	}
-}
-
-// TestOfflineServers: hosts wrap turns the network off for the servers
-// known to need none, however they are started (a launcher, a version, the
-// program itself), and for no other.
-func TestOfflineServers(t *testing.T) {
-	for _, tc := range []struct {
-		command []string
-		want    string
-	}{
-		{[]string{"npx", "-y", "@modelcontextprotocol/server-filesystem", "/src"}, "off"},
-		{[]string{"npx", "-y", "@modelcontextprotocol/server-filesystem@2025.8.21"}, "off"},
-		{[]string{"/usr/bin/npx", "--yes", "@modelcontextprotocol/server-memory@latest"}, "off"},
-		{[]string{"uvx", "mcp-server-git", "--repository", "."}, "off"},
-		{[]string{"uvx", "mcp-server-git==0.6.2"}, "off"},
-		{[]string{"/home/me/.local/bin/mcp-server-filesystem", "/src"}, "off"},
-		{[]string{"npx", "-y", "@modelcontextprotocol/server-github"}, ""},
-		{[]string{"uvx", "mcp-server-fetch"}, ""},
-		{[]string{"node", "server-filesystem.js"}, ""},
-		{[]string{"npx", "-y", "some-wrapper", "@modelcontextprotocol/server-filesystem"}, ""}, // an argument, not what runs
-	} {
-		if got := offlineNetwork(tc.command); got != tc.want {
-			t.Errorf("%q: network %q, want %q", tc.command, got, tc.want)
-		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/safetext"
+	"github.com/rootpick/rootpick/internal/wrapplan"
 	"github.com/rootpick/rootpick/mcpconn"
 )
 
@@ -79,7 +80,7 @@ func (o *policyCmd) Run(e *env) error {
 // not as enf says, one path a line.
 func printPolicy(w io.Writer, command []string, p mcpconn.Policy, enf mcpconn.Enforcement, note string) {
 	home, _ := os.UserHomeDir()
-	fmt.Fprintf(w, "%s: %s; %s\n", commandLine(command[0], command[1:]), enf.String(), note)
+	fmt.Fprintf(w, "%s: %s; %s\n", wrapplan.CommandLine(command[0], command[1:]), enf.String(), note)
 	if !enf.Enforced {
 		fmt.Fprintln(w, "Not enforced here: the server may open anything you can. Where enforced, it could open only:")
 	}
@@ -92,17 +93,17 @@ func printPolicy(w io.Writer, command []string, p mcpconn.Policy, enf mcpconn.En
 		// A folder shared read-only says so, and where a wider grant
 		// reaches it (nested in a folder shared read and write), what it
 		// is in fact.
-		if n := pp.Note(func(p string) string { return shownFolder(p, home) }, shown); n != "" {
+		if n := pp.Note(func(p string) string { return wrapplan.ShownFolder(p, home) }, shown); n != "" {
 			why += "; " + n
 		}
-		fmt.Fprintf(w, "  %-*s  %s  (%s)\n", width, pp.Access, shownFolder(pp.Path, home), why)
+		fmt.Fprintf(w, "  %-*s  %s  (%s)\n", width, pp.Access, wrapplan.ShownFolder(pp.Path, home), why)
 	}
 	fmt.Fprintf(w, "  %-*s  %s  (%s)\n", width, "read+write+exec", "its own TMPDIR, made at each start, removed after", mcpconn.WhyTmp)
 	fmt.Fprintf(w, "network   %s\n", p.NetworkWords())
 	fmt.Fprintf(w, "sockets   %s\n", safetext.Escape(p.UnixSockets(enf.ABI)))
 	fmt.Fprintln(w, "metadata  mode and times only where it may write; owner and extended attributes nowhere")
 	for _, r := range p.Refused {
-		fmt.Fprintf(w, "not granted: %s: %s\n", r.Subject(shownPath(home), shown), shown(r.Why))
+		fmt.Fprintf(w, "not granted: %s: %s\n", r.Subject(wrapplan.ShownPath(home), shown), shown(r.Why))
 	}
 	if runningAsRoot() {
 		fmt.Fprintln(w, "warning: run as root, a server reads all that root can in its runtime (/etc/shadow, other processes' /proc)")

@@ -76,7 +76,7 @@ type Server struct {
 	// Windsurf, Kiro, Amazon Q and the others of Cline's notation) or
 	// `"enabled": false` (OpenCode; Codex's and Goose's enabled = false
 	// and enabled: false), in the file's own syntax. It is wrapped like
-	// any entry; nothing is fetched ahead for it (hosts_prefetch.go): the
+	// any entry; nothing is fetched ahead for it (internal/wrapplan): the
 	// host will not start it.
 	Disabled string
 	// Note says why an entry is Remote or Other, in a few words.
