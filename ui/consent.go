@@ -175,7 +175,7 @@ func (m *Model) revokeAll() tea.Cmd {
 	if m.sh.Busy() {
 		return nil
 	}
-	if len(m.sh.Served()) == 0 && len(m.sh.Confirmed()) == 0 && len(m.fleet.proxyServed()) == 0 {
+	if len(m.sh.Served()) == 0 && len(m.sh.Confirmed()) == 0 && len(m.fleet.ProxyServed()) == 0 {
 		m.setNote("Nothing is shared: nothing to stop sharing.", false)
 		return nil
 	}
@@ -249,7 +249,7 @@ func (m *Model) replacesNote() string {
 // replaces for them too), each root once.
 func (m *Model) exposedForReview() []consent.Root {
 	out := slices.Clone(m.sh.Served())
-	for _, r := range m.fleet.proxyServed() {
+	for _, r := range m.fleet.ProxyServed() {
 		if !slices.ContainsFunc(out, func(o consent.Root) bool { return o.URI == r.URI }) {
 			out = append(out, r)
 		}
@@ -259,8 +259,8 @@ func (m *Model) exposedForReview() []consent.Root {
 
 // recipients are who a confirmation reaches and what they can open.
 func (m *Model) recipients() recipients {
-	r := recipients{names: m.fleet.serverNames(), restart: m.revokeRestarts()}
-	r.access, r.beyond = m.fleet.accessSentence()
+	r := recipients{names: m.fleet.ServerNames(m.fleetView()), restart: m.revokeRestarts()}
+	r.access, r.beyond = m.fleet.AccessSentence(m.fleetView())
 	return r
 }
 
@@ -273,12 +273,7 @@ func (m *Model) revokeRestarts() bool {
 			return true
 		}
 	}
-	for _, s := range m.fleet.list {
-		if s.proxy {
-			return true
-		}
-	}
-	return false
+	return m.fleet.AnyProxy()
 }
 
 // dialogKey hands the key to the dialog and acts on its decision.
@@ -344,9 +339,7 @@ func (m *Model) confirmConsent() tea.Cmd {
 func (m *Model) auditEntry(action string, change consent.Change) consent.AuditEntry {
 	e := consent.AuditEntry{Time: m.clock().UTC(), Dir: m.cfg.Dir, Action: action,
 		Servers: []string{}, Added: []string{}, Removed: []string{}, Warnings: []string{}}
-	for _, s := range m.fleet.list {
-		e.Servers = append(e.Servers, s.display())
-	}
+	e.Servers = append(e.Servers, m.fleet.Names()...)
 	for _, r := range change.Added {
 		e.Added = append(e.Added, r.Path)
 	}

@@ -473,7 +473,7 @@ type recipients struct {
 	names   string
 	restart bool
 	// access says whether the kernel holds the servers to the folders
-	// (fleet.accessSentence), and beyond what else they can read; "" when
+	// (fleet.Fleet.AccessSentence), and beyond what else they can read; "" when
 	// no server has said.
 	access, beyond string
 }

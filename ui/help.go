@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rootpick/rootpick/ui/fleet"
 )
 
 // shortHelp is the key help under the status line: "key desc" items
@@ -138,7 +138,7 @@ func (m *Model) helpSections() []helpSection {
 			{glyphRemembered + " remembered", "checked from your last consent, not shared until you confirm it (or start with --resume)"},
 		}},
 		{"Risk marks (" + glyphRisk + ": the dialog asks for each its own yes)", riskEntries()},
-		{"Server states (status line; " + m.fleet.paneKeyName() + " shows each server)", m.fleet.stateEntries()},
+		{"Server states (status line; " + keyName(m.keys.Servers) + " shows each server)", stateEntries(keyName(m.keys.Retry))},
 		{"This help", bindingEntries(helpScroll, m.keys.QuitNow, helpBack)},
 	}
 }
@@ -152,16 +152,12 @@ func riskEntries() []helpEntry {
 	return out
 }
 
-// stateEntries explains every verdict word, from the verdicts' own table,
-// and the protocol note.
-func (f *fleet) stateEntries() []helpEntry {
+// stateEntries explains every state word, from the fleet's own table
+// (retryKey names the key that retries), and the protocol note.
+func stateEntries(retryKey string) []helpEntry {
 	var out []helpEntry
-	for _, v := range verdictWords {
-		meaning := v.meaning
-		if v.retry != "" {
-			meaning += fmt.Sprintf(v.retry, f.retryKeyName())
-		}
-		out = append(out, helpEntry{v.word, meaning})
+	for _, w := range fleet.StateWords(retryKey) {
+		out = append(out, helpEntry{w[0], w[1]})
 	}
 	return append(out, helpEntry{"protocol X≠Y", "it answered another protocol revision; it may not ask for roots"})
 }
@@ -279,7 +275,7 @@ func (m *Model) dialogWaitHelp() []key.Binding {
 // serverPaneHelp and helpPaneHelp are the key lines of the server pane
 // and of the full help.
 func (m *Model) serverPaneHelp() []key.Binding {
-	if m.fleet.refusedServer() != nil {
+	if m.fleet.HasRefusal() {
 		return []key.Binding{paneAllowKey, paneAdvisoryKey, paneScroll, paneRetryKey, backKeys, m.keys.QuitNow}
 	}
 	return []key.Binding{paneScroll, paneRetryKey, backKeys, m.keys.QuitNow}

@@ -119,7 +119,7 @@ var (
 	backKeys     = key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q/esc", "back"))
 	paneRetryKey = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "retry now"))
 	// paneAllowKey and paneAdvisoryKey answer a refusal by enforcement
-	// (fleet.refusedServer): allow the path it was refused, or run the
+	// (fleet.Fleet.TakeRefusal): allow the path it was refused, or run the
 	// server unenforced until rootpick quits.
 	paneAllowKey    = key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow what enforcement refused"))
 	paneAdvisoryKey = key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "run it advisory"))

@@ -61,7 +61,7 @@ func TestTextsNameTheBoundKeys(t *testing.T) {
 
 	m = fixture(t, demoRepos()...)
 	rebind(m)
-	if out := flat(strings.Join(m.fleet.serverLines(120), "\n")); !strings.Contains(out, "f6 retries servers that are down now · q/esc or f7 goes back") {
+	if out := flat(strings.Join(m.fleet.PaneLines(m.fleetView(), 120), "\n")); !strings.Contains(out, "f6 retries servers that are down now · q/esc or f7 goes back") {
 		t.Errorf("the server pane does not name its keys:\n%s", out)
 	}
 

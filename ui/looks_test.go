@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/ui/fleet"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
@@ -390,8 +391,8 @@ func TestHelpExplainsEveryState(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	text := ansi.Strip(m.helpText(40))
 	var words []string
-	for _, v := range verdictWords {
-		words = append(words, v.word)
+	for _, v := range fleet.StateWords("") {
+		words = append(words, v[0])
 	}
 	words = append(words, "shared", "withdrawn", "add", "remove", "covered", "remembered", "[x]", "protocol")
 	for _, b := range m.dkeys.FullHelp() {

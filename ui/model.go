@@ -5,7 +5,7 @@
 // The flow, as fzf's core.go tells its own:
 //
 //	Init ─ scan (scan.go)  ─ scanStartedMsg, scanBatchMsg ─▶ picker.State (rows)
-//	     ─ hub events (hub.go onHubEvent) ─ hubEventMsg, tickMsg ─▶ fleet (the servers)
+//	     ─ hub events (hub.go onHubEvent) ─ hubEventMsg, tickMsg ─▶ fleet.Fleet (the servers)
 //	     ─ proxies (proxies.go) ─ proxiesMsg ──────────────▶ the proxies beside the servers
 //	     ─ --resume (consent.go) ─ resumeMsg ────────────────▶ serveRoots
 //
@@ -30,9 +30,10 @@
 // [sharing.State] (package ui/sharing): [Model.confirmConsent] and
 // [Model.onResume] hand a set to the hub through [serveRoots]; the hub's
 // withdrawals come back as hub events ([Model.onHubEvent]). The servers
-// and their states are a [fleet]: [fleet.verdictOf] derives each
-// server's word from its [life] and its roots facts, [fleet.stateView]
-// draws it at each width.
+// and their states are a [fleet.Fleet] (package ui/fleet): it is told the
+// hub's events and the proxies, derives each server's word and draws it,
+// reading the sharing state and the clock only from the [fleet.View] each
+// call hands it ([Model.fleetView]).
 //
 // [Model.handleKey] is where every key goes; [Model.mode] says what is on
 // top, derived from the dialog, the question and the [page], never
@@ -42,7 +43,8 @@
 // help.go, servers.go, dialog.go, ask.go) and one per flow (scan.go,
 // hub.go, proxies.go, consent.go, facts.go, sorttimes.go), beside the
 // shared ones (model.go, mode.go, common.go, keys.go, dialogkeys.go,
-// styles.go, rows.go, details.go, status.go, serverstate.go, mouse.go).
+// styles.go, rows.go, details.go, status.go, mouse.go); the servers are a
+// package of their own, ui/fleet.
 // The components and the small pieces below them (config.go, text.go,
 // keys.go, styles.go, the components' files) never name [Model]: only
 // the flows' files do, so references between files run one way except
@@ -61,7 +63,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/rootpick/rootpick/internal/safetext"
+	"github.com/rootpick/rootpick/mcpconn"
 	"github.com/rootpick/rootpick/picker"
+	"github.com/rootpick/rootpick/ui/fleet"
 	"github.com/rootpick/rootpick/ui/sharing"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
@@ -104,10 +108,10 @@ type Model struct {
 	sh        sharing.State[consentDialog]
 	dialogSeq int // which dialog opening this is (its guard ticks carry it)
 
-	fleet           fleet     // the servers and proxies, and how they are drawn (serverstate.go)
-	now             time.Time // the clock, as of the last event or tick
-	ticking         bool      // a tick is scheduled
-	registryProblem string    // why the proxy registry was not read, as last shown
+	fleet           *fleet.Fleet // the servers and proxies, and how they are drawn (package ui/fleet)
+	now             time.Time    // the clock, as of the last event or tick
+	ticking         bool         // a tick is scheduled
+	registryProblem string       // why the proxy registry was not read, as last shown
 
 	page       page           // what the body shows under any overlay (mode.go)
 	srvPane    serverPane     // the server pane (servers.go)
@@ -163,16 +167,17 @@ func New(cfg Config) *Model {
 		filterSyncMax: syncFilterMax,
 	}
 	m.list = listView{common: m.common, src: m, dir: cfg.Dir}
-	m.fleet = fleet{common: m.common, sh: &m.sh, now: &m.now, cfg: &m.cfg}
-	m.srvPane = serverPane{common: m.common, lines: m.fleet.serverLines}
-	m.status = statusLine{common: m.common, fleet: &m.fleet, asking: m.asking, where: m.whereNote}
+	labels := make([]string, len(cfg.Servers))
+	for i, s := range cfg.Servers {
+		labels[i] = s.Label()
+	}
+	m.fleet = fleet.New(labels...)
+	m.srvPane = serverPane{common: m.common, lines: func(w int) []string { return m.fleet.PaneLines(m.fleetView(), w) }}
+	m.status = statusLine{common: m.common, servers: func(w int) string { return m.fleet.Line(m.fleetView(), w) }, asking: m.asking, where: m.whereNote}
 	m.newPool()
 	m.picker.SetCommitTime(m.lastCommit)
 	m.picker.SetBase(cfg.Dir)
 	m.picker.SetReadOnlyNew(cfg.ReadOnly)
-	for _, s := range cfg.Servers {
-		m.fleet.list = append(m.fleet.list, &serverState{label: s.Label()})
-	}
 	m.applyRemembered(cfg.Remembered)
 	if cfg.Intro && m.status.note == "" {
 		m.setNote(m.introNote(), false)
@@ -191,10 +196,34 @@ func (m *Model) sharedPaths() map[string]bool {
 	// What the profile's proxies serve (its remembered consent) is
 	// exposed too: a row they serve is shared, and unchecking it is a
 	// removal to review.
-	for _, r := range m.fleet.proxyServed() {
+	for _, r := range m.fleet.ProxyServed() {
 		out[r.Path] = true
 	}
 	return out
+}
+
+// fleetView is what the fleet reads of the picker on one call: the
+// sharing state (read only), the clock, the settings it names, the
+// palette and the keys as bound now.
+func (m *Model) fleetView() fleet.View {
+	protocol := mcpconn.DefaultProtocolVersion
+	if m.cfg.Hub != nil {
+		protocol = m.cfg.Hub.ProtocolVersion()
+	}
+	return fleet.View{Sharing: &m.sh, Now: m.now, Dir: m.cfg.Dir, LogPath: m.cfg.LogPath,
+		Protocol: protocol, AsRoot: m.cfg.AsRoot, Consumers: m.cfg.Consumers,
+		Styles: fleetStyles(m.st), Keys: fleetKeys(m.keys)}
+}
+
+// fleetKeys names the keys the fleet's texts name, as they are bound.
+func fleetKeys(k keyMap) fleet.Keys {
+	return fleet.Keys{Retry: keyName(k.Retry), Pane: keyName(k.Servers), Back: keyName(backKeys),
+		Allow: keyName(paneAllowKey), Advisory: keyName(paneAdvisoryKey)}
+}
+
+// fleetStyles are the palette's inks the fleet draws with.
+func fleetStyles(st styles) fleet.Styles {
+	return fleet.Styles{Title: st.title, Dim: st.dim, OK: st.ok, Pending: st.pending, Warn: st.warn, Err: st.err}
 }
 
 // introNote says in one line what rootpick is for, and that nothing is
@@ -417,7 +446,11 @@ func (m *Model) onPane(a paneAction) tea.Cmd {
 	case paneRetry:
 		return m.retry()
 	case paneAllow, paneAdvisory:
-		return m.fleet.answerRefusal(a == paneAllow)
+		label, path, ok := m.fleet.TakeRefusal(a == paneAllow, m.now)
+		if !ok {
+			return nil
+		}
+		return answerRefusal(m.cfg.Hub, m.cfg.RememberAllow, label, path, a == paneAllow)
 	case paneClose:
 		m.page = pageList
 	case paneNone:

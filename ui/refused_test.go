@@ -48,8 +48,9 @@ func TestRefusedServerSaysWhyAndTheWayOut(t *testing.T) {
 	if !strings.Contains(m.status.note, "cfg may read "+settings+"; kept in /c/config.toml.") {
 		t.Errorf("the note: %q", m.status.note)
 	}
-	if s := m.fleet.server("cfg"); len(s.refused) != 0 || len(s.allowable) != 0 || !strings.Contains(s.history[len(s.history)-1].text, "allowed to read "+settings) {
-		t.Errorf("after a: refused %q, history %+v", s.refused, s.history)
+	pane = strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.PaneLines(m.fleetView(), 200), "\n"))), " ")
+	if m.fleet.HasRefusal() || strings.Contains(pane, "refused "+settings+" (read)") || strings.Contains(pane, "lets it read") || !strings.Contains(pane, "allowed to read "+settings) {
+		t.Errorf("after a: the pane\n%s", pane)
 	}
 	if cmd := send(m, "a"); cmd != nil {
 		t.Error("a with nothing refused did something")
@@ -61,14 +62,12 @@ func TestRefusedServerSaysWhyAndTheWayOut(t *testing.T) {
 // answer them (the picker cannot change a host's entry).
 func TestProxyRefusedSaysTheFlag(t *testing.T) {
 	m := wide(t)
-	s := m.fleet.server("proxy 42")
-	s.proxy = true
-	s.refused = []string{"/home/me/.netrc (read)"}
-	pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.serverLines(200), "\n"))), " ")
+	m.fleet.SetProxies([]mcpconn.ProxyEntry{{PID: 42, ProxyStatus: mcpconn.ProxyStatus{Refused: []string{"/home/me/.netrc (read)"}}}})
+	pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.PaneLines(m.fleetView(), 200), "\n"))), " ")
 	if !strings.Contains(pane, "refused /home/me/.netrc (read)") || !strings.Contains(pane, "add --allow-read=PATH to the proxy's arguments") {
 		t.Errorf("the pane:\n%s", pane)
 	}
-	if m.fleet.refusedServer() != nil {
+	if m.fleet.HasRefusal() {
 		t.Error("a proxy's refusal is offered to the allow key")
 	}
 }
@@ -93,7 +92,7 @@ func TestCrashLoopDoesNotLookHealthy(t *testing.T) {
 	if line := statusOf(m); !strings.Contains(line, "loop pending (restarted 2× in 21 s)") {
 		t.Errorf("the status line: %q", line)
 	}
-	pane := ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))
+	pane := ansi.Strip(strings.Join(m.fleet.PaneLines(m.fleetView(), 120), "\n"))
 	if i, j := strings.Index(pane, "● loop"), strings.Index(pane, "● calm"); i < 0 || j < 0 || i > j {
 		t.Errorf("the crash-looping server does not come first in the pane:\n%s", pane)
 	}

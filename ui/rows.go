@@ -60,7 +60,7 @@ func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 			accessSaid = true
 		case !ok:
 			// Served by the profile's proxies only: say by whom.
-			tag(m.st.ok, glyphShared, "served", " by "+m.fleet.servingNames(path))
+			tag(m.st.ok, glyphShared, "served", " by "+m.fleet.ServingNames(path))
 		default:
 			tag(m.st.ok, glyphShared, "shared", "")
 		}
@@ -90,7 +90,7 @@ type sharedCache struct {
 // sharedSet is the exposed paths as a set, rebuilt only when the sets
 // change (sharing's version).
 func (m *Model) sharedSet() map[string]bool {
-	if v := [2]uint64{m.sh.Version(), m.fleet.servingVer}; m.shared.set == nil || m.shared.ver != v {
+	if v := [2]uint64{m.sh.Version(), m.fleet.ServingVersion()}; m.shared.set == nil || m.shared.ver != v {
 		m.shared = sharedCache{set: m.sharedPaths(), ver: v}
 	}
 	return m.shared.set
@@ -134,7 +134,7 @@ func (m *Model) countsKey() countsKey {
 		checked: m.picker.CheckedVersion(),
 		list:    m.picker.ListVersion(),
 		sharing: m.sh.Version(),
-		serving: m.fleet.servingVer,
+		serving: m.fleet.ServingVersion(),
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // serverPane is the server pane (ctrl+o) as a component: it owns its
-// size and its scroll. Its lines come from the fleet (fleet.serverLines:
+// size and its scroll. Its lines come from the fleet (fleet.Fleet.PaneLines:
 // one block per server and per proxy of the profile, with everything the
 // status line has no room for); when they are taller than the pane it
 // scrolls (↑/↓, pgup/pgdn, g/G, the wheel), and its last line says so.

@@ -10,8 +10,8 @@ type statusLine struct {
 	w       int
 	note    string // one-line feedback on the last action, or the question asked
 	noteErr bool
-	fleet   *fleet      // the servers, whose line the note follows
-	asking  func() bool // whether the note is a question (ask.go)
+	servers func(w int) string // the roots and servers' line at width w, which the note follows
+	asking  func() bool        // whether the note is a question (ask.go)
 	// where, with no note, is the highlighted row's path where no details
 	// pane shows it (a narrow terminal), else "".
 	where func() string
@@ -30,7 +30,7 @@ func (l *statusLine) View() string {
 	if l.asking() { // the question takes the whole line, wrapped
 		return l.st.err.Render(wrapText(l.note, l.w))
 	}
-	line := l.fleet.line(l.w)
+	line := l.servers(l.w)
 	note, st := l.note, l.st.dim
 	if l.noteErr {
 		st = l.st.err

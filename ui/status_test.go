@@ -143,8 +143,8 @@ func TestWithdrawnRootLeavesTheExposedSet(t *testing.T) {
 	if !strings.Contains(got, "1 root exposed") || !strings.Contains(got, "Withdrawn api: deleted or renamed") {
 		t.Fatalf("status %q", got)
 	}
-	if len(m.fleet.list) != 1 {
-		t.Fatalf("a withdrawal made a server entry: %+v", m.fleet.list)
+	if len(m.fleet.Names()) != 1 {
+		t.Fatalf("a withdrawal made a server entry: %q", m.fleet.Names())
 	}
 	// The next review proposes it again as an addition: only a new consent
 	// shares it.
@@ -341,11 +341,11 @@ func TestServerPaneShowsTheWholeError(t *testing.T) {
 	reason := `Post "http://127.0.0.1:9/mcp": dial tcp 127.0.0.1:9: connect: connection refused (after 3 attempts, next in 8s)`
 	m.onHubEvent(mcpconn.Event{Server: "b", Kind: mcpconn.Failed, Err: errors.New(reason)})
 	send(m, "ctrl+o")
-	got := strings.Join(strings.Fields(strings.Join(m.fleet.serverLines(m.width), " ")), " ")
+	got := strings.Join(strings.Fields(strings.Join(m.fleet.PaneLines(m.fleetView(), m.width), " ")), " ")
 	if !strings.Contains(got, strings.Join(strings.Fields(reason), " ")) {
-		t.Fatalf("the pane at 60 columns does not hold the whole error:\n%s", strings.Join(m.fleet.serverLines(m.width), "\n"))
+		t.Fatalf("the pane at 60 columns does not hold the whole error:\n%s", strings.Join(m.fleet.PaneLines(m.fleetView(), m.width), "\n"))
 	}
-	for _, l := range m.fleet.serverLines(m.width) {
+	for _, l := range m.fleet.PaneLines(m.fleetView(), m.width) {
 		if w := ansi.StringWidth(l); w > 60 {
 			t.Fatalf("a line of %d cells at 60 columns: %q", w, l)
 		}
@@ -419,7 +419,7 @@ func TestDialogSaysEnforcedOrAdvisory(t *testing.T) {
 	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, "Advisory for git: may read anything you can") {
 		t.Fatalf("one advisory server among enforced ones:\n%s", screen(m))
 	}
-	pane := ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))
+	pane := ansi.Strip(strings.Join(m.fleet.PaneLines(m.fleetView(), 120), "\n"))
 	if !strings.Contains(pane, "enforced (Landlock ABI 7)") || !strings.Contains(pane, "advisory: enforce is off for this server") {
 		t.Fatalf("the pane does not show each server's enforcement:\n%s", pane)
 	}
@@ -434,7 +434,7 @@ func TestDialogSaysEnforcedOrAdvisory(t *testing.T) {
 	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, "/srv/notes (--allow-read)") {
 		t.Fatalf("the dialog does not name the folder allowed beyond the consent:\n%s", screen(m))
 	}
-	if pane := ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n")); !strings.Contains(pane, "allowed   /srv/notes (read)") {
+	if pane := ansi.Strip(strings.Join(m.fleet.PaneLines(m.fleetView(), 120), "\n")); !strings.Contains(pane, "allowed   /srv/notes (read)") {
 		t.Fatalf("the pane does not name the folder allowed beyond the consent:\n%s", pane)
 	}
 }
@@ -453,7 +453,7 @@ func TestPaneSaysTheWallsBesideTheFiles(t *testing.T) {
 		{Path: "/srv/npm", Access: mcpconn.AccessRead | mcpconn.AccessWrite, Why: "npm cache"}},
 		Refused: []mcpconn.PolicyRefusal{{Var: "npm_config_cache", Value: "/srv/x/.ssh", Why: "not a cache folder"}}}}
 	m.onHubEvent(fs)
-	pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))), " ")
+	pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.PaneLines(m.fleetView(), 120), "\n"))), " ")
 	for _, want := range []string{"may open /work/demo/api none (consented) /usr none (system) /work/demo/docs read (consented; read-only) /srv/npm read+write (npm cache; shared with every npx server)", "sockets none (unix sockets refused)", "network on", "refused env npm_config_cache=/srv/x/.ssh: not a cache folder", "metadata mode and times only where it may write; owner and extended attributes nowhere"} {
 		if !strings.Contains(pane, want) {
 			t.Errorf("the pane does not say %q:\n%s", want, pane)
@@ -473,7 +473,7 @@ func TestPaneSaysTheWallsBesideTheFiles(t *testing.T) {
 	if strings.Contains(out, "runs as root") {
 		t.Errorf("the dialog warns of root though rootpick does not run as root:\n%s", screen(m))
 	}
-	pane = strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))), " ")
+	pane = strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.PaneLines(m.fleetView(), 120), "\n"))), " ")
 	for _, want := range []string{"allowed /run/pg/.s.PGSQL.5432 (connect)", "sockets any: allow-socket /run/pg/.s.PGSQL.5432 needs Landlock ABI 9"} {
 		if !strings.Contains(pane, want) {
 			t.Errorf("the pane does not say %q:\n%s", want, pane)
@@ -494,7 +494,7 @@ func TestRootIsSaid(t *testing.T) {
 	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, "rootpick runs as root: an enforced server still reads") {
 		t.Errorf("the dialog does not warn of root:\n%s", screen(m))
 	}
-	if pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))), " "); !strings.Contains(pane, "as root rootpick runs as root") {
+	if pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.PaneLines(m.fleetView(), 120), "\n"))), " "); !strings.Contains(pane, "as root rootpick runs as root") {
 		t.Errorf("the pane does not warn of root:\n%s", pane)
 	}
 }
@@ -516,7 +516,7 @@ func TestNetworkIsSaid(t *testing.T) {
 	if out := strings.Join(strings.Fields(strings.ReplaceAll(screen(m), "│", " ")), " "); !strings.Contains(out, "Network: off for fs; on for the others.") {
 		t.Errorf("the dialog does not say which server's network is off:\n%s", screen(m))
 	}
-	if pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.serverLines(120), "\n"))), " "); !strings.Contains(pane, "network off (no TCP or UDP: IP sockets refused)") {
+	if pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.PaneLines(m.fleetView(), 120), "\n"))), " "); !strings.Contains(pane, "network off (no TCP or UDP: IP sockets refused)") {
 		t.Errorf("the pane does not say fs's network is off:\n%s", pane)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/ui/fleet"
 )
 
 // Tests of a failing server as the person sees it: the short reason and
@@ -158,8 +159,8 @@ func TestPaneKeepsHistory(t *testing.T) {
 		at(m, "23:42:0"+itoa(i), mcpconn.Event{Server: "fs", Kind: mcpconn.Disconnected, Reason: "killed by signal 9 (SIGKILL)"})
 	}
 	got = screen(m)
-	if n := strings.Count(got, ":42:0"); n != historyKept {
-		t.Errorf("the pane shows %d history entries of 10; want the last %d:\n%s", n, historyKept, got)
+	if n := strings.Count(got, ":42:0"); n != fleet.HistoryKept {
+		t.Errorf("the pane shows %d history entries of 10; want the last %d:\n%s", n, fleet.HistoryKept, got)
 	}
 	if strings.Contains(got, "23:41:10 connected") || strings.Contains(got, "23:42:01 killed") || !strings.Contains(got, "23:42:09 killed") {
 		t.Errorf("the history does not keep the newest entries:\n%s", got)
@@ -179,7 +180,7 @@ func TestPaneShowsTheWholeReason(t *testing.T) {
 	reason := "/home/me/servers/a-rather-long-folder-name/mcp-server-custom: its interpreter (the #! line) was not found"
 	m.onHubEvent(mcpconn.Event{Server: "custom", Kind: mcpconn.Failed, Final: true, Reason: "its interpreter (the #! line) was not found", Err: errors.New(reason)})
 	send(m, "tab")
-	lines := m.fleet.serverLines(m.width)
+	lines := m.fleet.PaneLines(m.fleetView(), m.width)
 	// Wrapped lines may break inside a word (at a hyphen): compare
 	// without any space.
 	nospace := func(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), "") }

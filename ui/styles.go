@@ -3,11 +3,11 @@ package ui
 import (
 	"image/color"
 	"os"
-	"strings"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/rootpick/rootpick/ui/style"
 )
 
 // shade is one colour role as a pair for a light and a dark background,
@@ -110,48 +110,12 @@ func matchStyle(base lipgloss.Style) lipgloss.Style {
 	return base.Underline(true).Bold(true)
 }
 
-// ink is a style of colours and attributes only (no width, padding,
-// margin or border), with the escape sequences it puts around a line of
-// text worked out once: Render is then two concatenations, where
-// lipgloss.Style.Render measures, splits and re-joins the text on every
-// call — a third of a ↓ key's cost at 50,000 rows, for the same bytes
-// (TestInkRendersAsLipgloss). Text with a line break, a tab or an escape
-// sequence, and a style lipgloss lays out, still go through lipgloss.
-type ink struct {
-	lipgloss.Style
-	pre, post string
-	// simple: pre + text + post is what lipgloss draws for a line (not so
-	// for an underlined style, which draws each character apart).
-	simple bool
-}
+// ink is a style with its escape sequences worked out once (style.Ink):
+// every style of the palette is one.
+type ink = style.Ink
 
-// inkOf works out st's sequences, and whether they alone are what
-// lipgloss draws: a probe with spaces and a wide character must come out
-// as pre + text + post.
-func inkOf(st lipgloss.Style) ink {
-	k := ink{Style: st}
-	out := st.Render("X")
-	i := strings.IndexByte(out, 'X')
-	if i < 0 {
-		return k
-	}
-	k.pre, k.post = out[:i], out[i+1:]
-	probe := " a b 日本 ✓ "
-	k.simple = st.Render(probe) == k.pre+probe+k.post
-	return k
-}
-
-// Render is lipgloss.Style.Render(strs...) of the ink's style.
-func (k ink) Render(strs ...string) string {
-	if len(strs) != 1 || !k.simple {
-		return k.Style.Render(strs...)
-	}
-	s := strs[0]
-	if s == "" || strings.ContainsAny(s, "\n\t\r\x1b") {
-		return k.Style.Render(s)
-	}
-	return k.pre + s + k.post
-}
+// inkOf is style.InkOf.
+func inkOf(st lipgloss.Style) ink { return style.InkOf(st) }
 
 // inputStyles are the filter query's styles in the palette: the bubble's
 // defaults use ANSI 240 and 7, unreadable on one background or the other.

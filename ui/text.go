@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/ui/style"
 )
 
 // wrapText wraps s at spaces to width w (a word longer than w is broken).
@@ -30,14 +28,6 @@ func midCut(s string, w int) string {
 	return cut(s, left, "") + "…" + ansi.TruncateLeft(s, sw-right, "")
 }
 
-// noun is one when n is 1, else many (the number is written apart).
-func noun(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // fit pads or cuts s to exactly h lines no wider than w.
 func fit(s string, w, h int) string {
 	if h <= 0 {
@@ -56,21 +46,6 @@ func fit(s string, w, h int) string {
 	return strings.Join(rows, "\n")
 }
 
-// home shortens the home folder to ~.
-func home(p string) string {
-	h, err := consent.HomeDir()
-	if err != nil || h == "/" {
-		return p
-	}
-	if p == h {
-		return "~"
-	}
-	if strings.HasPrefix(p, h+string(filepath.Separator)) {
-		return "~" + p[len(h):]
-	}
-	return p
-}
-
 // wrapIndent wraps plain text s to width w, every line indented and
 // styled on its own (a style must not run across a line break).
 func wrapIndent(indent, s string, st ink, w int) string {
@@ -82,38 +57,18 @@ func wrapIndent(indent, s string, st ink, w int) string {
 	return strings.Join(lines, "\n")
 }
 
-// pathOfURI shows a file URI as its path.
-func pathOfURI(u string) string {
-	if p, err := consent.URIToPath(u); err == nil {
-		return p
-	}
-	return u
-}
-
-func sameSet(want, got []string) bool {
-	return slices.Equal(want, sortedSet(slices.Clone(got)))
-}
-
-// sortedSet sorts s in place and drops its repeats: a set of URIs in the
-// form sameSet compares.
-func sortedSet(s []string) []string {
-	slices.Sort(s)
-	return slices.Compact(s)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return itoa(n) + " " + many
-}
-
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// relPath shows p relative to dir when it is inside it.
-func relPath(dir, p string) string {
-	if rel, err := filepath.Rel(dir, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
-		return rel
-	}
-	return p
+// The words and measures every part writes alike, from package style
+// (ui/fleet draws with the same): a count with its noun, the home folder
+// as ~, a path inside the scanned folder, the cells a text takes and a
+// text cut to a width.
+func plural(n int, one, many string) string { return style.Plural(n, one, many) }
+func noun(n int, one, many string) string   { return style.Noun(n, one, many) }
+func home(p string) string                  { return style.Home(p) }
+func relPath(dir, p string) string          { return style.RelPath(dir, p) }
+func cellWidth(s string) int                { return style.Width(s) }
+func cut(s string, w int, tail string) string {
+	return style.Cut(s, w, tail)
 }
+func padRight(s string, w int) string { return style.PadRight(s, w) }

@@ -1,4 +1,4 @@
-package ui
+package style
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ import (
 // before it is cut to the terminal. ansi.StringWidth walks grapheme
 // clusters, which was half of a ↓ key's cost at 50,000 rows; most of what
 // rootpick draws is ASCII with colour (SGR) sequences and a few symbols of
-// its own, whose widths are known. cellWidth measures those in one pass
+// its own, whose widths are known. Width measures those in one pass
 // over the bytes and hands anything else to ansi.StringWidth, so the two
 // always agree (TestCellWidthAgreesWithAnsi, FuzzCellWidth).
 
@@ -73,9 +73,9 @@ func isWide(r rune) bool {
 	return false
 }
 
-// cellWidth is ansi.StringWidth(s): the cells s takes on a terminal, its
+// Width is ansi.StringWidth(s): the cells s takes on a terminal, its
 // escape sequences taking none.
-func cellWidth(s string) int {
+func Width(s string) int {
 	w := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -144,18 +144,18 @@ func escapeLen(s string) int {
 	return 0
 }
 
-// cut is ansi.Truncate(s, w, tail), with s itself when it fits, which
-// cellWidth tells without the grapheme walk.
-func cut(s string, w int, tail string) string {
-	if cellWidth(s) <= w {
+// Cut is ansi.Truncate(s, w, tail), with s itself when it fits, which
+// Width tells without the grapheme walk.
+func Cut(s string, w int, tail string) string {
+	if Width(s) <= w {
 		return s
 	}
 	return ansi.Truncate(s, w, tail)
 }
 
-// padRight pads s with spaces to w cells.
-func padRight(s string, w int) string {
-	if n := w - cellWidth(s); n > 0 {
+// PadRight pads s with spaces to w cells.
+func PadRight(s string, w int) string {
+	if n := w - Width(s); n > 0 {
 		return s + strings.Repeat(" ", n)
 	}
 	return s
