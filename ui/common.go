@@ -13,8 +13,9 @@ type common struct {
 // component is the contract of a part of the screen that draws itself in
 // the area it is given (soft-serve's Component): the list and the consent
 // dialog. A part that takes keys answers them with its own decision
-// (consentDialog.Update returns a dialogAction, crush's dialogs do the
-// same); Model acts on it.
+// (consentDialog.Update returns a reviewAction, a confirmation carrying
+// its decision as a value; crush's dialogs do the same); Model acts on it
+// (Model.onReview).
 type component interface {
 	SetSize(w, h int)
 	View() string

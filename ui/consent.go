@@ -276,47 +276,44 @@ func (m *Model) revokeRestarts() bool {
 	return m.fleet.AnyProxy()
 }
 
-// dialogKey hands the key to the dialog and acts on its decision.
-func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
-	action, cmd := m.sh.Dialog().Update(msg, m.clock())
-	switch action {
-	case dialogCancel:
-		if !m.sh.Dialog().change.Empty() {
+// onReview acts on what the review asked (consentDialog.Update): cancel
+// puts the checks back, confirm serves the decision; cmd is the review's
+// own (its guard's tick).
+func (m *Model) onReview(action reviewAction, cmd tea.Cmd) tea.Cmd {
+	switch a := action.(type) {
+	case reviewCancel:
+		if a.changed {
 			m.setNote("Cancelled: nothing changed.", false)
 		}
 		if undo := m.sh.Cancel(); undo != nil {
 			m.picker.SetChecked(undo)
 		}
-	case dialogConfirm:
-		return m.confirmConsent()
-	case dialogNone:
+	case reviewConfirm:
+		return m.confirmConsent(a.decision)
 	}
 	return cmd
 }
 
-// confirmConsent serves the dialog's final set, remembers it and writes the
+// confirmConsent serves a confirmed decision, remembers it and writes the
 // audit entry; warned roots that were not granted are unchecked.
-func (m *Model) confirmConsent() tea.Cmd {
-	d := m.sh.Dialog()
-	final := d.Final()
+func (m *Model) confirmConsent(dec consentDecision) tea.Cmd {
+	final := dec.final
 	change := consent.Review(m.sh.Served(), final)
-	for _, a := range d.added {
-		if a.warned() && !a.granted {
-			m.picker.Uncheck(a.Requested)
-			m.picker.Uncheck(a.Path)
-		}
+	for _, w := range dec.withheld {
+		m.picker.Uncheck(w.requested)
+		m.picker.Uncheck(w.path)
 	}
 	grants := keepGrants(m.sh.Grants(), final)
-	for uri, codes := range d.Granted() {
+	for uri, codes := range dec.granted {
 		grants[uri] = codes
 	}
 	// The warned roots left out at y are named in the result line, so no
 	// check silently disappears.
 	leftOut := ""
-	if w := d.Withheld(); len(w) > 0 {
+	if w := dec.withheld; len(w) > 0 {
 		names := make([]string, len(w))
 		for i, r := range w {
-			names[i] = m.list.label(vcsdetect.Repo{Path: d.requested(r)})
+			names[i] = m.list.label(vcsdetect.Repo{Path: r.requested})
 		}
 		leftOut = "not shared: " + strings.Join(names, ", ") + " (" + noun(len(w), "needs its", "each needs its") + " own yes: " + keyName(m.dkeys.Grant) + " in the dialog)"
 	}
@@ -329,7 +326,7 @@ func (m *Model) confirmConsent() tea.Cmd {
 		m.sh.Saving()
 		rec := consent.Record{Dir: m.cfg.Dir, Roots: final, Time: m.clock().UTC(), Granted: grants}
 		entry := m.auditEntry("confirm", change)
-		entry.Warnings = append(entry.Warnings, d.Acknowledged()...)
+		entry.Warnings = append(entry.Warnings, dec.acknowledged...)
 		cmds = append(cmds, saveConsent(m.cfg.Store, rec, entry))
 	}
 	m.layout()

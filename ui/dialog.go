@@ -31,14 +31,45 @@ const revokeNoticeLine = "Revoking every root: each server is told it has none."
 // restarts them (mcpconn does; the demo server is not restarted).
 const revokeLine = "Revoking every root restarts each server with none (some ignore an empty list)."
 
-// dialogAction is the dialog's decision after a key.
-type dialogAction int
+// reviewAction is what the review asks of the model after a message, as
+// crush's dialogs return an action: nil (it scrolled, granted, or took an
+// early key; its own command, if any, comes beside), reviewCancel or
+// reviewConfirm. The dialog never changes the sharing state, the list or
+// the disk itself; the model acts on the action (Model.onReview).
+type reviewAction interface{ reviewAction() }
 
-const (
-	dialogNone    dialogAction = iota
-	dialogConfirm              // serve Final()
-	dialogCancel               // change nothing
-)
+// reviewCancel: close the review with nothing changed. changed says
+// whether it proposed a change (the note says it was cancelled).
+type reviewCancel struct{ changed bool }
+
+// reviewConfirm: the person confirmed decision.
+type reviewConfirm struct{ decision consentDecision }
+
+func (reviewCancel) reviewAction()  {}
+func (reviewConfirm) reviewAction() {}
+
+// consentDecision is a confirmation, a value (CONVENTIONS: consent is a
+// value): the set to serve, the warnings acknowledged, and the warned
+// roots left out.
+type consentDecision struct {
+	final        []consent.Root      // the set y serves (Final)
+	granted      map[string][]string // by URI, the warning codes granted (Granted)
+	acknowledged []string            // "path: reason" of each warning granted (Acknowledged)
+	withheld     []withheldRoot      // the warned roots not granted, which stay unshared
+}
+
+// withheldRoot is a warned root left out at y: its path, and the path it
+// was checked as in the list.
+type withheldRoot struct{ path, requested string }
+
+// decision is the confirmation as it stands.
+func (d *consentDialog) decision() consentDecision {
+	dec := consentDecision{final: d.Final(), granted: d.Granted(), acknowledged: d.Acknowledged()}
+	for _, r := range d.Withheld() {
+		dec.withheld = append(dec.withheld, withheldRoot{path: r.Path, requested: d.requested(r)})
+	}
+	return dec
+}
 
 // proposedRoot is a checked folder turned into a root, with the reasons it
 // needs its own confirmation (none for a plain root).
@@ -182,8 +213,20 @@ func (d *consentDialog) SetSize(w, h int) {
 	d.rebuild()
 }
 
-// Update handles one key at time now and returns the decision.
-func (d *consentDialog) Update(msg tea.KeyPressMsg, now time.Time) (dialogAction, tea.Cmd) {
+// Update handles one message at time now: the end of a guard, or a key;
+// it returns what the model should do, and a command of its own.
+func (d *consentDialog) Update(msg tea.Msg, now time.Time) (reviewAction, tea.Cmd) {
+	switch msg := msg.(type) {
+	case consentGuardMsg:
+		d.onGuard(msg)
+	case tea.KeyPressMsg:
+		return d.key(msg, now)
+	}
+	return nil, nil
+}
+
+// key handles one key at time now.
+func (d *consentDialog) key(msg tea.KeyPressMsg, now time.Time) (reviewAction, tea.Cmd) {
 	k := d.dkeys
 	if now.Sub(d.guardFrom) < d.delay && key.Matches(msg, k.Confirm, k.Grant) {
 		// Type-ahead guard: an early y or space (the keys that share) is
@@ -198,7 +241,7 @@ func (d *consentDialog) Update(msg tea.KeyPressMsg, now time.Time) (dialogAction
 			d.tooSoon = "too soon — press " + keyName(k.Grant) + " again"
 		}
 		d.rebuild()
-		return dialogNone, d.guardTick()
+		return nil, d.guardTick()
 	}
 	if now.Sub(d.guardFrom) >= d.delay {
 		d.armed = true
@@ -206,9 +249,11 @@ func (d *consentDialog) Update(msg tea.KeyPressMsg, now time.Time) (dialogAction
 	d.flash, d.tooSoon = "", ""
 	switch {
 	case key.Matches(msg, k.Cancel):
-		return dialogCancel, nil
+		return reviewCancel{changed: !d.change.Empty()}, nil
 	case key.Matches(msg, k.Confirm):
-		return d.confirm(), nil
+		if d.confirm() {
+			return reviewConfirm{d.decision()}, nil
+		}
 	case key.Matches(msg, k.Grant):
 		if a := d.current(); a != nil && a.warned() {
 			a.granted = !a.granted
@@ -239,7 +284,7 @@ func (d *consentDialog) Update(msg tea.KeyPressMsg, now time.Time) (dialogAction
 		d.cursorIntoView(false)
 	}
 	d.rebuild()
-	return dialogNone, nil
+	return nil, nil
 }
 
 // Wheel scrolls the body, as the page keys do, a few lines a notch.
@@ -287,19 +332,19 @@ func (d *consentDialog) keysThatAct() []key.Binding {
 
 // confirm decides on y: refused while added lines are unseen or when y
 // would change nothing (every addition warned and none granted).
-func (d *consentDialog) confirm() dialogAction {
+func (d *consentDialog) confirm() bool {
 	if d.change.Empty() {
-		return dialogNone
+		return false
 	}
 	if n := d.Unseen(); n > 0 {
 		d.flash = fmt.Sprintf("%d added %s not yet shown: scroll down to read them first", n, noun(n, "root", "roots"))
-		return dialogNone
+		return false
 	}
 	if consent.Review(d.exposed, d.Final()).Empty() {
 		d.flash = "Nothing to confirm: grant a warned root with " + keyName(d.dkeys.Grant) + ", or cancel"
-		return dialogNone
+		return false
 	}
-	return dialogConfirm
+	return true
 }
 
 // Final is the set y serves: the kept roots, the plain added roots and the

@@ -309,7 +309,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmd, m.releaseKeys())
 	case consentGuardMsg:
 		if d := m.sh.Dialog(); d != nil {
-			d.onGuard(msg)
+			return m.onReview(d.Update(msg, m.clock()))
 		}
 		return nil
 	case consentSavedMsg:
@@ -427,7 +427,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		// one that waits, in the order pressed (earlykeys.go).
 		return nil
 	case md == modeDialog:
-		return m.dialogKey(msg)
+		return m.onReview(m.sh.Dialog().Update(msg, m.clock()))
 	case md == modeAsk:
 		return m.answer(msg)
 	case md == modeHelp:
