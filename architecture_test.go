@@ -244,9 +244,9 @@ func resolve(decls map[string]*decl, tok string) string {
 // the review's decision a value): 47, 117, 146 references, 45 of them
 // back. Run: go test -run HouseCounts -v .
 const (
-	maxModelFields    = 47
-	maxModelMethods   = 117
-	maxFileReferences = 146
+	maxModelFields    = 46
+	maxModelMethods   = 111
+	maxFileReferences = 158
 	maxBackReference  = 45
 )
 

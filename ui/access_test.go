@@ -155,7 +155,7 @@ func TestNothingJumpsAfterY(t *testing.T) {
 	m.setSize(60, 12)
 	m.picker.SetChecked([]string{"/work/demo/services/payments-gateway"})
 	before := rowOf(t, m, "services/payments-gateway")
-	m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/services/payments-gateway")})
+	m.review.sh.ServedNow([]consent.Root{mkRoot("/work/demo/services/payments-gateway")})
 	after := rowOf(t, m, "services/payments-gateway")
 	head := func(row, state string) string { return strings.TrimSpace(row[:max(strings.Index(row, state), 0)]) }
 	if b, a := head(before, "+ add"), head(after, "✓ shared"); b == "" || b != a {

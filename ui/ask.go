@@ -17,7 +17,7 @@ func (m *Model) unconfirmed() int {
 	shared := m.sharedPaths()
 	n := 0
 	for _, p := range m.picker.Checked() {
-		if _, gone := m.sh.Withdrawn(p); !shared[p] && !gone && !m.sh.IsRemembered(p) {
+		if _, gone := m.review.sh.Withdrawn(p); !shared[p] && !gone && !m.review.sh.IsRemembered(p) {
 			n++ // a withdrawn or remembered root is not a change the person made
 		}
 	}
@@ -26,7 +26,7 @@ func (m *Model) unconfirmed() int {
 			n++
 		}
 	}
-	for _, r := range m.sh.Served() {
+	for _, r := range m.review.sh.Served() {
 		if m.picker.IsChecked(r.Path) && m.picker.IsReadOnly(r.Path) != r.ReadOnly {
 			n++ // an access changed alone is a change too
 		}
@@ -96,7 +96,7 @@ func (m *Model) doCheckShown(on bool) {
 // waiting for consent still being written (the next launch must remember a
 // y pressed just before q).
 func (m *Model) quit() tea.Cmd {
-	if n := m.unconfirmed(); n > 0 && !m.sh.Applying() {
+	if n := m.unconfirmed(); n > 0 && !m.review.sh.Applying() {
 		m.question = question{kind: askQuit, at: m.clock()}
 		m.setNote("Discard "+itoa(n)+" unconfirmed "+noun(n, "change", "changes")+"? "+keyName(askDiscard)+" or "+keyName(m.keys.QuitNow)+" quits, "+keyName(m.keys.Review)+" reviews them, any other key goes back.", true)
 		return nil
@@ -130,7 +130,7 @@ func (m *Model) answer(msg tea.KeyPressMsg) tea.Cmd {
 			return m.finish()
 		}
 		if key.Matches(msg, m.keys.Review) {
-			return m.reviewKey()
+			return m.toReview(reviewAsked{})
 		}
 		m.setNote("Not quitting: the unconfirmed changes are still checked ("+keyName(m.keys.Review)+" reviews them).", false)
 	case askCheckAll, askUncheckAll:
@@ -149,7 +149,7 @@ func (m *Model) answer(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *Model) finish() tea.Cmd {
-	if !m.sh.Quit() {
+	if !m.review.sh.Quit() {
 		m.setNote("Remembering the consent, then quitting…", false)
 		return nil
 	}

@@ -10,16 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/safetext"
-	"github.com/rootpick/rootpick/ui/sharing"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
-
-// proposalMsg is a proposal built from the checked folders: each becomes a
-// root with its warnings; folders that cannot be shared are problems.
-type proposalMsg struct {
-	proposed []proposedRoot
-	problems []string
-}
 
 // consentSavedMsg says the consent store and audit log were written.
 type consentSavedMsg struct{ err error }
@@ -118,7 +110,7 @@ func (m *Model) clock() time.Time {
 // what --print writes. It is set when y is pressed, not when the servers
 // have been told, so a quit right after y still reports that y.
 func (m *Model) Consented() []consent.Root {
-	if c := m.sh.Confirmed(); c != nil {
+	if c := m.review.sh.Confirmed(); c != nil {
 		return slices.Clone(c)
 	}
 	return []consent.Root{}
@@ -141,7 +133,7 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 	for i, r := range rec.Roots {
 		paths[i] = r.Path
 	}
-	m.sh.Remember(paths)
+	m.review.sh.Remember(paths)
 	m.picker.SetChecked(paths)
 	for _, r := range rec.Roots {
 		m.picker.SetReadOnly(r.Path, r.ReadOnly)
@@ -152,140 +144,55 @@ func (m *Model) applyRemembered(rec *consent.Record) {
 	}
 }
 
-// reviewKey is enter: review the checked folders. With nothing to review
-// (the checks are what is shared) it takes the highlighted row, as fzf's
-// enter does, and puts it back if the review is cancelled.
-func (m *Model) reviewKey() tea.Cmd {
-	if m.sh.Busy() {
-		return nil
-	}
-	var undo []string
-	if !m.sh.Applying() && m.unconfirmed() == 0 && !m.sh.AnyRemembered(m.picker.IsChecked) {
-		if c, ok := m.picker.Current(); ok && !m.picker.IsChecked(c.Path) {
-			undo = m.picker.Checked()
-			m.toggle()
-		}
-	}
-	return m.review(m.sh.Review(undo))
-}
-
-// revokeAll is ctrl+d: review stopping sharing every folder, shown by the
-// filter or not; cancelling puts the checks back.
-func (m *Model) revokeAll() tea.Cmd {
-	if m.sh.Busy() {
-		return nil
-	}
-	if len(m.sh.Served()) == 0 && len(m.sh.Confirmed()) == 0 && len(m.fleet.ProxyServed()) == 0 {
-		m.setNote("Nothing is shared: nothing to stop sharing.", false)
-		return nil
-	}
-	undo := m.picker.Checked()
-	m.picker.SetChecked(nil)
-	return m.review(m.sh.RevokeAll(undo))
-}
-
-// review builds the proposal for the checked folders, off the Update loop
-// (it reads the disk), when now (the sharing state said to). One change
-// at a time: a proposal is computed against what is served, so while a
-// confirmed change is on its way the review waits until it is served.
-func (m *Model) review(now bool) tea.Cmd {
-	if !now {
-		return nil
-	}
-	m.setNote("", false)
-	return proposeConsent(m.cfg.Dir, m.picker.Checked(), m.picker.ReadOnly())
-}
-
-func (m *Model) onProposal(msg proposalMsg) tea.Cmd {
-	if m.sh.Phase() != sharing.Preparing {
-		return nil // not asked for
-	}
-	m.dialogSeq++
-	inside := func(path string) []string {
-		var out []string
-		for _, r := range m.picker.Inside(path) {
-			out = append(out, m.list.label(r))
-		}
-		return out
-	}
-	d := newConsentDialog(m.dialogSeq, m.cfg.Dir, m.exposedForReview(), msg.proposed, msg.problems,
-		m.recipients(), inside, m.cfg.ArmDelay, m.clock(), m.common)
-	d.revokeAll = m.sh.Revoking()
-	d.replaces = m.replacesNote()
-	if !m.sh.Proposed(d, d.change.Empty() && len(msg.problems) == 0) {
-		// Nothing for y to do: say so on the status line, with no dialog
-		// whose keys would offer a confirmation.
-		why := emptyChange(len(d.change.Kept)) // "Nothing is checked…": lower-cased after the colon
-		m.setNote("Nothing to change: "+strings.ToLower(why[:1])+why[1:], false)
-		return nil // the keys typed ahead go to the list (Model.update)
-	}
-	if m.scanning {
-		d.scanning = true
-		d.rebuild()
-	}
-	m.layout()
-	// The keys that wait go to the dialog next (Model.update), in the
-	// order pressed, while its guard ignores an early y or space: those
-	// typed while the review was built, and those still waiting for the
-	// query's result, which released later would reach the dialog after
-	// its guard, a y typed in the query confirming it.
-	return d.guardTick()
-}
-
-// replacesNote says that y replaces the profile's remembered consent for
-// another folder (a profile remembers one folder's consent): "" when the
-// record is this folder's, or empty, or once a consent was confirmed here.
-func (m *Model) replacesNote() string {
-	rec := m.cfg.Remembered
-	if m.cfg.Store == nil || rec == nil || rec.Dir == m.cfg.Dir || len(rec.Roots) == 0 || m.sh.Confirmed() != nil {
-		return ""
-	}
-	return "Replaces profile " + safetext.Escape(m.cfg.Store.Profile()) + "'s consent for " + safetext.Escape(home(rec.Dir)) +
-		" (" + plural(len(rec.Roots), "root", "roots") + "): its proxies then serve this folder's instead."
-}
-
-// exposedForReview is what a confirmation changes: what this picker serves
-// and what the profile's proxies serve (the remembered consent, which y
-// replaces for them too), each root once.
-func (m *Model) exposedForReview() []consent.Root {
-	out := slices.Clone(m.sh.Served())
-	for _, r := range m.fleet.ProxyServed() {
-		if !slices.ContainsFunc(out, func(o consent.Root) bool { return o.URI == r.URI }) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// recipients are who a confirmation reaches and what they can open.
-func (m *Model) recipients() recipients {
-	r := recipients{names: m.fleet.ServerNames(m.fleetView()), restart: m.revokeRestarts()}
-	r.access, r.beyond = m.fleet.AccessSentence(m.fleetView())
-	return r
-}
-
-// revokeRestarts reports whether revoking every root restarts a server:
-// every server but the built-in demo one is restarted with none, proxies
-// included.
-func (m *Model) revokeRestarts() bool {
+// reviewIn is what the review reads of the picker on one call: the rows
+// and their checks, who a confirmation reaches (every server but the
+// built-in demo one is restarted by a revoke-all, proxies included), the
+// settings it names.
+func (m *Model) reviewIn() reviewIn {
+	to := recipients{names: m.fleet.ServerNames(m.fleetView()), restart: m.fleet.AnyProxy()}
 	for _, s := range m.cfg.Servers {
-		if s.Demo == nil {
-			return true
-		}
+		to.restart = to.restart || s.Demo == nil
 	}
-	return m.fleet.AnyProxy()
+	to.access, to.beyond = m.fleet.AccessSentence(m.fleetView())
+	return reviewIn{now: m.clock(), dir: m.cfg.Dir, rows: &m.picker, label: m.list.label, unconfirmed: m.unconfirmed,
+		proxyServed: m.fleet.ProxyServed(), recipients: to, armDelay: m.cfg.ArmDelay,
+		remembered: m.cfg.Remembered, store: m.cfg.Store, scanning: m.scanning, com: m.common}
 }
 
-// onReview acts on what the review asked (consentDialog.Update): cancel
-// puts the checks back, confirm serves the decision; cmd is the review's
-// own (its guard's tick).
+// toReview hands msg to the review (review.Update) with what it reads of
+// the picker now, and acts on what it returns: the one way into the
+// review.
+func (m *Model) toReview(msg tea.Msg) tea.Cmd {
+	return m.onReview(m.review.Update(msg, m.reviewIn()))
+}
+
+// onReview acts on what the review asked (review.Update): propose builds
+// the proposal for the checked folders, off the loop (it reads the disk),
+// after taking the highlighted row or unchecking every row; cancel puts
+// the checks back, confirm serves the decision; cmd is the review's own
+// (its guard's tick).
 func (m *Model) onReview(action reviewAction, cmd tea.Cmd) tea.Cmd {
 	switch a := action.(type) {
+	case reviewPropose:
+		if a.take {
+			m.toggle()
+		}
+		if a.clear {
+			m.picker.SetChecked(nil)
+		}
+		if a.now {
+			m.setNote("", false)
+			return proposeConsent(m.cfg.Dir, m.picker.Checked(), m.picker.ReadOnly())
+		}
+	case reviewNote:
+		m.setNote(a.text, false)
+	case reviewOpened:
+		m.layout()
 	case reviewCancel:
 		if a.changed {
 			m.setNote("Cancelled: nothing changed.", false)
 		}
-		if undo := m.sh.Cancel(); undo != nil {
+		if undo := m.review.sh.Cancel(); undo != nil {
 			m.picker.SetChecked(undo)
 		}
 	case reviewConfirm:
@@ -298,12 +205,12 @@ func (m *Model) onReview(action reviewAction, cmd tea.Cmd) tea.Cmd {
 // audit entry; warned roots that were not granted are unchecked.
 func (m *Model) confirmConsent(dec consentDecision) tea.Cmd {
 	final := dec.final
-	change := consent.Review(m.sh.Served(), final)
+	change := consent.Review(m.review.sh.Served(), final)
 	for _, w := range dec.withheld {
 		m.picker.Uncheck(w.requested)
 		m.picker.Uncheck(w.path)
 	}
-	grants := keepGrants(m.sh.Grants(), final)
+	grants := keepGrants(m.review.sh.Grants(), final)
 	for uri, codes := range dec.granted {
 		grants[uri] = codes
 	}
@@ -317,13 +224,13 @@ func (m *Model) confirmConsent(dec consentDecision) tea.Cmd {
 		}
 		leftOut = "not shared: " + strings.Join(names, ", ") + " (" + noun(len(w), "needs its", "each needs its") + " own yes: " + keyName(m.dkeys.Grant) + " in the dialog)"
 	}
-	if !m.sh.Confirm(final, grants, leftOut) {
+	if !m.review.sh.Confirm(final, grants, leftOut) {
 		return nil
 	}
 	m.setNote(joinNote("Sharing…", leftOut), false)
 	cmds := []tea.Cmd{serveRoots(m.cfg.Hub, final)}
 	if m.cfg.Store != nil {
-		m.sh.Saving()
+		m.review.sh.Saving()
 		rec := consent.Record{Dir: m.cfg.Dir, Roots: final, Time: m.clock().UTC(), Granted: grants}
 		entry := m.auditEntry("confirm", change)
 		entry.Warnings = append(entry.Warnings, dec.acknowledged...)
@@ -352,7 +259,7 @@ func (m *Model) auditEntry(action string, change consent.Change) consent.AuditEn
 }
 
 func (m *Model) onConsentSaved(msg consentSavedMsg) tea.Cmd {
-	done := m.sh.Saved()
+	done := m.review.sh.Saved()
 	if msg.err != nil {
 		m.setNote("Consent not remembered: "+safetext.Escape(msg.err.Error()), true)
 	}
@@ -368,14 +275,14 @@ func (m *Model) onResume(msg resumeMsg) tea.Cmd {
 		m.setNote("Not resumed: "+safetext.Escape(msg.err.Error())+". The remembered roots are checked; "+keyName(m.keys.Review)+" reviews them.", true)
 		return nil
 	}
-	if !m.sh.Resume(msg.roots, msg.grants) {
+	if !m.review.sh.Resume(msg.roots, msg.grants) {
 		m.setNote("Not resumed: a review was already under way. The remembered roots are checked; "+keyName(m.keys.Review)+" reviews them.", true)
 		return nil
 	}
 	m.setNote("Resumed "+itoa(len(msg.roots))+" remembered "+noun(len(msg.roots), "root", "roots")+": shared without asking again (--resume).", false)
 	cmds := []tea.Cmd{serveRoots(m.cfg.Hub, msg.roots)}
 	if m.cfg.Store != nil {
-		m.sh.Saving()
+		m.review.sh.Saving()
 		cmds = append(cmds, appendAudit(m.cfg.Store, m.auditEntry("resume", consent.Review(nil, msg.roots))))
 	}
 	return tea.Batch(cmds...)
@@ -396,5 +303,5 @@ func (m *Model) servedNote(n int) string {
 	if strings.HasPrefix(m.status.note, "Resumed ") {
 		return m.status.note
 	}
-	return joinNote(sharedNote(n), m.sh.LeftOut())
+	return joinNote(sharedNote(n), m.review.sh.LeftOut())
 }

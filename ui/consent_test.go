@@ -37,7 +37,7 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 	if cmd := send(m, "enter"); cmd != nil && isQuit(cmd) {
 		t.Fatal("enter after the question quit: it reviews")
 	}
-	if !m.sh.Busy() && m.sh.Dialog() == nil {
+	if !m.review.sh.Busy() && m.review.sh.Dialog() == nil {
 		t.Fatal("enter after the question did not start the review")
 	}
 	m = fixture(t, demoRepos()...)
@@ -58,7 +58,7 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 	}
 	// Served and unchecked also counts; nothing pending quits at once.
 	m = fixture(t, demoRepos()...)
-	m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/web")})
+	m.review.sh.ServedNow([]consent.Root{mkRoot("/work/demo/web")})
 	send(m, "ctrl+q")
 	if out := screen(m); m.mode() != modeAsk || !strings.Contains(out, "Discard 1 unconfirmed change?") {
 		t.Fatalf("an unchecked shared row is not counted (mode %d):\n%s", m.mode(), out)
@@ -70,7 +70,7 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 	// A checked root the hub withdrew is not the person's change.
 	m = fixture(t, demoRepos()...)
 	m.picker.SetChecked([]string{"/work/demo/api"})
-	m.sh.Withdraw("/work/demo/api", "deleted or renamed")
+	m.review.sh.Withdraw("/work/demo/api", "deleted or renamed")
 	if msg := send(m, "ctrl+q")(); msg != tea.Quit() {
 		t.Fatal("q asked about a withdrawn root")
 	}
@@ -79,9 +79,9 @@ func TestQuitAsksAboutUnconfirmedChanges(t *testing.T) {
 // TestRowStates: each pending state has its own glyph and word.
 func TestRowStates(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")})
+	m.review.sh.ServedNow([]consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")})
 	m.picker.SetChecked([]string{"/work/demo/api", "/work/demo/tools/cli"})
-	m.sh.Withdraw("/work/demo/api-wt", "server restarted")
+	m.review.sh.Withdraw("/work/demo/api-wt", "server restarted")
 	m.Update(tea.WindowSizeMsg{Width: 140, Height: 24})
 	rows := map[string]string{}
 	for _, l := range strings.Split(screen(m), "\n") {
@@ -211,7 +211,7 @@ func TestAuditRecordsAcknowledgedWarnings(t *testing.T) {
 		t.Fatalf("record grants %v, %v; want /work/demo granted for %s", rec.Granted, err, consent.WarnDir)
 	}
 	// A later confirmation that keeps the root keeps its grant.
-	m.sh.ServedNow(m.Consented()) // served
+	m.review.sh.ServedNow(m.Consented()) // served
 	openDialogWith(t, m, warnedItem("/work/demo", consent.WarnDir), proposedRoot{Root: mkRoot("/work/demo/api"), Requested: "/work/demo/api"})
 	run(m, send(m, "y"))
 	if rec, _ = store.Load(); len(rec.Roots) != 2 || !slices.Equal(rec.Granted[consent.PathToURI("/work/demo")], []string{consent.WarnDir}) {
@@ -230,17 +230,17 @@ func TestResumeRefusesUngrantedRisk(t *testing.T) {
 	rec := consent.Record{Profile: "p", Dir: dir, Roots: []consent.Root{rd}, Time: time.Now()}
 	m := New(Config{Dir: dir, Remembered: &rec, Resume: true})
 	m.Update(resumeConsent(dir, rec)())
-	if len(m.Consented()) != 0 || m.sh.Applying() || !strings.Contains(m.status.note, "never granted in the picker") {
+	if len(m.Consented()) != 0 || m.review.sh.Applying() || !strings.Contains(m.status.note, "never granted in the picker") {
 		t.Fatalf("an ungranted warned root was resumed: %v, note %q", m.Consented(), m.status.note)
 	}
 	rec.Granted = map[string][]string{rd.URI: {consent.WarnDir}}
 	m = New(Config{Dir: dir, Remembered: &rec, Resume: true})
 	m.Update(resumeConsent(dir, rec)())
-	if got := m.Consented(); len(got) != 1 || !m.sh.Applying() {
+	if got := m.Consented(); len(got) != 1 || !m.review.sh.Applying() {
 		t.Fatalf("a granted root was not resumed: %v, note %q", got, m.status.note)
 	}
-	if !slices.Equal(m.sh.Grants()[rd.URI], []string{consent.WarnDir}) {
-		t.Errorf("the resumed grants were not kept: %v", m.sh.Grants())
+	if !slices.Equal(m.review.sh.Grants()[rd.URI], []string{consent.WarnDir}) {
+		t.Errorf("the resumed grants were not kept: %v", m.review.sh.Grants())
 	}
 }
 
@@ -258,7 +258,7 @@ func TestRememberedAndResume(t *testing.T) {
 	rec := &consent.Record{Profile: "p", Dir: dir, Roots: []consent.Root{ra}, Time: time.Now()}
 
 	m := New(Config{Dir: dir, Remembered: rec})
-	if !m.picker.IsChecked(a) || !m.sh.IsRemembered(a) {
+	if !m.picker.IsChecked(a) || !m.review.sh.IsRemembered(a) {
 		t.Fatal("remembered root not pre-checked")
 	}
 	if len(m.Consented()) != 0 || !strings.Contains(m.status.note, "not shared until you confirm") {
@@ -271,8 +271,8 @@ func TestRememberedAndResume(t *testing.T) {
 
 	m = New(Config{Dir: dir, Remembered: rec, Resume: true})
 	m.Update(resumeConsent(dir, *rec)())
-	if got := m.Consented(); len(got) != 1 || got[0].Path != a || !m.sh.Applying() {
-		t.Fatalf("resume served %v (applying %v)", got, m.sh.Applying())
+	if got := m.Consented(); len(got) != 1 || got[0].Path != a || !m.review.sh.Applying() {
+		t.Fatalf("resume served %v (applying %v)", got, m.review.sh.Applying())
 	}
 	if !strings.Contains(m.status.note, "Resumed 1 remembered root") {
 		t.Errorf("note %q", m.status.note)
@@ -294,7 +294,7 @@ func TestRememberedAndResume(t *testing.T) {
 	}
 	m = New(Config{Dir: dir, Remembered: rec, Resume: true})
 	m.Update(resumeConsent(dir, *rec)())
-	if len(m.Consented()) != 0 || m.sh.Applying() || !strings.Contains(m.status.note, "Not resumed") {
+	if len(m.Consented()) != 0 || m.review.sh.Applying() || !strings.Contains(m.status.note, "Not resumed") {
 		t.Fatalf("a vanished root was resumed: %v, note %q", m.Consented(), m.status.note)
 	}
 }
@@ -414,7 +414,7 @@ func TestDialogSaysItReplacesAnotherFolder(t *testing.T) {
 		t.Fatalf("the dialog does not say it replaces the other folder's consent:\n%s", screen(m))
 	}
 	run(m, send(m, "y"))
-	m.sh.ServedNow(m.Consented())
+	m.review.sh.ServedNow(m.Consented())
 	openDialog(t, m, mkRoot("/work/demo/api"), mkRoot("/work/demo/web"))
 	if strings.Contains(screen(m), "Replaces profile") {
 		t.Fatalf("after a consent here the dialog still says it replaces another folder's:\n%s", screen(m))

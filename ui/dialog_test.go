@@ -36,16 +36,16 @@ func clockOf(m *Model) *fakeClock {
 func openDialogWith(t *testing.T, m *Model, items ...proposedRoot) {
 	t.Helper()
 	clk := clockOf(m)
-	m.sh.Review(nil) // as enter leaves it: preparing
+	m.review.sh.Review(nil) // as enter leaves it: preparing
 	_, cmd := m.Update(proposalMsg{proposed: items})
-	if m.sh.Dialog() == nil {
+	if m.review.sh.Dialog() == nil {
 		t.Fatal("no dialog after proposalMsg")
 	}
 	if cmd == nil {
 		t.Fatal("opening the dialog returned no guard command")
 	}
 	send(m, "y") // type-ahead: ignored while the guard runs
-	if m.sh.Dialog() == nil {
+	if m.review.sh.Dialog() == nil {
 		t.Fatal("a key answered the dialog before its guard passed")
 	}
 	// The key line offers no key that would be ignored.
@@ -53,7 +53,7 @@ func openDialogWith(t *testing.T, m *Model, items ...proposedRoot) {
 		t.Fatalf("the key line offers y while keys are ignored: %q", kl)
 	}
 	clk.Advance(time.Second)
-	m.Update(consentGuardMsg{id: m.sh.Dialog().id, seq: m.sh.Dialog().guardSeq})
+	m.Update(consentGuardMsg{id: m.review.sh.Dialog().id, seq: m.review.sh.Dialog().guardSeq})
 	if kl := ansi.Strip(m.shortHelp()); m.width >= 40 && !strings.Contains(kl, "n/esc cancel") {
 		t.Fatalf("the armed dialog's key line: %q", kl)
 	}
@@ -64,9 +64,9 @@ func openDialogWith(t *testing.T, m *Model, items ...proposedRoot) {
 func openRaw(t *testing.T, m *Model, items ...proposedRoot) *fakeClock {
 	t.Helper()
 	clk := clockOf(m)
-	m.sh.Review(nil) // as enter leaves it: preparing
+	m.review.sh.Review(nil) // as enter leaves it: preparing
 	m.Update(proposalMsg{proposed: items})
-	if m.sh.Dialog() == nil {
+	if m.review.sh.Dialog() == nil {
 		t.Fatal("no dialog")
 	}
 	return clk
@@ -92,9 +92,9 @@ func warnedItem(p string, codes ...string) proposedRoot {
 // set then consented. (Running the returned command would block on the
 // guard's timer, so the model's state is read instead.)
 func press(m *Model, k string) ([]consent.Root, bool) {
-	before := m.sh.Applying()
+	before := m.review.sh.Applying()
 	send(m, k)
-	if m.sh.Applying() && !before && m.sh.Dialog() == nil {
+	if m.review.sh.Applying() && !before && m.review.sh.Dialog() == nil {
 		return m.Consented(), true
 	}
 	return nil, false
@@ -110,13 +110,13 @@ func TestGuardDelay(t *testing.T) {
 	}
 	clk := openRaw(t, m, plainItems("/work/demo/api")...)
 	clk.Advance(100 * time.Millisecond)
-	if _, ok := press(m, "y"); ok || m.sh.Dialog() == nil {
+	if _, ok := press(m, "y"); ok || m.review.sh.Dialog() == nil {
 		t.Fatal("y 100ms after the dialog opened was accepted")
 	}
 	clk.Advance(300 * time.Millisecond) // 400ms after opening, 300ms after the ignored key
 	roots, ok := press(m, "y")
 	if !ok || len(roots) != 1 {
-		t.Fatalf("y 400ms after opening was not accepted (dialog open: %v)", m.sh.Dialog() != nil)
+		t.Fatalf("y 400ms after opening was not accepted (dialog open: %v)", m.review.sh.Dialog() != nil)
 	}
 }
 
@@ -128,7 +128,7 @@ func TestGuardRestartsOnHeldKey(t *testing.T) {
 	clk := openRaw(t, m, plainItems("/work/demo/api")...)
 	for i := 0; i < 66; i++ {
 		clk.Advance(30 * time.Millisecond)
-		if _, ok := press(m, "y"); ok || m.sh.Dialog() == nil {
+		if _, ok := press(m, "y"); ok || m.review.sh.Dialog() == nil {
 			t.Fatalf("a held y answered the dialog after %v", time.Duration(i+1)*30*time.Millisecond)
 		}
 	}
@@ -157,8 +157,8 @@ func TestGuardIgnoresOnlyTheKeysThatShare(t *testing.T) {
 		clk.Advance(100 * time.Millisecond)
 		send(m, "j")
 	}
-	if m.sh.Dialog().cursor <= 1 {
-		t.Fatalf("j during the guard did not move the cursor (line %d)", m.sh.Dialog().cursor)
+	if m.review.sh.Dialog().cursor <= 1 {
+		t.Fatalf("j during the guard did not move the cursor (line %d)", m.review.sh.Dialog().cursor)
 	}
 	if _, ok := press(m, "y"); !ok {
 		t.Fatalf("y 400 ms after opening, after moving with j, was refused: j restarted the guard")
@@ -167,7 +167,7 @@ func TestGuardIgnoresOnlyTheKeysThatShare(t *testing.T) {
 	repos, items = manyRoots(30)
 	m = fixture(t, repos...)
 	clk = openRaw(t, m, items...)
-	top := m.sh.Dialog().vp.YOffset()
+	top := m.review.sh.Dialog().vp.YOffset()
 	clk.Advance(10 * time.Millisecond)
 	send(m, "space")
 	clk.Advance(250 * time.Millisecond)
@@ -175,11 +175,11 @@ func TestGuardIgnoresOnlyTheKeysThatShare(t *testing.T) {
 		t.Fatal("y 250 ms after an ignored space was accepted: space did not restart the guard")
 	}
 	send(m, "pgdown")
-	if m.sh.Dialog().vp.YOffset() == top {
+	if m.review.sh.Dialog().vp.YOffset() == top {
 		t.Fatal("pgdown during the guard did not scroll")
 	}
 	send(m, "n")
-	if m.sh.Dialog() != nil {
+	if m.review.sh.Dialog() != nil {
 		t.Fatal("n during the guard did not cancel")
 	}
 }
@@ -195,7 +195,7 @@ func TestKeysWhileTheReviewIsBuiltGoToTheDialog(t *testing.T) {
 		t.Fatalf("n pressed while the review was built went into the query: %q", m.filter.Value())
 	}
 	m.Update(proposalMsg{proposed: plainItems("/work/demo/web")})
-	if m.sh.Dialog() != nil || m.mode() != modeList {
+	if m.review.sh.Dialog() != nil || m.mode() != modeList {
 		t.Fatalf("the early n did not cancel the dialog (mode %d)", m.mode())
 	}
 }
@@ -206,12 +206,12 @@ func TestWheelScrollsTheDialog(t *testing.T) {
 	repos, items := manyRoots(61)
 	m := fixture(t, repos...)
 	openDialogWith(t, m, items...)
-	before := m.sh.Dialog().Unseen()
+	before := m.review.sh.Dialog().Unseen()
 	for range 40 {
 		m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 10, Y: 10})
 	}
-	if m.sh.Dialog().Unseen() != 0 || before == 0 {
-		t.Fatalf("unseen %d before the wheel, %d after 40 notches; want all seen", before, m.sh.Dialog().Unseen())
+	if m.review.sh.Dialog().Unseen() != 0 || before == 0 {
+		t.Fatalf("unseen %d before the wheel, %d after 40 notches; want all seen", before, m.review.sh.Dialog().Unseen())
 	}
 	if _, ok := press(m, "y"); !ok {
 		t.Fatal("y refused after every line was wheeled into view")
@@ -239,7 +239,7 @@ func TestUnseenAddedLinesBlockY(t *testing.T) {
 	repos, items := manyRoots(61)
 	m := fixture(t, repos...)
 	openDialogWith(t, m, items...)
-	unseen := m.sh.Dialog().Unseen()
+	unseen := m.review.sh.Dialog().Unseen()
 	if unseen == 0 || unseen == 61 {
 		t.Fatalf("unseen %d at 80x24, want some but not all", unseen)
 	}
@@ -249,10 +249,10 @@ func TestUnseenAddedLinesBlockY(t *testing.T) {
 	if out := screen(m); !strings.Contains(out, fmt.Sprintf("%d added roots not yet shown", unseen)) {
 		t.Fatalf("refused y does not say how many are unseen:\n%s", out)
 	}
-	for i := 0; i < 20 && m.sh.Dialog().Unseen() > 0; i++ {
+	for i := 0; i < 20 && m.review.sh.Dialog().Unseen() > 0; i++ {
 		send(m, "pgdown")
 	}
-	if n := m.sh.Dialog().Unseen(); n != 0 {
+	if n := m.review.sh.Dialog().Unseen(); n != 0 {
 		t.Fatalf("%d still unseen after paging to the end", n)
 	}
 	if out := screen(m); !strings.Contains(out, "zz/.ssh-keys-backup-secret") {
@@ -272,7 +272,7 @@ func TestDownKeyReachesEveryLine(t *testing.T) {
 	for i := 0; i < 61; i++ {
 		send(m, "down")
 	}
-	if n := m.sh.Dialog().Unseen(); n != 0 {
+	if n := m.review.sh.Dialog().Unseen(); n != 0 {
 		t.Fatalf("%d unseen after 61 ↓", n)
 	}
 }
@@ -311,10 +311,10 @@ func TestWarnedRootNeedsItsOwnKey(t *testing.T) {
 	// Now grant it: move onto its line, space, y.
 	m2 := fixture(t, demoRepos()...)
 	openDialogWith(t, m2, warnedItem("/work/demo", consent.WarnDir, consent.WarnSecrets), proposedRoot{Root: mkRoot("/work/demo/api"), Requested: "/work/demo/api"})
-	if a := m2.sh.Dialog().current(); a == nil || !a.warned() {
+	if a := m2.review.sh.Dialog().current(); a == nil || !a.warned() {
 		send(m2, "down")
 	}
-	if a := m2.sh.Dialog().current(); a == nil || !a.warned() {
+	if a := m2.review.sh.Dialog().current(); a == nil || !a.warned() {
 		t.Fatal("cursor not on the warned root")
 	}
 	send(m2, "space")
@@ -336,7 +336,7 @@ func TestNoSingleKeyGrantsAWarnedRoot(t *testing.T) {
 		if roots, ok := press(m, k); ok {
 			t.Errorf("key %q alone served %v", k, roots)
 		}
-		if m.sh.Applying() || len(m.Consented()) != 0 {
+		if m.review.sh.Applying() || len(m.Consented()) != 0 {
 			t.Errorf("key %q alone started sharing", k)
 		}
 	}
@@ -375,7 +375,7 @@ func TestDialogCoverage(t *testing.T) {
 // expanded; the highlighted line's absolute path and URI are shown.
 func TestDialogSections(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")})
+	m.review.sh.ServedNow([]consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")})
 	openDialog(t, m, mkRoot("/work/demo/api"), mkRoot("/work/demo/tools/cli"))
 	out := screen(m)
 	for _, want := range []string{"+ added, read and write (1)", "− removed (1)", "− web", "= kept (1, already shared) ▸", "path /work/demo/tools/cli", "uri  file:///work/demo/tools/cli", accessLine} {
@@ -394,7 +394,7 @@ func TestDialogSections(t *testing.T) {
 func TestRemovedButStillReadable(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
-	m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/tools/cli"), mkRoot("/work/demo/tools/cli/vendor/lib")})
+	m.review.sh.ServedNow([]consent.Root{mkRoot("/work/demo/tools/cli"), mkRoot("/work/demo/tools/cli/vendor/lib")})
 	openDialog(t, m, mkRoot("/work/demo/tools/cli"))
 	if out := screen(m); !strings.Contains(out, "still readable: inside tools/cli") {
 		t.Errorf("removal inside a kept root not flagged:\n%s", out)
@@ -486,7 +486,7 @@ func TestGuardSaysWhatWaits(t *testing.T) {
 		t.Fatalf("a y swallowed by the guard gave no sign:\n%s", screen(m))
 	}
 	clk.Advance(400 * time.Millisecond)
-	m.Update(consentGuardMsg{id: m.sh.Dialog().id, seq: m.sh.Dialog().guardSeq})
+	m.Update(consentGuardMsg{id: m.review.sh.Dialog().id, seq: m.review.sh.Dialog().guardSeq})
 	if out := flat(); !strings.Contains(out, "too soon — press y again") || !strings.Contains(out, "y confirm") {
 		t.Fatalf("once armed: the footer no longer says too soon (it must stay until the next key), or offers no y:\n%s", screen(m))
 	}
@@ -509,7 +509,7 @@ func TestLargeConfirmationPacks(t *testing.T) {
 	}
 	openDialogWith(t, m, plainItems(paths...)...)
 	send(m, "up") // the helper's early y: its note goes with the next key
-	d := m.sh.Dialog()
+	d := m.review.sh.Dialog()
 	flat := func() string { return strings.Join(strings.Fields(screen(m)), " ") }
 	if out := flat(); !strings.Contains(out, "↓ ") || !strings.Contains(out, "(l packs them)") || strings.Contains(out, "y confirm") {
 		t.Fatalf("with roots unseen below:\n%s", screen(m))

@@ -26,8 +26,8 @@ func TestEarlyKeysOneQueueKeepsOrder(t *testing.T) {
 	results := filterResults(send(m, "w"))
 	send(m, "tab") // waits for w's result
 	m.Update(rootsServedMsg{roots: []consent.Root{api}})
-	if m.sh.Phase() != sharing.Preparing {
-		t.Fatalf("served: phase %v, want the kept review preparing", m.sh.Phase())
+	if m.review.sh.Phase() != sharing.Preparing {
+		t.Fatalf("served: phase %v, want the kept review preparing", m.review.sh.Phase())
 	}
 	send(m, "n", "x") // wait for the dialog, behind the tab
 	for _, r := range results {
@@ -38,9 +38,9 @@ func TestEarlyKeysOneQueueKeepsOrder(t *testing.T) {
 			len(m.early.msgs), m.picker.Checked(), m.filter.Value())
 	}
 	m.Update(proposalMsg{proposed: plainItems("/work/demo/api", "/work/demo/web")})
-	if m.sh.Dialog() != nil || m.early.waiting() || m.filter.Value() != "wx" || m.picker.CheckedCount() != 0 {
+	if m.review.sh.Dialog() != nil || m.early.waiting() || m.filter.Value() != "wx" || m.picker.CheckedCount() != 0 {
 		t.Fatalf("the dialog opened on tab, n, x: open %v, %d wait, query %q, checked %v; want it cancelled by n and x typed after it",
-			m.sh.Dialog() != nil, len(m.early.msgs), m.filter.Value(), m.picker.Checked())
+			m.review.sh.Dialog() != nil, len(m.early.msgs), m.filter.Value(), m.picker.Checked())
 	}
 }
 
@@ -52,8 +52,8 @@ func TestEarlyKeysOneQueueKeepsOrder(t *testing.T) {
 func TestEarlyKeysOneBound(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	send(m, "enter") // takes the highlighted row and builds its review
-	if m.sh.Phase() != sharing.Preparing {
-		t.Fatalf("enter: phase %v, want preparing", m.sh.Phase())
+	if m.review.sh.Phase() != sharing.Preparing {
+		t.Fatalf("enter: phase %v, want preparing", m.review.sh.Phase())
 	}
 	send(m, "ctrl+x") // unchecks everything: the review will change nothing
 	for range earlyKeysMax - 1 {
@@ -69,8 +69,8 @@ func TestEarlyKeysOneBound(t *testing.T) {
 			earlyKeysMax+1, len(m.early.msgs), m.filter.Value(), m.status.note)
 	}
 	m.Update(proposalMsg{}) // nothing to change: no dialog
-	if m.sh.Dialog() != nil || m.early.waiting() || m.picker.CheckedCount() != 0 || m.filter.Value() != strings.Repeat("x", earlyKeysMax-1) {
+	if m.review.sh.Dialog() != nil || m.early.waiting() || m.picker.CheckedCount() != 0 || m.filter.Value() != strings.Repeat("x", earlyKeysMax-1) {
 		t.Fatalf("no dialog: open %v, %d wait, checked %v, query %q; want ctrl+x then the x's on the list",
-			m.sh.Dialog() != nil, len(m.early.msgs), m.picker.Checked(), m.filter.Value())
+			m.review.sh.Dialog() != nil, len(m.early.msgs), m.picker.Checked(), m.filter.Value())
 	}
 }

@@ -83,9 +83,9 @@ func TestEveryDrawingSiteEscapes(t *testing.T) {
 		send(m, "down")
 	}
 	// Rows covered by a shared folder inside DIR, and by one outside it.
-	m.sh.ServedNow([]consent.Root{root(repoPath)})
+	m.review.sh.ServedNow([]consent.Root{root(repoPath)})
 	draw()
-	m.sh.ServedNow([]consent.Root{root(outer)})
+	m.review.sh.ServedNow([]consent.Root{root(outer)})
 	draw()
 
 	// Notes and row tags.
@@ -97,7 +97,7 @@ func TestEveryDrawingSiteEscapes(t *testing.T) {
 	draw()
 
 	// Servers: the status line and the server pane.
-	m.sh.ServedNow([]consent.Root{root(repoPath)})
+	m.review.sh.ServedNow([]consent.Root{root(repoPath)})
 	for _, ev := range []mcpconn.Event{
 		{Server: "s1", Kind: mcpconn.Connected, ServerName: h("SRVNAME"), ServerVersion: h("SRVVERSION"), Text: h("PROTOCOL")},
 		{Server: "s1", Kind: mcpconn.Fetched, URIs: []string{consent.PathToURI(repoPath)}},
@@ -130,19 +130,19 @@ func TestEveryDrawingSiteEscapes(t *testing.T) {
 	// The consent dialog: an added root with a warning, one outside DIR,
 	// a removed one, problems, and the servers it reaches; each entry
 	// highlighted (its full path below) and opened (what it brings in).
-	m.sh.ServedNow([]consent.Root{root(dir + "/REMOVED" + hostile)})
+	m.review.sh.ServedNow([]consent.Root{root(dir + "/REMOVED" + hostile)})
 	clk := clockOf(m)
-	m.sh.Review(nil) // as enter leaves it: preparing
+	m.review.sh.Review(nil) // as enter leaves it: preparing
 	m.Update(proposalMsg{
 		proposed: []proposedRoot{{Root: root(repoPath), Requested: repoPath,
 			Warnings: []consent.Warning{{Code: "x", Text: h("CONSENTWARN")}}}, {Root: root(outer), Requested: outer}},
 		problems: []string{h("PROBLEM")},
 	})
-	if m.sh.Dialog() == nil {
+	if m.review.sh.Dialog() == nil {
 		t.Fatal("no dialog")
 	}
 	clk.Advance(time.Second)
-	m.Update(consentGuardMsg{id: m.sh.Dialog().id, seq: m.sh.Dialog().guardSeq})
+	m.Update(consentGuardMsg{id: m.review.sh.Dialog().id, seq: m.review.sh.Dialog().guardSeq})
 	for range 4 {
 		send(m, "e")
 		draw()

@@ -71,7 +71,7 @@ func (m *Model) onFilterResult(msg filterResultMsg) tea.Cmd {
 func (m *Model) holdKey(msg tea.Msg) bool {
 	if !m.early.waiting() {
 		k, ok := msg.(tea.KeyPressMsg)
-		if !ok || m.sh.Phase() != sharing.Preparing && (!m.filterPending() || !m.actsOnRows(k)) {
+		if !ok || m.review.sh.Phase() != sharing.Preparing && (!m.filterPending() || !m.actsOnRows(k)) {
 			return false
 		}
 	}

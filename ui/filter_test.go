@@ -621,12 +621,12 @@ func TestHeldKeysNeverAnswerALaterDialog(t *testing.T) {
 		send(m, "enter") // applying: the review is kept for when api is served
 		results := filterResults(send(m, "w"))
 		send(m, keys...)
-		if !m.sh.Applying() || len(m.early.msgs) != len(keys) {
-			t.Fatalf("applying %v, %d keys held; want applying and %v held", m.sh.Applying(), len(m.early.msgs), keys)
+		if !m.review.sh.Applying() || len(m.early.msgs) != len(keys) {
+			t.Fatalf("applying %v, %d keys held; want applying and %v held", m.review.sh.Applying(), len(m.early.msgs), keys)
 		}
 		m.Update(rootsServedMsg{roots: []consent.Root{api}})
-		if m.sh.Phase() != sharing.Preparing {
-			t.Fatalf("served: phase %v, want the kept review preparing", m.sh.Phase())
+		if m.review.sh.Phase() != sharing.Preparing {
+			t.Fatalf("served: phase %v, want the kept review preparing", m.review.sh.Phase())
 		}
 		return m, results
 	}
@@ -636,12 +636,12 @@ func TestHeldKeysNeverAnswerALaterDialog(t *testing.T) {
 	clk := clockOf(m)
 	m.Update(proposalMsg{proposed: plainItems("/work/demo/api", "/work/demo/web")})
 	clk.Advance(time.Second)
-	m.Update(consentGuardMsg{id: m.sh.Dialog().id, seq: m.sh.Dialog().guardSeq})
+	m.Update(consentGuardMsg{id: m.review.sh.Dialog().id, seq: m.review.sh.Dialog().guardSeq})
 	for _, r := range results {
 		m.Update(r)
 	}
-	if m.sh.Dialog() == nil || m.sh.Applying() || len(m.Consented()) != 1 {
-		t.Fatalf("a y held for the query answered the dialog: open %v, consented %v", m.sh.Dialog() != nil, m.Consented())
+	if m.review.sh.Dialog() == nil || m.review.sh.Applying() || len(m.Consented()) != 1 {
+		t.Fatalf("a y held for the query answered the dialog: open %v, consented %v", m.review.sh.Dialog() != nil, m.Consented())
 	}
 
 	// The query's result comes while the review is built, before an n
@@ -653,7 +653,7 @@ func TestHeldKeysNeverAnswerALaterDialog(t *testing.T) {
 		m.Update(r)
 	}
 	m.Update(proposalMsg{proposed: plainItems("/work/demo/api", "/work/demo/web")})
-	if m.sh.Dialog() != nil || m.picker.CheckedCount() != 0 {
-		t.Fatalf("tab then n typed while the review was built: dialog open %v, checked %v; want it cancelled, no row checked", m.sh.Dialog() != nil, m.picker.Checked())
+	if m.review.sh.Dialog() != nil || m.picker.CheckedCount() != 0 {
+		t.Fatalf("tab then n typed while the review was built: dialog open %v, checked %v; want it cancelled, no row checked", m.review.sh.Dialog() != nil, m.picker.Checked())
 	}
 }

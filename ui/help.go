@@ -21,10 +21,10 @@ func (m *Model) shortHelp() string {
 	switch md {
 	case modeDialog:
 		keys = m.dkeys.ShortHelp()
-		if d := m.sh.Dialog(); d != nil {
+		if d := m.review.sh.Dialog(); d != nil {
 			keys = d.keysThatAct() // y only when it would confirm: never offered for nothing
 		}
-		if m.sh.Dialog() != nil && !m.sh.Dialog().armed {
+		if m.review.sh.Dialog() != nil && !m.review.sh.Dialog().armed {
 			keys, waiting = m.dialogWaitHelp(), true // y is not taken yet: do not offer it
 		}
 	case modeServers:

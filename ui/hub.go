@@ -82,7 +82,7 @@ func (m *Model) onHubEvent(ev mcpconn.Event) tea.Cmd {
 // onWithdrawn drops a root the hub withdrew: it is no longer exposed, and
 // only a new consent may share it again.
 func (m *Model) onWithdrawn(ev mcpconn.Event) {
-	m.sh.Withdraw(ev.Path, ev.Text)
+	m.review.sh.Withdraw(ev.Path, ev.Text)
 	m.setNote("Withdrawn "+safetext.Escape(relPath(m.cfg.Dir, ev.Path))+": "+safetext.Escape(ev.Text), true)
 }
 

@@ -198,8 +198,8 @@ func lookScreens(t *testing.T) []string {
 	var out []string
 	m := fixture(t, demoRepos()...)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/api")})
-	m.sh.Withdraw("/work/demo/web", "deleted")
+	m.review.sh.ServedNow([]consent.Root{mkRoot("/work/demo/api")})
+	m.review.sh.Withdraw("/work/demo/web", "deleted")
 	m.onHubEvent(connectedEvent("demo", "rootpick-demo"))
 	m.onHubEvent(fetchedEvent("demo"))
 	m.onHubEvent(mcpconn.Event{Server: "b", Kind: mcpconn.Failed, Err: context.DeadlineExceeded})
@@ -469,7 +469,7 @@ func TestColourGoldens(t *testing.T) {
 	}{{"dark", "#1e1e1e"}, {"light", "#fafafa"}} {
 		m := fixture(t, demoRepos()...)
 		m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color(theme.bg)})
-		m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/api")})
+		m.review.sh.ServedNow([]consent.Root{mkRoot("/work/demo/api")})
 		m.onHubEvent(connectedEvent("demo", "rootpick-demo"))
 		m.onHubEvent(fetchedEvent("demo", "file:///work/demo/api"))
 		send(m, "space", "down", "down", "space", "down")
@@ -527,7 +527,7 @@ func outlierModel(t *testing.T, w, h int) *Model {
 		{Repo: repos[6], Value: repoFacts{warnings: []string{"is a symbolic link"}, risks: []string{consent.WarnSymlink}}},
 	}})
 	m.picker.SetChecked([]string{repos[1].Path, repos[3].Path, repos[5].Path})
-	m.sh.ServedNow([]consent.Root{mkRoot(repos[3].Path)})
+	m.review.sh.ServedNow([]consent.Root{mkRoot(repos[3].Path)})
 	return m
 }
 

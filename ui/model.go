@@ -12,8 +12,9 @@
 //	key ─▶ handleKey (model.go): one switch; what is on top (mode.go) decides
 //	  list (model.go listKey): move, check, ctrl chords; any other key edits
 //	    the query (filter.go) ─ filterResultMsg (large lists, off the loop)
-//	  enter / ctrl+d ─▶ proposeConsent (off the loop: it reads the disk)
-//	    ─ proposalMsg ─▶ consentDialog (dialog.go), held by the sharing state
+//	  enter / ctrl+d ─▶ the review (review.go) ─▶ proposeConsent (off
+//	    the loop: it reads the disk) ─ proposalMsg ─▶ the review opens a
+//	    consentDialog (dialog.go), held by the sharing state
 //	    ─ y ─▶ confirmConsent: serveRoots ─ rootsServedMsg (the hub has
 //	      notified every server); saveConsent ─ consentSavedMsg
 //	  help (help.go), server pane (servers.go), a question on the
@@ -26,8 +27,11 @@
 // [Model] is the program. What it draws is split into components that own
 // their size (the [component] contract): the list ([listView]), the
 // consent dialog ([consentDialog]), the server pane ([serverPane]) and the
-// status line ([statusLine]). The consented sets have one writer,
-// [sharing.State] (package ui/sharing): [Model.confirmConsent] and
+// status line ([statusLine]). The review is a sub-model ([review]): it
+// takes the review's messages with what it reads of the picker as a value
+// ([reviewIn]) and returns an action that [Model.onReview] carries out.
+// The consented sets have one writer, [sharing.State] (package
+// ui/sharing), which the review holds: [Model.confirmConsent] and
 // [Model.onResume] hand a set to the hub through [serveRoots]; the hub's
 // withdrawals come back as hub events ([Model.onHubEvent]). The servers
 // and their states are a [fleet.Fleet] (package ui/fleet): it is told the
@@ -66,7 +70,6 @@ import (
 	"github.com/rootpick/rootpick/mcpconn"
 	"github.com/rootpick/rootpick/picker"
 	"github.com/rootpick/rootpick/ui/fleet"
-	"github.com/rootpick/rootpick/ui/sharing"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
@@ -105,8 +108,7 @@ type Model struct {
 
 	// The consented set, the consent pipeline's phase and its pending
 	// work: one owner and writer (package sharing).
-	sh        sharing.State[consentDialog]
-	dialogSeq int // which dialog opening this is (its guard ticks carry it)
+	review review // the review flow, with the sharing state (review.go)
 
 	fleet           *fleet.Fleet // the servers and proxies, and how they are drawn (package ui/fleet)
 	now             time.Time    // the clock, as of the last event or tick
@@ -189,8 +191,8 @@ func New(cfg Config) *Model {
 }
 
 func (m *Model) sharedPaths() map[string]bool {
-	out := make(map[string]bool, len(m.sh.Served()))
-	for _, r := range m.sh.Served() {
+	out := make(map[string]bool, len(m.review.sh.Served()))
+	for _, r := range m.review.sh.Served() {
 		out[r.Path] = true
 	}
 	// What the profile's proxies serve (its remembered consent) is
@@ -210,7 +212,7 @@ func (m *Model) fleetView() fleet.View {
 	if m.cfg.Hub != nil {
 		protocol = m.cfg.Hub.ProtocolVersion()
 	}
-	return fleet.View{Sharing: &m.sh, Now: m.now, Dir: m.cfg.Dir, LogPath: m.cfg.LogPath,
+	return fleet.View{Sharing: &m.review.sh, Now: m.now, Dir: m.cfg.Dir, LogPath: m.cfg.LogPath,
 		Protocol: protocol, AsRoot: m.cfg.AsRoot, Consumers: m.cfg.Consumers,
 		Styles: fleetStyles(m.st), Keys: fleetKeys(m.keys)}
 }
@@ -305,13 +307,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		// The dialog is open now (or there was nothing to review): the
 		// keys that waited for it follow, in the order pressed, to the
 		// dialog, whose guard ignores them, or to the list (filter.go).
-		cmd := m.onProposal(msg)
+		cmd := m.toReview(msg)
 		return tea.Batch(cmd, m.releaseKeys())
 	case consentGuardMsg:
-		if d := m.sh.Dialog(); d != nil {
-			return m.onReview(d.Update(msg, m.clock()))
-		}
-		return nil
+		return m.toReview(msg)
 	case consentSavedMsg:
 		return m.onConsentSaved(msg)
 	case noteMsg:
@@ -321,7 +320,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onResume(msg)
 	case rootsServedMsg:
 		m.setNote(m.servedNote(len(msg.roots)), false)
-		if m.sh.ServedNow(msg.roots) { // enter was pressed while the change was on its way
+		if m.review.sh.ServedNow(msg.roots) { // enter was pressed while the change was on its way
 			return proposeConsent(m.cfg.Dir, m.picker.Checked(), m.picker.ReadOnly())
 		}
 		return nil
@@ -403,7 +402,7 @@ func (m *Model) layout() {
 	default:
 		m.list.SetSize(m.width, body)
 	}
-	if d := m.sh.Dialog(); d != nil {
+	if d := m.review.sh.Dialog(); d != nil {
 		d.SetSize(m.width, body)
 	}
 	m.srvPane.SetSize(m.width, body)
@@ -427,7 +426,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		// one that waits, in the order pressed (earlykeys.go).
 		return nil
 	case md == modeDialog:
-		return m.onReview(m.sh.Dialog().Update(msg, m.clock()))
+		return m.toReview(msg)
 	case md == modeAsk:
 		return m.answer(msg)
 	case md == modeHelp:
@@ -495,11 +494,11 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.UncheckAll):
 		return m.checkShown(false)
 	case key.Matches(msg, k.RevokeAll):
-		return m.revokeAll()
+		return m.toReview(reviewAsked{revoke: true})
 	case key.Matches(msg, k.Sort):
 		m.setNote("Sorted by "+m.picker.CycleSort().String()+".", false)
 	case key.Matches(msg, k.Review):
-		return m.reviewKey()
+		return m.toReview(reviewAsked{})
 	case key.Matches(msg, k.Rescan):
 		return m.scan()
 	case key.Matches(msg, k.Retry):
@@ -551,7 +550,7 @@ func (m *Model) render() string {
 	var body string
 	switch m.bodyMode() {
 	case modeDialog:
-		body = m.sh.Dialog().View()
+		body = m.review.sh.Dialog().View()
 	case modeHelp:
 		body = m.helpView()
 	case modeServers:
@@ -601,7 +600,7 @@ func (m *Model) headerView() string {
 // mode is what is on top: the consent dialog, then a question, then the
 // page.
 func (m *Model) mode() mode {
-	if m.question.kind != askNone && m.sh.Dialog() == nil {
+	if m.question.kind != askNone && m.review.sh.Dialog() == nil {
 		return modeAsk
 	}
 	return m.bodyMode()
@@ -611,7 +610,7 @@ func (m *Model) mode() mode {
 // over it. The question is a note on the status line, drawn over the page
 // it was asked from.
 func (m *Model) bodyMode() mode {
-	if m.sh.Dialog() != nil {
+	if m.review.sh.Dialog() != nil {
 		return modeDialog
 	}
 	switch m.page {
@@ -636,8 +635,8 @@ func (m *Model) setTheme(dark bool) {
 	m.st = newStyles(dark, m.st.noColor)
 	m.filter.SetStyles(m.st.inputStyles())
 	m.spinner.Style = m.st.spinner.Style
-	if m.sh.Dialog() != nil {
-		m.sh.Dialog().rebuild()
+	if m.review.sh.Dialog() != nil {
+		m.review.sh.Dialog().rebuild()
 	}
 	m.paneKey = paneKey{}  // the details pane is drawn again in the new colours
 	m.list.markCells = nil // and the rows' marks

@@ -185,7 +185,7 @@ func TestEnterBuildsProposalOffTheUpdateLoop(t *testing.T) {
 	}})
 	send(m, "space")
 	cmd := send(m, "enter")
-	if m.sh.Dialog() != nil {
+	if m.review.sh.Dialog() != nil {
 		t.Fatal("the dialog opened before the proposal was built")
 	}
 	if cmd == nil {
@@ -222,13 +222,13 @@ func TestConfirmServesExactlyTheProposal(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	openDialog(t, m, mkRoot("/work/demo/api"), mkRoot("/work/demo/web"))
 	cmd := send(m, "y")
-	if m.sh.Dialog() != nil {
+	if m.review.sh.Dialog() != nil {
 		t.Fatal("y did not close the dialog")
 	}
-	if !m.sh.Applying() {
+	if !m.review.sh.Applying() {
 		t.Fatal("confirm did not mark the change as applying")
 	}
-	if len(m.sh.Served()) != 0 {
+	if len(m.review.sh.Served()) != 0 {
 		t.Fatal("exposed changed before the hub served it")
 	}
 	msg := cmd()
@@ -240,16 +240,16 @@ func TestConfirmServesExactlyTheProposal(t *testing.T) {
 		t.Fatal("enter while a change is being served opened another review")
 	}
 	_, next := m.Update(served)
-	if len(m.sh.Served()) != 2 || m.sh.Applying() {
-		t.Fatalf("after serving: exposed %d, applying %v", len(m.sh.Served()), m.sh.Applying())
+	if len(m.review.sh.Served()) != 2 || m.review.sh.Applying() {
+		t.Fatalf("after serving: exposed %d, applying %v", len(m.review.sh.Served()), m.review.sh.Applying())
 	}
 	// The enter was not lost: the review starts once the change is served.
-	if next == nil || !(m.sh.Phase() == sharing.Preparing) {
+	if next == nil || !(m.review.sh.Phase() == sharing.Preparing) {
 		t.Fatal("enter pressed while a change was being served was dropped")
 	}
 	// A second review of the same selection removes web.
 	openDialog(t, m, mkRoot("/work/demo/api"))
-	if got := m.sh.Dialog().change; len(got.Removed) != 1 || got.Removed[0].Path != "/work/demo/web" || len(got.Kept) != 1 {
+	if got := m.review.sh.Dialog().change; len(got.Removed) != 1 || got.Removed[0].Path != "/work/demo/web" || len(got.Kept) != 1 {
 		t.Fatalf("second change %+v", got)
 	}
 	if !strings.Contains(screen(m), "Stop sharing 1 of 2 roots with no connected server?") {
@@ -267,8 +267,8 @@ func TestCancelChangesNothing(t *testing.T) {
 		if cmd := send(m, k); cmd != nil {
 			t.Fatalf("%s returned a command", k)
 		}
-		if m.sh.Dialog() != nil || m.sh.Applying() || len(m.sh.Served()) != 0 {
-			t.Fatalf("%s: dialog %v applying %v exposed %v", k, m.sh.Dialog() != nil, m.sh.Applying(), m.sh.Served())
+		if m.review.sh.Dialog() != nil || m.review.sh.Applying() || len(m.review.sh.Served()) != 0 {
+			t.Fatalf("%s: dialog %v applying %v exposed %v", k, m.review.sh.Dialog() != nil, m.review.sh.Applying(), m.review.sh.Served())
 		}
 	}
 }
@@ -277,12 +277,12 @@ func TestCancelChangesNothing(t *testing.T) {
 // (whose keys would offer y) and says so on the status line.
 func TestNothingToChange(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	m.sh.Review(nil) // as enter leaves it: preparing
+	m.review.sh.Review(nil) // as enter leaves it: preparing
 	m.Update(proposalMsg{})
 	// At 80 columns the note does not fit beside the status: it gets its
 	// own line, whole (it was cut: "…and nothing i…").
-	if out := strings.Join(strings.Fields(screen(m)), " "); m.sh.Dialog() != nil || m.mode() != modeList || !strings.Contains(out, "Nothing to change: nothing is checked and nothing is shared.") {
-		t.Fatalf("empty proposal: dialog %v\n%s", m.sh.Dialog() != nil, screen(m))
+	if out := strings.Join(strings.Fields(screen(m)), " "); m.review.sh.Dialog() != nil || m.mode() != modeList || !strings.Contains(out, "Nothing to change: nothing is checked and nothing is shared.") {
+		t.Fatalf("empty proposal: dialog %v\n%s", m.review.sh.Dialog() != nil, screen(m))
 	}
 }
 
@@ -294,11 +294,11 @@ func TestEnterTakesTheHighlightedRow(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	typeText(m, "cli")
 	cmd := send(m, "enter")
-	if !(m.sh.Phase() == sharing.Preparing) || cmd == nil || !slices.Equal(m.picker.Checked(), []string{"/work/demo/tools/cli"}) {
-		t.Fatalf("enter with nothing checked: preparing %v, checked %v", (m.sh.Phase() == sharing.Preparing), m.picker.Checked())
+	if !(m.review.sh.Phase() == sharing.Preparing) || cmd == nil || !slices.Equal(m.picker.Checked(), []string{"/work/demo/tools/cli"}) {
+		t.Fatalf("enter with nothing checked: preparing %v, checked %v", (m.review.sh.Phase() == sharing.Preparing), m.picker.Checked())
 	}
 	m.Update(proposalMsg{proposed: plainItems("/work/demo/tools/cli")}) // the fixture's folders do not exist
-	if m.sh.Dialog() == nil || !strings.Contains(screen(m), "+ tools/cli") {
+	if m.review.sh.Dialog() == nil || !strings.Contains(screen(m), "+ tools/cli") {
 		t.Fatalf("enter did not review tools/cli:\n%s", screen(m))
 	}
 	send(m, "esc")
@@ -460,7 +460,7 @@ func TestGoldenViews(t *testing.T) {
 // visible while it can, and when it cannot, y says how many are unseen.
 func TestDialogShowsEveryChangeWhenShort(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")})
+	m.review.sh.ServedNow([]consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 14})
 	openDialog(t, m, mkRoot("/work/demo/tools/cli"), mkRoot("/work/demo/api-wt"))
 	out := screen(m)
@@ -473,7 +473,7 @@ func TestDialogShowsEveryChangeWhenShort(t *testing.T) {
 		t.Errorf("URIs shown although the paths barely fit:\n%s", out)
 	}
 	m = fixture(t, demoRepos()...)
-	m.sh.ServedNow([]consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")})
+	m.review.sh.ServedNow([]consent.Root{mkRoot("/work/demo/api"), mkRoot("/work/demo/web")})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 9})
 	openDialog(t, m, mkRoot("/work/demo/tools/cli"), mkRoot("/work/demo/api-wt"))
 	if out := screen(m); !strings.Contains(out, "not yet shown") || !strings.Contains(out, "(2 added, 2 removed)") {
@@ -492,8 +492,8 @@ func TestEnterLeavesTheHighlightedRowAlone(t *testing.T) {
 	if c, _ := m.picker.Current(); c.Path != "/work/demo/api-wt" || m.picker.IsChecked(c.Path) {
 		t.Fatalf("precondition: highlighted %s (checked %v), want api-wt unchecked", c.Path, m.picker.IsChecked(c.Path))
 	}
-	if cmd := send(m, "enter"); cmd == nil || m.sh.Phase() != sharing.Preparing {
-		t.Fatalf("enter with remembered checks reviewed nothing (phase %v)", m.sh.Phase())
+	if cmd := send(m, "enter"); cmd == nil || m.review.sh.Phase() != sharing.Preparing {
+		t.Fatalf("enter with remembered checks reviewed nothing (phase %v)", m.review.sh.Phase())
 	}
 	if got := m.picker.Checked(); !slices.Equal(got, []string{"/work/demo/api"}) {
 		t.Fatalf("enter with remembered checks reviews %v, want the remembered [/work/demo/api] only (the highlighted row was taken too)", got)

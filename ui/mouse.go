@@ -22,9 +22,9 @@ func (m *Model) onMouse(msg tea.MouseMsg) {
 		if w, ok := msg.(tea.MouseWheelMsg); ok {
 			switch w.Button {
 			case tea.MouseWheelUp:
-				m.sh.Dialog().Wheel(true)
+				m.review.sh.Dialog().Wheel(true)
 			case tea.MouseWheelDown:
-				m.sh.Dialog().Wheel(false)
+				m.review.sh.Dialog().Wheel(false)
 			}
 		}
 		return

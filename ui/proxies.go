@@ -44,7 +44,7 @@ func (m *Model) onProxies(msg proxiesMsg) tea.Cmd {
 		m.registryProblem = ""
 	}
 	m.fleet.SetProxies(msg.entries)
-	if n := m.sh.RememberedCount(); n > 0 && strings.HasPrefix(m.status.note, "Remembered ") && len(m.fleet.ProxyServed()) > 0 {
+	if n := m.review.sh.RememberedCount(); n > 0 && strings.HasPrefix(m.status.note, "Remembered ") && len(m.fleet.ProxyServed()) > 0 {
 		// The remembered consent is the profile's: its proxies serve it.
 		m.setNote("Remembered "+plural(n, "root", "roots")+": the profile's proxies serve them now (✓ served); uncheck one and "+
 			keyName(m.keys.Review)+" to stop.", false)

@@ -102,7 +102,7 @@ func TestProxiesServingAreExposed(t *testing.T) {
 		t.Fatalf("ctrl+d with a proxy serving roots did not review stopping it:\n%s", screen(m))
 	}
 	m.Update(cmd())
-	d := m.sh.Dialog()
+	d := m.review.sh.Dialog()
 	if d == nil || len(d.change.Removed) != 2 {
 		t.Fatalf("the revoke-all review: %+v", d)
 	}
@@ -145,7 +145,7 @@ func TestProxyServedRowsAreServed(t *testing.T) {
 		t.Fatalf("enter did not review, or took the highlighted row (api checked: %v)", m.picker.IsChecked(api.Path))
 	}
 	m.Update(proposalMsg{proposed: plainItems(web.Path)}) // what the checks resolve to (the fixture's folders do not exist)
-	d := m.sh.Dialog()
+	d := m.review.sh.Dialog()
 	if d == nil || len(d.change.Added) != 0 || len(d.change.Removed) != 1 || d.change.Removed[0].Path != api.Path {
 		t.Fatalf("enter after unchecking a served row reviews %+v", d)
 	}

@@ -16,7 +16,7 @@ func TestReviewReturnsTheDecision(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	m.picker.SetChecked([]string{"/work/demo/api", "/work/demo/web"})
 	openDialogWith(t, m, plainItems("/work/demo/api")[0], warnedItem("/work/demo/web", consent.WarnHome))
-	d := m.sh.Dialog()
+	d := m.review.sh.Dialog()
 	for range 4 {
 		send(m, "down") // every added line seen
 	}
@@ -30,18 +30,32 @@ func TestReviewReturnsTheDecision(t *testing.T) {
 		!slices.Equal(dec.withheld, []withheldRoot{{path: "/work/demo/web", requested: "/work/demo/web"}}) {
 		t.Fatalf("the decision: %+v; want api served, web withheld, nothing granted", dec)
 	}
-	if m.sh.Dialog() != d || m.sh.Applying() || len(m.Consented()) != 0 {
+	if m.review.sh.Dialog() != d || m.review.sh.Applying() || len(m.Consented()) != 0 {
 		t.Fatal("the dialog's y changed the sharing state itself: only the model acts on the decision")
 	}
 	m.onReview(action, nil)
-	if m.sh.Dialog() != nil || !m.sh.Applying() || len(m.Consented()) != 1 || !slices.Equal(m.picker.Checked(), []string{"/work/demo/api"}) {
+	if m.review.sh.Dialog() != nil || !m.review.sh.Applying() || len(m.Consented()) != 1 || !slices.Equal(m.picker.Checked(), []string{"/work/demo/api"}) {
 		t.Fatalf("the model did not act on the confirmation: open %v, consented %v, checked %v; want api served and web, withheld, unchecked",
-			m.sh.Dialog() != nil, m.Consented(), m.picker.Checked())
+			m.review.sh.Dialog() != nil, m.Consented(), m.picker.Checked())
 	}
 
 	m = fixture(t, demoRepos()...)
 	openDialogWith(t, m, plainItems("/work/demo/api")...)
-	if action, _ := m.sh.Dialog().Update(keyPress("n"), clockOf(m).Now()); action != (reviewCancel{changed: true}) {
+	if action, _ := m.review.sh.Dialog().Update(keyPress("n"), clockOf(m).Now()); action != (reviewCancel{changed: true}) {
 		t.Fatalf("n returned %#v, want a cancel of a change", action)
+	}
+}
+
+// TestProposalNotAskedForIsDropped: the review takes a proposal only
+// while one is being built; one that arrives otherwise (a stale one)
+// opens nothing, says nothing and numbers no dialog.
+func TestProposalNotAskedForIsDropped(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.setNote("before", false)
+	m.Update(proposalMsg{})                                       // nothing to change, had it been asked for
+	m.Update(proposalMsg{proposed: plainItems("/work/demo/api")}) // a change, had it been asked for
+	if m.review.sh.Dialog() != nil || m.review.seq != 0 || m.status.note != "before" {
+		t.Fatalf("a proposal not asked for: dialog %v, seq %d, note %q; want none, 0, the note before",
+			m.review.sh.Dialog() != nil, m.review.seq, m.status.note)
 	}
 }

@@ -41,7 +41,7 @@ func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 		full = append(full, m.st.warn.Render(glyphRisk+" "+strings.Join(words, ", ")))
 		mid, short = append(mid, m.st.warn.Render(glyphRisk+" "+first)), append(short, m.st.warn.Render(glyphRisk+" "+first))
 	}
-	reason, withdrawn := m.sh.Withdrawn(path)
+	reason, withdrawn := m.review.sh.Withdrawn(path)
 	if withdrawn {
 		tag(m.st.err, glyphWithdrawn, "withdrawn", ": "+safetext.Escape(reason))
 	}
@@ -52,7 +52,7 @@ func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 		// Withdrawn by the hub, still checked: not a change the person
 		// made, and only a new consent shares it again.
 	case checked && shared[path]:
-		switch was, ok := m.sh.ServedReadOnly(path); {
+		switch was, ok := m.review.sh.ServedReadOnly(path); {
 		case ok && was != ro:
 			// A change of access alone is a change to confirm.
 			r := consent.Root{ReadOnly: ro}
@@ -64,7 +64,7 @@ func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 		default:
 			tag(m.st.ok, glyphShared, "shared", "")
 		}
-	case checked && m.sh.IsRemembered(path):
+	case checked && m.review.sh.IsRemembered(path):
 		tag(m.st.pending, glyphRemembered, "remembered", "")
 	case checked:
 		tag(m.st.added, glyphAdd, "add", "")
@@ -90,7 +90,7 @@ type sharedCache struct {
 // sharedSet is the exposed paths as a set, rebuilt only when the sets
 // change (sharing's version).
 func (m *Model) sharedSet() map[string]bool {
-	if v := [2]uint64{m.sh.Version(), m.fleet.ServingVersion()}; m.shared.set == nil || m.shared.ver != v {
+	if v := [2]uint64{m.review.sh.Version(), m.fleet.ServingVersion()}; m.shared.set == nil || m.shared.ver != v {
 		m.shared = sharedCache{set: m.sharedPaths(), ver: v}
 	}
 	return m.shared.set
@@ -133,7 +133,7 @@ func (m *Model) countsKey() countsKey {
 	return countsKey{
 		checked: m.picker.CheckedVersion(),
 		list:    m.picker.ListVersion(),
-		sharing: m.sh.Version(),
+		sharing: m.review.sh.Version(),
 		serving: m.fleet.ServingVersion(),
 	}
 }
@@ -141,10 +141,10 @@ func (m *Model) countsKey() countsKey {
 // category is how a checked path counts: +1 add or +1 remembered (or
 // neither when it is shared or withdrawn).
 func (m *Model) category(p string, shared map[string]bool) (add, remembered int) {
-	if _, gone := m.sh.Withdrawn(p); shared[p] || gone {
+	if _, gone := m.review.sh.Withdrawn(p); shared[p] || gone {
 		return 0, 0
 	}
-	if m.sh.IsRemembered(p) {
+	if m.review.sh.IsRemembered(p) {
 		return 0, 1
 	}
 	return 1, 0
@@ -186,7 +186,7 @@ func (m *Model) tally(shared map[string]bool) rowCounts {
 			}
 		})
 	}
-	c.withdrawnRows = m.sh.WithdrawnCount()
+	c.withdrawnRows = m.review.sh.WithdrawnCount()
 	return c
 }
 

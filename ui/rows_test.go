@@ -31,17 +31,17 @@ func TestCountsKeptByToggleEqualRecount(t *testing.T) {
 				exposed = append(exposed, mkRoot("/work/demo/"+r))
 			}
 		}
-		m.sh.ServedNow(exposed)
+		m.review.sh.ServedNow(exposed)
 		var remembered []string
 		for _, r := range rels {
 			switch rng.Intn(5) {
 			case 0:
 				remembered = append(remembered, "/work/demo/"+r)
 			case 1:
-				m.sh.Withdraw("/work/demo/"+r, "gone")
+				m.review.sh.Withdraw("/work/demo/"+r, "gone")
 			}
 		}
-		m.sh.Remember(remembered)
+		m.review.sh.Remember(remembered)
 		_ = m.pendingCounts() // the cache is current: toggles update it
 		for step := range 40 {
 			m.picker.MoveTo(rng.Intn(len(rels)))

@@ -21,11 +21,11 @@ func TestConfirmForgetsTheRemembered(t *testing.T) {
 	send(m, "space", "down", "space") // uncheck api, check api-wt
 	openDialog(t, m, mkRoot("/work/demo/api-wt"))
 	m.Update(send(m, "y")()) // confirmed and served
-	if m.sh.Phase() != sharing.Idle || len(m.sh.Served()) != 1 {
-		t.Fatalf("precondition: phase %v, served %v after y", m.sh.Phase(), m.sh.Served())
+	if m.review.sh.Phase() != sharing.Idle || len(m.review.sh.Served()) != 1 {
+		t.Fatalf("precondition: phase %v, served %v after y", m.review.sh.Phase(), m.review.sh.Served())
 	}
 	send(m, "up", "space") // api checked again, by the person
-	if m.sh.IsRemembered("/work/demo/api") {
+	if m.review.sh.IsRemembered("/work/demo/api") {
 		t.Fatal("after a confirmation api still counts as remembered: confirm kept the remembered set")
 	}
 	if cmd := send(m, "ctrl+q"); m.mode() != modeAsk || isQuit(cmd) || !strings.Contains(screen(m), "Discard 1 unconfirmed change?") {
@@ -42,8 +42,8 @@ func TestSavedQuitsOnlyWhenAQuitWaits(t *testing.T) {
 	send(m, "space") // api
 	openDialog(t, m, mkRoot("/work/demo/api"))
 	cmd := send(m, "y")
-	if m.sh.Saves() != 1 {
-		t.Fatalf("precondition: %d writes running after y, want 1", m.sh.Saves())
+	if m.review.sh.Saves() != 1 {
+		t.Fatalf("precondition: %d writes running after y, want 1", m.review.sh.Saves())
 	}
 	for _, c := range cmd().(tea.BatchMsg) {
 		msg := c()
@@ -51,8 +51,8 @@ func TestSavedQuitsOnlyWhenAQuitWaits(t *testing.T) {
 			t.Fatalf("the program quit on %T (the consent written), although nobody pressed q", msg)
 		}
 	}
-	if m.sh.Saves() != 0 || m.sh.Quitting() {
-		t.Fatalf("after the save: %d writes, quitting %v", m.sh.Saves(), m.sh.Quitting())
+	if m.review.sh.Saves() != 0 || m.review.sh.Quitting() {
+		t.Fatalf("after the save: %d writes, quitting %v", m.review.sh.Saves(), m.review.sh.Quitting())
 	}
 	if !isQuit(send(m, "ctrl+q")) {
 		t.Fatal("q after the save did not quit")
@@ -62,13 +62,13 @@ func TestSavedQuitsOnlyWhenAQuitWaits(t *testing.T) {
 // serveConfirmed puts the model where a confirmed set is served, through
 // sharing's own transitions (as --resume does).
 func serveConfirmed(m *Model, roots []consent.Root) {
-	m.sh.Resume(roots, nil)
-	m.sh.ServedNow(roots)
+	m.review.sh.Resume(roots, nil)
+	m.review.sh.ServedNow(roots)
 }
 
 // withdrawnFor reports whether path is withdrawn for why.
 func withdrawnFor(m *Model, path, why string) bool {
-	got, ok := m.sh.Withdrawn(path)
+	got, ok := m.review.sh.Withdrawn(path)
 	return ok && got == why
 }
 
@@ -81,14 +81,14 @@ func TestPrintKeepsTheConfirmationAfterAWithdrawal(t *testing.T) {
 	api, web := mkRoot("/work/demo/api"), mkRoot("/work/demo/web")
 	openDialog(t, m, api, web)
 	run(m, send(m, "y")) // confirmed and served
-	if len(m.sh.Served()) != 2 {
-		t.Fatalf("precondition: served %v after y", m.sh.Served())
+	if len(m.review.sh.Served()) != 2 {
+		t.Fatalf("precondition: served %v after y", m.review.sh.Served())
 	}
 	m.onHubEvent(mcpconn.Event{Kind: mcpconn.Withdrawn, Path: api.Path, Text: "deleted or renamed"})
 	if got := m.Consented(); !slices.Equal(got, []consent.Root{api, web}) {
 		t.Fatalf("Consented() after the hub withdrew api: %+v, want api and web as confirmed", got)
 	}
-	if got := m.sh.Served(); !slices.Equal(got, []consent.Root{web}) {
+	if got := m.review.sh.Served(); !slices.Equal(got, []consent.Root{web}) {
 		t.Fatalf("served after the withdrawal: %+v, want web", got)
 	}
 }

@@ -65,7 +65,7 @@ func TestServerStatesInTheStatusLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := wide(t)
-			m.sh.ServedNow([]consent.Root{api})
+			m.review.sh.ServedNow([]consent.Root{api})
 			m.now = time.Unix(1000, 0)
 			for _, ev := range tc.events {
 				m.onHubEvent(ev)
@@ -130,11 +130,11 @@ func TestWithdrawnRootLeavesTheExposedSet(t *testing.T) {
 	m := wide(t)
 	api := consent.Root{Path: "/work/demo/api", URI: "file:///work/demo/api", Name: "api"}
 	web := consent.Root{Path: "/work/demo/web", URI: "file:///work/demo/web", Name: "web"}
-	m.sh.ServedNow([]consent.Root{api, web})
+	m.review.sh.ServedNow([]consent.Root{api, web})
 	m.onHubEvent(connectedEvent("fs", "fs"))
 	m.onHubEvent(mcpconn.Event{Kind: mcpconn.Withdrawn, Path: api.Path, Text: "deleted or renamed"})
-	if len(m.sh.Served()) != 1 || m.sh.Served()[0] != web {
-		t.Fatalf("exposed after withdrawal: %+v", m.sh.Served())
+	if len(m.review.sh.Served()) != 1 || m.review.sh.Served()[0] != web {
+		t.Fatalf("exposed after withdrawal: %+v", m.review.sh.Served())
 	}
 	if !withdrawnFor(m, api.Path, "deleted or renamed") {
 		t.Fatal("api was not recorded as withdrawn (deleted or renamed)")
@@ -149,8 +149,8 @@ func TestWithdrawnRootLeavesTheExposedSet(t *testing.T) {
 	// The next review proposes it again as an addition: only a new consent
 	// shares it.
 	openDialog(t, m, api, web)
-	if len(m.sh.Dialog().change.Added) != 1 || m.sh.Dialog().change.Added[0] != api {
-		t.Fatalf("the review after a withdrawal: %+v", m.sh.Dialog().change)
+	if len(m.review.sh.Dialog().change.Added) != 1 || m.review.sh.Dialog().change.Added[0] != api {
+		t.Fatalf("the review after a withdrawal: %+v", m.review.sh.Dialog().change)
 	}
 }
 
@@ -163,19 +163,19 @@ func TestRevokeAllDialogSaysServersRestart(t *testing.T) {
 	m.setSize(120, 30)
 	m.cfg.Servers = []mcpconn.Spec{{Demo: &mcpconn.Demo{}}}
 	api := mkRoot("/work/demo/api")
-	m.sh.ServedNow([]consent.Root{api})
+	m.review.sh.ServedNow([]consent.Root{api})
 	openDialog(t, m)
 	if out := screen(m); strings.Contains(out, "restarts each server") || !strings.Contains(out, "each server is told it has none") {
 		t.Fatalf("a revoke-all dialog with the demo server alone says it restarts:\n%s", out)
 	}
-	m.sh.Cancel()
+	m.review.sh.Cancel()
 	m.cfg.Servers = append(m.cfg.Servers, mcpconn.Spec{Command: []string{"server-filesystem"}})
 	openDialog(t, m)
 	if !strings.Contains(screen(m), "Revoking every root restarts each server with none") {
 		t.Fatalf("a revoke-all dialog does not say the servers restart:\n%s", screen(m))
 	}
-	m.sh.Cancel()
-	m.sh.ServedNow([]consent.Root{api, mkRoot("/work/demo/web")})
+	m.review.sh.Cancel()
+	m.review.sh.ServedNow([]consent.Root{api, mkRoot("/work/demo/web")})
 	openDialog(t, m, api)
 	if strings.Contains(screen(m), "restarts each server") {
 		t.Fatalf("a partial revocation says the servers restart:\n%s", screen(m))
@@ -187,7 +187,7 @@ func TestServerPane(t *testing.T) {
 	m.setSize(120, 40)
 	m.cfg.LogPath = "/home/me/.local/state/rootpick/rootpick.log"
 	api := mkRoot("/work/demo/api")
-	m.sh.ServedNow([]consent.Root{api})
+	m.review.sh.ServedNow([]consent.Root{api})
 	m.now = time.Date(2026, 12, 2, 15, 4, 5, 0, time.UTC)
 	m.onHubEvent(mcpconn.Event{Server: "fs", Kind: mcpconn.Connected, ServerName: "secure-filesystem-server", ServerVersion: "0.2.0", Text: "2025-11-25"})
 	m.onHubEvent(fetchedEvent("fs", api.URI))
@@ -242,7 +242,7 @@ func TestServerPane(t *testing.T) {
 func withVerifiedAPI(t *testing.T) *Model {
 	m := fixture(t, demoRepos()...)
 	api := mkRoot("/work/demo/api")
-	m.sh.ServedNow([]consent.Root{api})
+	m.review.sh.ServedNow([]consent.Root{api})
 	m.onHubEvent(connectedEvent("secure-filesystem-server", "secure-filesystem-server"))
 	m.onHubEvent(fetchedEvent("secure-filesystem-server", api.URI))
 	m.onHubEvent(mcpconn.Event{Server: "secure-filesystem-server", Kind: mcpconn.Verified, URIs: []string{api.URI}})
@@ -285,7 +285,7 @@ func TestGoldenServerPane(t *testing.T) {
 		m.setSize(size[0], size[1])
 		m.cfg.LogPath = "/home/me/.local/state/rootpick/rootpick.log"
 		api := mkRoot("/work/demo/api")
-		m.sh.ServedNow([]consent.Root{api})
+		m.review.sh.ServedNow([]consent.Root{api})
 		m.now = time.Date(2026, 12, 2, 15, 4, 5, 0, time.UTC)
 		m.onHubEvent(mcpconn.Event{Server: "fs", Kind: mcpconn.Connected, ServerName: "secure-filesystem-server", ServerVersion: "0.2.0", Text: "2025-11-25"})
 		m.onHubEvent(fetchedEvent("fs", api.URI))
@@ -387,7 +387,7 @@ func TestNothingSharedIsNotVerified(t *testing.T) {
 		t.Errorf("nothing shared: status %q, want 'nothing shared  ● fs ready'", got)
 	}
 	api := mkRoot("/work/demo/api")
-	m.sh.ServedNow([]consent.Root{api})
+	m.review.sh.ServedNow([]consent.Root{api})
 	m.onHubEvent(fetchedEvent("fs", api.URI))
 	m.onHubEvent(mcpconn.Event{Server: "fs", Kind: mcpconn.Verified, URIs: []string{api.URI}})
 	if got := statusOf(m); !strings.HasPrefix(got, "1 root exposed  ● fs verified") {
@@ -411,7 +411,7 @@ func TestDialogSaysEnforcedOrAdvisory(t *testing.T) {
 	if !strings.Contains(out, "Enforced: the kernel lets the server open only these folders") || !strings.Contains(out, "Also readable where enforced: system folders, npm cache.") {
 		t.Fatalf("an enforced server's dialog:\n%s", screen(m))
 	}
-	m.sh.Cancel()
+	m.review.sh.Cancel()
 	advisory := connectedEvent("git", "git")
 	advisory.Enforcement = &mcpconn.Enforcement{Advisory: "enforce is off for this server"}
 	m.onHubEvent(advisory)
@@ -425,7 +425,7 @@ func TestDialogSaysEnforcedOrAdvisory(t *testing.T) {
 	}
 	// A folder allowed beyond the consent is named, in the dialog and the
 	// pane.
-	m.sh.Cancel()
+	m.review.sh.Cancel()
 	allowed := connectedEvent("notes", "notes")
 	allowed.Enforcement = &mcpconn.Enforcement{Enforced: true, ABI: 7, Policy: &mcpconn.Policy{Paths: []mcpconn.PolicyPath{
 		{Path: "/work/demo/api", Why: mcpconn.WhyConsented}, {Path: "/srv/notes", Why: mcpconn.WhyAllowRead}}}}
