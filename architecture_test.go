@@ -245,8 +245,8 @@ func resolve(decls map[string]*decl, tok string) string {
 // back. Run: go test -run HouseCounts -v .
 const (
 	maxModelFields    = 46
-	maxModelMethods   = 111
-	maxFileReferences = 158
+	maxModelMethods   = 109
+	maxFileReferences = 157
 	maxBackReference  = 45
 )
 

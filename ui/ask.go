@@ -157,5 +157,3 @@ func (m *Model) finish() tea.Cmd {
 	m.closePool()
 	return tea.Quit
 }
-
-func (m *Model) asking() bool { return m.question.kind != askNone }

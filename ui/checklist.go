@@ -38,7 +38,8 @@ func Checklist(title string, items []ChecklistItem, in io.Reader, out io.Writer)
 }
 
 // checklist is the model of Checklist: a picker.State of the items
-// (their names as paths) drawn by a listView, whose source it is.
+// (their names as paths) drawn by a listView, which it hands them on
+// each frame.
 type checklist struct {
 	*common
 	title  string
@@ -55,7 +56,7 @@ func newChecklist(title string, items []ChecklistItem) *checklist {
 		common: &common{st: newStyles(true, noColorEnv()), keys: defaultKeys(), dkeys: defaultDialogKeys()},
 		title:  title, items: items, byName: map[string]int{},
 	}
-	c.list = listView{common: c.common, src: c}
+	c.list = listView{common: c.common}
 	repos := make([]vcsdetect.Repo, len(items))
 	var checked []string
 	for i, it := range items {
@@ -70,13 +71,7 @@ func newChecklist(title string, items []ChecklistItem) *checklist {
 	return c
 }
 
-// The list's source (listSource).
-func (c *checklist) rows() *picker.State { return &c.state }
-func (c *checklist) scanRunning() bool   { return false }
-func (c *checklist) factsOf(string) (vcsdetect.Details, bool) {
-	return vcsdetect.Details{}, false
-}
-
+// rowTagger is the list's state column: each item's note.
 func (c *checklist) rowTagger() func(path string) rowState {
 	return func(path string) rowState {
 		note := c.items[c.byName[path]].Note
@@ -142,7 +137,7 @@ func (c *checklist) View() tea.View {
 	w := max(c.width, 20)
 	head := c.st.title.Render(cut(safetext.Escape(c.title), w, "…")) + "  " +
 		c.st.dim.Render(itoa(c.state.CheckedCount())+" of "+plural(c.state.Len(), "server", "servers")+" checked")
-	return tea.NewView(strings.Join([]string{head, c.list.View(), "", c.help()}, "\n"))
+	return tea.NewView(strings.Join([]string{head, c.list.View(listFrame{rows: &c.state, state: c.rowTagger()}), "", c.help()}, "\n"))
 }
 
 // chosen is the checked items' indexes, in items' order.

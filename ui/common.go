@@ -11,12 +11,20 @@ type common struct {
 }
 
 // component is the contract of a part of the screen that draws itself in
-// the area it is given (soft-serve's Component): the list and the consent
-// dialog. A part that takes keys answers them with its own decision
+// the area it is given (soft-serve's Component): the consent dialog. A part that takes keys answers them with its own decision
 // (consentDialog.Update returns a reviewAction, a confirmation carrying
 // its decision as a value; crush's dialogs do the same); Model acts on it
 // (Model.onReview).
 type component interface {
 	SetSize(w, h int)
 	View() string
+}
+
+// framed is the contract of a part of the screen drawn from what its
+// owner hands it on each frame, F (the list's rows and their states, the
+// status line's servers and question), rather than from a pointer back
+// to the model that it would keep.
+type framed[F any] interface {
+	SetSize(w, h int)
+	View(in F) string
 }

@@ -34,19 +34,6 @@ func (m *Model) detailsMode() string {
 	return ""
 }
 
-// whereNote is the highlighted row's full path, for a line under the
-// status line below 80 columns, where no details pane shows it; ""
-// elsewhere.
-func (m *Model) whereNote() string {
-	if m.width >= detailsBelowMinW || m.bodyMode() != modeList {
-		return ""
-	}
-	if r, ok := m.picker.Current(); ok {
-		return safetext.Escape(home(r.Path))
-	}
-	return ""
-}
-
 // labelled is the lines of text, the first after label and the others
 // after as many spaces, each made by line.
 func labelled(label, text string, line func(label, l string) string) []string {

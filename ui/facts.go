@@ -190,10 +190,13 @@ func (m *Model) wantFacts() tea.Cmd {
 	return nil
 }
 
-// factsOf returns the details of the repository at path, once read.
-func (m *Model) factsOf(path string) (vcsdetect.Details, bool) {
-	f, ok := m.facts[path]
-	return f.det, ok
+// detailsOf reads a repository's details from facts, once read: what a
+// frame of the list is handed.
+func detailsOf(facts map[string]repoFacts) func(path string) (vcsdetect.Details, bool) {
+	return func(path string) (vcsdetect.Details, bool) {
+		f, ok := facts[path]
+		return f.det, ok
+	}
 }
 
 // wantedRows yields the indexes of the rows wanted after the highlighted

@@ -13,7 +13,6 @@ import (
 // scroll offset; what is shown, checked and highlighted lives in picker.State.
 type listView struct {
 	*common
-	src           listSource
 	width, height int
 	offset        int
 	dir           string
@@ -42,16 +41,25 @@ type rowInputs struct {
 	dark, noColor         bool // the styles' palette
 }
 
-var _ component = (*listView)(nil)
+var _ framed[listFrame] = (*listView)(nil)
 
-// listSource is what the list draws from (Model is one): the rows and
-// their checks, whether the scan still runs, each row's state column
-// (rowTagger, built once a frame) and its facts once read.
-type listSource interface {
-	rows() *picker.State
-	scanRunning() bool
-	rowTagger() func(path string) rowState
-	factsOf(path string) (vcsdetect.Details, bool)
+// listFrame is what the list draws from on one frame, handed by its owner
+// (Model.listFrame, the checklist) and not kept: the rows and their
+// checks, whether the scan still runs, each row's state column (built
+// once a frame: rows.go) and a row's details once read (nil: none).
+type listFrame struct {
+	rows     *picker.State
+	scanning bool
+	state    func(path string) rowState
+	details  func(path string) (vcsdetect.Details, bool)
+}
+
+// detailsOf is a row's details, once read.
+func (f listFrame) detailsOf(path string) (vcsdetect.Details, bool) {
+	if f.details == nil {
+		return vcsdetect.Details{}, false
+	}
+	return f.details(path)
 }
 
 // SetSize sets the area the list may draw in.
@@ -83,23 +91,23 @@ func (l *listView) label(r vcsdetect.Repo) string {
 // person sees what the servers see and what a confirmation would change,
 // not only what is checked. facts gives a row's details once read: the
 // branch is followed by its dirty marker and ahead/behind (branchMarks).
-func (l *listView) View() string {
+func (l *listView) View(f listFrame) string {
 	if l.width <= 0 || l.height <= 0 {
 		return ""
 	}
-	p := l.src.rows()
+	p := f.rows
 	n := p.ShownLen()
 	if n == 0 {
 		msg := "No repositories found."
 		switch {
-		case l.src.scanRunning():
+		case f.scanning:
 			msg = "Scanning…"
 		case p.Len() > 0:
 			msg = "Nothing matches the filter."
 		}
 		return l.st.dim.Render(cut("  "+msg, l.width, "…"))
 	}
-	c := l.measure(p, min(n, l.offset+l.height)-l.offset)
+	c := l.measure(f, min(n, l.offset+l.height)-l.offset)
 	out := make([]string, 0, len(c.raws))
 	drawn := make(map[string]drawnRow, len(c.raws))
 	for j := range c.raws {
@@ -135,8 +143,8 @@ type listColumns struct {
 
 // measure reads the rows rows from the list's offset and fits the columns
 // to the width.
-func (l *listView) measure(p *picker.State, rows int) listColumns {
-	state, facts := l.src.rowTagger(), l.src.factsOf
+func (l *listView) measure(f listFrame, rows int) listColumns {
+	p, state := f.rows, f.state
 	c := listColumns{raws: make([]string, rows), labels: make([]string, rows), states: make([]rowState, rows), marks: make([]branchMarks, rows)}
 	swMid, swMin := 0, 0
 	for j := range rows {
@@ -151,7 +159,7 @@ func (l *listView) measure(p *picker.State, rows int) listColumns {
 		if r.Kind != vcsdetect.KindGit {
 			c.kw = max(c.kw, len(r.Kind))
 		}
-		if d, ok := facts(r.Path); ok {
+		if d, ok := f.detailsOf(r.Path); ok {
 			c.marks[j] = marksOf(d)
 		}
 		c.bw = max(c.bw, cellWidth(safetext.Escape(r.Branch))+l.cell(c.marks[j], r.Branch != "", true).width)

@@ -3,7 +3,7 @@ package ui
 // page is what the body shows beneath any overlay: the list, the full
 // help or the server pane. It is the only screen state Model stores; the
 // overlays above it are stored where they belong (the dialog in the
-// sharing state, the question in Model.asking), and mode derives what is
+// sharing state, the question in Model.question), and mode derives what is
 // on top from the three.
 type page int
 
@@ -22,6 +22,6 @@ const (
 	modeList    mode = iota // pageList
 	modeHelp                // pageHelp
 	modeServers             // pageServers
-	modeDialog              // the consent dialog, over any page: dialog.go, consent.go
+	modeDialog              // the consent dialog, over any page: dialog.go, review.go
 	modeAsk                 // a yes/no question on the status line (quit, check all) over a page: ask.go
 )

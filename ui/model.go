@@ -25,9 +25,12 @@
 //	on screen first, applied when they arrive.
 //
 // [Model] is the program. What it draws is split into components that own
-// their size (the [component] contract): the list ([listView]), the
-// consent dialog ([consentDialog]), the server pane ([serverPane]) and the
-// status line ([statusLine]). The review is a sub-model ([review]): it
+// their size (the [component] contract): the consent dialog
+// ([consentDialog]); and those drawn from a value their owner hands them
+// on each frame, keeping no pointer back to the model (the [framed]
+// contract): the list ([listView], handed a [listFrame]), the server
+// pane ([serverPane], its lines) and the status line ([statusLine],
+// handed a [statusFrame]). The review is a sub-model ([review]): it
 // takes the review's messages with what it reads of the picker as a value
 // ([reviewIn]) and returns an action that [Model.onReview] carries out.
 // The consented sets have one writer, [sharing.State] (package
@@ -168,14 +171,14 @@ func New(cfg Config) *Model {
 
 		filterSyncMax: syncFilterMax,
 	}
-	m.list = listView{common: m.common, src: m, dir: cfg.Dir}
+	m.list = listView{common: m.common, dir: cfg.Dir}
 	labels := make([]string, len(cfg.Servers))
 	for i, s := range cfg.Servers {
 		labels[i] = s.Label()
 	}
 	m.fleet = fleet.New(labels...)
-	m.srvPane = serverPane{common: m.common, lines: func(w int) []string { return m.fleet.PaneLines(m.fleetView(), w) }}
-	m.status = statusLine{common: m.common, servers: func(w int) string { return m.fleet.Line(m.fleetView(), w) }, asking: m.asking, where: m.whereNote}
+	m.srvPane = serverPane{common: m.common}
+	m.status = statusLine{common: m.common}
 	m.newPool()
 	m.picker.SetCommitTime(m.lastCommit)
 	m.picker.SetBase(cfg.Dir)
@@ -364,7 +367,7 @@ func (m *Model) chromeHeight() int {
 	if m.scanning {
 		scan = m.scanLine()
 	}
-	return chromeOf(m.status.View(), m.shortHelp(), scan, m.scanning, m.bodyMode() == modeList)
+	return chromeOf(m.status.View(m.statusFrame()), m.shortHelp(), scan, m.scanning, m.bodyMode() == modeList)
 }
 
 // chromeOf is the rows the fixed lines take: the header, the filter line
@@ -432,7 +435,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case md == modeHelp:
 		return m.helpKey(msg)
 	case md == modeServers:
-		return m.onPane(m.srvPane.Update(msg))
+		return m.onPane(m.srvPane.Update(msg, len(m.paneLines())))
 	}
 	return m.listKey(msg)
 }
@@ -515,9 +518,28 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// rows and scanRunning are the list's source (listSource).
-func (m *Model) rows() *picker.State { return &m.picker }
-func (m *Model) scanRunning() bool   { return m.scanning }
+// paneLines are the server pane's lines at its width, unscrolled: what
+// the pane draws on this frame and scrolls through.
+func (m *Model) paneLines() []string { return m.fleet.PaneLines(m.fleetView(), m.width) }
+
+// statusFrame is what the status line draws beside its note on this
+// frame: the servers' line at its width, whether the note is a question,
+// and the highlighted row's path where no details pane shows it.
+func (m *Model) statusFrame() statusFrame {
+	where := ""
+	if m.width < detailsBelowMinW && m.bodyMode() == modeList {
+		if r, ok := m.picker.Current(); ok {
+			where = safetext.Escape(home(r.Path))
+		}
+	}
+	return statusFrame{servers: m.fleet.Line(m.fleetView(), m.width), asking: m.question.kind != askNone, where: where}
+}
+
+// listFrame is what the list draws from on this frame: the rows, the
+// scan, each row's state column (built once a frame) and the facts read.
+func (m *Model) listFrame() listFrame {
+	return listFrame{rows: &m.picker, scanning: m.scanning, state: m.rowTagger(), details: detailsOf(m.facts)}
+}
 
 // View draws the screen.
 func (m *Model) View() tea.View {
@@ -545,7 +567,7 @@ func (m *Model) render() string {
 	if m.scanning {
 		scan = m.scanLine()
 	}
-	status, help := m.status.View(), m.shortHelp()
+	status, help := m.status.View(m.statusFrame()), m.shortHelp()
 	bodyH := max(m.height-chromeOf(status, help, scan, m.scanning, hasFilter), 0)
 	var body string
 	switch m.bodyMode() {
@@ -554,12 +576,12 @@ func (m *Model) render() string {
 	case modeHelp:
 		body = m.helpView()
 	case modeServers:
-		body = m.srvPane.View()
+		body = m.srvPane.View(m.paneLines())
 	case modeList, modeAsk: // the list (bodyMode never answers modeAsk)
 		if m.picker.Len() == 0 {
 			body = m.emptyView(m.width, bodyH)
 		} else {
-			body = m.withDetails(m.list.View(), m.width, bodyH)
+			body = m.withDetails(m.list.View(m.listFrame()), m.width, bodyH)
 		}
 	}
 	lines = append(lines, fit(body, m.width, bodyH))

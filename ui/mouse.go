@@ -37,9 +37,9 @@ func (m *Model) onMouse(msg tea.MouseMsg) {
 		if w, ok := msg.(tea.MouseWheelMsg); ok {
 			switch w.Button {
 			case tea.MouseWheelUp:
-				m.srvPane.scroll(-3)
+				m.srvPane.scroll(-3, len(m.paneLines()))
 			case tea.MouseWheelDown:
-				m.srvPane.scroll(3)
+				m.srvPane.scroll(3, len(m.paneLines()))
 			}
 		}
 		return

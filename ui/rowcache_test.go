@@ -59,10 +59,10 @@ func TestKeptRowsAreTheRowsDrawnAgain(t *testing.T) {
 			m.Update(tea.WindowSizeMsg{Width: []int{60, 80, 120, 200}[rng.IntN(4)], Height: 24})
 		}
 		before := len(m.list.drawn)
-		got := m.list.View()
+		got := m.list.View(m.listFrame())
 		fresh := m.list
 		fresh.drawn, fresh.markCells = nil, nil
-		if want := fresh.View(); got != want {
+		if want := fresh.View(m.listFrame()); got != want {
 			t.Fatalf("step %d: the kept rows differ from rows drawn again:\n%q\nwant\n%q", step, got, want)
 		}
 		if before > 0 {

@@ -8,26 +8,26 @@ import (
 )
 
 // serverPane is the server pane (ctrl+o) as a component: it owns its
-// size and its scroll. Its lines come from the fleet (fleet.Fleet.PaneLines:
-// one block per server and per proxy of the profile, with everything the
-// status line has no room for); when they are taller than the pane it
-// scrolls (↑/↓, pgup/pgdn, g/G, the wheel), and its last line says so.
+// size and its scroll. Its lines are handed to it on each frame and key
+// (Model.paneLines, from fleet.Fleet.PaneLines: one block per server and
+// per proxy of the profile, with everything the status line has no room
+// for, at the pane's width, unscrolled); when they are taller than the
+// pane it scrolls (↑/↓, pgup/pgdn, g/G, the wheel), and its last line
+// says so.
 type serverPane struct {
 	*common
-	w, h  int
-	top   int                  // the first line shown
-	lines func(w int) []string // the pane's lines at width w, unscrolled
+	w, h int
+	top  int // the first line shown
 }
 
-var _ component = (*serverPane)(nil)
+var _ framed[[]string] = (*serverPane)(nil)
 
 // SetSize gives the pane its area.
 func (p *serverPane) SetSize(w, h int) { p.w, p.h = w, h }
 
 // View draws the lines in view, and where they do not all fit, a last line
 // that says which are shown.
-func (p *serverPane) View() string {
-	lines := p.lines(p.w)
+func (p *serverPane) View(lines []string) string {
 	if len(lines) <= p.h || p.h < 2 {
 		return strings.Join(lines, "\n")
 	}
@@ -36,9 +36,9 @@ func (p *serverPane) View() string {
 	return strings.Join(lines[top:top+p.h-1], "\n") + "\n" + p.st.dim.Render(cut(more, max(p.w, 1), "…"))
 }
 
-// scroll moves the pane by delta lines, within its length.
-func (p *serverPane) scroll(delta int) {
-	maxTop := max(len(p.lines(p.w))-(p.h-1), 0)
+// scroll moves the pane of n lines by delta lines, within its length.
+func (p *serverPane) scroll(delta, n int) {
+	maxTop := max(n-(p.h-1), 0)
 	p.top = max(0, min(p.top+delta, maxTop))
 }
 
@@ -58,9 +58,9 @@ const (
 	paneAdvisory                   // run that server advisory: o
 )
 
-// Update takes a key: it scrolls (↑/↓, pgup/pgdn, g/G) or says what the
-// model should do.
-func (p *serverPane) Update(msg tea.KeyPressMsg) paneAction {
+// Update takes a key, with the n lines drawn: it scrolls (↑/↓, pgup/pgdn,
+// g/G) or says what the model should do.
+func (p *serverPane) Update(msg tea.KeyPressMsg, n int) paneAction {
 	switch {
 	case key.Matches(msg, p.keys.QuitNow):
 		return paneQuit
@@ -73,17 +73,17 @@ func (p *serverPane) Update(msg tea.KeyPressMsg) paneAction {
 	case key.Matches(msg, p.keys.Servers, backKeys):
 		return paneClose
 	case key.Matches(msg, p.dkeys.Up):
-		p.scroll(-1)
+		p.scroll(-1, n)
 	case key.Matches(msg, p.dkeys.Down):
-		p.scroll(1)
+		p.scroll(1, n)
 	case key.Matches(msg, p.dkeys.PageUp):
-		p.scroll(-p.page())
+		p.scroll(-p.page(), n)
 	case key.Matches(msg, p.dkeys.PageDown):
-		p.scroll(p.page())
+		p.scroll(p.page(), n)
 	case key.Matches(msg, p.dkeys.Top):
 		p.top = 0
 	case key.Matches(msg, p.dkeys.Bottom):
-		p.scroll(1 << 30)
+		p.scroll(1<<30, n)
 	}
 	return paneNone
 }

@@ -2,22 +2,27 @@ package ui
 
 // statusLine is the status line as a component: it owns its width and
 // the note of the last action; the line about the roots and the servers
-// comes from its source (the model). The note follows that line when it
-// fits, else on lines of its own below, wrapped: a result or a reason is
-// never cut. A question takes the whole line.
+// is handed to it on each frame (statusFrame, Model.statusFrame). The
+// note follows that line when it fits, else on lines of its own below,
+// wrapped: a result or a reason is never cut. A question takes the whole
+// line.
 type statusLine struct {
 	*common
 	w       int
 	note    string // one-line feedback on the last action, or the question asked
 	noteErr bool
-	servers func(w int) string // the roots and servers' line at width w, which the note follows
-	asking  func() bool        // whether the note is a question (ask.go)
-	// where, with no note, is the highlighted row's path where no details
-	// pane shows it (a narrow terminal), else "".
-	where func() string
 }
 
-var _ component = (*statusLine)(nil)
+var _ framed[statusFrame] = (*statusLine)(nil)
+
+// statusFrame is what the status line draws beside its note on one frame.
+type statusFrame struct {
+	servers string // the roots and servers' line at the line's width, which the note follows
+	asking  bool   // the note is a question (ask.go)
+	// where, with no note, is the highlighted row's path where no details
+	// pane shows it (a narrow terminal), else "".
+	where string
+}
 
 // SetSize gives the line its width; its height is what it needs.
 func (l *statusLine) SetSize(w, _ int) { l.w = w }
@@ -26,17 +31,17 @@ func (l *statusLine) SetSize(w, _ int) { l.w = w }
 func (l *statusLine) set(note string, isErr bool) { l.note, l.noteErr = note, isErr }
 
 // View draws the line and its note.
-func (l *statusLine) View() string {
-	if l.asking() { // the question takes the whole line, wrapped
+func (l *statusLine) View(f statusFrame) string {
+	if f.asking { // the question takes the whole line, wrapped
 		return l.st.err.Render(wrapText(l.note, l.w))
 	}
-	line := l.servers(l.w)
+	line := f.servers
 	note, st := l.note, l.st.dim
 	if l.noteErr {
 		st = l.st.err
 	}
-	if note == "" && l.where != nil {
-		if where := l.where(); where != "" { // on a line of its own, so the servers' line stays put
+	if note == "" {
+		if where := f.where; where != "" { // on a line of its own, so the servers' line stays put
 			return cut(line, l.w, "…") + "\n" + st.Render(wrapText(where, l.w))
 		}
 	}

@@ -19,7 +19,7 @@ func statusOf(m *Model) string {
 	lines := strings.Split(screen(m), "\n")
 	// The status line is the first of its block (a note or the
 	// highlighted path may follow it); the key help may wrap.
-	return lines[len(lines)-lipgloss.Height(m.shortHelp())-lipgloss.Height(m.status.View())]
+	return lines[len(lines)-lipgloss.Height(m.shortHelp())-lipgloss.Height(m.status.View(m.statusFrame()))]
 }
 
 func wide(t *testing.T) *Model {
