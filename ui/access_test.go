@@ -168,7 +168,7 @@ func TestNothingJumpsAfterY(t *testing.T) {
 func TestDetailsWrapAWarning(t *testing.T) {
 	m := fixture(t, repo("api", "main"))
 	m.setSize(120, 30)
-	m.Update(factsMsg{pool: m.pool, results: []vcsdetect.Result[repoFacts]{
+	m.Update(factsMsg{pool: m.facts.pool, results: []vcsdetect.Result[repoFacts]{
 		{Repo: repo("api", "main"), Value: repoFacts{warnings: []string{"holds secrets at its top: .env, id_ed25519-deploy-key-for-production"}, risks: []string{consent.WarnSecrets}}},
 	}})
 	// Wrapped, the name may break at its hyphens: read it without the

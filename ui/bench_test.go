@@ -44,7 +44,7 @@ func benchModel(b testing.TB, n int, all bool) *Model {
 	// Every row's facts known, as once the pool has read the screen: the
 	// rows draw their marks.
 	for i, r := range repos {
-		m.facts[r.Path] = repoFacts{det: vcsdetect.Details{State: []string{vcsdetect.StateDirty, vcsdetect.StateClean}[i%2], Ahead: i % 3}}
+		m.facts.known[r.Path] = repoFacts{det: vcsdetect.Details{State: []string{vcsdetect.StateDirty, vcsdetect.StateClean}[i%2], Ahead: i % 3}}
 	}
 	if m.picker.Len() != n {
 		b.Fatalf("%d repositories, want %d", m.picker.Len(), n)
@@ -230,12 +230,12 @@ func holdDown(t testing.TB, cost time.Duration, view bool) (atLastKey, total int
 		}
 	}
 	elapsed = time.Since(start)
-	atLastKey = m.pool.Started()
+	atLastKey = m.facts.pool.Started()
 	deadline := time.Now().Add(30 * time.Second)
-	for m.pool.Running() > 0 && time.Now().Before(deadline) {
+	for m.facts.pool.Running() > 0 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
-	return atLastKey, m.pool.Started(), elapsed
+	return atLastKey, m.facts.pool.Started(), elapsed
 }
 
 // TestHoldingDownQueuesNoBacklog: holding ↓ through 50,000 rows while each

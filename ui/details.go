@@ -76,7 +76,7 @@ func (m *Model) detailsView(w, h int) string {
 		return out
 	}
 	rows := []string{cut(m.st.title.Render(safetext.Escape(r.Name)), w, "…")}
-	f, known := m.facts[r.Path]
+	f, known := m.facts.known[r.Path]
 	// The path and the URI (the very thing shared) come right after the
 	// warnings and are never dropped; a short pane drops the rows after
 	// them instead (fitDetails).
@@ -152,7 +152,7 @@ func (m *Model) withDetails(list string, w, h int) string {
 		return list
 	}
 	r, _ := m.picker.Current()
-	_, known := m.facts[r.Path]
+	_, known := m.facts.known[r.Path]
 	key := paneKey{path: r.Path, known: known, w: w, h: h, mode: mode}
 	if key != m.paneKey {
 		m.paneKey, m.pane = key, m.drawPane(mode, w, h)

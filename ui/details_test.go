@@ -16,7 +16,7 @@ func TestDetailsPane(t *testing.T) {
 	if got := screen(m); !strings.Contains(got, "path     /work/demo/api") || !strings.Contains(got, "reading…") {
 		t.Fatalf("the pane does not show the highlighted row before its facts come:\n%s", got)
 	}
-	m.Update(factsMsg{pool: m.pool, results: []vcsdetect.Result[repoFacts]{{Repo: repo("api", "main"), Value: repoFacts{
+	m.Update(factsMsg{pool: m.facts.pool, results: []vcsdetect.Result[repoFacts]{{Repo: repo("api", "main"), Value: repoFacts{
 		uri: "file:///work/demo/api",
 		det: vcsdetect.Details{Head: "main", Upstream: "origin/main", Ahead: 2, Behind: 1, Counted: true,
 			Remote: "https://github.com/acme/api", LastCommit: time.Date(2026, 11, 30, 9, 15, 0, 0, time.Local),
@@ -46,7 +46,7 @@ func TestDetailsPane(t *testing.T) {
 	}
 	// Facts from the pool of an earlier scan are dropped.
 	m.Update(factsMsg{pool: vcsdetect.NewPool[repoFacts](1, nil), results: []vcsdetect.Result[repoFacts]{{Repo: repo("web", "x")}}})
-	if _, ok := m.facts["/work/demo/web"]; ok {
+	if _, ok := m.facts.known["/work/demo/web"]; ok {
 		t.Error("facts from another pool were kept")
 	}
 	// Below 80×24 the pane is hidden; between 80 and 100 columns it sits below.
@@ -74,7 +74,7 @@ func TestDetailsTellsInStepFromNotCounted(t *testing.T) {
 	} {
 		m := fixture(t, demoRepos()...)
 		m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-		m.Update(factsMsg{pool: m.pool, results: []vcsdetect.Result[repoFacts]{{Repo: repo("api", "main"), Value: repoFacts{det: tc.det}}}})
+		m.Update(factsMsg{pool: m.facts.pool, results: []vcsdetect.Result[repoFacts]{{Repo: repo("api", "main"), Value: repoFacts{det: tc.det}}}})
 		if got := m.detailsView(60, 20) + "\n"; !strings.Contains(ansi.Strip(got), tc.want) {
 			t.Errorf("%+v: the pane lacks %q:\n%s", tc.det, tc.want, ansi.Strip(got))
 		}
@@ -89,7 +89,7 @@ func TestDetailsTellsInStepFromNotCounted(t *testing.T) {
 func TestLayoutKeepsPathsWhole(t *testing.T) {
 	m := fixture(t, repo("services/very-long-service-name-for-the-layout-test", "main"))
 	long := m.picker.ShownAt(0).Path
-	m.facts[long] = repoFacts{uri: "file://" + long, det: vcsdetect.Details{Head: "main", Remote: "https://example.com/x", State: vcsdetect.StateClean}}
+	m.facts.known[long] = repoFacts{uri: "file://" + long, det: vcsdetect.Details{Head: "main", Remote: "https://example.com/x", State: vcsdetect.StateClean}}
 	for w, want := range map[int]string{100: "below", 119: "below", 120: "side"} {
 		m.Update(tea.WindowSizeMsg{Width: w, Height: 30})
 		if got := m.detailsMode(); got != want {
@@ -110,5 +110,20 @@ func TestLayoutKeepsPathsWhole(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
 	if out := screen(m); !strings.Contains(strings.ReplaceAll(out, "\n", ""), long) {
 		t.Errorf("at 60 columns the highlighted row's full path is nowhere:\n%s", out)
+	}
+}
+
+// TestPaneRedrawnWhenTheHighlightedRowsFactsChange: the pane is drawn
+// once per row and kept (paneKey); facts of the highlighted row that come
+// again, changed, are drawn, not the copy kept.
+func TestPaneRedrawnWhenTheHighlightedRowsFactsChange(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.Update(tea.WindowSizeMsg{Width: 150, Height: 30})
+	for _, remote := range []string{"https://example.com/first", "https://example.com/second"} {
+		m.Update(factsMsg{pool: m.facts.pool, results: []vcsdetect.Result[repoFacts]{{Repo: repo("api", "main"),
+			Value: repoFacts{det: vcsdetect.Details{Head: "main", Remote: remote}}}}})
+		if got := screen(m); !strings.Contains(got, "remote   "+remote) {
+			t.Fatalf("the pane does not show the facts as they came (%s):\n%s", remote, got)
+		}
 	}
 }

@@ -73,10 +73,10 @@ func TestEveryDrawingSiteEscapes(t *testing.T) {
 		warnings: []string{h("FACTWARN")},
 		err:      h("FACTERR"),
 	}
-	m.Update(factsMsg{pool: m.pool, results: []vcsdetect.Result[repoFacts]{{Repo: vcsdetect.Repo{Path: repoPath}, Value: facts}}})
+	m.Update(factsMsg{pool: m.facts.pool, results: []vcsdetect.Result[repoFacts]{{Repo: vcsdetect.Repo{Path: repoPath}, Value: facts}}})
 	facts.det.Head = "h" // room for the upstream on the branch line
 	for _, p := range []string{brokenPath, projPath} {
-		m.Update(factsMsg{pool: m.pool, results: []vcsdetect.Result[repoFacts]{{Repo: vcsdetect.Repo{Path: p}, Value: facts}}})
+		m.Update(factsMsg{pool: m.facts.pool, results: []vcsdetect.Result[repoFacts]{{Repo: vcsdetect.Repo{Path: p}, Value: facts}}})
 	}
 	for range 4 {
 		draw()

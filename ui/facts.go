@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/picker"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
@@ -72,36 +73,41 @@ func readFacts(ctx context.Context, describe DescribeFunc, env func() consent.En
 	return f
 }
 
-// newPool closes the current pool, if any, and starts reading facts
-// afresh: the describer's cache goes with it.
-func (m *Model) newPool() {
-	m.closePool()
-	describe := m.cfg.Describe
-	if describe == nil {
-		describe = vcsdetect.NewDescriber(vcsdetect.DescribeOptions{Logger: m.cfg.ScanOptions.Logger}).Describe
-	}
+// rowFacts reads the facts of the rows in view with its pool and keeps
+// them, with what it last wanted. The model hands it the rows and the
+// list's place on each call; it keeps no pointer into the model.
+type rowFacts struct {
+	pool          *factsPool
+	armed         bool                 // a waitFacts command is reading the pool
+	known         map[string]repoFacts // the facts read, by path
+	wanted        []string             // the highlighted and visible paths last wanted
+	wantedChecked [2]int               // the picker versions checkedSample was taken at
+	checkedSample []vcsdetect.Repo     // checked rows wanted after the visible ones
+}
+
+// reset closes the pool, if any, and starts reading facts afresh with
+// describe, each root compared with the folders around dir: the
+// describer's cache goes with it.
+func (f *rowFacts) reset(describe DescribeFunc, dir string) {
+	f.close()
 	// The folders each root is compared with (system folders, the home
 	// folder and its parents, the mount table) are read once per pool, by
 	// the first worker that needs them, not once per row: reading them
 	// was a tenth of the picker's CPU while ↓ was held.
-	dir := m.cfg.Dir
 	env := sync.OnceValue(func() consent.Env { return consent.DefaultEnv(dir) })
-	m.pool = vcsdetect.NewPool(0, func(ctx context.Context, r vcsdetect.Repo) repoFacts {
+	f.pool = vcsdetect.NewPool(0, func(ctx context.Context, r vcsdetect.Repo) repoFacts {
 		return readFacts(ctx, describe, env, r)
 	})
-	m.poolArmed = false
-	m.wanted, m.wantedChecked, m.checkedSample = m.wanted[:0], [2]int{-1, -1}, nil
-	m.facts = map[string]repoFacts{}
-	m.paneKey = paneKey{}
+	f.armed = false
+	f.wanted, f.wantedChecked, f.checkedSample = f.wanted[:0], [2]int{-1, -1}, nil
+	f.known = map[string]repoFacts{}
 }
 
-// closePool cancels what the pools (facts, commit times) are reading;
-// their results are dropped.
-func (m *Model) closePool() {
-	if m.pool != nil {
-		m.pool.Close()
+// close cancels what the pool is reading; its results are dropped.
+func (f *rowFacts) close() {
+	if f.pool != nil {
+		f.pool.Close()
 	}
-	m.closeTimes()
 }
 
 // waitFacts blocks until pool has read facts.
@@ -115,48 +121,49 @@ func waitFacts(pool *factsPool) tea.Cmd {
 	}
 }
 
-func (m *Model) onFacts(msg factsMsg) tea.Cmd {
-	if msg.pool != m.pool {
-		return nil // from the pool of an earlier scan
+// onFacts records the facts read; curCame reports whether those of the
+// highlighted row (at path cur) came, which the details pane shows.
+func (f *rowFacts) onFacts(msg factsMsg, cur string) (cmd tea.Cmd, curCame bool) {
+	if msg.pool != f.pool {
+		return nil, false // from the pool of an earlier scan
 	}
-	cur, _ := m.picker.Current()
 	for _, r := range msg.results {
-		m.facts[r.Repo.Path] = r.Value
-		if r.Repo.Path == cur.Path {
-			m.paneKey = paneKey{} // the pane shows them: draw it again
-		}
+		f.known[r.Repo.Path] = r.Value
+		curCame = curCame || r.Repo.Path == cur
 	}
-	return waitFacts(m.pool)
+	return waitFacts(f.pool), curCame
 }
 
-// wantFacts tells the pool which repositories are wanted now, when that
-// changed: the highlighted one, the visible rows, then up to checkedWant
-// checked ones. It costs a comparison of the visible paths per message;
-// the pool itself only stores the list (it never blocks the loop).
-func (m *Model) wantFacts() tea.Cmd {
-	if m.pool == nil {
+// want tells the pool which repositories of p are wanted now, when that
+// changed: the highlighted one, the visible rows (height rows from
+// offset), then up to checkedWant checked ones; while scanning, the
+// highlighted one alone. It costs a comparison of the visible paths per
+// message; the pool itself only stores the list (it never blocks the
+// loop).
+func (f *rowFacts) want(p *picker.State, offset, height int, scanning bool) tea.Cmd {
+	if f.pool == nil {
 		return nil
 	}
-	if v := [2]int{m.picker.CheckedVersion(), m.picker.ListVersion()}; v != m.wantedChecked {
-		m.wantedChecked = v
-		m.checkedSample = m.checkedSample[:0]
-		m.picker.EachCheckedWhile(func(p string) bool {
-			if r, ok := m.picker.Lookup(p); ok {
-				m.checkedSample = append(m.checkedSample, r)
+	if v := [2]int{p.CheckedVersion(), p.ListVersion()}; v != f.wantedChecked {
+		f.wantedChecked = v
+		f.checkedSample = f.checkedSample[:0]
+		p.EachCheckedWhile(func(path string) bool {
+			if r, ok := p.Lookup(path); ok {
+				f.checkedSample = append(f.checkedSample, r)
 			}
-			return len(m.checkedSample) < checkedWant
+			return len(f.checkedSample) < checkedWant
 		})
-		m.wanted = m.wanted[:0] // the list changes
+		f.wanted = f.wanted[:0] // the list changes
 	}
-	n := m.picker.ShownLen()
-	lo, hi := min(m.list.offset, n), min(n, m.list.offset+m.list.height)
-	if m.scanning {
+	n := p.ShownLen()
+	lo, hi := min(offset, n), min(n, offset+height)
+	if scanning {
 		// While the walk runs only the highlighted row, for the details
 		// pane: the rows on screen change with every batch, and their
 		// git status runs would take the CPU from the walk.
 		lo, hi = 0, 0
 	}
-	cur, ok := m.picker.Current()
+	cur, ok := p.Current()
 	if !ok {
 		return nil
 	}
@@ -167,25 +174,25 @@ func (m *Model) wantFacts() tea.Cmd {
 	if hi > lo {
 		below, above = min(n, hi+prefetchRows), max(0, lo-prefetchRows)
 	}
-	if m.sameWanted(cur, lo, hi, below, above) {
+	if f.sameWanted(p, cur, lo, hi, below, above) {
 		return nil
 	}
-	want := make([]vcsdetect.Repo, 0, 1+below-above+len(m.checkedSample))
+	want := make([]vcsdetect.Repo, 0, 1+below-above+len(f.checkedSample))
 	want = append(want, cur)
 	for i := range wantedRows(lo, hi, below, above) {
-		want = append(want, m.picker.ShownAt(i))
+		want = append(want, p.ShownAt(i))
 	}
-	if !m.scanning {
-		want = append(want, m.checkedSample...)
+	if !scanning {
+		want = append(want, f.checkedSample...)
 	}
-	m.wanted = m.wanted[:0]
+	f.wanted = f.wanted[:0]
 	for _, r := range want[:1+below-above] {
-		m.wanted = append(m.wanted, r.Path)
+		f.wanted = append(f.wanted, r.Path)
 	}
-	m.pool.Want(want)
-	if !m.poolArmed {
-		m.poolArmed = true
-		return waitFacts(m.pool)
+	f.pool.Want(want)
+	if !f.armed {
+		f.armed = true
+		return waitFacts(f.pool)
 	}
 	return nil
 }
@@ -215,13 +222,13 @@ func wantedRows(lo, hi, below, above int) func(yield func(int) bool) {
 
 // sameWanted reports whether the highlighted row and the rows of
 // wantedRows are those last wanted.
-func (m *Model) sameWanted(cur vcsdetect.Repo, lo, hi, below, above int) bool {
-	if len(m.wanted) != 1+below-above || m.wanted[0] != cur.Path {
+func (f *rowFacts) sameWanted(p *picker.State, cur vcsdetect.Repo, lo, hi, below, above int) bool {
+	if len(f.wanted) != 1+below-above || f.wanted[0] != cur.Path {
 		return false
 	}
 	k := 1
 	for i := range wantedRows(lo, hi, below, above) {
-		if m.picker.ShownAt(i).Path != m.wanted[k] {
+		if p.ShownAt(i).Path != f.wanted[k] {
 			return false
 		}
 		k++

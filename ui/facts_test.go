@@ -48,12 +48,12 @@ func pumpFacts(t *testing.T, m *Model, done func() bool) {
 	deadline := time.After(10 * time.Second)
 	for !done() {
 		got := make(chan tea.Msg, 1)
-		go func(cmd tea.Cmd) { got <- cmd() }(waitFacts(m.pool))
+		go func(cmd tea.Cmd) { got <- cmd() }(waitFacts(m.facts.pool))
 		select {
 		case msg := <-got:
 			m.Update(msg)
 		case <-deadline:
-			t.Fatalf("facts did not come: %d known", len(m.facts))
+			t.Fatalf("facts did not come: %d known", len(m.facts.known))
 		}
 	}
 }
@@ -71,7 +71,7 @@ func TestVisibleRowsGetFacts(t *testing.T) {
 	}}
 	withDescribe(m, d)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	pumpFacts(t, m, func() bool { return len(m.facts) == 5 })
+	pumpFacts(t, m, func() bool { return len(m.facts.known) == 5 })
 	if m.picker.Cursor() != 0 {
 		t.Fatalf("cursor moved to %d", m.picker.Cursor())
 	}
@@ -108,7 +108,7 @@ func TestFactsForVisibleAndCheckedRows(t *testing.T) {
 	m.picker.SetChecked([]string{"/work/demo/r150"})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	visible := m.list.height
-	pumpFacts(t, m, func() bool { return len(m.facts) == visible+prefetchRows+1 })
+	pumpFacts(t, m, func() bool { return len(m.facts.known) == visible+prefetchRows+1 })
 	time.Sleep(20 * time.Millisecond)
 	got := d.got()
 	if len(got) != visible+prefetchRows+1 || !slices.Contains(got, "/work/demo/r150") ||
@@ -124,12 +124,12 @@ func TestFactsForVisibleAndCheckedRows(t *testing.T) {
 	if m.list.offset != off+1 {
 		t.Fatalf("↓ at the bottom did not scroll (offset %d, was %d)", m.list.offset, off)
 	}
-	if _, ok := m.facts[fmt.Sprintf("/work/demo/r%03d", visible)]; !ok {
+	if _, ok := m.facts.known[fmt.Sprintf("/work/demo/r%03d", visible)]; !ok {
 		t.Fatalf("the row ↓ brought into view has no facts yet: it was not read ahead")
 	}
 	m.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
 	pumpFacts(t, m, func() bool {
-		_, ok := m.facts[fmt.Sprintf("/work/demo/r%03d", m.list.offset+visible-1)]
+		_, ok := m.facts.known[fmt.Sprintf("/work/demo/r%03d", m.list.offset+visible-1)]
 		return ok
 	})
 }
@@ -140,20 +140,20 @@ func TestRescanAndQuitClosePool(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	withDescribe(m, &describeLog{})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	pumpFacts(t, m, func() bool { return len(m.facts) == 5 })
-	old := m.pool
+	pumpFacts(t, m, func() bool { return len(m.facts.known) == 5 })
+	old := m.facts.pool
 	send(m, "ctrl+r")
-	if m.pool == old || len(m.facts) != 0 {
-		t.Fatalf("rescan kept the pool or %d facts", len(m.facts))
+	if m.facts.pool == old || len(m.facts.known) != 0 {
+		t.Fatalf("rescan kept the pool or %d facts", len(m.facts.known))
 	}
 	if _, ok := old.Wait(); ok {
 		t.Fatal("the old pool still reads after a rescan")
 	}
 	m.Update(factsMsg{pool: old, results: []vcsdetect.Result[repoFacts]{{Repo: repo("api", "main")}}})
-	if len(m.facts) != 0 {
+	if len(m.facts.known) != 0 {
 		t.Fatal("a result of the old pool was kept")
 	}
-	cur := m.pool
+	cur := m.facts.pool
 	send(m, "ctrl+q")
 	if _, ok := cur.Wait(); ok {
 		t.Fatal("the pool still reads after quit")
@@ -203,14 +203,14 @@ func TestWhileScanningOnlyTheHighlightedRowIsDescribed(t *testing.T) {
 	m.Update(scanBatchMsg{gen: 1, repos: repos})
 	m.picker.SetChecked([]string{"/work/demo/r150"})
 	m.Update(scanBatchMsg{gen: 1, repos: nil})
-	pumpFacts(t, m, func() bool { return len(m.facts) >= 1 })
+	pumpFacts(t, m, func() bool { return len(m.facts.known) >= 1 })
 	time.Sleep(50 * time.Millisecond)
 	if got := d.got(); !slices.Equal(got, []string{"/work/demo/r000"}) {
 		t.Fatalf("described %v while scanning, want only the highlighted r000", got)
 	}
 	m.Update(scanBatchMsg{gen: 1, done: true})
 	visible := m.list.height
-	pumpFacts(t, m, func() bool { return len(m.facts) == visible+prefetchRows+1 })
+	pumpFacts(t, m, func() bool { return len(m.facts.known) == visible+prefetchRows+1 })
 	if got := d.got(); !slices.Contains(got, "/work/demo/r150") || !slices.Contains(got, fmt.Sprintf("/work/demo/r%03d", visible-1)) {
 		t.Fatalf("after the walk described %v, want the %d visible rows and the checked r150", got, visible)
 	}

@@ -522,7 +522,7 @@ func outlierModel(t *testing.T, w, h int) *Model {
 	}
 	m := fixture(t, repos...)
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	m.Update(factsMsg{pool: m.pool, results: []vcsdetect.Result[repoFacts]{
+	m.Update(factsMsg{pool: m.facts.pool, results: []vcsdetect.Result[repoFacts]{
 		{Repo: repos[5], Value: repoFacts{warnings: []string{"holds .env at its top"}, risks: []string{consent.WarnSecrets}}},
 		{Repo: repos[6], Value: repoFacts{warnings: []string{"is a symbolic link"}, risks: []string{consent.WarnSymlink}}},
 	}})

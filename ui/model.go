@@ -129,21 +129,10 @@ type Model struct {
 		text string
 	}
 
-	// Facts of the rows and the details pane, read by a pool for the
-	// visible rows first (facts.go).
-	pool          *factsPool
-	times         *timesPool            // commit times for the sort (sorttimes.go)
-	timesArmed    bool                  // a waitTimes command is reading times
-	timesVer      int                   // the list version times were last wanted for
-	commitTimes   map[string]commitTime // read for the sort, by path
-	resortDue     bool                  // a timesResortMsg is on its way
-	poolArmed     bool                  // a waitFacts command is reading the pool
-	facts         map[string]repoFacts
-	wanted        []string         // the highlighted and visible paths last wanted
-	wantedChecked [2]int           // the picker versions checkedSample was taken at
-	checkedSample []vcsdetect.Repo // checked rows wanted after the visible ones
-	paneKey       paneKey
-	pane          string // the drawn details pane, for paneKey
+	facts   rowFacts  // the rows' facts, read by a pool for the visible rows first (facts.go)
+	times   sortTimes // commit times for the sort (sorttimes.go)
+	paneKey paneKey
+	pane    string // the drawn details pane, for paneKey
 }
 
 // New returns the model for cfg.
@@ -180,7 +169,7 @@ func New(cfg Config) *Model {
 	m.srvPane = serverPane{common: m.common}
 	m.status = statusLine{common: m.common}
 	m.newPool()
-	m.picker.SetCommitTime(m.lastCommit)
+	m.picker.SetCommitTime(lastCommit(&m.times, &m.facts))
 	m.picker.SetBase(cfg.Dir)
 	m.picker.SetReadOnlyNew(cfg.ReadOnly)
 	m.applyRemembered(cfg.Remembered)
@@ -191,6 +180,25 @@ func New(cfg Config) *Model {
 		m.setNote(safetext.Escape(cfg.StoreProblem), true)
 	}
 	return m
+}
+
+// newPool closes the pools, if any, and starts reading facts afresh
+// (rowFacts.reset): the describer's cache goes with it.
+func (m *Model) newPool() {
+	m.closePool()
+	describe := m.cfg.Describe
+	if describe == nil {
+		describe = vcsdetect.NewDescriber(vcsdetect.DescribeOptions{Logger: m.cfg.ScanOptions.Logger}).Describe
+	}
+	m.facts.reset(describe, m.cfg.Dir)
+	m.paneKey = paneKey{}
+}
+
+// closePool cancels what the pools (facts, commit times) are reading;
+// their results are dropped.
+func (m *Model) closePool() {
+	m.facts.close()
+	m.times.close()
 }
 
 func (m *Model) sharedPaths() map[string]bool {
@@ -266,7 +274,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.width > 0 && m.chromeHeight() != m.laidChrome {
 		m.layout() // a line above or below the body came or went
 	}
-	return m, tea.Batch(cmd, m.wantFacts(), m.wantTimes())
+	return m, tea.Batch(cmd, m.facts.want(&m.picker, m.list.offset, m.list.height, m.scanning), m.times.want(&m.picker, m.cfg.CommitTime))
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -296,11 +304,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case factsMsg:
-		return m.onFacts(msg)
+		cur, _ := m.picker.Current()
+		cmd, curCame := m.facts.onFacts(msg, cur.Path)
+		if curCame {
+			m.paneKey = paneKey{} // the pane shows them: draw it again
+		}
+		return cmd
 	case timesMsg:
-		return m.onTimes(msg)
+		return m.times.onTimes(msg)
 	case timesResortMsg:
-		m.onTimesResort()
+		m.times.resort(&m.picker)
 		return nil
 	case proxiesMsg:
 		return m.onProxies(msg)
@@ -538,7 +551,7 @@ func (m *Model) statusFrame() statusFrame {
 // listFrame is what the list draws from on this frame: the rows, the
 // scan, each row's state column (built once a frame) and the facts read.
 func (m *Model) listFrame() listFrame {
-	return listFrame{rows: &m.picker, scanning: m.scanning, state: m.rowTagger(), details: detailsOf(m.facts)}
+	return listFrame{rows: &m.picker, scanning: m.scanning, state: m.rowTagger(), details: detailsOf(m.facts.known)}
 }
 
 // View draws the screen.

@@ -435,7 +435,7 @@ func TestGoldenViews(t *testing.T) {
 		m.onHubEvent(fetchedEvent("demo"))
 		send(m, "down", "space", "down", "space", "down")
 		// Facts read for some rows: dirty with ahead/behind, unknown, clean.
-		m.Update(factsMsg{pool: m.pool, results: []vcsdetect.Result[repoFacts]{
+		m.Update(factsMsg{pool: m.facts.pool, results: []vcsdetect.Result[repoFacts]{
 			{Repo: repo("api", "main"), Value: repoFacts{det: vcsdetect.Details{State: vcsdetect.StateDirty, Ahead: 2, Behind: 1}}},
 			{Repo: repo("web", "feature/login"), Value: repoFacts{det: vcsdetect.Details{State: vcsdetect.StateUnknown}}},
 			{Repo: repo("tools/cli", "main"), Value: repoFacts{det: vcsdetect.Details{State: vcsdetect.StateClean, Ahead: 1}}},

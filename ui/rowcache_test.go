@@ -48,7 +48,7 @@ func TestKeptRowsAreTheRowsDrawnAgain(t *testing.T) {
 			r := repos[rng.IntN(len(repos))]
 			det := vcsdetect.Details{State: []string{vcsdetect.StateClean, vcsdetect.StateDirty, vcsdetect.StateUnknown}[rng.IntN(3)],
 				Ahead: rng.IntN(3), Behind: rng.IntN(2)}
-			m.Update(factsMsg{pool: m.pool, results: []vcsdetect.Result[repoFacts]{{Repo: r, Value: repoFacts{det: det}}}})
+			m.Update(factsMsg{pool: m.facts.pool, results: []vcsdetect.Result[repoFacts]{{Repo: r, Value: repoFacts{det: det}}}})
 		case n < 18:
 			var bg color.Color = color.White
 			if rng.IntN(2) == 0 {

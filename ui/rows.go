@@ -26,7 +26,7 @@ func (m *Model) rowTags(path string, shared map[string]bool) rowState {
 		mid = append(mid, st.Render(glyph+" "+word))
 		short = append(short, st.Render(glyph))
 	}
-	if f, ok := m.facts[path]; ok && len(f.risks) > 0 {
+	if f, ok := m.facts.known[path]; ok && len(f.risks) > 0 {
 		// Words, not codes, in every form: ⚠ alone would not say which.
 		// The full form names every risk; the shorter ones the first,
 		// with how many more.

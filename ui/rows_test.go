@@ -108,7 +108,7 @@ func TestRiskMarksAreWords(t *testing.T) {
 	if len(riskWords) != len(codes) {
 		t.Errorf("%d risk words for %d codes", len(riskWords), len(codes))
 	}
-	m.facts["/work/demo/api"] = repoFacts{risks: []string{consent.WarnDir, consent.WarnSecrets}}
+	m.facts.known["/work/demo/api"] = repoFacts{risks: []string{consent.WarnDir, consent.WarnSecrets}}
 	st := m.rowTags("/work/demo/api", map[string]bool{})
 	if full := ansi.Strip(st.full); !strings.Contains(full, "⚠ whole folder, secrets") || strings.Contains(full, "dir") {
 		t.Errorf("full row state %q, want the words of both risks", full)

@@ -185,7 +185,7 @@ func (m *Model) onScanBatch(msg scanBatchMsg) tea.Cmd {
 	}
 	if msg.done {
 		m.scanning = false
-		m.wanted = m.wanted[:0] // now the rows on screen too (wantFacts)
+		m.facts.wanted = m.facts.wanted[:0] // now the rows on screen too (rowFacts.want)
 		m.scanErr = msg.err
 		m.stopScan()
 		settleHeap()

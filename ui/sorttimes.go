@@ -30,35 +30,47 @@ type timesMsg struct {
 	results []vcsdetect.Result[commitTime]
 }
 
-// wantTimes starts reading the commit times of every repository listed,
-// when the list is sorted by last commit and has changed since it last
-// asked. The pool reads each repository once per scan.
-func (m *Model) wantTimes() tea.Cmd {
-	if m.picker.Sort() != picker.ByLastCommit || m.timesVer == m.picker.ListVersion() && m.times != nil {
+// sortTimes reads the commit times for the sort by last commit and keeps
+// them: its own pool over the whole list, the times read, and the resort
+// on its way. The model hands it the rows on each call; it keeps no
+// pointer into the model.
+type sortTimes struct {
+	pool      *timesPool            // nil until the sort by last commit is picked, and after close
+	armed     bool                  // a waitTimes command is reading the pool
+	ver       int                   // the list version times were last wanted for
+	read      map[string]commitTime // read for the sort, by path
+	resortDue bool                  // a timesResortMsg is on its way
+}
+
+// want starts reading the commit times (with read; nil is
+// vcsdetect.LastCommitTime) of every repository of p, when p is sorted by
+// last commit and its list has changed since it last asked. The pool
+// reads each repository once per scan.
+func (s *sortTimes) want(p *picker.State, read func(vcsdetect.Repo) (time.Time, bool)) tea.Cmd {
+	if p.Sort() != picker.ByLastCommit || s.ver == p.ListVersion() && s.pool != nil {
 		return nil
 	}
-	if m.times == nil {
-		read := m.cfg.CommitTime
+	if s.pool == nil {
 		if read == nil {
 			read = vcsdetect.LastCommitTime
 		}
-		m.times = vcsdetect.NewPool(0, func(_ context.Context, r vcsdetect.Repo) commitTime {
+		s.pool = vcsdetect.NewPool(0, func(_ context.Context, r vcsdetect.Repo) commitTime {
 			t, ok := read(r)
 			return commitTime{t, ok}
 		})
-		m.timesArmed = false
+		s.armed = false
 	}
-	m.timesVer = m.picker.ListVersion()
+	s.ver = p.ListVersion()
 	var want []vcsdetect.Repo
-	for _, r := range m.picker.All() {
-		if _, known := m.commitTimes[r.Path]; !known {
+	for _, r := range p.All() {
+		if _, known := s.read[r.Path]; !known {
 			want = append(want, r)
 		}
 	}
-	m.times.Want(want)
-	if !m.timesArmed {
-		m.timesArmed = true
-		return waitTimes(m.times)
+	s.pool.Want(want)
+	if !s.armed {
+		s.armed = true
+		return waitTimes(s.pool)
 	}
 	return nil
 }
@@ -82,45 +94,47 @@ type timesResortMsg struct{}
 
 // onTimes records the times read; the list is sorted again once, at
 // most resortEvery later, with every time read by then.
-func (m *Model) onTimes(msg timesMsg) tea.Cmd {
-	if msg.pool != m.times {
+func (s *sortTimes) onTimes(msg timesMsg) tea.Cmd {
+	if msg.pool != s.pool {
 		return nil // from an earlier scan's pool
 	}
 	for _, r := range msg.results {
-		m.commitTimes[r.Repo.Path] = r.Value
+		s.read[r.Repo.Path] = r.Value
 	}
-	if m.resortDue {
-		return waitTimes(m.times)
+	if s.resortDue {
+		return waitTimes(s.pool)
 	}
-	m.resortDue = true
-	return tea.Batch(waitTimes(m.times), tea.Tick(resortEvery, func(time.Time) tea.Msg { return timesResortMsg{} }))
+	s.resortDue = true
+	return tea.Batch(waitTimes(s.pool), tea.Tick(resortEvery, func(time.Time) tea.Msg { return timesResortMsg{} }))
 }
 
-func (m *Model) onTimesResort() {
-	m.resortDue = false
-	if m.picker.Sort() == picker.ByLastCommit {
-		m.picker.SetSort(picker.ByLastCommit) // the cursor stays on its repository
+// resort sorts p again with the times read so far (timesResortMsg).
+func (s *sortTimes) resort(p *picker.State) {
+	s.resortDue = false
+	if p.Sort() == picker.ByLastCommit {
+		p.SetSort(picker.ByLastCommit) // the cursor stays on its repository
 	}
 }
 
-// lastCommit is the sort's key: the time read for sorting, else the one
-// the facts brought.
-func (m *Model) lastCommit(r vcsdetect.Repo) (time.Time, bool) {
-	if c, ok := m.commitTimes[r.Path]; ok {
-		return c.t, c.ok
+// close stops reading commit times and forgets them (a rescan, a quit).
+func (s *sortTimes) close() {
+	if s.pool != nil {
+		s.pool.Close()
+		s.pool = nil
 	}
-	if f, ok := m.facts[r.Path]; ok && !f.det.LastCommit.IsZero() {
-		return f.det.LastCommit, true
-	}
-	return time.Time{}, false
+	s.read = map[string]commitTime{}
 }
 
-// closeTimes stops reading commit times and forgets them (a rescan, a
-// quit).
-func (m *Model) closeTimes() {
-	if m.times != nil {
-		m.times.Close()
-		m.times = nil
+// lastCommit is the sort's key (picker.State.SetCommitTime): the time
+// read for sorting, else the one the facts brought.
+func lastCommit(times *sortTimes, facts *rowFacts) func(vcsdetect.Repo) (time.Time, bool) {
+	return func(r vcsdetect.Repo) (time.Time, bool) {
+		if c, ok := times.read[r.Path]; ok {
+			return c.t, c.ok
+		}
+		if f, ok := facts.known[r.Path]; ok && !f.det.LastCommit.IsZero() {
+			return f.det.LastCommit, true
+		}
+		return time.Time{}, false
 	}
-	m.commitTimes = map[string]commitTime{}
 }

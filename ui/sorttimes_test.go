@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"context"
 	"slices"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/picker"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
@@ -32,8 +34,8 @@ func TestSortByLastCommitReadsEveryTime(t *testing.T) {
 	m.cfg.CommitTime = func(r vcsdetect.Repo) (time.Time, bool) { w, ok := when[r.Path]; return w, ok }
 	send(m, "down") // the cursor on api-wt
 	send(m, "ctrl+s")
-	if m.picker.Sort() != picker.ByLastCommit || m.times == nil {
-		t.Fatalf("s: sort %v, times pool %v", m.picker.Sort(), m.times)
+	if m.picker.Sort() != picker.ByLastCommit || m.times.pool == nil {
+		t.Fatalf("s: sort %v, times pool %v", m.picker.Sort(), m.times.pool)
 	}
 	type batch struct {
 		rs []vcsdetect.Result[commitTime]
@@ -42,13 +44,13 @@ func TestSortByLastCommitReadsEveryTime(t *testing.T) {
 	deadline := time.After(10 * time.Second)
 	for n := 0; n < len(repos); {
 		got := make(chan batch, 1)
-		go func(p *timesPool) { rs, ok := p.Wait(); got <- batch{rs, ok} }(m.times)
+		go func(p *timesPool) { rs, ok := p.Wait(); got <- batch{rs, ok} }(m.times.pool)
 		select {
 		case b := <-got:
 			if !b.ok {
 				t.Fatal("the times pool closed")
 			}
-			m.Update(timesMsg{pool: m.times, results: b.rs})
+			m.Update(timesMsg{pool: m.times.pool, results: b.rs})
 			n += len(b.rs)
 		case <-deadline:
 			t.Fatalf("only %d of %d commit times read", n, len(repos))
@@ -71,9 +73,40 @@ func TestSortByLastCommitReadsEveryTime(t *testing.T) {
 		t.Fatalf("the cursor moved to %s", c.Path)
 	}
 	// A rescan forgets the times; quitting closes the pool.
-	pool := m.times
+	pool := m.times.pool
 	m.closePool()
 	if _, ok := pool.Wait(); ok {
 		t.Fatal("the times pool still reads after quit")
+	}
+}
+
+// TestSortTimesKeepsItsOwnPool: the commit times are kept by sortTimes,
+// which the model hands the rows: times from a pool it no longer reads are
+// dropped; while a resort is on its way, times that come join it rather
+// than asking for another; and a repository with no time read sorts by
+// the commit its facts brought.
+func TestSortTimesKeepsItsOwnPool(t *testing.T) {
+	var s sortTimes
+	s.close()
+	old := vcsdetect.NewPool(1, func(context.Context, vcsdetect.Repo) commitTime { return commitTime{} })
+	old.Close()
+	s.onTimes(timesMsg{pool: old, results: []vcsdetect.Result[commitTime]{{Repo: repo("api", "main"), Value: commitTime{ok: true}}}})
+	if len(s.read) != 0 {
+		t.Fatalf("times from a pool it does not read were kept: %v", s.read)
+	}
+
+	s.pool = old // a closed pool: waiting on it ends at once
+	first := s.onTimes(timesMsg{pool: old})
+	if _, ok := first().(tea.BatchMsg); !ok {
+		t.Fatal("the first times did not schedule a resort beside the next wait")
+	}
+	if msg := s.onTimes(timesMsg{pool: old})(); msg != nil {
+		t.Fatalf("times while a resort is on its way asked for another: %#v", msg)
+	}
+
+	when := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
+	facts := rowFacts{known: map[string]repoFacts{"/work/demo/api": {det: vcsdetect.Details{LastCommit: when}}}}
+	if got, ok := lastCommit(&s, &facts)(repo("api", "main")); !ok || !got.Equal(when) {
+		t.Fatalf("a row with no time read sorts by %v, %v; want its facts' commit %v", got, ok, when)
 	}
 }
