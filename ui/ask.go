@@ -153,7 +153,7 @@ func (m *Model) finish() tea.Cmd {
 		m.setNote("Remembering the consent, then quitting…", false)
 		return nil
 	}
-	m.stopScan() // a walk still running would outlive the screen
+	m.walk.stop() // a walk still running would outlive the screen
 	m.closePool()
 	return tea.Quit
 }

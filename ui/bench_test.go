@@ -31,7 +31,7 @@ func benchModel(b testing.TB, n int, all bool) *Model {
 	m := New(Config{Dir: "/src", Scan: func(context.Context, string, vcsdetect.Options, func(vcsdetect.Repo)) (vcsdetect.Stats, error) {
 		return vcsdetect.Stats{}, nil
 	}, Describe: func(context.Context, vcsdetect.Repo) vcsdetect.Details { return vcsdetect.Details{} }})
-	m.scanGen = 1
+	m.walk.gen = 1
 	for i := 0; i < n; i += scanBatchMax {
 		m.Update(scanBatchMsg{gen: 1, repos: repos[i:min(i+scanBatchMax, n)]})
 	}
@@ -192,9 +192,9 @@ func BenchmarkKeySort(b *testing.B) {
 // line changes, yet the frame is drawn whole (the visible rows only).
 func BenchmarkScanTick(b *testing.B) {
 	benchKeys(b, func(b *testing.B, m *Model) {
-		m.scanning = true
-		m.scanStart = time.Now()
-		tick := m.spinner.Tick().(spinner.TickMsg)
+		m.walk.running = true
+		m.walk.start = time.Now()
+		tick := m.walk.spinner.Tick().(spinner.TickMsg)
 		for b.Loop() {
 			tick.Time = tick.Time.Add(83 * time.Millisecond)
 			_, cmd := m.Update(tick)
@@ -202,7 +202,7 @@ func BenchmarkScanTick(b *testing.B) {
 			if cmd == nil {
 				b.Fatal("the spinner stopped")
 			}
-			tick = m.spinner.Tick().(spinner.TickMsg) // the next tick, without its timer
+			tick = m.walk.spinner.Tick().(spinner.TickMsg) // the next tick, without its timer
 		}
 	})
 }

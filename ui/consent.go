@@ -156,7 +156,7 @@ func (m *Model) reviewIn() reviewIn {
 	to.access, to.beyond = m.fleet.AccessSentence(m.fleetView())
 	return reviewIn{now: m.clock(), dir: m.cfg.Dir, rows: &m.picker, label: m.list.label, unconfirmed: m.unconfirmed,
 		proxyServed: m.fleet.ProxyServed(), recipients: to, armDelay: m.cfg.ArmDelay,
-		remembered: m.cfg.Remembered, store: m.cfg.Store, scanning: m.scanning, com: m.common}
+		remembered: m.cfg.Remembered, store: m.cfg.Store, scanning: m.walk.running, com: m.common}
 }
 
 // toReview hands msg to the review (review.Update) with what it reads of
@@ -264,7 +264,7 @@ func (m *Model) onConsentSaved(msg consentSavedMsg) tea.Cmd {
 		m.setNote("Consent not remembered: "+safetext.Escape(msg.err.Error()), true)
 	}
 	if done {
-		m.stopScan()
+		m.walk.stop()
 		return tea.Quit
 	}
 	return nil

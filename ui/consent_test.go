@@ -338,7 +338,7 @@ func BenchmarkRenderRowStates(b *testing.B) {
 		}
 	}
 	m := New(Config{Dir: "/work/demo"})
-	m.scanGen = 1
+	m.walk.gen = 1
 	m.Update(scanBatchMsg{gen: 1, repos: repos, done: true})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.picker.SetChecked(checked)

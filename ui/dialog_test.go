@@ -405,7 +405,7 @@ func TestRemovedButStillReadable(t *testing.T) {
 // not final, and the dialog says so.
 func TestDialogSaysScanRunning(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	m.scanning = true
+	m.walk.running = true
 	openDialog(t, m, mkRoot("/work/demo/tools"))
 	if out := screen(m); !strings.Contains(out, "The scan is still running") {
 		t.Errorf("dialog opened during a scan does not say so:\n%s", out)

@@ -58,7 +58,7 @@ func TestEveryDrawingSiteEscapes(t *testing.T) {
 	})
 	m.Update(tea.WindowSizeMsg{Width: 400, Height: 70})
 	draw() // the remembered consent's note
-	m.scanGen = 1
+	m.walk.gen = 1
 	m.Update(scanBatchMsg{gen: 1, done: true, repos: []vcsdetect.Repo{
 		{Path: repoPath, Name: "REPO" + hostile, Kind: vcsdetect.KindGit, Branch: h("BRANCH"), Depth: 1},
 		{Path: brokenPath, Name: "b", Kind: vcsdetect.KindBroken, Reason: h("REASON"), Depth: 1},
@@ -165,7 +165,7 @@ func TestEveryDrawingSiteEscapes(t *testing.T) {
 	// A scan that failed.
 	m2 := New(Config{Dir: "/work/demo"})
 	m2.Update(tea.WindowSizeMsg{Width: 400, Height: 20})
-	m2.scanGen = 1
+	m2.walk.gen = 1
 	m2.Update(scanBatchMsg{gen: 1, done: true, err: errors.New(h("SCANERR"))})
 	frames = append(frames, m2.View().Content)
 

@@ -198,7 +198,7 @@ func TestWhileScanningOnlyTheHighlightedRowIsDescribed(t *testing.T) {
 	m := New(Config{Dir: "/work/demo"})
 	d := &describeLog{}
 	withDescribe(m, d)
-	m.scanGen, m.scanning = 1, true
+	m.walk.gen, m.walk.running = 1, true
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Update(scanBatchMsg{gen: 1, repos: repos})
 	m.picker.SetChecked([]string{"/work/demo/r150"})

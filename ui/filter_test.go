@@ -93,8 +93,8 @@ func TestTypingAWordOnlyFilters(t *testing.T) {
 		if n := len(m.picker.Checked()); n != 0 {
 			t.Fatalf("typing %q checked %d rows", word, n)
 		}
-		if m.picker.Sort() != sortBefore || m.scanGen != 1 || m.mode() != modeList || cmd != nil && isQuit(cmd) {
-			t.Fatalf("typing %q: sort %v, scan generation %d, mode %d, quit %v", word, m.picker.Sort(), m.scanGen, m.mode(), cmd != nil && isQuit(cmd))
+		if m.picker.Sort() != sortBefore || m.walk.gen != 1 || m.mode() != modeList || cmd != nil && isQuit(cmd) {
+			t.Fatalf("typing %q: sort %v, scan generation %d, mode %d, quit %v", word, m.picker.Sort(), m.walk.gen, m.mode(), cmd != nil && isQuit(cmd))
 		}
 	}
 }
@@ -210,7 +210,7 @@ func TestFilterOffTheUpdateLoop(t *testing.T) {
 	}
 	// A candidate changes (a scan batch updates it) while a query is matched.
 	third := send(m, "b")
-	m.Update(scanBatchMsg{gen: m.scanGen, repos: []vcsdetect.Repo{repo("api", "web-login")}})
+	m.Update(scanBatchMsg{gen: m.walk.gen, repos: []vcsdetect.Repo{repo("api", "web-login")}})
 	_, cmd := m.Update(filterResults(third)[0])
 	if m.picker.Filter() != "we" {
 		t.Fatalf("a result matched against old candidates was applied: %q", m.picker.Filter())
@@ -264,7 +264,7 @@ func TestSortAndRescanKeepTheCursor(t *testing.T) {
 			t.Fatalf("s does not say the sort is by %s:\n%s", sortName, screen(m))
 		}
 	}
-	m.Update(scanBatchMsg{gen: m.scanGen, repos: []vcsdetect.Repo{repo("zz/aardvark", "main")}})
+	m.Update(scanBatchMsg{gen: m.walk.gen, repos: []vcsdetect.Repo{repo("zz/aardvark", "main")}})
 	send(m, "ctrl+s", "ctrl+s") // by name: aardvark first
 	if got := shownLabels(m); got[0] != "zz/aardvark" || !strings.Contains(firstLine(screen(m)), "by name") {
 		t.Fatalf("by name shows %v; header %q", got, firstLine(screen(m)))
@@ -273,10 +273,10 @@ func TestSortAndRescanKeepTheCursor(t *testing.T) {
 		t.Fatalf("sort by name moved the cursor to %s", c.Path)
 	}
 	send(m, "ctrl+s") // back to path
-	m.scanGen = 1
+	m.walk.gen = 1
 	m.cfg.Scan = nil // r's command is not run: its results are fed by hand
 	send(m, "ctrl+r")
-	gen := m.scanGen
+	gen := m.walk.gen
 	repos := append(demoRepos(), repo("zz/aardvark", "main"))
 	m.Update(scanBatchMsg{gen: gen, repos: repos[:2]})
 	m.Update(scanBatchMsg{gen: gen, repos: repos[2:], done: true})
@@ -479,7 +479,7 @@ func TestHeldKeysWaitForTheCurrentResult(t *testing.T) {
 	}
 	send(m, "tab") // held: on screen is the unfiltered list, its cursor on api
 	// tools/cli's branch changes while web is matched: web's result is stale.
-	m.Update(scanBatchMsg{gen: m.scanGen, repos: []vcsdetect.Repo{repo("tools/cli", "web-fix")}})
+	m.Update(scanBatchMsg{gen: m.walk.gen, repos: []vcsdetect.Repo{repo("tools/cli", "web-fix")}})
 	for _, r := range results[:2] { // w and we: older queries
 		if _, cmd := m.Update(r); cmd != nil || len(m.early.msgs) != 1 || m.picker.CheckedCount() != 0 {
 			t.Fatalf("the result of %q (older than web) released the held tab: checked %v, %d held", r.res.Text, m.picker.Checked(), len(m.early.msgs))
@@ -576,7 +576,7 @@ func TestPasteWaitsBehindHeldKeys(t *testing.T) {
 	}
 	// tools/cli's branch changes: web's kept result is stale, so backspace
 	// to web is matched off the loop.
-	m.Update(scanBatchMsg{gen: m.scanGen, repos: []vcsdetect.Repo{repo("tools/cli", "web-fix")}})
+	m.Update(scanBatchMsg{gen: m.walk.gen, repos: []vcsdetect.Repo{repo("tools/cli", "web-fix")}})
 	web := filterResults(send(m, "backspace"))
 	if len(web) != 1 || !m.filterPending() {
 		t.Fatalf("backspace to web: %d results to wait for, pending %v; want it matched off the loop", len(web), m.filterPending())

@@ -19,7 +19,7 @@ func TestFramesCarryTheModelsState(t *testing.T) {
 	})
 	t.Run("a query matching nothing while the scan runs", func(t *testing.T) {
 		m := wide(t)
-		m.scanning = true
+		m.walk.running = true
 		send(m, "z", "z", "z", "z")
 		if s := screen(m); !strings.Contains(s, "Scanning…") || strings.Contains(s, "Nothing matches the filter.") {
 			t.Fatalf("a query that matches nothing yet while scanning:\n%s\nwant Scanning…, not Nothing matches", s)

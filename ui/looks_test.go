@@ -111,7 +111,7 @@ func themeColours(t *testing.T, m *Model) (text, lines map[string]color.Color) {
 	for name, st := range map[string]lipgloss.Style{
 		"filter placeholder": in.Focused.Placeholder, "filter prompt": in.Focused.Prompt,
 		"filter text": in.Focused.Text, "filter suggestion": in.Focused.Suggestion,
-		"spinner": m.spinner.Style,
+		"spinner": m.walk.spinner.Style,
 	} {
 		if c, ok := colourOf(t, name, st.GetForeground()); ok {
 			text[name] = c
@@ -207,11 +207,11 @@ func lookScreens(t *testing.T) []string {
 	m.onHubEvent(mcpconn.Event{Server: "d", Kind: mcpconn.Mismatch, Text: "lacks /x"})
 	send(m, "space", "down", "space", "down", "space")
 	out = append(out, m.View().Content)
-	m.scanning = true
-	m.scanStats = vcsdetect.Stats{Dirs: 3, Skipped: 1, Warnings: 1}
+	m.walk.running = true
+	m.walk.stats = vcsdetect.Stats{Dirs: 3, Skipped: 1, Warnings: 1}
 	m.setNote("a note", true)
 	out = append(out, m.View().Content)
-	m.scanning = false
+	m.walk.running = false
 	send(m, "a")
 	out = append(out, m.View().Content)
 	send(m, "esc", "?")
@@ -319,7 +319,7 @@ func scanningModel(t *testing.T, w, h int) *Model {
 	t.Helper()
 	m := New(Config{Dir: "/work/demo", ScanOptions: vcsdetect.Options{MaxDepth: 4}})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	m.scanGen, m.scanning = 1, true
+	m.walk.gen, m.walk.running = 1, true
 	m.Update(scanBatchMsg{gen: 1, repos: []vcsdetect.Repo{repo("api", "main"), repo("tools/cli", "main")}, progress: true,
 		stats: vcsdetect.Stats{Dirs: 1234, Repos: 2, Skipped: 7, Warnings: 2}, elapsed: 2500 * time.Millisecond})
 	return m
@@ -331,9 +331,9 @@ func scanningModel(t *testing.T, w, h int) *Model {
 func TestSpinnerTicksOnlyWhileScanning(t *testing.T) {
 	m := scanningModel(t, 80, 24)
 	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	m.scanStart = start
+	m.walk.start = start
 	before := screen(m)
-	tick := m.spinner.Tick().(spinner.TickMsg)
+	tick := m.walk.spinner.Tick().(spinner.TickMsg)
 	tick.Time = start.Add(3200 * time.Millisecond)
 	_, cmd := m.Update(tick)
 	if cmd == nil {
@@ -351,7 +351,7 @@ func TestSpinnerTicksOnlyWhileScanning(t *testing.T) {
 		}
 	}
 	m.Update(scanBatchMsg{gen: 1, done: true, stats: vcsdetect.Stats{Dirs: 2000, Repos: 2}})
-	next := m.spinner.Tick().(spinner.TickMsg)
+	next := m.walk.spinner.Tick().(spinner.TickMsg)
 	if cmd := m.update(next); cmd != nil {
 		t.Error("the spinner keeps ticking after the scan ended")
 	}
@@ -365,7 +365,7 @@ func TestSpinnerTicksOnlyWhileScanning(t *testing.T) {
 func TestEmptyState(t *testing.T) {
 	m := New(Config{Dir: "/work/demo", ScanOptions: vcsdetect.Options{MaxDepth: 3}})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.scanGen = 1
+	m.walk.gen = 1
 	m.Update(scanBatchMsg{gen: 1, done: true, stats: vcsdetect.Stats{Dirs: 40, Skipped: 2}})
 	s := screen(m)
 	for _, want := range []string{"No repositories found in /work/demo.", "Walked 40 folders to depth 3; 2 skipped",
@@ -376,7 +376,7 @@ func TestEmptyState(t *testing.T) {
 	}
 	m = New(Config{Dir: "/", ScanOptions: vcsdetect.Options{All: true}})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.scanGen = 1
+	m.walk.gen = 1
 	m.Update(scanBatchMsg{gen: 1, done: true, stats: vcsdetect.Stats{Dirs: 1}})
 	s = screen(m)
 	if !strings.Contains(s, "at every depth") || strings.Contains(s, "--max-depth") || strings.Contains(s, "--all") || strings.Contains(s, "Try") {
@@ -447,7 +447,7 @@ func TestLooksGoldens(t *testing.T) {
 
 		m := New(Config{Dir: "/work/demo", ScanOptions: vcsdetect.Options{MaxDepth: 3}})
 		m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-		m.scanGen = 1
+		m.walk.gen = 1
 		m.Update(scanBatchMsg{gen: 1, done: true, stats: vcsdetect.Stats{Dirs: 40, Skipped: 2, Warnings: 1}, elapsed: time.Second})
 		golden(t, "empty"+suffix, screen(m))
 
@@ -495,7 +495,7 @@ func TestConfiguredTheme(t *testing.T) {
 		m := New(Config{Dir: "/work/demo", Theme: tc.theme, Scan: func(context.Context, string, vcsdetect.Options, func(vcsdetect.Repo)) (vcsdetect.Stats, error) {
 			return vcsdetect.Stats{}, nil
 		}, Describe: func(context.Context, vcsdetect.Repo) vcsdetect.Details { return vcsdetect.Details{} }})
-		m.scanGen = 1
+		m.walk.gen = 1
 		m.Update(scanBatchMsg{gen: 1, repos: demoRepos(), done: true})
 		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color(tc.background)})
@@ -591,7 +591,7 @@ func TestHeaderCountsFirst(t *testing.T) {
 	if !strings.HasPrefix(h, "rootpick  1 repo · 0 checked  /very/") || !strings.HasSuffix(h, "counts/work") || !strings.Contains(h, "…") {
 		t.Errorf("header at 60 columns: %q; want the counts whole, then the folder cut in its middle", h)
 	}
-	m.scanStats.Skipped = 1
+	m.walk.stats.Skipped = 1
 	if h := ansi.Strip(m.headerView()); !strings.Contains(h, "1 folder skipped") {
 		t.Errorf("header %q: want '1 folder skipped'", h)
 	}

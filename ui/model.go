@@ -4,7 +4,7 @@
 //
 // The flow, as fzf's core.go tells its own:
 //
-//	Init ─ scan (scan.go)  ─ scanStartedMsg, scanBatchMsg ─▶ picker.State (rows)
+//	Init ─ scan (scanline.go, the walk scan.go) ─ scanStartedMsg, scanBatchMsg ─▶ picker.State (rows)
 //	     ─ hub events (hub.go onHubEvent) ─ hubEventMsg, tickMsg ─▶ fleet.Fleet (the servers)
 //	     ─ proxies (proxies.go) ─ proxiesMsg ──────────────▶ the proxies beside the servers
 //	     ─ --resume (consent.go) ─ resumeMsg ────────────────▶ serveRoots
@@ -47,19 +47,21 @@
 // stored. Texts name keys from their bindings ([keyName]).
 //
 // Files are named by what they hold, one per mode (list.go and filter.go,
-// help.go, servers.go, dialog.go, ask.go) and one per flow (scan.go,
-// hub.go, proxies.go, consent.go, facts.go, sorttimes.go), beside the
-// shared ones (model.go, mode.go, common.go, keys.go, dialogkeys.go,
-// styles.go, rows.go, details.go, status.go, mouse.go); the servers are a
-// package of their own, ui/fleet.
-// The components and the small pieces below them (config.go, text.go,
-// keys.go, styles.go, the components' files) never name [Model]: only
-// the flows' files do, so references between files run one way except
-// among the flows.
+// help.go, servers.go, dialog.go, ask.go) and one per flow (scanline.go,
+// hub.go, proxies.go, consent.go), beside the shared ones (model.go,
+// mode.go, common.go, keys.go, dialogkeys.go, styles.go, rows.go,
+// details.go, status.go, mouse.go); the servers are a package of their
+// own, ui/fleet.
+// The components, the sub-models and the small pieces below them
+// (config.go, text.go, keys.go, styles.go, the components' files; the
+// review, review.go; the walk, [scanState] in scan.go; the rows' facts,
+// [rowFacts] in facts.go; the sort's commit times, [sortTimes] in
+// sorttimes.go) never name [Model]: each is handed what it reads of the
+// rest on each call, and only the flows' files name the model, so
+// references between files run one way except among the flows.
 package ui
 
 import (
-	"context"
 	"strings"
 	"time"
 
@@ -86,19 +88,7 @@ type Model struct {
 	picker picker.State
 	list   listView
 
-	// Scan state: the generation stamps every message of one scan, so that
-	// results of a cancelled scan are dropped.
-	scanGen    int
-	scanning   bool
-	scanBox    *scanBox
-	scanCancel context.CancelFunc
-	scanStats  vcsdetect.Stats
-	scanErr    error
-	// scanElapsed is the walk's running time, as sent by the walk;
-	// scanStart is when it started, for the spinner's clock.
-	scanElapsed time.Duration
-	scanStart   time.Time
-	spinner     spinner.Model
+	walk scanState // the scan: its generation, counts and spinner (scan.go)
 
 	filter        queryLine // the query line, always focused: typing filters
 	filterWant    string    // the query typed last; the picker shows it once matched
@@ -156,7 +146,7 @@ func New(cfg Config) *Model {
 		cfg:    cfg,
 		filter: queryLine{Model: ti},
 
-		spinner: spinner.New(spinner.WithSpinner(scanSpinner), spinner.WithStyle(st.spinner.Style)),
+		walk: scanState{spinner: spinner.New(spinner.WithSpinner(scanSpinner), spinner.WithStyle(st.spinner.Style))},
 
 		filterSyncMax: syncFilterMax,
 	}
@@ -274,7 +264,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.width > 0 && m.chromeHeight() != m.laidChrome {
 		m.layout() // a line above or below the body came or went
 	}
-	return m, tea.Batch(cmd, m.facts.want(&m.picker, m.list.offset, m.list.height, m.scanning), m.times.want(&m.picker, m.cfg.CommitTime))
+	return m, tea.Batch(cmd, m.facts.want(&m.picker, m.list.offset, m.list.height, m.walk.running), m.times.want(&m.picker, m.cfg.CommitTime))
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -288,7 +278,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.onMouse(msg.(tea.MouseMsg))
 		return nil
 	case scanStartedMsg:
-		return m.onScanStarted(msg)
+		return m.walk.started(msg)
 	case scanBatchMsg:
 		return m.onScanBatch(msg)
 	case hubEventMsg:
@@ -297,7 +287,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tickMsg:
 		return m.onTick(msg.now)
 	case spinner.TickMsg:
-		return m.onSpinnerTick(msg)
+		// The spinner moves the clock too, while a scan runs.
+		if m.walk.running && msg.Time.After(m.now) {
+			m.now = msg.Time
+		}
+		return m.walk.tick(msg)
 	case tea.BackgroundColorMsg:
 		if m.autoTheme() {
 			m.setTheme(msg.IsDark())
@@ -377,10 +371,10 @@ func (m *Model) setSize(w, h int) {
 // line).
 func (m *Model) chromeHeight() int {
 	scan := ""
-	if m.scanning {
+	if m.walk.running {
 		scan = m.scanLine()
 	}
-	return chromeOf(m.status.View(m.statusFrame()), m.shortHelp(), scan, m.scanning, m.bodyMode() == modeList)
+	return chromeOf(m.status.View(m.statusFrame()), m.shortHelp(), scan, m.walk.running, m.bodyMode() == modeList)
 }
 
 // chromeOf is the rows the fixed lines take: the header, the filter line
@@ -432,7 +426,7 @@ func (m *Model) layout() {
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch md := m.mode(); {
 	case key.Matches(msg, m.keys.Interrupt):
-		m.stopScan()
+		m.walk.stop()
 		m.closePool()
 		return tea.Interrupt
 	case md == modeList && m.holdKey(msg):
@@ -551,7 +545,7 @@ func (m *Model) statusFrame() statusFrame {
 // listFrame is what the list draws from on this frame: the rows, the
 // scan, each row's state column (built once a frame) and the facts read.
 func (m *Model) listFrame() listFrame {
-	return listFrame{rows: &m.picker, scanning: m.scanning, state: m.rowTagger(), details: detailsOf(m.facts.known)}
+	return listFrame{rows: &m.picker, scanning: m.walk.running, state: m.rowTagger(), details: detailsOf(m.facts.known)}
 }
 
 // View draws the screen.
@@ -577,11 +571,11 @@ func (m *Model) render() string {
 		lines = append(lines, filter)
 	}
 	var scan string
-	if m.scanning {
+	if m.walk.running {
 		scan = m.scanLine()
 	}
 	status, help := m.status.View(m.statusFrame()), m.shortHelp()
-	bodyH := max(m.height-chromeOf(status, help, scan, m.scanning, hasFilter), 0)
+	bodyH := max(m.height-chromeOf(status, help, scan, m.walk.running, hasFilter), 0)
 	var body string
 	switch m.bodyMode() {
 	case modeDialog:
@@ -598,7 +592,7 @@ func (m *Model) render() string {
 		}
 	}
 	lines = append(lines, fit(body, m.width, bodyH))
-	if m.scanning {
+	if m.walk.running {
 		lines = append(lines, scan)
 	}
 	lines = append(lines, status, help)
@@ -617,7 +611,7 @@ func (m *Model) headerView() string {
 	// The counts come first, whole; the folder takes what is left, cut in
 	// its middle, so a long path never hides how many rows are checked.
 	head := m.st.title.Render("rootpick") + "  " + m.st.dim.Render(count+" · "+itoa(m.picker.CheckedCount())+" checked") + m.pendingCounts()
-	tail := strings.Join(m.scanHeader(), "  ")
+	tail := strings.Join(m.walk.header(m.st), "  ")
 	room := m.width - cellWidth(head) - 2
 	if tail != "" {
 		room -= cellWidth(tail) + 2
@@ -669,7 +663,7 @@ func (m *Model) autoTheme() bool { return m.cfg.Theme == "" || m.cfg.Theme == "a
 func (m *Model) setTheme(dark bool) {
 	m.st = newStyles(dark, m.st.noColor)
 	m.filter.SetStyles(m.st.inputStyles())
-	m.spinner.Style = m.st.spinner.Style
+	m.walk.spinner.Style = m.st.spinner.Style
 	if m.review.sh.Dialog() != nil {
 		m.review.sh.Dialog().rebuild()
 	}

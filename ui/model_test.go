@@ -75,7 +75,7 @@ func fixture(t *testing.T, repos ...vcsdetect.Repo) *Model {
 		t.Fatal("fixture models do not scan")
 		return vcsdetect.Stats{}, nil
 	}, Describe: func(context.Context, vcsdetect.Repo) vcsdetect.Details { return vcsdetect.Details{} }})
-	m.scanGen = 1
+	m.walk.gen = 1
 	m.Update(scanBatchMsg{gen: 1, repos: repos, done: true, stats: vcsdetect.Stats{Dirs: 40, Repos: len(repos)}})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	return m
@@ -178,7 +178,7 @@ func TestEnterBuildsProposalOffTheUpdateLoop(t *testing.T) {
 	}
 	m := New(Config{Dir: dir})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.scanGen = 1
+	m.walk.gen = 1
 	m.Update(scanBatchMsg{gen: 1, done: true, repos: []vcsdetect.Repo{
 		{Path: filepath.Join(dir, "one"), Name: "one", Kind: vcsdetect.KindGit},
 		{Path: filepath.Join(dir, "two"), Name: "two", Kind: vcsdetect.KindGit},
@@ -362,7 +362,7 @@ func TestRememberedIsNotUnsaved(t *testing.T) {
 
 func TestStaleScanResultsDropped(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	m.scanGen = 2 // a rescan started
+	m.walk.gen = 2 // a rescan started
 	m.Update(scanBatchMsg{gen: 1, repos: []vcsdetect.Repo{repo("ghost", "main")}})
 	for _, r := range m.picker.Shown() {
 		if r.Name == "ghost" {

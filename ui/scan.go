@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/internal/panics"
 	"github.com/rootpick/rootpick/internal/safetext"
@@ -83,32 +84,44 @@ type scanBatchMsg struct {
 	err      error
 }
 
-// stopScan cancels the running walk, if any: a rescan or a quit must not
+// scanState is the walk: its generation, which stamps every message of
+// one scan so that the results of a cancelled scan are dropped, whether it
+// runs, its box and how to cancel it, what it has counted, and the
+// spinner of the scan line. The model hands it what it needs on each
+// call; it keeps no pointer into the model.
+type scanState struct {
+	gen     int
+	running bool
+	box     *scanBox
+	cancel  context.CancelFunc
+	stats   vcsdetect.Stats
+	err     error
+	// elapsed is the walk's running time, as sent by the walk; start is
+	// when it started, for the spinner's clock.
+	elapsed time.Duration
+	start   time.Time
+	spinner spinner.Model
+}
+
+// stop cancels the running walk, if any: a rescan or a quit must not
 // leave it running.
-func (m *Model) stopScan() {
-	if m.scanCancel != nil {
-		m.scanCancel()
-		m.scanCancel = nil
+func (s *scanState) stop() {
+	if s.cancel != nil {
+		s.cancel()
+		s.cancel = nil
 	}
 }
 
-// scan starts a scan and its spinner (a second tick chain started while
-// one runs is dropped by the spinner's tag).
-func (m *Model) scan() tea.Cmd {
-	return tea.Batch(m.startScan(), m.spinner.Tick)
-}
-
-// startScan cancels the running scan and starts a new generation.
-func (m *Model) startScan() tea.Cmd {
-	m.stopScan()
-	m.scanGen++
-	m.scanning = true
-	m.scanErr = nil
-	m.scanBox = nil
-	m.scanStats, m.scanElapsed, m.scanStart = vcsdetect.Stats{}, 0, time.Time{}
-	m.picker.Reset()
-	m.newPool() // the facts are read again for the new scan
-	gen, scan, dir, opts := m.scanGen, m.cfg.Scan, m.cfg.Dir, m.cfg.ScanOptions
+// begin cancels the running walk and starts a new generation: the
+// command starts the walk of dir with scan.
+func (s *scanState) begin(scan ScanFunc, dir string, opts vcsdetect.Options) tea.Cmd {
+	s.stop()
+	s.gen++
+	s.running = true
+	s.err = nil
+	s.box = nil
+	s.stats, s.elapsed, s.start = vcsdetect.Stats{}, 0, time.Time{}
+	gen := s.gen
 	return func() tea.Msg {
 		ctx, cancel := context.WithCancel(context.Background())
 		box := newScanBox()
@@ -129,12 +142,14 @@ func (m *Model) startScan() tea.Cmd {
 	}
 }
 
-func (m *Model) onScanStarted(msg scanStartedMsg) tea.Cmd {
-	if msg.gen != m.scanGen {
+// started takes the box of the walk begun, unless a newer one began
+// meanwhile.
+func (s *scanState) started(msg scanStartedMsg) tea.Cmd {
+	if msg.gen != s.gen {
 		msg.cancel() // a newer scan started meanwhile
 		return nil
 	}
-	m.scanBox, m.scanCancel, m.scanStart = msg.box, msg.cancel, msg.start
+	s.box, s.cancel, s.start = msg.box, msg.cancel, msg.start
 	return readScan(msg.gen, msg.box, FrameInterval) // the first rows at once
 }
 
@@ -174,26 +189,6 @@ func readScan(gen int, box *scanBox, wait time.Duration) tea.Cmd {
 	}
 }
 
-func (m *Model) onScanBatch(msg scanBatchMsg) tea.Cmd {
-	if msg.gen != m.scanGen {
-		return nil // from a cancelled scan
-	}
-	m.picker.AddAll(msg.repos)
-	m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
-	if msg.progress || msg.done {
-		m.scanStats, m.scanElapsed = msg.stats, msg.elapsed
-	}
-	if msg.done {
-		m.scanning = false
-		m.facts.wanted = m.facts.wanted[:0] // now the rows on screen too (rowFacts.want)
-		m.scanErr = msg.err
-		m.stopScan()
-		settleHeap()
-		return nil
-	}
-	return readScan(msg.gen, m.scanBox, scanBatchWait(m.picker.Len()))
-}
-
 // listedGCPercent is the garbage collector's GOGC once a scan is done.
 // The list is then most of the heap and stays (about 11 MB at 48,750
 // repositories); what comes next — frames, filter results — is garbage
@@ -228,20 +223,20 @@ func settleHeap() {
 // scanHeader is the scanning part of the header: nothing while the walk
 // runs (the scan line above the status line counts it: scanline.go);
 // once it is done, what was skipped or could not be read, if anything.
-func (m *Model) scanHeader() []string {
-	st := m.scanStats
+func (s *scanState) header(sty styles) []string {
+	st := s.stats
 	switch {
-	case m.scanning:
+	case s.running:
 		return nil
-	case m.scanErr != nil:
-		return []string{m.st.err.Render("scan failed: " + safetext.Escape(m.scanErr.Error()))}
+	case s.err != nil:
+		return []string{sty.err.Render("scan failed: " + safetext.Escape(s.err.Error()))}
 	}
 	var parts []string
 	if st.Skipped > 0 {
-		parts = append(parts, m.st.dim.Render(plural(st.Skipped, "folder", "folders")+" skipped"))
+		parts = append(parts, sty.dim.Render(plural(st.Skipped, "folder", "folders")+" skipped"))
 	}
 	if st.Warnings > 0 {
-		parts = append(parts, m.st.warn.Render(plural(st.Warnings, "unreadable folder", "unreadable folders")+" skipped"))
+		parts = append(parts, sty.warn.Render(plural(st.Warnings, "unreadable folder", "unreadable folders")+" skipped"))
 	}
 	return parts
 }

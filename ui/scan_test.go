@@ -22,7 +22,7 @@ import (
 func TestScanHeaderLiveCount(t *testing.T) {
 	m := New(Config{Dir: "/work/demo"})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
-	m.scanGen, m.scanning = 1, true
+	m.walk.gen, m.walk.running = 1, true
 	m.Update(scanBatchMsg{gen: 1, repos: []vcsdetect.Repo{repo("a", "main")}, progress: true,
 		stats: vcsdetect.Stats{Dirs: 1234, Repos: 1, Skipped: 7, Warnings: 2}, elapsed: 1520 * time.Millisecond})
 	h := ansi.Strip(m.scanLine())
@@ -199,5 +199,24 @@ func TestScanEndShowsAtOnce(t *testing.T) {
 	msg := readScan(1, box, time.Hour)().(scanBatchMsg)
 	if took := time.Since(start); took > time.Second || !msg.done || len(msg.repos) != 1 {
 		t.Fatalf("after %v: done %v, %d repositories; want the end and a/ at once", took, msg.done, len(msg.repos))
+	}
+}
+
+// TestTheWalkDropsWhatAnOlderScanSends: the walk's state (scanState)
+// keeps its generation: the start of a walk a newer scan replaced is
+// cancelled and its box not taken; the end of a walk that failed says so
+// in the header, with the rows it listed.
+func TestTheWalkDropsWhatAnOlderScanSends(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.walk.gen, m.walk.running = 5, true
+	cancelled := false
+	old := newScanBox()
+	m.Update(scanStartedMsg{gen: 4, box: old, cancel: func() { cancelled = true }})
+	if !cancelled || m.walk.box == old {
+		t.Fatalf("an older walk's start: cancelled %v, its box taken %v; want cancelled, not taken", cancelled, m.walk.box == old)
+	}
+	m.Update(scanBatchMsg{gen: 5, done: true, err: errors.New("the disk went away")})
+	if h := strings.Split(screen(m), "\n")[0]; !strings.Contains(h, "scan failed: the disk went away") {
+		t.Fatalf("the header after a failed walk: %q; want it to say the scan failed, and why", h)
 	}
 }

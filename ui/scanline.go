@@ -14,28 +14,64 @@ import (
 // counts beside it never move.
 var scanSpinner = spinner.MiniDot
 
-// onSpinnerTick moves the spinner and the elapsed time while a scan runs;
-// once it is done the ticks stop (the next scan starts them again).
-// Only the scan line changes: a tick costs one frame of the visible rows,
-// whatever the size of the list (BenchmarkScanTick).
-func (m *Model) onSpinnerTick(msg spinner.TickMsg) tea.Cmd {
-	if !m.scanning {
-		return nil
-	}
-	if msg.Time.After(m.now) {
-		m.now = msg.Time
-	}
-	var cmd tea.Cmd
-	m.spinner, cmd = m.spinner.Update(msg)
+// scan starts a scan and its spinner (a second tick chain started while
+// one runs is dropped by the spinner's tag).
+func (m *Model) scan() tea.Cmd {
+	return tea.Batch(m.startScan(), m.walk.spinner.Tick)
+}
+
+// startScan cancels the running scan and starts a new generation, with
+// the list emptied and the facts read again.
+func (m *Model) startScan() tea.Cmd {
+	cmd := m.walk.begin(m.cfg.Scan, m.cfg.Dir, m.cfg.ScanOptions)
+	m.picker.Reset()
+	m.newPool() // the facts are read again for the new scan
 	return cmd
 }
 
-// scanTime is how long the running scan has taken: the walk's own count,
-// or the clock since it started when the spinner has seen a later time.
-func (m *Model) scanTime() time.Duration {
-	e := m.scanElapsed
-	if m.scanning && !m.scanStart.IsZero() && m.now.After(m.scanStart) {
-		e = max(e, m.now.Sub(m.scanStart))
+// onScanBatch lists the repositories found since the last batch and
+// takes the counts; at the end of the walk, the rows on screen are read
+// ahead too and the heap settles.
+func (m *Model) onScanBatch(msg scanBatchMsg) tea.Cmd {
+	if msg.gen != m.walk.gen {
+		return nil // from a cancelled scan
+	}
+	m.picker.AddAll(msg.repos)
+	m.list.follow(m.picker.Cursor(), m.picker.ShownLen())
+	if msg.progress || msg.done {
+		m.walk.stats, m.walk.elapsed = msg.stats, msg.elapsed
+	}
+	if msg.done {
+		m.walk.running = false
+		m.facts.wanted = m.facts.wanted[:0] // now the rows on screen too (rowFacts.want)
+		m.walk.err = msg.err
+		m.walk.stop()
+		settleHeap()
+		return nil
+	}
+	return readScan(msg.gen, m.walk.box, scanBatchWait(m.picker.Len()))
+}
+
+// tick moves the spinner while a scan runs; once it is done the ticks
+// stop (the next scan starts them again). Only the scan line changes: a
+// tick costs one frame of the visible rows, whatever the size of the list
+// (BenchmarkScanTick).
+func (s *scanState) tick(msg spinner.TickMsg) tea.Cmd {
+	if !s.running {
+		return nil
+	}
+	var cmd tea.Cmd
+	s.spinner, cmd = s.spinner.Update(msg)
+	return cmd
+}
+
+// took is how long the running scan has taken at now: the walk's own
+// count, or the clock since it started when the spinner has seen a later
+// time.
+func (s *scanState) took(now time.Time) time.Duration {
+	e := s.elapsed
+	if s.running && !s.start.IsZero() && now.After(s.start) {
+		e = max(e, now.Sub(s.start))
 	}
 	return e
 }
@@ -45,13 +81,19 @@ func (m *Model) scanTime() time.Duration {
 // unreadable, and the time so far, wrapped on a narrow screen. Empty when
 // no scan runs.
 func (m *Model) scanLine() string {
-	if !m.scanning {
+	return m.walk.line(m.picker.Len(), m.st, m.width, m.now)
+}
+
+// line is the scan line at width w and time now, with listed rows found
+// so far.
+func (s *scanState) line(listed int, sty styles, w int, now time.Time) string {
+	if !s.running {
 		return ""
 	}
-	st := m.scanStats
+	st := s.stats
 	parts := []string{
 		plural(st.Dirs, "folder", "folders"),
-		plural(max(st.Repos, m.picker.Len()), "repository", "repositories"),
+		plural(max(st.Repos, listed), "repository", "repositories"),
 	}
 	if st.Skipped > 0 {
 		parts = append(parts, itoa(st.Skipped)+" skipped")
@@ -59,14 +101,14 @@ func (m *Model) scanLine() string {
 	if st.Warnings > 0 {
 		parts = append(parts, itoa(st.Warnings)+" unreadable")
 	}
-	if e := m.scanTime(); e > 0 {
+	if e := s.took(now); e > 0 {
 		parts = append(parts, e.Round(100*time.Millisecond).String())
 	}
-	items := []string{m.spinner.View() + " " + m.st.pending.Render("scanning") + " " + m.st.dim.Render(parts[0])}
+	items := []string{s.spinner.View() + " " + sty.pending.Render("scanning") + " " + sty.dim.Render(parts[0])}
 	for _, p := range parts[1:] {
-		items = append(items, m.st.dim.Render(p))
+		items = append(items, sty.dim.Render(p))
 	}
-	return wrapItems(items, m.st.dim.Render(" · "), m.width)
+	return wrapItems(items, sty.dim.Render(" · "), w)
 }
 
 // depthText says how deep the scan looks.
@@ -82,13 +124,13 @@ func (m *Model) depthText() string {
 // what to try next.
 func (m *Model) emptyView(w, h int) string {
 	dir := safetext.Escape(home(m.cfg.Dir))
-	if m.scanning {
+	if m.walk.running {
 		return wrapIndent("  ", "Scanning "+dir+" "+m.depthText()+"…", m.st.dim, w)
 	}
-	if m.scanErr != nil {
-		return wrapIndent("  ", "The scan of "+dir+" failed: "+safetext.Escape(m.scanErr.Error()), m.st.err, w)
+	if m.walk.err != nil {
+		return wrapIndent("  ", "The scan of "+dir+" failed: "+safetext.Escape(m.walk.err.Error()), m.st.err, w)
 	}
-	st, opts := m.scanStats, m.cfg.ScanOptions
+	st, opts := m.walk.stats, m.cfg.ScanOptions
 	scanned := "Walked " + plural(st.Dirs, "folder", "folders") + " " + m.depthText()
 	var notes []string
 	if st.Skipped > 0 {
