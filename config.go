@@ -16,6 +16,7 @@ import (
 	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // The config file gives defaults to the flags of the same meaning, so that
@@ -115,7 +116,7 @@ type configServer struct {
 // spec is the server as the hub takes it, labelled with its name.
 func (s configServer) spec() mcpconn.Spec {
 	return mcpconn.Spec{Name: s.Name, Command: s.Command, URL: string(s.URL),
-		Enforce: mcpconn.Enforce(s.Enforce), AllowRead: s.AllowRead, AllowWrite: s.AllowWrite, AllowSocket: s.AllowSocket, Network: mcpconn.Network(s.Network), ReadOnly: bool(s.ReadOnly)}
+		Enforce: launch.Enforce(s.Enforce), AllowRead: s.AllowRead, AllowWrite: s.AllowWrite, AllowSocket: s.AllowSocket, Network: launch.Network(s.Network), ReadOnly: bool(s.ReadOnly)}
 }
 
 // server is the server of that name, or false.

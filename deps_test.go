@@ -31,6 +31,14 @@ var notInBinary = []struct {
 	{"github.com/kevinburke/ssh_config", false, "go-git's ssh transport"},
 	{"github.com/golang/groupcache", false, "go-git's http transport"},
 	{"dario.cat/mergo", false, "go-git's top-level package (merging options)"},
+	// What only tests may use: their helpers, their servers, the test
+	// hook a test build adds (testpanic_e2e.go, build tag e2e).
+	{"testing", false, "the standard library's test framework: a package of the binary that imports it is a test helper"},
+	{"github.com/rootpick/rootpick/internal/testproc", false, "the tests' process and wait helpers"},
+	{"github.com/rootpick/rootpick/internal/testskip", false, "the tests' skip ledger"},
+	{"github.com/rootpick/rootpick/mcpconn/faultserver", false, "the servers that misbehave on purpose for the tests"},
+	{"github.com/rootpick/rootpick/mcpconn/enforcetest", false, "tests only"},
+	{"github.com/rootpick/rootpick/vcsdetect/internal/gentree", false, "the trees the benchmarks and tests walk"},
 }
 
 // TestBinaryLeavesOutUnusedDependencies keeps the packages that made a

@@ -12,7 +12,7 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/redact"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 	"mvdan.cc/sh/v3/shell"
 )
 
@@ -213,7 +213,7 @@ func useStateDir(e *env, dir string) error {
 
 // enforceFlag is --enforce, and a server's enforce in the config file:
 // whether the kernel enforces what a stdio server may open (on, off or
-// require; see mcpconn.Enforce).
+// require; see launch.Enforce).
 type enforceFlag string
 
 func (e *enforceFlag) Decode(ctx *kong.DecodeContext) error {
@@ -250,7 +250,7 @@ func checkEnforce(s string) (enforceFlag, error) {
 }
 
 // networkFlag is --network and a server's network in the config file:
-// on or off (mcpconn.Network).
+// on or off (launch.Network).
 type networkFlag string
 
 func (n *networkFlag) Decode(ctx *kong.DecodeContext) error {
@@ -258,7 +258,7 @@ func (n *networkFlag) Decode(ctx *kong.DecodeContext) error {
 	if err := ctx.Scan.PopValueInto("on|off", &s); err != nil {
 		return err
 	}
-	v, err := mcpconn.ParseNetwork(s)
+	v, err := launch.ParseNetwork(s)
 	*n = networkFlag(v)
 	return err
 }
@@ -269,7 +269,7 @@ func (n *networkFlag) UnmarshalTOML(v any) error {
 	if !ok {
 		return wrongType("a string", v)
 	}
-	got, err := mcpconn.ParseNetwork(s)
+	got, err := launch.ParseNetwork(s)
 	*n = networkFlag(got)
 	return err
 }

@@ -1,6 +1,6 @@
 package main
 
-import "github.com/rootpick/rootpick/mcpconn"
+import "github.com/rootpick/rootpick/mcpconn/launch"
 
 // init, not main, hands over to a server's guard: it must run before the
 // command line is parsed (a guard's arguments are its server's command),
@@ -9,5 +9,5 @@ import "github.com/rootpick/rootpick/mcpconn"
 // In any other run GuardMain returns at once, and rootpick's stdio servers
 // (the picker's and the proxy's) are started under a guard that ends each
 // server's whole tree should rootpick die, even by SIGKILL
-// (see mcpconn.GuardMain).
-func init() { mcpconn.GuardMain() }
+// (see launch.GuardMain).
+func init() { launch.GuardMain() }

@@ -23,7 +23,7 @@ import (
 	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/internal/wrapplan"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 	"github.com/rootpick/rootpick/ui"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
@@ -351,11 +351,11 @@ var runningAsRoot = func() bool { return os.Geteuid() == 0 }
 // enforces it here (Landlock) or it is advisory.
 func serving(s hostcfg.Server, grants wrapplan.Grants) string {
 	profile := cmp.Or(s.Profile, consent.DefaultProfile)
-	setting, err := mcpconn.ParseEnforce(s.ProxyFlag("--enforce"))
+	setting, err := launch.ParseEnforce(s.ProxyFlag("--enforce"))
 	if err != nil {
-		setting = mcpconn.EnforceDefault
+		setting = launch.EnforceDefault
 	}
-	return fmt.Sprintf("profile %s: %s; %s", shown(profile), grants.In(s.ProxyFlag("--state-dir"), profile), mcpconn.WouldEnforce(setting))
+	return fmt.Sprintf("profile %s: %s; %s", shown(profile), grants.In(s.ProxyFlag("--state-dir"), profile), launch.WouldEnforce(setting))
 }
 
 // shown is text from a host's file (a name, a command line, an error that

@@ -14,7 +14,7 @@ import (
 	"github.com/rootpick/rootpick/internal/panics"
 	"github.com/rootpick/rootpick/internal/prefetch"
 	"github.com/rootpick/rootpick/internal/wrapplan"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // prefetchFunc fetches what a launcher would download (prefetch.Run).
@@ -25,13 +25,13 @@ type prefetchFunc func(ctx context.Context, l prefetch.Launcher, opts prefetch.O
 var prefetchRun prefetchFunc = prefetch.Run
 
 // confineFunc puts a prefetch under the boundary its server will run
-// under (mcpconn.Confine).
+// under (launch.Confine).
 type confineFunc = func(cmd *exec.Cmd) (finish func(error) error, err error)
 
 // prefetchConfine is what hosts wrap confines a prefetch with; only the
 // tests that break one defence on purpose, to see that the other holds,
 // replace it.
-var prefetchConfine confineFunc = mcpconn.Confine
+var prefetchConfine confineFunc = launch.Confine
 
 // prefetchAll fetches, one after the other, what the wrapped launchers
 // would download on the host's first start: the host gives a server a

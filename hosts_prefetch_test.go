@@ -108,7 +108,7 @@ func fakeLauncher(t *testing.T, path, body string) {
 // unconfined is a Confine that runs the command as it is: for the tests
 // of what the prefetch says, and of one defence with the other broken on
 // purpose (the confined prefetch: TestHostsWrapPrefetchIsEnforced, which
-// uses mcpconn.Confine, as hosts wrap does).
+// uses launch.Confine, as hosts wrap does).
 func unconfined(*exec.Cmd) (func(error) error, error) {
 	return func(err error) error { return err }, nil
 }

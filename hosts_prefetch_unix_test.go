@@ -17,7 +17,7 @@ import (
 	"github.com/rootpick/rootpick/internal/testproc"
 	"github.com/rootpick/rootpick/internal/testskip"
 	"github.com/rootpick/rootpick/internal/wrapplan"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // TestHostsWrapPrefetchIsEnforced: hosts wrap's prefetch runs under the
@@ -30,7 +30,7 @@ func TestHostsWrapPrefetchIsEnforced(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("Landlock is Linux's: elsewhere nothing is fetched ahead (TestHostsPrefetchNotConfinedIsNotRun)")
 	}
-	if err := mcpconn.CanConfine(); err != nil {
+	if err := launch.CanConfine(); err != nil {
 		testskip.Skip(t, "landlock", err.Error()+": run the enforcement tests on Linux 5.13 or later with Landlock on")
 	}
 	home, project := launcherSandbox(t)
@@ -46,7 +46,7 @@ mkdir -p "$c"
 if cat "$HOME/.ssh/id_ed25519" > "$c/stolen" 2> "$c/read-error"; then echo read > "$c/result"; else echo refused > "$c/result"; fi
 cp "$HOME/.ssh/id_ed25519" `+exfil+` 2>/dev/null
 echo "$*" > "$c/marker"`)
-	realPrefetch(t, mcpconn.Confine)
+	realPrefetch(t, launch.Confine)
 	var errb bytes.Buffer
 	if err := run([]string{"hosts", "wrap", "claude", "--yes", "--prefetch", "--project", project}, io.Discard, &errb); err != nil {
 		t.Fatalf("wrap: %v\n%s", err, errb.String())

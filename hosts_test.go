@@ -23,7 +23,7 @@ import (
 	"github.com/rootpick/rootpick/internal/hostcfg"
 	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/internal/wrapplan"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 	"github.com/rootpick/rootpick/ui"
 )
 
@@ -142,7 +142,7 @@ func TestHostsListServing(t *testing.T) {
 		}
 		return out.String()
 	}
-	enforced := mcpconn.WouldEnforce(mcpconn.EnforceOn).String()
+	enforced := launch.WouldEnforce(launch.EnforceOn).String()
 	if !strings.HasPrefix(enforced, "enforced (Landlock ABI ") && !strings.HasPrefix(enforced, "advisory: ") {
 		t.Fatalf("WouldEnforce says %q", enforced)
 	}

@@ -19,6 +19,8 @@ import (
 	"github.com/rootpick/rootpick/internal/hostcfg"
 	"github.com/rootpick/rootpick/internal/logfile"
 	"github.com/rootpick/rootpick/internal/screen"
+	"github.com/rootpick/rootpick/mcpconn/launch"
+	"github.com/rootpick/rootpick/mcpconn/proxy"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/alecthomas/kong"
@@ -150,7 +152,7 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 	defer closeLog()
 	// Orphans of the servers' processes (a grandchild that called setsid()
 	// and whose parent died) become ours, so they can be ended on quit.
-	if err := mcpconn.BecomeSubreaper(); err != nil {
+	if err := launch.BecomeSubreaper(); err != nil {
 		logger.Info("orphans of servers cannot be adopted", "err", err)
 	}
 
@@ -162,7 +164,7 @@ func (c *pickCmd) pick(e *env, dir string, specs []mcpconn.Spec) error {
 	if logProblem != "" && storeProblem == "" {
 		storeProblem = logProblem
 	}
-	proxyDir := mcpconn.ProxyDir(state)
+	proxyDir := proxy.Dir(state)
 	// No server named: the built-in demo, unless the profile has its own
 	// consumers (the hosts' servers wrapped for it, its running proxies):
 	// the picker of a profile serves those, and a demo server beside them
@@ -375,7 +377,7 @@ func (c *pickCmd) serverSpecs(command []string, cfg *configFile) ([]mcpconn.Spec
 // read is logged and skipped.
 func profileConsumers(e *env, proxyDir, profile string, logger *slog.Logger) []string {
 	var out []string
-	if entries, err := mcpconn.ListProxies(proxyDir, profile); err == nil {
+	if entries, err := proxy.List(proxyDir, profile); err == nil {
 		for _, p := range entries {
 			out = append(out, cmp.Or(p.Host, "a host")+" → "+cmp.Or(p.Name, p.Server, p.Command))
 		}
@@ -468,7 +470,7 @@ type sandboxFlags struct {
 	AllowWrite []string    `name:"allow-write" type:"path" placeholder:"DIR" sep:"none" group:"servers" help:"Let each stdio server also read and write DIR (repeatable)."`
 	// AllowSocket is held to the socket by Landlock from ABI 9 only:
 	// below it the server may then make unix sockets at all, which the
-	// dialog and the pane say (mcpconn.Policy.UnixSockets).
+	// dialog and the pane say (launch.Policy.UnixSockets).
 	Network     networkFlag `placeholder:"on|off" group:"servers" help:"Whether each stdio server may use the network when enforced: on (the default) or off (every TCP and UDP socket refused, loopback included)."`
 	AllowSocket []string    `name:"allow-socket" type:"path" placeholder:"SOCKET" sep:"none" group:"servers" help:"Let each stdio server connect to the unix socket SOCKET (an agent's, a database's; repeatable). Unix sockets are refused otherwise; below Landlock ABI 9 this lets the server reach any unix socket, and rootpick says so."`
 }
@@ -481,7 +483,7 @@ func (f sandboxFlags) apply(s *mcpconn.Spec) {
 		return
 	}
 	if f.Enforce != "" {
-		s.Enforce = mcpconn.Enforce(f.Enforce)
+		s.Enforce = launch.Enforce(f.Enforce)
 	}
 	if len(f.AllowRead) > 0 {
 		s.AllowRead = slices.Clone(f.AllowRead)
@@ -493,6 +495,6 @@ func (f sandboxFlags) apply(s *mcpconn.Spec) {
 		s.AllowSocket = slices.Clone(f.AllowSocket)
 	}
 	if f.Network != "" {
-		s.Network = mcpconn.Network(f.Network)
+		s.Network = launch.Network(f.Network)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/rootpick/rootpick/internal/paths"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/proxy"
 )
 
 // TestProfileConsumers: the servers an agent host runs through rootpick
@@ -25,7 +25,7 @@ func TestProfileConsumers(t *testing.T) {
   "git": {"command": "uvx", "args": ["mcp-server-git"]}
 }}`+"\n")
 	e := &env{dirs: paths.FromEnv()}
-	dir := mcpconn.ProxyDir(paths.State{Dir: filepath.Join(home, ".state", "rootpick")})
+	dir := proxy.Dir(paths.State{Dir: filepath.Join(home, ".state", "rootpick")})
 	log := slog.New(slog.DiscardHandler)
 	if got := profileConsumers(e, dir, "work", log); !slices.Equal(got, []string{"claude → fs"}) {
 		t.Errorf("work's consumers: %q", got)

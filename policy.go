@@ -11,6 +11,7 @@ import (
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/internal/wrapplan"
 	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // policyCmd prints what a stdio server would be allowed to open, started
@@ -70,15 +71,15 @@ func (o *policyCmd) Run(e *env) error {
 	if len(readOnly) > 0 {
 		note += fmt.Sprintf(", %d of them read-only", len(readOnly))
 	}
-	p := mcpconn.BuildPolicy(mcpconn.PolicyInput{Command: command, Env: os.Environ(), Consented: readWrite, ReadOnly: readOnly,
+	p := launch.BuildPolicy(launch.PolicyInput{Command: command, Env: os.Environ(), Consented: readWrite, ReadOnly: readOnly,
 		AllowRead: spec.AllowRead, AllowWrite: spec.AllowWrite, AllowSocket: spec.AllowSocket, NoNetwork: spec.Network.Off()})
-	printPolicy(e.stdout, command, p, mcpconn.WouldEnforce(spec.Enforce), note)
+	printPolicy(e.stdout, command, p, launch.WouldEnforce(spec.Enforce), note)
 	return nil
 }
 
 // printPolicy writes what policy grants the server command, enforced or
 // not as enf says, one path a line.
-func printPolicy(w io.Writer, command []string, p mcpconn.Policy, enf mcpconn.Enforcement, note string) {
+func printPolicy(w io.Writer, command []string, p launch.Policy, enf launch.Enforcement, note string) {
 	home, _ := os.UserHomeDir()
 	fmt.Fprintf(w, "%s: %s; %s\n", wrapplan.CommandLine(command[0], command[1:]), enf.String(), note)
 	if !enf.Enforced {
@@ -98,7 +99,7 @@ func printPolicy(w io.Writer, command []string, p mcpconn.Policy, enf mcpconn.En
 		}
 		fmt.Fprintf(w, "  %-*s  %s  (%s)\n", width, pp.Access, wrapplan.ShownFolder(pp.Path, home), why)
 	}
-	fmt.Fprintf(w, "  %-*s  %s  (%s)\n", width, "read+write+exec", "its own TMPDIR, made at each start, removed after", mcpconn.WhyTmp)
+	fmt.Fprintf(w, "  %-*s  %s  (%s)\n", width, "read+write+exec", "its own TMPDIR, made at each start, removed after", launch.WhyTmp)
 	fmt.Fprintf(w, "network   %s\n", p.NetworkWords())
 	fmt.Fprintf(w, "sockets   %s\n", safetext.Escape(p.UnixSockets(enf.ABI)))
 	fmt.Fprintln(w, "metadata  mode and times only where it may write; owner and extended attributes nowhere")

@@ -25,6 +25,8 @@ import (
 	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/internal/redact"
 	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
+	"github.com/rootpick/rootpick/mcpconn/proxy"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -159,11 +161,11 @@ func (o *proxyCmd) Run(e *env) error {
 	defer ctx.stop()
 	hurry, stopHurry := secondSignal()
 	defer stopHurry()
-	source := mcpconn.NewStoreSource(ctx, store)
+	source := proxy.NewStoreSource(ctx, store)
 	reg := newProxyRegistrar(state, o.Profile, logger.Warn)
 	defer reg.close()
 	logger.Info("proxy start", "profile", o.Profile, "server", label, "store", store.Path())
-	err = mcpconn.RunProxy(ctx, &mcpconn.HostTransport{Logger: logger}, mcpconn.ProxyOptions{
+	err = proxy.Run(ctx, &proxy.HostTransport{Logger: logger}, proxy.Options{
 		Name:            o.Name,
 		Command:         command,
 		ProtocolVersion: o.Protocol,
@@ -171,11 +173,11 @@ func (o *proxyCmd) Run(e *env) error {
 		Logger:          logger,
 		Status:          reg.update,
 		NoConsent:       noConsentNote(o.Profile, o.StateDir),
-		Enforce:         mcpconn.Enforce(o.Enforce),
+		Enforce:         launch.Enforce(o.Enforce),
 		AllowRead:       o.AllowRead,
 		AllowWrite:      o.AllowWrite,
 		AllowSocket:     o.AllowSocket,
-		Network:         mcpconn.Network(o.Network),
+		Network:         launch.Network(o.Network),
 		ReadOnly:        o.ReadOnly,
 		Hurry:           hurry,
 		Notice:          stderr,
@@ -294,14 +296,14 @@ func newProxyRegistrar(state paths.State, profile string, warn func(string, ...a
 	return &proxyRegistrar{state: state, profile: profile, warn: warn}
 }
 
-func (r *proxyRegistrar) update(st mcpconn.ProxyStatus) {
+func (r *proxyRegistrar) update(st proxy.Status) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return
 	}
-	e := mcpconn.ProxyEntry{PID: os.Getpid(), Profile: r.profile, Updated: time.Now(), ProxyStatus: st}
-	if err := mcpconn.RegisterProxy(r.state, e); err != nil {
+	e := proxy.Entry{PID: os.Getpid(), Profile: r.profile, Updated: time.Now(), Status: st}
+	if err := proxy.Register(r.state, e); err != nil {
 		r.warn("registering the proxy", "err", err)
 	}
 }
@@ -310,7 +312,7 @@ func (r *proxyRegistrar) close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed = true
-	mcpconn.UnregisterProxy(r.state, os.Getpid())
+	proxy.Unregister(r.state, os.Getpid())
 }
 
 // printHostConfig prints the snippet that makes host launch the server

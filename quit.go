@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // sweepGrace is how long what is left after the servers were stopped gets
@@ -18,7 +19,7 @@ const sweepGrace = 500 * time.Millisecond
 // call more than once.
 func stopServers(hub *mcpconn.Hub, logger *slog.Logger) {
 	_ = hub.Close()
-	if n := mcpconn.EndDescendants(sweepGrace); n > 0 {
+	if n := launch.EndDescendants(sweepGrace); n > 0 {
 		logger.Warn("ended processes left behind by servers", "count", n)
 	}
 }

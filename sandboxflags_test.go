@@ -11,6 +11,7 @@ import (
 
 	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // TestSandboxFlagsAndConfig: --enforce, --allow-read and --allow-write
@@ -51,32 +52,32 @@ url = "http://127.0.0.1:1/mcp"
 	}
 	got := specs()
 	fs := got["fs"]
-	if fs.Network != mcpconn.NetworkOff {
+	if fs.Network != launch.NetworkOff {
 		t.Errorf("fs's network from the config file: %q", fs.Network)
 	}
 	if !slices.Equal(fs.AllowSocket, []string{filepath.Join(home, "agent.sock")}) {
 		t.Errorf("fs's allow-socket from the config file: %q", fs.AllowSocket)
 	}
-	if fs.Enforce != mcpconn.EnforceRequire || !slices.Equal(fs.AllowRead, []string{filepath.Join(home, "data"), "/srv/ro"}) || !slices.Equal(fs.AllowWrite, []string{"/dev/shm"}) {
+	if fs.Enforce != launch.EnforceRequire || !slices.Equal(fs.AllowRead, []string{filepath.Join(home, "data"), "/srv/ro"}) || !slices.Equal(fs.AllowWrite, []string{"/dev/shm"}) {
 		t.Errorf("fs from the config file: %q %q %q", fs.Enforce, fs.AllowRead, fs.AllowWrite)
 	}
-	if p := got["plain"]; p.Enforce != mcpconn.EnforceDefault || len(p.AllowRead)+len(p.AllowWrite) != 0 {
+	if p := got["plain"]; p.Enforce != launch.EnforceDefault || len(p.AllowRead)+len(p.AllowWrite) != 0 {
 		t.Errorf("plain: %q %q %q", p.Enforce, p.AllowRead, p.AllowWrite)
 	}
 
 	wd, _ := os.Getwd()
 	got = specs("--enforce", "off", "--allow-read", "rel", "--allow-write=/w", "--use", "fs", "--use", "remote", "--server", "other", "--", "cmd")
 	fs = got["fs"]
-	if fs.Enforce != mcpconn.EnforceOff || !slices.Equal(fs.AllowRead, []string{filepath.Join(wd, "rel")}) || !slices.Equal(fs.AllowWrite, []string{"/w"}) {
+	if fs.Enforce != launch.EnforceOff || !slices.Equal(fs.AllowRead, []string{filepath.Join(wd, "rel")}) || !slices.Equal(fs.AllowWrite, []string{"/w"}) {
 		t.Errorf("fs with the flags: %q %q %q", fs.Enforce, fs.AllowRead, fs.AllowWrite)
 	}
 	// A flag not given leaves the file's value.
 	fs = specs("--allow-read", "/only", "--use", "fs")["fs"]
-	if fs.Enforce != mcpconn.EnforceRequire || !slices.Equal(fs.AllowRead, []string{"/only"}) || !slices.Equal(fs.AllowWrite, []string{"/dev/shm"}) {
+	if fs.Enforce != launch.EnforceRequire || !slices.Equal(fs.AllowRead, []string{"/only"}) || !slices.Equal(fs.AllowWrite, []string{"/dev/shm"}) {
 		t.Errorf("fs with --allow-read only: %q %q %q", fs.Enforce, fs.AllowRead, fs.AllowWrite)
 	}
 	for _, name := range []string{"cmd", "other"} {
-		if s := got[name]; s.Enforce != mcpconn.EnforceOff || !slices.Equal(s.AllowRead, []string{filepath.Join(wd, "rel")}) || !slices.Equal(s.AllowWrite, []string{"/w"}) {
+		if s := got[name]; s.Enforce != launch.EnforceOff || !slices.Equal(s.AllowRead, []string{filepath.Join(wd, "rel")}) || !slices.Equal(s.AllowWrite, []string{"/w"}) {
 			t.Errorf("%s with the flags: %q %q %q", name, s.Enforce, s.AllowRead, s.AllowWrite)
 		}
 	}

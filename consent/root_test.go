@@ -200,3 +200,47 @@ func TestRoots(t *testing.T) {
 		t.Errorf("Roots(nil) = %v, %v, want nil, nil", roots, errs)
 	}
 }
+
+// TestRecheckReasons: each way a root can stop being servable is named.
+func TestRecheckReasons(t *testing.T) {
+	base := tempDir(t)
+	root := func(name string) Root {
+		p := filepath.Join(base, name)
+		if err := os.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r, err := NewRoot(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	gone := root("gone")
+	must(os.Remove(gone.Path))
+	swapped := root("swapped")
+	must(os.Rename(swapped.Path, swapped.Path+".old"))
+	must(os.Symlink("/etc", swapped.Path))
+	file := root("file")
+	must(os.Remove(file.Path))
+	must(os.WriteFile(file.Path, nil, 0o600))
+	ok := root("ok")
+	for _, tc := range []struct {
+		r    Root
+		want string
+	}{
+		{gone, "deleted or renamed"},
+		{swapped, "now resolves to /etc"},
+		{file, "no longer a readable folder"},
+		{ok, ""},
+	} {
+		if got := Recheck(tc.r); got != tc.want {
+			t.Errorf("Recheck(%s) = %q, want %q", filepath.Base(tc.r.Path), got, tc.want)
+		}
+	}
+}

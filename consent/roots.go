@@ -68,3 +68,23 @@ func wrapPathErr(path, step string, err error) error {
 	}
 	return &rootError{msg: msg, err: err}
 }
+
+// Recheck says why r, served until now, may no longer be served: its
+// folder was deleted or renamed, became unreadable or no folder, or now
+// resolves elsewhere (a link put in its place); "" if it still may be.
+// The hub withdraws such a root from every server, and rootpick proxy
+// from its child.
+func Recheck(r Root) string {
+	now, err := NewRoot(r.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "deleted or renamed"
+	case errors.Is(err, fs.ErrPermission):
+		return "no longer readable"
+	case err != nil:
+		return "no longer a readable folder"
+	case now.Path != r.Path:
+		return "now resolves to " + now.Path
+	}
+	return ""
+}

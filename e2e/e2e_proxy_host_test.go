@@ -14,12 +14,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/proxy"
 )
 
 // TestE2EProxyRefusesBadHostLines: the built binary's proxy, in front of
 // serve-demo, is fed lines a host may get wrong — not JSON, an object as
-// id, an empty array, a line over mcpconn.MaxHostLine — and answers each
+// id, an empty array, a line over proxy.MaxHostLine — and answers each
 // with its JSON-RPC error on stdout, answers the ping after them through
 // the server, logs what it refused without the lines themselves, and ends
 // with exit 0 when stdin closes.
@@ -126,7 +126,7 @@ func TestE2EProxyRefusesBadHostLines(t *testing.T) {
 	send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"e2e-host","version":"1"}}}` + "\n")
 	until(`"init"`)
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
-	pad := strings.Repeat("a", mcpconn.MaxHostLine)
+	pad := strings.Repeat("a", proxy.MaxHostLine)
 	send("hello\n")
 	send(`{"jsonrpc":"2.0","id":{},"method":"ping"}` + "\n")
 	send("[]\n")

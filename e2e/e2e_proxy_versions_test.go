@@ -18,6 +18,7 @@ import (
 
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/proxy"
 )
 
 // lineHost speaks newline-delimited JSON-RPC to a process's stdio.
@@ -127,7 +128,7 @@ func TestE2EProxyVersionMatrix(t *testing.T) {
 		{"everything", []string{"node", every, "stdio"}, "get-roots-list"},
 		{"go-sdk", []string{bin, "serve-demo"}, "list_roots"},
 	}
-	versions := append(append([]string(nil), mcpconn.RootsVersions...), "2026-07-28")
+	versions := append(append([]string(nil), proxy.RootsVersions...), "2026-07-28")
 	for _, srv := range servers {
 		for _, v := range versions {
 			t.Run(srv.name+"/"+v, func(t *testing.T) {

@@ -20,7 +20,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/proxy"
 )
 
 // plantCase mangles the consent of profile "p" under state, which holds a
@@ -248,14 +248,14 @@ func TestE2EProxyServesOnlyOwnConsent(t *testing.T) {
 				return
 			}
 			if said := entry.Problem + " " + strings.Join(entry.Dropped, " "); !strings.Contains(said, c.why) {
-				t.Errorf("the proxy's entry does not say %q: %+v", c.why, entry.ProxyStatus)
+				t.Errorf("the proxy's entry does not say %q: %+v", c.why, entry.Status)
 			}
 		})
 	}
 }
 
 // readEntry reads proxy pid's registry entry, waiting a little for it.
-func readEntry(t *testing.T, state string, pid int) *mcpconn.ProxyEntry {
+func readEntry(t *testing.T, state string, pid int) *proxy.Entry {
 	t.Helper()
 	path := filepath.Join(state, "rootpick", "run", "proxy-"+strconv.Itoa(pid)+".json")
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -263,7 +263,7 @@ func readEntry(t *testing.T, state string, pid int) *mcpconn.ProxyEntry {
 		if err != nil {
 			continue
 		}
-		var e mcpconn.ProxyEntry
+		var e proxy.Entry
 		if json.Unmarshal(b, &e) == nil && (e.Problem != "" || len(e.Dropped) > 0) {
 			return &e
 		}
@@ -272,7 +272,7 @@ func readEntry(t *testing.T, state string, pid int) *mcpconn.ProxyEntry {
 	if err != nil {
 		return nil
 	}
-	var e mcpconn.ProxyEntry
+	var e proxy.Entry
 	_ = json.Unmarshal(b, &e)
 	return &e
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/testproc"
 	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
 
@@ -48,7 +49,7 @@ func BenchmarkClose(b *testing.B) {
 	var took []time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		marker := uniqueMarker("bench-close")
+		marker := testproc.UniqueMarker("bench-close")
 		pidfile := filepath.Join(b.TempDir(), "pids")
 		b.Setenv("ROOTPICK_TEST_PIDFILE", pidfile)
 		hub := NewHub(Options{Timing: Timing{StuckAfter: time.Minute}})
@@ -57,10 +58,10 @@ func BenchmarkClose(b *testing.B) {
 			}
 		}()
 		ctx := context.Background()
-		if err := hub.Connect(ctx, Spec{Name: "wedge", Command: selfServer(b, "wedge", marker)}); err != nil {
+		if err := hub.Connect(ctx, Spec{Name: "wedge", Command: testproc.SelfServer(b, "wedge", marker)}); err != nil {
 			b.Fatal(err)
 		}
-		if err := hub.Connect(ctx, Spec{Name: "setsid", Command: selfServer(b, "setsid", marker)}); err != nil {
+		if err := hub.Connect(ctx, Spec{Name: "setsid", Command: testproc.SelfServer(b, "setsid", marker)}); err != nil {
 			b.Fatal(err)
 		}
 		hub.SetRoots([]consent.Root{root(b, "a")}) // the wedge wedges at its list_changed
@@ -74,7 +75,7 @@ func BenchmarkClose(b *testing.B) {
 		hub.Close()
 		took = append(took, time.Since(start))
 		b.StopTimer()
-		if left := pidsWith(marker); len(left) > 0 {
+		if left := faultserver.ServerPids(marker); len(left) > 0 {
 			b.Fatalf("still running after Close: %v", left)
 		}
 		b.StartTimer()

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // How long a server gets to answer initialize. Most servers start in well
@@ -53,8 +55,8 @@ func packageRunner(command []string) bool {
 		return ""
 	}
 	switch name {
-	case envProgram:
-		return packageRunner(envCommand(command[1:]))
+	case launch.EnvProgram:
+		return packageRunner(launch.EnvCommand(command[1:]))
 	case "npx", "pnpx", "bunx", "uvx":
 		return true
 	case "pnpm", "yarn":

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rootpick/rootpick/internal/panics"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // EventKind says what happened on a connection.
@@ -142,7 +143,7 @@ type Event struct {
 	Count int
 	// Enforcement says whether the kernel enforces what the server may
 	// open, and if so what (Connected).
-	Enforcement *Enforcement
+	Enforcement *launch.Enforcement
 }
 
 // maxPendingChatter bounds the Stderr and ServerLog events waiting to be

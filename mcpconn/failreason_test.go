@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rootpick/rootpick/internal/testproc"
 	"github.com/rootpick/rootpick/mcpconn/faultserver"
 )
 
@@ -95,14 +95,14 @@ func TestExitIsTheReason(t *testing.T) {
 // TestKilledServerSaysTheSignal: a connected server killed by SIGKILL is
 // reported disconnected because of that signal.
 func TestKilledServerSaysTheSignal(t *testing.T) {
-	marker := uniqueMarker("sigkill")
+	marker := testproc.UniqueMarker("sigkill")
 	hub := NewHub(Options{Timing: Timing{BackoffMin: time.Hour}})
 	defer hub.Close()
 	events := collect(hub)
-	if err := hub.Connect(context.Background(), Spec{Name: "k", Command: selfServer(t, "demo", marker)}); err != nil {
+	if err := hub.Connect(context.Background(), Spec{Name: "k", Command: testproc.SelfServer(t, "demo", marker)}); err != nil {
 		t.Fatal(err)
 	}
-	killServer(t, marker)
+	faultserver.KillServer(t, marker)
 	waitFor(t, "the disconnect", func() bool { return has(events(), Disconnected, "k") })
 	for _, e := range events() {
 		if e.Kind == Disconnected {
@@ -183,15 +183,15 @@ func TestFinalFailureWaitsForRetry(t *testing.T) {
 // (the UI asks every server when one is down) does not cut the backoff of
 // its next failure short.
 func TestRetryWhileUpIsNotKept(t *testing.T) {
-	marker := uniqueMarker("retry-up")
+	marker := testproc.UniqueMarker("retry-up")
 	hub := NewHub(Options{Timing: Timing{BackoffMin: time.Hour}})
 	defer hub.Close()
 	events := collect(hub)
-	if err := hub.Connect(context.Background(), Spec{Name: "up", Command: selfServer(t, "demo", marker)}); err != nil {
+	if err := hub.Connect(context.Background(), Spec{Name: "up", Command: testproc.SelfServer(t, "demo", marker)}); err != nil {
 		t.Fatal(err)
 	}
 	hub.Retry("")
-	killServer(t, marker)
+	faultserver.KillServer(t, marker)
 	waitFor(t, "a restart an hour away", func() bool { return has(events(), Restarting, "up") })
 	time.Sleep(300 * time.Millisecond)
 	if n := count(events(), Connecting, "up"); n != 1 {
@@ -232,7 +232,7 @@ func TestPackageRunner(t *testing.T) {
 }
 
 func TestInitBudget(t *testing.T) {
-	timing := Timing{}.withDefaults()
+	timing := Timing{}.WithDefaults()
 	npx := Spec{Command: []string{"npx", "-y", "@modelcontextprotocol/server-filesystem"}}
 	node := Spec{Command: []string{"node", "srv.js"}}
 	for _, tc := range []struct {
@@ -276,14 +276,14 @@ func TestPackageRunnerGetsTheLongerBudget(t *testing.T) {
 	timing := Timing{BackoffMin: time.Hour, DefaultInit: 300 * time.Millisecond, FirstRunInit: 20 * time.Second}
 
 	t.Run("npx", func(t *testing.T) {
-		marker := uniqueMarker("npx")
+		marker := testproc.UniqueMarker("npx")
 		hub := NewHub(Options{Timing: timing})
 		defer hub.Close()
 		events := collect(hub)
 		if err := hub.Connect(context.Background(), Spec{Name: "npx", Command: []string{"npx", "-y", marker}}); err != nil {
 			t.Fatalf("the first start of npx failed: %v", err)
 		}
-		killServer(t, marker)
+		faultserver.KillServer(t, marker)
 		waitFor(t, "a restart scheduled", func() bool { return has(events(), Restarting, "npx") })
 		hub.Retry("npx")
 		waitFor(t, "the restart", func() bool { return count(events(), Connecting, "npx") == 2 })
@@ -308,7 +308,7 @@ func TestPackageRunnerGetsTheLongerBudget(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			hub := NewHub(Options{InitTimeout: tc.explicit, Timing: timing})
 			defer hub.Close()
-			err := hub.Connect(context.Background(), Spec{Name: "s", Command: []string{tc.program, uniqueMarker("slow")}})
+			err := hub.Connect(context.Background(), Spec{Name: "s", Command: []string{tc.program, testproc.UniqueMarker("slow")}})
 			if err == nil || !strings.Contains(err.Error(), "no answer to initialize within 300ms") {
 				t.Fatalf("err = %v; want no answer within 300ms", err)
 			}
@@ -363,22 +363,5 @@ func TestProgressIsCoalesced(t *testing.T) {
 	want := []string{"a connecting ", "a progress line 999", "b progress b 999", "a stderr chatter", "a failed ", "a progress after"}
 	if !slices.Equal(got, want) {
 		t.Errorf("queued:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-}
-
-// TestExitReasonWords: how an ended process is put in words.
-func TestExitReasonWords(t *testing.T) {
-	if got := exitReason(nil); got != "exited with status 0" {
-		t.Errorf("nil: %q", got)
-	}
-	if got := exitReason(errors.New("closing stdin: bad")); got != "" {
-		t.Errorf("an error that is no exit: %q", got)
-	}
-	err := exec.Command("sh", "-c", "exit 4").Run()
-	if got := exitReason(err); got != "exited with status 4" {
-		t.Errorf("exit 4: %q", got)
-	}
-	if got := signalEnd(syscall.SIGABRT, true); got != "killed by signal 6 (SIGABRT), core dumped" {
-		t.Errorf("SIGABRT with core: %q", got)
 	}
 }

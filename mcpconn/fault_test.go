@@ -15,22 +15,13 @@ import (
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/testproc"
 	"github.com/rootpick/rootpick/internal/testskip"
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // testTiming makes supervision quick enough for tests.
 var testTiming = Timing{BackoffMin: 20 * time.Millisecond, BackoffMax: 80 * time.Millisecond,
 	StuckAfter: 500 * time.Millisecond, NotFetchingAfter: 300 * time.Millisecond}
-
-// selfServer is a command that runs the test binary as the fault server
-// name; marker appears in its command line, so pidsWith finds it.
-func selfServer(t testing.TB, name, marker string, args ...string) []string {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append([]string{"env", "ROOTPICK_TEST_SERVE=" + name, exe, marker}, args...)
-}
 
 func has(evs []Event, kind EventKind, server string) bool {
 	return slices.ContainsFunc(evs, func(e Event) bool { return e.Kind == kind && e.Server == server })
@@ -83,7 +74,7 @@ func waitWedged(t *testing.T, h *Hub, label string) *conn {
 // So SetRoots must return, and the healthy server must hold the new set,
 // before the wedge is declared stuck: typically 15 ms against 2 s.
 func TestWedgedServerDoesNotDelayOthers(t *testing.T) {
-	marker := uniqueMarker("wedge")
+	marker := testproc.UniqueMarker("wedge")
 	demo := NewDemo(nil, nil)
 	hub := NewHub(Options{Timing: Timing{StuckAfter: 2 * time.Second}})
 	events := collect(hub)
@@ -91,7 +82,7 @@ func TestWedgedServerDoesNotDelayOthers(t *testing.T) {
 	if err := hub.Connect(ctx, Spec{Name: "healthy", Demo: demo}); err != nil {
 		t.Fatal(err)
 	}
-	if err := hub.Connect(ctx, Spec{Name: "wedge", Command: selfServer(t, "wedge", marker)}); err != nil {
+	if err := hub.Connect(ctx, Spec{Name: "wedge", Command: testproc.SelfServer(t, "wedge", marker)}); err != nil {
 		t.Fatal(err)
 	}
 	a, b := root(t, "a"), root(t, "b")
@@ -123,7 +114,7 @@ func TestWedgedServerDoesNotDelayOthers(t *testing.T) {
 	if d := time.Since(start); d > hangBound {
 		t.Errorf("Close took %v", d)
 	}
-	if pids := pidsWith(marker); len(pids) > 0 {
+	if pids := faultserver.ServerPids(marker); len(pids) > 0 {
 		t.Errorf("wedged server %v still running after Close", pids)
 	}
 }
@@ -132,10 +123,10 @@ func TestWedgedServerDoesNotDelayOthers(t *testing.T) {
 // the watchdog acts) still ends everything, and Close returns (the 3 s
 // promise is BenchmarkClose's; the bound here catches a hang).
 func TestCloseWithAWedgedServer(t *testing.T) {
-	marker := uniqueMarker("wedge-close")
+	marker := testproc.UniqueMarker("wedge-close")
 	hub := NewHub(Options{Timing: Timing{StuckAfter: time.Minute}})
 	events := collect(hub)
-	if err := hub.Connect(context.Background(), Spec{Name: "wedge", Command: selfServer(t, "wedge", marker)}); err != nil {
+	if err := hub.Connect(context.Background(), Spec{Name: "wedge", Command: testproc.SelfServer(t, "wedge", marker)}); err != nil {
 		t.Fatal(err)
 	}
 	hub.SetRoots([]consent.Root{root(t, "a")})
@@ -151,7 +142,7 @@ func TestCloseWithAWedgedServer(t *testing.T) {
 	if d > hangBound {
 		t.Errorf("SetRoots + Close took %v with a wedged server", d)
 	}
-	if pids := pidsWith(marker); len(pids) > 0 {
+	if pids := faultserver.ServerPids(marker); len(pids) > 0 {
 		t.Errorf("wedged server %v still running after Close", pids)
 	}
 }
@@ -159,7 +150,7 @@ func TestCloseWithAWedgedServer(t *testing.T) {
 // TestKilledServerIsRestartedAndReserved kills a stdio server 20 times in a
 // row: each time it comes back and is served the consented set again.
 func TestKilledServerIsRestartedAndReserved(t *testing.T) {
-	marker := uniqueMarker("killme")
+	marker := testproc.UniqueMarker("killme")
 	hub := NewHub(Options{Timing: testTiming})
 	defer hub.Close()
 	events := collect(hub)
@@ -184,7 +175,7 @@ func TestKilledServerIsRestartedAndReserved(t *testing.T) {
 	waitFor(t, "first fetch", fetchedA(0))
 	var worst time.Duration
 	for i := range 20 {
-		pids := pidsWith(marker)
+		pids := faultserver.ServerPids(marker)
 		if len(pids) != 1 {
 			t.Fatalf("kill %d: want one server process, have %v", i, pids)
 		}
@@ -199,7 +190,7 @@ func TestKilledServerIsRestartedAndReserved(t *testing.T) {
 		}
 		waitFor(t, fmt.Sprintf("kill %d: served again", i), fetchedA(mark))
 		worst = max(worst, time.Since(start))
-		waitFor(t, "the old process gone", func() bool { return !slices.Contains(pidsWith(marker), pids[0]) })
+		waitFor(t, "the old process gone", func() bool { return !slices.Contains(faultserver.ServerPids(marker), pids[0]) })
 	}
 	t.Logf("20 kills: worst time from SIGKILL to served again %v", worst)
 	var restarts, disconnects int
@@ -253,14 +244,14 @@ func TestBackoffDoublesAndIsCapped(t *testing.T) {
 // TestInitTimeout: a server that never answers initialize fails after the
 // init timeout, with the tail of its stderr, and is stopped.
 func TestInitTimeout(t *testing.T) {
-	marker := uniqueMarker("silent")
+	marker := testproc.UniqueMarker("silent")
 	hub := NewHub(Options{InitTimeout: 300 * time.Millisecond, Timing: Timing{BackoffMin: time.Hour}})
 	defer hub.Close()
 	err := hub.Connect(context.Background(), Spec{Name: "silent", Command: []string{"sh", "-c", "echo warming up >&2; sleep 30; echo " + marker}})
 	if err == nil || !strings.Contains(err.Error(), "no answer to initialize within 300ms") || !strings.Contains(err.Error(), "warming up") {
 		t.Fatalf("err = %v; want the timeout and the stderr tail", err)
 	}
-	waitFor(t, "the silent server gone", func() bool { return len(pidsWith(marker)) == 0 })
+	waitFor(t, "the silent server gone", func() bool { return len(faultserver.ServerPids(marker)) == 0 })
 }
 
 // TestNotFetching: a server that never asks roots/list is reported.
@@ -268,7 +259,7 @@ func TestNotFetching(t *testing.T) {
 	hub := NewHub(Options{Timing: testTiming})
 	defer hub.Close()
 	events := collect(hub)
-	if err := hub.Connect(context.Background(), Spec{Name: "nf", Command: selfServer(t, "nofetch", "nf")}); err != nil {
+	if err := hub.Connect(context.Background(), Spec{Name: "nf", Command: testproc.SelfServer(t, "nofetch", "nf")}); err != nil {
 		t.Fatal(err)
 	}
 	hub.SetRoots([]consent.Root{root(t, "a")})
@@ -305,7 +296,7 @@ func TestNotFetching(t *testing.T) {
 // server is restarted, so that it holds nothing even if it would ignore an
 // empty list.
 func TestRevokeAllRestartsStdioServers(t *testing.T) {
-	marker := uniqueMarker("revoke")
+	marker := testproc.UniqueMarker("revoke")
 	hub := NewHub(Options{Timing: testTiming})
 	defer hub.Close()
 	events := collect(hub)
@@ -319,13 +310,13 @@ func TestRevokeAllRestartsStdioServers(t *testing.T) {
 	waitFor(t, "a served", func() bool {
 		return slices.ContainsFunc(events(), func(e Event) bool { return e.Kind == Verified && slices.Equal(e.URIs, []string{a.URI}) })
 	})
-	before := pidsWith(marker)
+	before := faultserver.ServerPids(marker)
 	hub.SetRoots(nil)
 	waitFor(t, "a restart with a reason", func() bool {
 		return slices.ContainsFunc(events(), func(e Event) bool { return e.Kind == Restarting && strings.Contains(e.Text, "revoked") })
 	})
 	waitFor(t, "a new process holding nothing", func() bool {
-		after := pidsWith(marker)
+		after := faultserver.ServerPids(marker)
 		return len(after) == 1 && !slices.Contains(before, after[0]) &&
 			slices.ContainsFunc(events(), func(e Event) bool { return e.Kind == Stderr && e.Text == `{"fetch":1,"roots":[]}` })
 	})
@@ -345,7 +336,7 @@ func TestRootsPlaceholderRestartsWithArguments(t *testing.T) {
 	events := collect(hub)
 	a, b := root(t, "a"), root(t, "b c")
 	hub.SetRoots([]consent.Root{a})
-	if err := hub.Connect(context.Background(), Spec{Name: "args", Command: selfServer(t, "args", "x", "--dirs", rootsPlaceholder, "--end")}); err != nil {
+	if err := hub.Connect(context.Background(), Spec{Name: "args", Command: testproc.SelfServer(t, "args", "x", "--dirs", launch.RootsPlaceholder, "--end")}); err != nil {
 		t.Fatal(err)
 	}
 	argsLine := func(paths ...string) string {
@@ -372,7 +363,7 @@ func TestVerifiedAndMismatch(t *testing.T) {
 	if err := hub.Connect(context.Background(), Spec{Name: "demo", Demo: NewDemo(nil, nil)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := hub.Connect(context.Background(), Spec{Name: "liar", Command: selfServer(t, "liar", "liar")}); err != nil {
+	if err := hub.Connect(context.Background(), Spec{Name: "liar", Command: testproc.SelfServer(t, "liar", "liar")}); err != nil {
 		t.Fatal(err)
 	}
 	a := root(t, "a")
@@ -443,39 +434,6 @@ func TestWithdrawVanishedRoots(t *testing.T) {
 	}
 }
 
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// TestRecheckReasons: each way a root can stop being servable is named.
-func TestRecheckReasons(t *testing.T) {
-	gone := root(t, "gone")
-	must(t, os.Remove(gone.Path))
-	swapped := root(t, "swapped")
-	must(t, os.Rename(swapped.Path, swapped.Path+".old"))
-	must(t, os.Symlink("/etc", swapped.Path))
-	file := root(t, "file")
-	must(t, os.Remove(file.Path))
-	must(t, os.WriteFile(file.Path, nil, 0o600))
-	ok := root(t, "ok")
-	for _, tc := range []struct {
-		r    consent.Root
-		want string
-	}{
-		{gone, "deleted or renamed"},
-		{swapped, "now resolves to /etc"},
-		{file, "no longer a readable folder"},
-		{ok, ""},
-	} {
-		if got := recheck(tc.r); got != tc.want {
-			t.Errorf("recheck(%s) = %q, want %q", filepath.Base(tc.r.Path), got, tc.want)
-		}
-	}
-}
-
 // TestWithdrawUnreadableRoot: a served folder made unreadable is withdrawn.
 // As root every folder stays readable, so .ci/run runs it again as nobody.
 func TestWithdrawUnreadableRoot(t *testing.T) {
@@ -505,7 +463,7 @@ func TestWithdrawUnreadableRoot(t *testing.T) {
 // TestBackoffResetsAfterHealth: a server that stayed up for HealthyAfter
 // is restarted after the shortest delay again.
 func TestBackoffResetsAfterHealth(t *testing.T) {
-	marker := uniqueMarker("health")
+	marker := testproc.UniqueMarker("health")
 	hub := NewHub(Options{Timing: Timing{BackoffMin: 20 * time.Millisecond, BackoffMax: time.Second, HealthyAfter: 2 * time.Second}})
 	defer hub.Close()
 	events := collect(hub)
@@ -514,7 +472,7 @@ func TestBackoffResetsAfterHealth(t *testing.T) {
 	if err := hub.Connect(context.Background(), Spec{Name: "h", Command: []string{exe, marker}}); err != nil {
 		t.Fatal(err)
 	}
-	j := newBackoffJudge(t, 20*time.Millisecond, time.Second, 2*time.Second)
+	j := testproc.NewBackoffJudge(t, 20*time.Millisecond, time.Second, 2*time.Second)
 	restart := func(sleep time.Duration) {
 		t.Helper()
 		n := count(events(), Restarting, "")
@@ -522,7 +480,7 @@ func TestBackoffResetsAfterHealth(t *testing.T) {
 		connected := time.Now()
 		time.Sleep(sleep)
 		killed := time.Now()
-		killServer(t, marker)
+		faultserver.KillServer(t, marker)
 		waitFor(t, "a restart", func() bool { return count(events(), Restarting, "") > n })
 		reported := time.Now()
 		var last Event
@@ -534,31 +492,9 @@ func TestBackoffResetsAfterHealth(t *testing.T) {
 		if (last.Attempt == 1) != (last.Delay == 20*time.Millisecond) {
 			t.Fatalf("restart numbered %d after %v: only the first of a series waits BackoffMin", last.Attempt, last.Delay)
 		}
-		j.judge(connected, killed, reported, last.Delay)
+		j.Judge(connected, killed, reported, last.Delay)
 	}
-	j.run(restart)
-}
-
-// uniqueMarker is a word for a server's command line that no other process
-// on the machine holds, even one left by an earlier run.
-func uniqueMarker(kind string) string {
-	return fmt.Sprintf("%s-%d-%d", kind, os.Getpid(), time.Now().UnixNano())
-}
-
-// killServer SIGKILLs the one server process whose command line holds
-// marker and returns its pid, as pidsWith shows it.
-func killServer(t *testing.T, marker string) string {
-	t.Helper()
-	pids := pidsWith(marker)
-	if len(pids) != 1 {
-		t.Fatalf("want one server process, have %v", pids)
-	}
-	var pid int
-	if _, err := fmt.Sscan(pids[0], &pid); err != nil {
-		t.Fatal(err)
-	}
-	must(t, testproc.Kill(pid, syscall.SIGKILL))
-	return pids[0]
+	j.Run(restart)
 }
 
 // TestRestartPreemptsAStart: a server started with the consented folders
@@ -569,25 +505,25 @@ func killServer(t *testing.T, marker string) string {
 // process is ended; the bound is a catch-all, far below the initialize
 // budget that a serialized restart would wait out.
 func TestRestartPreemptsAStart(t *testing.T) {
-	marker := uniqueMarker("preempt")
+	marker := testproc.UniqueMarker("preempt")
 	hub := NewHub(Options{InitTimeout: 10 * time.Minute, Timing: testTiming})
 	defer hub.Close()
 	events := collect(hub)
 	a := root(t, "a")
-	hub.Add(Spec{Name: "slow", Command: []string{"sh", "-c", `echo "args:$*" >&2; sleep 600`, marker, rootsPlaceholder}})
+	hub.Add(Spec{Name: "slow", Command: []string{"sh", "-c", `echo "args:$*" >&2; sleep 600`, marker, launch.RootsPlaceholder}})
 	saw := func(line string) func() bool {
 		return func() bool {
 			return slices.ContainsFunc(events(), func(e Event) bool { return e.Kind == Stderr && e.Text == line })
 		}
 	}
 	waitFor(t, "the first start, with no folder", saw("args:"))
-	first := pidsWith(marker)
+	first := faultserver.ServerPids(marker)
 	if len(first) != 1 {
 		t.Fatalf("want one process being started, have %v", first)
 	}
 	hub.SetRoots([]consent.Root{a})
 	waitFor(t, "a start with a, while the first is still starting", saw("args:"+a.Path))
-	waitFor(t, "the first process ended", func() bool { return !slices.Contains(pidsWith(marker), first[0]) })
+	waitFor(t, "the first process ended", func() bool { return !slices.Contains(faultserver.ServerPids(marker), first[0]) })
 	evs := events()
 	if n := count(evs, Failed, "slow"); n > 0 {
 		t.Errorf("a start cut short by a restart was reported failed %d times: %v", n, evs)

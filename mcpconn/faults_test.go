@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/rootpick/rootpick/internal/testproc"
 	"github.com/rootpick/rootpick/mcpconn/faultserver"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 var faultModes = map[string]func(){
@@ -49,16 +49,6 @@ var faultModes = map[string]func(){
 		spawnSleeper()
 		serveDemo()
 	},
-	// setsid-deaf is setsid whose server itself ignores SIGTERM, SIGHUP
-	// and SIGINT and stays after the end of its input: only a signal the
-	// kernel sends on its parent's death (PR_SET_PDEATHSIG), or a kill,
-	// ends it.
-	"setsid-deaf": func() {
-		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
-		spawnSleeper()
-		serveDemo()
-		select {}
-	},
 	// setsid-then-term starts a sleeper and, once the sleeper is deaf to
 	// SIGTERM, dies of SIGTERM itself, before it has answered
 	// initialize: its guard then takes termGrace to end the sleeper, and
@@ -72,18 +62,6 @@ var faultModes = map[string]func(){
 		_ = testproc.Kill(os.Getpid(), syscall.SIGTERM)
 		time.Sleep(time.Hour)
 	},
-	// setsid-untagged starts, with a cleared environment (as by env -i, so
-	// no server tag), a grandchild in a new session that ignores SIGTERM,
-	// then sleeps: only the server's children in /proc lead to it.
-	"setsid-untagged": func() {
-		cmd := exec.Command(os.Args[0])
-		cmd.Env = []string{"ROOTPICK_TEST_SERVE=sleeper", "ROOTPICK_TEST_PIDFILE=" + os.Getenv("ROOTPICK_TEST_PIDFILE")}
-		cmd.SysProcAttr = testproc.SessionAttr(true)
-		if err := cmd.Start(); err != nil {
-			os.Exit(1)
-		}
-		time.Sleep(time.Hour)
-	},
 	// orphan starts a child that starts such a grandchild and exits at
 	// once, so that the grandchild is orphaned before anything ends the
 	// server: it is re-parented to the nearest subreaper, or to init.
@@ -92,44 +70,16 @@ var faultModes = map[string]func(){
 	// orphan-untagged is orphan with a grandchild started with a cleared
 	// environment (as by env -i): only the subreaper can find it.
 	"orphan-untagged": func() { spawnOrphan("orphan-parent-untagged") },
-	"orphan-parent-untagged": func() {
-		cmd := exec.Command(os.Args[0])
-		cmd.Env = []string{"ROOTPICK_TEST_SERVE=sleeper", "ROOTPICK_TEST_PIDFILE=" + os.Getenv("ROOTPICK_TEST_PIDFILE")}
-		cmd.SysProcAttr = testproc.SessionAttr(true)
-		if err := cmd.Start(); err != nil {
-			os.Exit(1)
-		}
-	},
-	// sleeper writes its pid to $ROOTPICK_TEST_PIDFILE and sleeps, deaf to
-	// the polite signals.
-	"sleeper": func() {
-		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
-		appendPid(os.Getenv("ROOTPICK_TEST_PIDFILE"))
-		time.Sleep(time.Hour)
-	},
-	// brief writes its pid to $ROOTPICK_TEST_PIDFILE and exits 200 ms later.
-	"brief": func() {
-		appendPid(os.Getenv("ROOTPICK_TEST_PIDFILE"))
-		time.Sleep(200 * time.Millisecond)
-	},
-	"orphan-brief-parent": func() {
-		cmd := exec.Command(os.Args[0])
-		cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=brief")
-		cmd.SysProcAttr = testproc.SessionAttr(true)
-		if err := cmd.Start(); err != nil {
-			os.Exit(1)
-		}
-	},
 	// orphan-brief serves MCP after orphaning a grandchild that exits
 	// 200 ms later: a zombie for the subreaper to reap.
 	"orphan-brief": func() { spawnOrphan("orphan-brief-parent") },
 	// reap becomes a subreaper, serves an orphan-brief server and prints
 	// "reaped" once the orphan's zombie is gone, or "zombie" after 3 s.
 	// Meanwhile its own children started by os/exec must keep their exit
-	// status: it prints "stolen" if one does not.
+	// status: it prints "stolen" if one does not. Run it with
+	// ROOTPICK_TEST_NO_GUARD: a guard would adopt and reap the orphan.
 	"reap": func() {
-		guardEnabled.Store(false) // a guard would adopt and reap the orphan
-		if err := BecomeSubreaper(); err != nil {
+		if err := launch.BecomeSubreaper(); err != nil {
 			fmt.Println("subreaper:", err)
 			os.Exit(1)
 		}
@@ -143,7 +93,7 @@ var faultModes = map[string]func(){
 		for i := range 10 {
 			cmd := exec.Command("sh", "-c", "exit 7")
 			if i%2 == 0 {
-				setProcAttr(cmd)
+				cmd.SysProcAttr = testproc.GroupAttr() // as a server is started
 			}
 			if err := cmd.Start(); err != nil {
 				fmt.Println("start:", err)
@@ -172,13 +122,12 @@ var faultModes = map[string]func(){
 	},
 	// sweep is rootpick's quit path in miniature: become a subreaper, serve
 	// an "orphan" server, close the hub, end what is left. It prints how
-	// many processes EndDescendants found.
+	// many processes EndDescendants found. This is about rootpick's own
+	// subreaper: run it with ROOTPICK_TEST_NO_GUARD, since a guard would
+	// adopt and end the orphan first.
 	"sweep": func() {
-		// This is about rootpick's own subreaper: under a guard, the
-		// guard would adopt and end the orphan first.
-		guardEnabled.Store(false)
 		if os.Getenv("ROOTPICK_TEST_NO_SUBREAPER") == "" {
-			if err := BecomeSubreaper(); err != nil {
+			if err := launch.BecomeSubreaper(); err != nil {
 				fmt.Println("subreaper:", err)
 				os.Exit(1)
 			}
@@ -197,7 +146,7 @@ var faultModes = map[string]func(){
 			}
 		}
 		hub.Close()
-		fmt.Println("ended", EndDescendants(500*time.Millisecond))
+		fmt.Println("ended", launch.EndDescendants(500*time.Millisecond))
 	},
 }
 
@@ -228,13 +177,4 @@ func spawnSleeper() {
 		fmt.Fprintln(os.Stderr, "spawning the sleeper:", err)
 		os.Exit(1)
 	}
-}
-
-func appendPid(file string) {
-	f, err := os.OpenFile(file, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		os.Exit(1)
-	}
-	fmt.Fprintln(f, os.Getpid())
-	f.Close()
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/panics"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // DefaultProtocolVersion is the MCP revision sessions are pinned to: the last
@@ -69,7 +70,9 @@ type Timing struct {
 	DefaultInit, FirstRunInit time.Duration
 }
 
-func (t Timing) withDefaults() Timing {
+// WithDefaults is t with each unset (zero) field set to its default: the
+// hub's and rootpick proxy's supervision share them.
+func (t Timing) WithDefaults() Timing {
 	def := func(d *time.Duration, v time.Duration) {
 		if *d <= 0 {
 			*d = v
@@ -161,7 +164,7 @@ func NewHub(opts Options) *Hub {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	h := &Hub{opts: opts, timing: opts.Timing.withDefaults(), logger: logger, events: newQueue(), ctx: ctx, cancel: cancel}
+	h := &Hub{opts: opts, timing: opts.Timing.WithDefaults(), logger: logger, events: newQueue(), ctx: ctx, cancel: cancel}
 	h.served.Store(&servedSet{mcp: []*mcp.Root{}})
 	h.watch = newAvailability(h)
 	return h
@@ -198,7 +201,7 @@ func (h *Hub) SetRoots(roots []consent.Root) {
 // holds setMu.
 func (h *Hub) swap(roots []consent.Root) consent.Change {
 	old := h.served.Load()
-	set := &servedSet{version: old.version + 1, roots: slices.Clone(roots), mcp: toMCP(roots)}
+	set := &servedSet{version: old.version + 1, roots: slices.Clone(roots), mcp: MCPRoots(roots)}
 	// Stored before any server is told: a notifier woken before the store
 	// would find no new version and send nothing, and the server would
 	// keep the old set (TestSetRootsServesBeforeNotifying).
@@ -215,7 +218,8 @@ func (h *Hub) swap(roots []consent.Root) consent.Change {
 	return change
 }
 
-func toMCP(roots []consent.Root) []*mcp.Root {
+// MCPRoots are roots as roots/list answers them (URI and name), in order.
+func MCPRoots(roots []consent.Root) []*mcp.Root {
 	out := make([]*mcp.Root, len(roots))
 	for i, r := range roots {
 		out[i] = &mcp.Root{URI: r.URI, Name: r.Name}
@@ -305,7 +309,7 @@ func (h *Hub) Allow(label, path string) bool {
 // requires enforcement is not changed. It reports whether it was.
 func (h *Hub) RunAdvisory(label string) bool {
 	return h.widen(label, "the person chose to run it advisory", func(s *server) bool {
-		if s.spec.Enforce.resolve() == EnforceRequire {
+		if s.spec.Enforce.Resolve() == launch.EnforceRequire {
 			return false
 		}
 		s.advisory = true

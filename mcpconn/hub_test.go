@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -17,15 +16,29 @@ import (
 	"github.com/rootpick/rootpick/internal/testproc"
 	"github.com/rootpick/rootpick/internal/testskip"
 	"github.com/rootpick/rootpick/mcpconn/faultserver"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
+
+func init() {
+	// The tests that are not about enforcement keep what they test: a
+	// server notified of a change (not restarted under a new ruleset),
+	// writing its pid files and records where the test says. The
+	// enforcement tests ask for it (Spec.Enforce; mcpconn/enforcetest);
+	// mcpconn/launch's TestEnforceDefaultIsOn checks what the default is.
+	defaultEnforce = launch.EnforceOff
+}
 
 // TestMain lets the test binary act as a stdio MCP server (the demo server)
 // when ROOTPICK_TEST_SERVE is set, so stdio sessions are tested against a
 // real child process.
 func TestMain(m *testing.M) {
 	testproc.NoRaceExitSleep()
-	// The servers the tests start run under a guard, as rootpick's do.
-	GuardMain()
+	// The servers the tests start run under a guard, as rootpick's do,
+	// except in a fault mode run with ROOTPICK_TEST_NO_GUARD (a program
+	// that never calls GuardMain starts its servers unguarded).
+	if os.Getenv("ROOTPICK_TEST_NO_GUARD") == "" {
+		launch.GuardMain()
+	}
 	if f := faultModes[os.Getenv("ROOTPICK_TEST_SERVE")]; f != nil { // faults_test.go
 		f()
 		os.Exit(0)
@@ -50,26 +63,7 @@ func TestMain(m *testing.M) {
 // root makes the folder name under a temporary folder and returns its
 // root: served roots are watched, so they must exist.
 func root(t testing.TB, name string) consent.Root {
-	t.Helper()
-	dir := filepath.Join(tempDir(t), name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	r, err := consent.NewRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-// tempDir is one temporary folder per test, symlinks resolved.
-func tempDir(t testing.TB) string {
-	t.Helper()
-	d, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return testproc.Root(t, filepath.Join(tempDir(t), name))
 }
 
 func uris(roots []*mcp.Root) []string {
@@ -89,41 +83,8 @@ func uris(roots []*mcp.Root) []string {
 // reported in docs/performance.md.
 const hangBound = 20 * time.Second
 
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	waitWithin(t, 30*time.Second, what, cond)
-}
-
-// waitWithin is waitFor with its own deadline, for a wait whose bound is
-// checked afterwards and may exceed waitFor's (under -race).
-func waitWithin(t testing.TB, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // collect drains hub events into a slice the test can inspect.
-func collect(h *Hub) func() []Event {
-	ch := make(chan []Event, 1)
-	ch <- nil
-	go func() {
-		for e := range h.Events() {
-			evs := <-ch
-			ch <- append(evs, e)
-		}
-	}()
-	return func() []Event {
-		evs := <-ch
-		ch <- evs
-		return slices.Clone(evs)
-	}
-}
+func collect(h *Hub) func() []Event { return testproc.Collect(h.Events()) }
 
 func TestDemoInMemoryGetsExactlyTheConsentedSet(t *testing.T) {
 	ctx := context.Background()
@@ -296,38 +257,6 @@ func TestMissingCommandFails(t *testing.T) {
 	}
 }
 
-func TestEndGroupKillsGrandchildren(t *testing.T) {
-	// A shell that starts a sleeping grandchild ignoring SIGTERM: endTree
-	// must leave no process of the tree. The grandchild's pid is waited
-	// for, so the test cannot pass without one.
-	pidfile := filepath.Join(t.TempDir(), "pid")
-	cmd := execShell(t, `trap "" TERM; sleep 30 & echo $! > `+pidfile+`; wait`)
-	pgid := cmd.Process.Pid
-	go func() { _ = cmd.Wait() }() // reap the shell, as the SDK does
-	var grandchild int
-	waitFor(t, "the grandchild's pid", func() bool {
-		pids := faultserver.ReadPids(pidfile)
-		if len(pids) == 1 && faultserver.Running(pids[0]) {
-			grandchild = pids[0]
-		}
-		return grandchild != 0
-	})
-	// It must be one that SIGTERM does not end, or the test proves little.
-	_ = testproc.Kill(-pgid, syscall.SIGTERM)
-	time.Sleep(200 * time.Millisecond)
-	if !faultserver.Running(grandchild) {
-		t.Fatalf("grandchild %d did not survive SIGTERM: the test has nothing to end", grandchild)
-	}
-	start := time.Now()
-	endTree(pgid, startStamp(pgid), "", time.Second, time.Second)
-	if faultserver.Running(grandchild) {
-		t.Fatalf("grandchild %d still running after endTree", grandchild)
-	}
-	if d := time.Since(start); d > hangBound {
-		t.Fatalf("endTree took %v", d)
-	}
-}
-
 func TestSpecLabel(t *testing.T) {
 	for _, tc := range []struct {
 		spec Spec
@@ -357,7 +286,7 @@ func TestCloseWhileASilentServerStarts(t *testing.T) {
 	go func() {
 		done <- hub.Connect(context.Background(), Spec{Command: []string{"sh", "-c", "sleep 30; echo " + marker}})
 	}()
-	waitFor(t, "the silent server to start", func() bool { return len(pidsWith(marker)) > 0 })
+	waitFor(t, "the silent server to start", func() bool { return len(faultserver.ServerPids(marker)) > 0 })
 	start := time.Now()
 	hub.Close()
 	select {
@@ -371,17 +300,7 @@ func TestCloseWhileASilentServerStarts(t *testing.T) {
 	if d := time.Since(start); d > hangBound {
 		t.Fatalf("Close took %v", d)
 	}
-	waitFor(t, "the silent server to be gone", func() bool { return len(pidsWith(marker)) == 0 })
-}
-
-// pidsWith lists running (non-zombie) processes whose command line holds
-// s, guards excepted: a guard's command line holds its server's (see
-// GuardMain).
-func pidsWith(s string) []string {
-	return slices.DeleteFunc(faultserver.PidsWith(s), func(pid string) bool {
-		b, _ := os.ReadFile("/proc/" + pid + "/cmdline")
-		return strings.HasPrefix(string(b), guardName+"\x00")
-	})
+	waitFor(t, "the silent server to be gone", func() bool { return len(faultserver.ServerPids(marker)) == 0 })
 }
 
 // TestCloseEndsGrandchildren: a stdio server whose child ignores SIGTERM
@@ -399,9 +318,9 @@ func TestCloseEndsGrandchildren(t *testing.T) {
 		if err := hub.Connect(context.Background(), Spec{Command: []string{"sh", "-c", script, exe}}); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, "the grandchild to start", func() bool { return len(pidsWith(marker)) > 0 })
+		waitFor(t, "the grandchild to start", func() bool { return len(faultserver.ServerPids(marker)) > 0 })
 		hub.Close()
-		if pids := pidsWith(marker); len(pids) > 0 {
+		if pids := faultserver.ServerPids(marker); len(pids) > 0 {
 			t.Fatalf("grandchild %v still running after Close returned", pids)
 		}
 	}
@@ -522,3 +441,10 @@ func TestServerStderrHidesSecrets(t *testing.T) {
 		t.Error("the stderr line lost what is not secret")
 	}
 }
+
+// The helpers the tests share with mcpconn/launch's.
+var (
+	tempDir = testproc.TempDir
+	waitFor = testproc.WaitFor
+	must    = testproc.Must
+)

@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/testproc"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // The tests here stop a change at a hook (see hooks in hub.go) between two
@@ -155,7 +157,7 @@ func TestStopWhileStarting(t *testing.T) {
 	}
 	t.Setenv("ROOTPICK_TEST_SERVE", "crash") // exits at once
 	for range 20 {
-		pt, err := newProcessTransport([]string{exe}, serverAccess{}, slog.New(slog.NewTextHandler(io.Discard, nil)), func(string, *Refusal) {})
+		pt, err := launch.NewProcess([]string{exe}, launch.ServerAccess{}, slog.New(slog.NewTextHandler(io.Discard, nil)), func(string, *launch.Refusal) {})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,9 +168,9 @@ func TestStopWhileStarting(t *testing.T) {
 				_ = conn.Close()
 			}
 		}()
-		pt.stop()
+		pt.Stop()
 		<-done
-		pt.stop() // the process, if it started, is gone when this returns
+		pt.Stop() // the process, if it started, is gone when this returns
 	}
 }
 
@@ -205,7 +207,7 @@ func TestRestartStartsTheNewProcessFirst(t *testing.T) {
 			close(restarted)
 		}
 	}
-	if err := hub.Connect(context.Background(), Spec{Name: "s", Command: []string{exe, uniqueMarker("restart-order")}}); err != nil {
+	if err := hub.Connect(context.Background(), Spec{Name: "s", Command: []string{exe, testproc.UniqueMarker("restart-order")}}); err != nil {
 		t.Fatal(err)
 	}
 	hub.SetRoots([]consent.Root{root(t, "a")})

@@ -1,19 +1,18 @@
 package mcpconn
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/rootpick/rootpick/internal/testproc"
 	"github.com/rootpick/rootpick/mcpconn/faultserver"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 func init() {
@@ -37,7 +36,7 @@ func init() {
 	// rootpick does. It prints "up" once the server has started its first
 	// sleeper, then runs until it is killed.
 	faultModes["crashhost"] = func() {
-		if err := BecomeSubreaper(); err != nil {
+		if err := launch.BecomeSubreaper(); err != nil {
 			fmt.Println("subreaper:", err)
 			os.Exit(1)
 		}
@@ -59,38 +58,12 @@ func init() {
 	}
 }
 
-// withEntry lists the processes (zombies left out) whose environment holds
-// entry.
-func withEntry(entry string) []int {
-	var pids []int
-	for _, p := range readProcs() {
-		if p.dead() {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/environ")
-		if err != nil {
-			continue
-		}
-		for e := range bytes.SplitSeq(b, []byte{0}) {
-			if string(e) == entry {
-				pids = append(pids, p.pid)
-				break
-			}
-		}
-	}
-	return pids
-}
-
-// guardsWithEntry lists the guards (argv[0] guardName, zombies left out)
+// guardsWithEntry lists the guards (argv[0] faultserver.GuardArgv0, zombies left out)
 // whose environment holds entry.
 func guardsWithEntry(entry string) []int {
 	var guards []int
-	for _, pid := range withEntry(entry) {
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-		if err != nil {
-			continue
-		}
-		if argv0, _, _ := bytes.Cut(b, []byte{0}); string(argv0) == guardName {
+	for _, pid := range faultserver.WithEnv(entry) {
+		if faultserver.Argv0(pid) == faultserver.GuardArgv0 {
 			guards = append(guards, pid)
 		}
 	}
@@ -112,13 +85,14 @@ func TestNothingOutlivesAKilledPickerWhileAServerCrashLoops(t *testing.T) {
 	const trials, atOnce = 20, 4
 	// The bound is a catch-all for the guards: one ends its tree in about
 	// termGrace (1 s) after its parent's death, and gives up on a process
-	// that does not die of SIGKILL after guardHold.
-	const bound = guardHold + 10*time.Second
+	// that does not die of SIGKILL after its hold (launch's guardHold,
+	// 30 s).
+	const bound = 30*time.Second + 10*time.Second
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	survivors := runTrials(trials, atOnce, func(i int) string {
+	survivors := testproc.Trials(trials, atOnce, func(i int) string {
 		entry := fmt.Sprintf("ROOTPICK_TEST_TRIAL=%d-%d-%d", os.Getpid(), i, time.Now().UnixNano())
 		pidfile := filepath.Join(t.TempDir(), "pids")
 		cmd := exec.Command(exe)
@@ -161,7 +135,7 @@ func TestNothingOutlivesAKilledPickerWhileAServerCrashLoops(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		took := time.Since(killed)
-		left := withEntry(entry)
+		left := faultserver.WithEnv(entry)
 		if len(left) == 0 {
 			t.Logf("trial %d: nothing left %v after the SIGKILL", i, took.Round(10*time.Millisecond))
 			return ""
@@ -179,29 +153,4 @@ func TestNothingOutlivesAKilledPickerWhileAServerCrashLoops(t *testing.T) {
 	if len(survivors) > 0 {
 		t.Fatalf("%d of %d trials left processes running after the picker was killed: %v", len(survivors), trials, survivors)
 	}
-}
-
-// runTrials runs trial(i) for each of trials, at most atOnce at a time, and
-// returns what the trials reported left running ("" from a trial that
-// left nothing).
-func runTrials(trials, atOnce int, trial func(i int) (survivor string)) []string {
-	var mu sync.Mutex
-	var survivors []string
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, atOnce)
-	for i := range trials {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			if s := trial(i); s != "" {
-				mu.Lock()
-				survivors = append(survivors, s)
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	return survivors
 }

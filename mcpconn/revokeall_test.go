@@ -18,6 +18,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
+	"github.com/rootpick/rootpick/internal/testproc"
+	"github.com/rootpick/rootpick/mcpconn/faultserver"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // The recorder fault server is registered here rather than in
@@ -154,7 +157,7 @@ const rigHealthy = 8
 // names a file for the hub's debug log, to see where a slow round went.
 func newRevokeRig(tb testing.TB, slowStart time.Duration) *revokeRig {
 	tb.Helper()
-	r := &revokeRig{marker: uniqueMarker("revokeall")}
+	r := &revokeRig{marker: testproc.UniqueMarker("revokeall")}
 	var logger *slog.Logger
 	if f := os.Getenv("ROOTPICK_RIG_LOG"); f != "" {
 		w, err := os.Create(f)
@@ -185,7 +188,7 @@ func newRevokeRig(tb testing.TB, slowStart time.Duration) *revokeRig {
 		}
 		if slowStart > 0 {
 			cmd = slices.Insert(cmd, 1, "ROOTPICK_INIT_TAKES="+slowStart.String())
-			cmd = append(cmd, rootsPlaceholder)
+			cmd = append(cmd, launch.RootsPlaceholder)
 		}
 		name := fmt.Sprintf("h%d", i)
 		r.names = append(r.names, name)
@@ -193,7 +196,7 @@ func newRevokeRig(tb testing.TB, slowStart time.Duration) *revokeRig {
 			tb.Fatal(err)
 		}
 	}
-	if err := r.hub.Connect(ctx, Spec{Name: "wedge", Command: selfServer(tb, "wedge", r.marker)}); err != nil {
+	if err := r.hub.Connect(ctx, Spec{Name: "wedge", Command: testproc.SelfServer(tb, "wedge", r.marker)}); err != nil {
 		tb.Fatal(err)
 	}
 	if err := r.hub.Connect(ctx, Spec{Name: "flood", Command: []string{"env", "ROOTPICK_TEST_SERVE=flood", exe, r.marker}}); err != nil {
@@ -326,7 +329,7 @@ func TestRevokeAllRestartsEveryServer(t *testing.T) {
 
 	// Every old process is ended, the wedged one (deaf to SIGTERM) too.
 	waitFor(t, "the old processes gone", func() bool {
-		live := pidsWith(r.marker)
+		live := faultserver.ServerPids(r.marker)
 		for i := range rigHealthy {
 			for pid := range seen[i] {
 				if slices.Contains(live, fmt.Sprint(pid)) {
@@ -362,7 +365,7 @@ func TestRevokeAllRestartsEveryServer(t *testing.T) {
 		}
 	}
 	// Still running: ending an old tree spared the new one.
-	live := pidsWith(r.marker)
+	live := faultserver.ServerPids(r.marker)
 	for i, g := range got {
 		if !slices.Contains(live, fmt.Sprint(g.pid)) {
 			t.Errorf("h%d's new process %d is gone", i, g.pid)
@@ -372,7 +375,7 @@ func TestRevokeAllRestartsEveryServer(t *testing.T) {
 	r.hub.Close()
 	closed = true
 	t.Logf("Close took %v", time.Since(closeStart))
-	if pids := pidsWith(r.marker); len(pids) > 0 {
+	if pids := faultserver.ServerPids(r.marker); len(pids) > 0 {
 		t.Errorf("servers %v still running after Close", pids)
 	}
 }
@@ -434,7 +437,7 @@ func benchRevokeAll(b *testing.B, slowStart time.Duration) {
 		// The old processes are gone before the next round: they would
 		// not count, but they would load the machine.
 		waitFor(b, "the old processes gone", func() bool {
-			live := pidsWith(r.marker)
+			live := faultserver.ServerPids(r.marker)
 			for i := range rigHealthy {
 				for pid := range seen[i] {
 					if slices.Contains(live, fmt.Sprint(pid)) {
@@ -516,7 +519,7 @@ func afterRevocation(evs []stamped, server string) []stamped {
 // consented again, and what it does must not reach the UI, where it would
 // follow the new process's Connected and be taken for its state.
 func TestRetiredConnectionIsSilent(t *testing.T) {
-	marker := uniqueMarker("retired")
+	marker := testproc.UniqueMarker("retired")
 	hub := NewHub(Options{Timing: testTiming})
 	defer hub.Close()
 	events := keepEvents(hub, Restarting, Connecting, Connected, Fetched, Stuck, Disconnected, Failed, NotFetching, Verified, Mismatch)

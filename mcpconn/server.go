@@ -11,15 +11,10 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/panics"
 	"github.com/rootpick/rootpick/internal/redact"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
-
-// rootsPlaceholder in a server command's arguments expands to the consented
-// paths, one argument each, for servers that take folders as arguments
-// instead of asking roots/list. Such a server is restarted on every change.
-const rootsPlaceholder = "{roots}"
 
 // server supervises one Spec: it starts the server, serves it, and restarts
 // it with backoff when it ends, until the hub closes. Each server has its
@@ -57,26 +52,11 @@ func newServer(h *Hub, spec Spec) *server {
 		h:        h,
 		spec:     spec,
 		label:    spec.Label(),
-		usesArgs: spec.Demo == nil && spec.URL == "" && slices.Contains(spec.Command, rootsPlaceholder),
+		usesArgs: spec.Demo == nil && spec.URL == "" && slices.Contains(spec.Command, launch.RootsPlaceholder),
 		retry:    make(chan struct{}, 1),
 		restart:  make(chan string, 1),
 		first:    make(chan struct{}),
 	}
-}
-
-// expandRoots replaces each {roots} argument by the roots' paths.
-func expandRoots(command []string, roots []consent.Root) []string {
-	var out []string
-	for _, a := range command {
-		if a != rootsPlaceholder {
-			out = append(out, a)
-			continue
-		}
-		for _, r := range roots {
-			out = append(out, r.Path)
-		}
-	}
-	return out
 }
 
 func (s *server) current() *conn {
@@ -110,7 +90,7 @@ func (s *server) changed(set *servedSet, revokeAll bool) {
 		// The kernel cannot widen a running process's ruleset (nor be
 		// trusted to narrow it by the server's own word): a new process
 		// gets the new one.
-		s.requestRestart(restartEnforced)
+		s.requestRestart(RestartEnforced)
 	case revokeAll && s.spec.Demo == nil:
 		// Some servers (server-filesystem) ignore an empty list and keep
 		// their folders: only a fresh process really has none.
@@ -127,8 +107,8 @@ func (s *server) changed(set *servedSet, revokeAll bool) {
 // once.
 var errPreempted = errors.New("mcpconn: restarted while it started")
 
-// restartEnforced is why an enforced server is restarted on a change.
-const restartEnforced = "the consent changed; restarting it under the new ruleset"
+// RestartEnforced is why an enforced server is restarted on a change.
+const RestartEnforced = "the consent changed; restarting it under the new ruleset"
 
 // enforced reports whether the server's live (or starting) connection
 // runs under a ruleset of the consent it was started with.
@@ -185,7 +165,7 @@ func (s *server) run() {
 		default:
 		}
 		attempt++
-		if isFinal(err) {
+		if launch.IsFinal(err) {
 			// Starting again cannot help until something outside changes
 			// (the program is installed, made executable): only a retry
 			// the person asks for starts it.
@@ -227,37 +207,37 @@ func (s *server) start(attempt int) (*conn, error) {
 	s.mu.Lock()
 	spec.AllowRead = slices.Concat(spec.AllowRead, s.allowed)
 	if s.advisory {
-		spec.Enforce = EnforceOff
+		spec.Enforce = launch.EnforceOff
 	}
 	s.mu.Unlock()
 	if s.usesArgs {
-		spec.Command = expandRoots(spec.Command, set.roots)
+		spec.Command = launch.ExpandRoots(spec.Command, set.roots)
 	}
 	c := newConn(s, set.version)
 	h.publish(Event{Server: s.label, Kind: Connecting, Attempt: attempt, Timeout: budget})
 	logger := h.logger.With("server", s.label)
-	transport, stop, err := spec.transport(ctx, logger, func(line string, refused *Refusal) {
+	transport, stop, err := spec.transport(ctx, logger, func(line string, refused *launch.Refusal) {
 		// What a server writes is shown (the pane, a failure's reason)
 		// without the secrets it may print: a URL's password, a token.
 		line = redact.Text(line)
 		c.tail.Add(line)
 		h.publish(Event{Server: s.label, Kind: Stderr, Text: line})
 		c.progress(line)
-		if refused != nil && c.refused.note(*refused) {
-			h.publish(Event{Server: s.label, Kind: Refused, Path: refused.Path, Text: refused.Need.String(), Reason: refused.Words(plainPath)})
+		if refused != nil && c.refused.Note(*refused) {
+			h.publish(Event{Server: s.label, Kind: Refused, Path: refused.Path, Text: refused.Need.String(), Reason: refused.String()})
 		}
 	}, set.roots)
 	if err != nil {
-		var fe *finalError
+		var fe *launch.FinalError
 		if errors.As(err, &fe) {
-			return nil, s.fail(c, fe, fe.reason)
+			return nil, s.fail(c, fe, fe.Reason)
 		}
 		return nil, s.fail(c, spec.redactError(err), "")
 	}
 	c.enforcement = spec.advisory()
-	if pt, ok := transport.(*processTransport); ok {
-		c.exited, c.startFailure, c.abandon = pt.exited, pt.guardStartFailure, pt.abandon
-		c.enforcement = pt.enforcement
+	if pt, ok := transport.(*launch.Process); ok {
+		c.exited, c.startFailure, c.abandon = pt.Exited, pt.GuardStartFailure, pt.Abandon
+		c.enforcement = pt.Enforcement
 	}
 	c.stop = stop
 	// Set before c is published: shutdown (another goroutine) reads it
@@ -308,11 +288,11 @@ func (s *server) start(attempt int) (*conn, error) {
 		if h.ctx.Err() != nil {
 			return nil, errors.New("mcpconn: hub is closed")
 		}
-		var fe *finalError
+		var fe *launch.FinalError
 		var reason string
 		if errors.As(err, &fe) || errors.As(c.startFailure(), &fe) {
 			// The program could not be started at all.
-			return nil, s.fail(c, fe, fe.reason)
+			return nil, s.fail(c, fe, fe.Reason)
 		}
 		switch {
 		case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
@@ -323,8 +303,8 @@ func (s *server) start(attempt int) (*conn, error) {
 				// The process ended on its own: that is why, not the
 				// EOF the handshake met.
 				h.logger.Info("the server's process ended while it started", "server", s.label, "end", end, "transport", err)
-				reason = c.refused.explain(end)
-				err = &exitedError{reason: reason, while: "before it answered initialize", cause: err}
+				reason = c.refused.Explain(end)
+				err = &launch.ExitedError{Reason: reason, While: "before it answered initialize", Cause: err}
 				return nil, s.fail(c, err, reason)
 			}
 			reason = spec.redactError(err).Error()
@@ -379,7 +359,7 @@ func (s *server) fail(c *conn, err error, reason string) error {
 	if reason == "" {
 		reason = err.Error()
 	}
-	final := isFinal(err)
+	final := launch.IsFinal(err)
 	// A program that never started wrote nothing; a line its guard wrote
 	// (on Linux) says what err says already.
 	if tail := c.tail.Tail(0); len(tail) > 0 && !final {
@@ -409,8 +389,8 @@ func (s *server) serve(c *conn) (restartNow bool) {
 			// Its process ended on its own: the status (or the signal)
 			// says more than the session's end.
 			s.h.logger.Info("the server's process ended", "server", s.label, "end", end, "session", err)
-			reason = c.refused.explain(end)
-			err = &exitedError{reason: reason, cause: err}
+			reason = c.refused.Explain(end)
+			err = &launch.ExitedError{Reason: reason, Cause: err}
 		}
 		if why := c.stuck.Load(); why != nil {
 			err, reason = *why, stuckReason
@@ -464,9 +444,9 @@ func (s *server) shutdown() {
 // stuckReason is the short reason of a server stopped by the watchdog.
 const stuckReason = "it stopped reading its input"
 
-// politeClose is how long a closing server gets to exit on its own (its
+// PoliteClose is how long a closing server gets to exit on its own (its
 // stdin closed, an HTTP session deleted) before its processes are ended.
-const politeClose = 300 * time.Millisecond
+const PoliteClose = 300 * time.Millisecond
 
 // conn is one live connection to a server: an mcp.Client of its own, so
 // that every roots/list can be attributed to it, and the goroutines that
@@ -480,10 +460,10 @@ type conn struct {
 	stopped sync.Once
 
 	serverName  string
-	enforcement Enforcement   // whether the kernel enforces what it may open
-	tail        *stderrRing   // the last stderr lines of this attempt, for a failure
-	done        chan struct{} // closed when the session has ended
-	endErr      error         // why, once done is closed
+	enforcement launch.Enforcement // whether the kernel enforces what it may open
+	tail        *launch.StderrRing // the last stderr lines of this attempt, for a failure
+	done        chan struct{}      // closed when the session has ended
+	endErr      error              // why, once done is closed
 
 	// exited says how the server's process ended, once its connection is
 	// closed, if it ended on its own (stdio servers only).
@@ -512,7 +492,7 @@ type conn struct {
 	notified  int                    // the version last notified (notifier only)
 	fetchWait atomic.Pointer[func()] // stops the pending not-fetching check
 
-	refused refusals // the paths it said enforcement refused, this start
+	refused launch.Refusals // the paths it said enforcement refused, this start
 }
 
 func newConn(s *server, version int) *conn {
@@ -524,7 +504,7 @@ func newConn(s *server, version int) *conn {
 		abandon:      func() {},
 		starting:     true,
 		done:         make(chan struct{}),
-		tail:         newStderrRing(3, 200),
+		tail:         launch.NewStderrRing(3, 200),
 		wake:         make(chan struct{}, 1),
 		verifyWake:   make(chan struct{}, 1),
 		notified:     version,
@@ -734,7 +714,7 @@ func (c *conn) close() {
 		}()
 		select {
 		case <-done:
-		case <-time.After(politeClose):
+		case <-time.After(PoliteClose):
 		}
 	}
 	c.kill()

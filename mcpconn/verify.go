@@ -9,20 +9,27 @@ import (
 	"github.com/rootpick/rootpick/consent"
 )
 
-// A prober asks a server what it holds: Tool is called with no arguments
+// A Prober asks a server what it holds: Tool is called with no arguments
 // and Parse turns its text into the folders the server allows, as roots'
-// Paths (byPath) or URIs.
-type prober struct {
+// Paths (ByPath) or URIs.
+type Prober struct {
 	Tool   string
 	ByPath bool
 	Parse  func(text string) []string
+}
+
+// ProberFor is how a server that calls itself server (its serverInfo
+// name) can be asked what it holds, if rootpick knows (probers).
+func ProberFor(server string) (Prober, bool) {
+	p, ok := probers[server]
+	return p, ok
 }
 
 // probers lists the servers rootpick knows how to ask what they really
 // hold, by the name they give in serverInfo. Fetching a list is not
 // applying it (server-filesystem ignores an empty one); asking is the only
 // way to know. Add a server here with its tool and a parser of its answer.
-var probers = map[string]prober{
+var probers = map[string]Prober{
 	// @modelcontextprotocol/server-filesystem: "Allowed directories:\n/a\n/b".
 	"secure-filesystem-server": {Tool: "list_allowed_directories", ByPath: true, Parse: func(text string) []string {
 		var out []string
@@ -55,11 +62,11 @@ var probers = map[string]prober{
 	}},
 }
 
-// verifyTries and verifyPause bound how long a server may take to apply a
+// VerifyTries and VerifyPause bound how long a server may take to apply a
 // set it fetched before a difference counts as a mismatch.
 const (
-	verifyTries = 5
-	verifyPause = 200 * time.Millisecond
+	VerifyTries = 5
+	VerifyPause = 200 * time.Millisecond
 )
 
 // verifier asks the server what it holds after each fetch, if rootpick
@@ -79,12 +86,12 @@ func (c *conn) verifier() {
 	}
 }
 
-func (c *conn) verify(p prober) {
+func (c *conn) verify(p Prober) {
 	var diff string
-	for try := range verifyTries {
+	for try := range VerifyTries {
 		if try > 0 {
 			select {
-			case <-time.After(verifyPause):
+			case <-time.After(VerifyPause):
 			case <-c.done:
 				return
 			}
@@ -106,7 +113,7 @@ func (c *conn) verify(p prober) {
 			}
 		}
 		got := p.Parse(text)
-		diff = describeDiff(want, got)
+		diff = DescribeDiff(want, got)
 		if c.s.h.served.Load().version != set.version {
 			continue // the set changed while we asked: ask again
 		}
@@ -123,10 +130,10 @@ func (c *conn) verify(p prober) {
 	c.report(Event{Server: c.s.label, Kind: Mismatch, Text: diff})
 }
 
-// describeDiff says what got holds that want does not, and the reverse, or
+// DescribeDiff says what got holds that want does not, and the reverse, or
 // "" when they are the same set.
-func describeDiff(want, got []string) string {
-	extra, missing := diffSets(want, got)
+func DescribeDiff(want, got []string) string {
+	extra, missing := DiffSets(want, got)
 	var parts []string
 	if len(extra) > 0 {
 		parts = append(parts, "holds "+strings.Join(extra, ", ")+" beyond the consent")
@@ -137,9 +144,9 @@ func describeDiff(want, got []string) string {
 	return strings.Join(parts, "; ")
 }
 
-// diffSets is what got holds that want does not (extra) and the reverse
+// DiffSets is what got holds that want does not (extra) and the reverse
 // (missing), each shown as a path when it is a file URI.
-func diffSets(want, got []string) (extra, missing []string) {
+func DiffSets(want, got []string) (extra, missing []string) {
 	for _, g := range got {
 		if !slices.Contains(want, g) {
 			extra = append(extra, pathOf(g))

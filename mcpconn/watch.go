@@ -1,8 +1,6 @@
 package mcpconn
 
 import (
-	"errors"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -130,7 +128,7 @@ func (a *availability) revalidate() {
 	a.mu.Unlock()
 	var gone []withdrawal
 	for _, r := range roots {
-		if why := recheck(r); why != "" {
+		if why := consent.Recheck(r); why != "" {
 			gone = append(gone, withdrawal{root: r, why: why})
 		}
 	}
@@ -142,22 +140,6 @@ func (a *availability) revalidate() {
 type withdrawal struct {
 	root consent.Root
 	why  string
-}
-
-// recheck says why r may no longer be served, or "" if it still may.
-func recheck(r consent.Root) string {
-	now, err := consent.NewRoot(r.Path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "deleted or renamed"
-	case errors.Is(err, fs.ErrPermission):
-		return "no longer readable"
-	case err != nil:
-		return "no longer a readable folder"
-	case now.Path != r.Path:
-		return "now resolves to " + now.Path
-	}
-	return ""
 }
 
 // withdraw removes roots from the served set, with one notification, and

@@ -73,7 +73,7 @@ type Config struct {
 	// status line say the folders go to them.
 	Consumers []string
 	// ProxyDir, with Store, is where the proxies of Store's profile
-	// register (mcpconn.ProxyDir); they are shown beside the servers.
+	// register (proxy.Dir); they are shown beside the servers.
 	ProxyDir string
 	// Describe reads a repository's details for the rows and the details
 	// pane; nil is a vcsdetect.Describer's (git when installed, go-git

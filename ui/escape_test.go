@@ -13,6 +13,7 @@ import (
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/proxy"
 	"github.com/rootpick/rootpick/vcsdetect"
 )
 
@@ -115,9 +116,9 @@ func TestEveryDrawingSiteEscapes(t *testing.T) {
 	} {
 		m.onHubEvent(ev)
 	}
-	m.Update(proxiesMsg{entries: []mcpconn.ProxyEntry{
-		{PID: 1, ProxyStatus: mcpconn.ProxyStatus{Host: h("PXHOST"), Server: h("PXSERVER"), State: "restarting", Error: h("PXERROR")}},
-		{PID: 2, ProxyStatus: mcpconn.ProxyStatus{Command: h("PXCOMMAND"), State: "starting", Problem: h("PXPROBLEM"), Dropped: []string{h("PXDROPPED")}}},
+	m.Update(proxiesMsg{entries: []proxy.Entry{
+		{PID: 1, Status: proxy.Status{Host: h("PXHOST"), Server: h("PXSERVER"), State: "restarting", Error: h("PXERROR")}},
+		{PID: 2, Status: proxy.Status{Command: h("PXCOMMAND"), State: "starting", Problem: h("PXPROBLEM"), Dropped: []string{h("PXDROPPED")}}},
 	}})
 	draw()
 	send(m, "ctrl+o")

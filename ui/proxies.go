@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/rootpick/rootpick/internal/safetext"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/proxy"
 )
 
 // proxyPoll is how often the picker looks for the proxies of its profile
@@ -16,7 +16,7 @@ const proxyPoll = 500 * time.Millisecond
 // proxiesMsg is the running proxies of the profile, as they registered,
 // or why the registry was not read (a folder that is not the person's own).
 type proxiesMsg struct {
-	entries []mcpconn.ProxyEntry
+	entries []proxy.Entry
 	err     error
 }
 
@@ -24,7 +24,7 @@ type proxiesMsg struct {
 // answer.
 func pollProxies(dir, profile string, d time.Duration) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg {
-		entries, err := mcpconn.ListProxies(dir, profile) // an unreadable registry shows no proxy
+		entries, err := proxy.List(dir, profile) // an unreadable registry shows no proxy
 		return proxiesMsg{entries: entries, err: err}
 	})
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/proxy"
 )
 
 // TestProxyStates: a proxy that reads no consent says so in the status
@@ -20,11 +20,11 @@ func TestProxyStates(t *testing.T) {
 	m := fixture(t, demoRepos()...)
 	m.cfg.Store = storeFor(t)
 	m.setSize(200, 30)
-	m.Update(proxiesMsg{entries: []mcpconn.ProxyEntry{
-		{PID: 11, ProxyStatus: mcpconn.ProxyStatus{Host: "Claude Code", Server: "fs", State: "connected", Asked: true,
+	m.Update(proxiesMsg{entries: []proxy.Entry{
+		{PID: 11, Status: proxy.Status{Host: "Claude Code", Server: "fs", State: "connected", Asked: true,
 			FetchedAt: time.Date(2026, 12, 4, 9, 8, 7, 0, time.Local),
 			Protocol:  "2025-06-18", Problem: "not believed: \"/s/consent/work.json\" is a FIFO"}},
-		{PID: 12, ProxyStatus: mcpconn.ProxyStatus{Host: "gemini-cli", Server: "git", State: "connected", Protocol: "2025-06-18", NotFetching: true}},
+		{PID: 12, Status: proxy.Status{Host: "gemini-cli", Server: "git", State: "connected", Protocol: "2025-06-18", NotFetching: true}},
 	}})
 	status := statusOf(m)
 	for _, want := range []string{"Claude Code → fs (proxy) no consent", "gemini-cli → git (proxy) not fetching"} {
@@ -86,8 +86,8 @@ func TestProxiesServingAreExposed(t *testing.T) {
 	m.cfg.Store = storeFor(t)
 	m.setSize(200, 30)
 	api, web := mkRoot("/work/demo/api"), mkRoot("/work/demo/web")
-	m.Update(proxiesMsg{entries: []mcpconn.ProxyEntry{
-		{PID: 11, ProxyStatus: mcpconn.ProxyStatus{Host: "Claude Code", Server: "fs", State: "connected", Asked: true,
+	m.Update(proxiesMsg{entries: []proxy.Entry{
+		{PID: 11, Status: proxy.Status{Host: "Claude Code", Server: "fs", State: "connected", Asked: true,
 			Fetched: []string{api.URI, web.URI}, Served: []string{api.URI, web.URI}}},
 	}})
 	if st := statusOf(m); !strings.HasPrefix(st, "2 roots served by 1 proxy") || !strings.Contains(st, "Claude Code → fs (proxy) synced") {
@@ -118,12 +118,12 @@ func TestProxyServedRowsAreServed(t *testing.T) {
 	m.setSize(200, 30)
 	api, web := mkRoot("/work/demo/api"), mkRoot("/work/demo/web")
 	m.applyRemembered(&consent.Record{Dir: "/work/demo", Roots: []consent.Root{api, web}, Time: time.Now()})
-	m.Update(proxiesMsg{entries: []mcpconn.ProxyEntry{
-		{PID: 11, ProxyStatus: mcpconn.ProxyStatus{Host: "Claude Code", Server: "fs", State: "connected", Asked: true,
+	m.Update(proxiesMsg{entries: []proxy.Entry{
+		{PID: 11, Status: proxy.Status{Host: "Claude Code", Server: "fs", State: "connected", Asked: true,
 			Fetched: []string{api.URI, web.URI}, Served: []string{api.URI, web.URI}}},
 	}})
-	m.Update(proxiesMsg{entries: []mcpconn.ProxyEntry{
-		{PID: 11, ProxyStatus: mcpconn.ProxyStatus{Host: "Claude Code", Name: "fs", Server: "secure-filesystem-server", State: "connected", Asked: true,
+	m.Update(proxiesMsg{entries: []proxy.Entry{
+		{PID: 11, Status: proxy.Status{Host: "Claude Code", Name: "fs", Server: "secure-filesystem-server", State: "connected", Asked: true,
 			Fetched: []string{api.URI, web.URI}, Served: []string{api.URI, web.URI}}},
 	}})
 	// Named as the host's entry names it, not as the server calls itself.
@@ -161,11 +161,11 @@ func TestProxyMismatchIsShown(t *testing.T) {
 	m.setSize(240, 30)
 	api := mkRoot("/work/demo/api")
 	at := time.Date(2026, 12, 4, 9, 8, 7, 0, time.Local)
-	m.Update(proxiesMsg{entries: []mcpconn.ProxyEntry{
-		{PID: 11, ProxyStatus: mcpconn.ProxyStatus{Host: "Claude Code", Server: "fs", State: "connected", Asked: true,
+	m.Update(proxiesMsg{entries: []proxy.Entry{
+		{PID: 11, Status: proxy.Status{Host: "Claude Code", Server: "fs", State: "connected", Asked: true,
 			Fetched: []string{api.URI}, Served: []string{api.URI}, VerifiedAt: at, Verified: []string{api.URI, "file:///home/me/src"},
 			Mismatch: "holds /home/me/src beyond the consent"}},
-		{PID: 12, ProxyStatus: mcpconn.ProxyStatus{Host: "gemini-cli", Server: "fs", State: "connected", Asked: true,
+		{PID: 12, Status: proxy.Status{Host: "gemini-cli", Server: "fs", State: "connected", Asked: true,
 			Fetched: []string{api.URI}, Served: []string{api.URI}, VerifiedAt: at, Verified: []string{api.URI}}},
 	}})
 	st := statusOf(m)

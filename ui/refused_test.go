@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/proxy"
 )
 
 // TestRefusedServerSaysWhyAndTheWayOut: a server enforcement refused a
@@ -62,7 +63,7 @@ func TestRefusedServerSaysWhyAndTheWayOut(t *testing.T) {
 // answer them (the picker cannot change a host's entry).
 func TestProxyRefusedSaysTheFlag(t *testing.T) {
 	m := wide(t)
-	m.fleet.SetProxies([]mcpconn.ProxyEntry{{PID: 42, ProxyStatus: mcpconn.ProxyStatus{Refused: []string{"/home/me/.netrc (read)"}}}})
+	m.fleet.SetProxies([]proxy.Entry{{PID: 42, Status: proxy.Status{Refused: []string{"/home/me/.netrc (read)"}}}})
 	pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.PaneLines(m.fleetView(), 200), "\n"))), " ")
 	if !strings.Contains(pane, "refused /home/me/.netrc (read)") || !strings.Contains(pane, "add --allow-read=PATH to the proxy's arguments") {
 		t.Errorf("the pane:\n%s", pane)

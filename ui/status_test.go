@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // statusOf is the status line of m without styles.
@@ -403,8 +404,8 @@ func TestDialogSaysEnforcedOrAdvisory(t *testing.T) {
 	m := wide(t)
 	m.setSize(120, 40)
 	enforced := connectedEvent("fs", "fs")
-	enforced.Enforcement = &mcpconn.Enforcement{Enforced: true, ABI: 7, Policy: &mcpconn.Policy{Paths: []mcpconn.PolicyPath{
-		{Path: "/work/demo/api", Why: mcpconn.WhyConsented}, {Path: "/usr", Why: mcpconn.WhySystem}, {Path: "/home/me/.npm", Why: "npm cache"}}}}
+	enforced.Enforcement = &launch.Enforcement{Enforced: true, ABI: 7, Policy: &launch.Policy{Paths: []launch.PolicyPath{
+		{Path: "/work/demo/api", Why: launch.WhyConsented}, {Path: "/usr", Why: launch.WhySystem}, {Path: "/home/me/.npm", Why: "npm cache"}}}}
 	m.onHubEvent(enforced)
 	openDialog(t, m, mkRoot("/work/demo/api"))
 	out := strings.Join(strings.Fields(screen(m)), " ")
@@ -413,7 +414,7 @@ func TestDialogSaysEnforcedOrAdvisory(t *testing.T) {
 	}
 	m.review.sh.Cancel()
 	advisory := connectedEvent("git", "git")
-	advisory.Enforcement = &mcpconn.Enforcement{Advisory: "enforce is off for this server"}
+	advisory.Enforcement = &launch.Enforcement{Advisory: "enforce is off for this server"}
 	m.onHubEvent(advisory)
 	openDialog(t, m, mkRoot("/work/demo/api"))
 	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, "Advisory for git: may read anything you can") {
@@ -427,8 +428,8 @@ func TestDialogSaysEnforcedOrAdvisory(t *testing.T) {
 	// pane.
 	m.review.sh.Cancel()
 	allowed := connectedEvent("notes", "notes")
-	allowed.Enforcement = &mcpconn.Enforcement{Enforced: true, ABI: 7, Policy: &mcpconn.Policy{Paths: []mcpconn.PolicyPath{
-		{Path: "/work/demo/api", Why: mcpconn.WhyConsented}, {Path: "/srv/notes", Why: mcpconn.WhyAllowRead}}}}
+	allowed.Enforcement = &launch.Enforcement{Enforced: true, ABI: 7, Policy: &launch.Policy{Paths: []launch.PolicyPath{
+		{Path: "/work/demo/api", Why: launch.WhyConsented}, {Path: "/srv/notes", Why: launch.WhyAllowRead}}}}
 	m.onHubEvent(allowed)
 	openDialog(t, m, mkRoot("/work/demo/api"))
 	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, "/srv/notes (--allow-read)") {
@@ -447,11 +448,11 @@ func TestPaneSaysTheWallsBesideTheFiles(t *testing.T) {
 	m := wide(t)
 	m.setSize(120, 40)
 	fs := connectedEvent("fs", "fs")
-	fs.Enforcement = &mcpconn.Enforcement{Enforced: true, ABI: 7, Policy: &mcpconn.Policy{Paths: []mcpconn.PolicyPath{
-		{Path: "/work/demo/api", Why: mcpconn.WhyConsented}, {Path: "/usr", Why: mcpconn.WhySystem},
-		{Path: "/work/demo/docs", Access: mcpconn.AccessRead, Why: mcpconn.WhyConsented, ReadOnly: true},
-		{Path: "/srv/npm", Access: mcpconn.AccessRead | mcpconn.AccessWrite, Why: "npm cache"}},
-		Refused: []mcpconn.PolicyRefusal{{Var: "npm_config_cache", Value: "/srv/x/.ssh", Why: "not a cache folder"}}}}
+	fs.Enforcement = &launch.Enforcement{Enforced: true, ABI: 7, Policy: &launch.Policy{Paths: []launch.PolicyPath{
+		{Path: "/work/demo/api", Why: launch.WhyConsented}, {Path: "/usr", Why: launch.WhySystem},
+		{Path: "/work/demo/docs", Access: launch.AccessRead, Why: launch.WhyConsented, ReadOnly: true},
+		{Path: "/srv/npm", Access: launch.AccessRead | launch.AccessWrite, Why: "npm cache"}},
+		Refused: []launch.PolicyRefusal{{Var: "npm_config_cache", Value: "/srv/x/.ssh", Why: "not a cache folder"}}}}
 	m.onHubEvent(fs)
 	pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.PaneLines(m.fleetView(), 120), "\n"))), " ")
 	for _, want := range []string{"may open /work/demo/api none (consented) /usr none (system) /work/demo/docs read (consented; read-only) /srv/npm read+write (npm cache; shared with every npx server)", "sockets none (unix sockets refused)", "network on", "refused env npm_config_cache=/srv/x/.ssh: not a cache folder", "metadata mode and times only where it may write; owner and extended attributes nowhere"} {
@@ -460,8 +461,8 @@ func TestPaneSaysTheWallsBesideTheFiles(t *testing.T) {
 		}
 	}
 	db := connectedEvent("db", "db")
-	db.Enforcement = &mcpconn.Enforcement{Enforced: true, ABI: 7, Policy: &mcpconn.Policy{Paths: []mcpconn.PolicyPath{
-		{Path: "/run/pg/.s.PGSQL.5432", Access: mcpconn.AccessConnect, Why: mcpconn.WhyAllowSocket}}}}
+	db.Enforcement = &launch.Enforcement{Enforced: true, ABI: 7, Policy: &launch.Policy{Paths: []launch.PolicyPath{
+		{Path: "/run/pg/.s.PGSQL.5432", Access: launch.AccessConnect, Why: launch.WhyAllowSocket}}}}
 	m.onHubEvent(db)
 	openDialog(t, m, mkRoot("/work/demo/api"))
 	out := strings.Join(strings.Fields(strings.ReplaceAll(screen(m), "│", " ")), " ") // the dialog's border cut out
@@ -488,7 +489,7 @@ func TestRootIsSaid(t *testing.T) {
 	m.setSize(120, 40)
 	m.cfg.AsRoot = true
 	fs := connectedEvent("fs", "fs")
-	fs.Enforcement = &mcpconn.Enforcement{Enforced: true, ABI: 7, Policy: &mcpconn.Policy{Paths: []mcpconn.PolicyPath{{Path: "/usr", Why: mcpconn.WhySystem}}}}
+	fs.Enforcement = &launch.Enforcement{Enforced: true, ABI: 7, Policy: &launch.Policy{Paths: []launch.PolicyPath{{Path: "/usr", Why: launch.WhySystem}}}}
 	m.onHubEvent(fs)
 	openDialog(t, m, mkRoot("/work/demo/api"))
 	if out := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(out, "rootpick runs as root: an enforced server still reads") {
@@ -509,7 +510,7 @@ func TestNetworkIsSaid(t *testing.T) {
 		off  bool
 	}{{"fs", true}, {"search", false}} {
 		e := connectedEvent(c.name, c.name)
-		e.Enforcement = &mcpconn.Enforcement{Enforced: true, ABI: 7, Policy: &mcpconn.Policy{NoNetwork: c.off}}
+		e.Enforcement = &launch.Enforcement{Enforced: true, ABI: 7, Policy: &launch.Policy{NoNetwork: c.off}}
 		m.onHubEvent(e)
 	}
 	openDialog(t, m, mkRoot("/work/demo/api"))

@@ -43,7 +43,7 @@ type Options struct {
 	// written. Run starts nothing else, and nothing without it.
 	Program string
 	// Confine puts the launcher's command, made and not started yet,
-	// under the boundary its server will run under (mcpconn.Confine,
+	// under the boundary its server will run under (launch.Confine,
 	// which this package cannot import). finish is called with what
 	// Start or Wait returned, once the command has ended or failed to
 	// start, and returns the error to report. Run starts nothing without

@@ -13,7 +13,7 @@
 // files (four formats, every byte kept) and imports no domain package,
 // while the plan reads what each profile's consent grants (Grants, from
 // the consent stores) and what the proxy's policy refuses an entry's env
-// (mcpconn.EnvRefusals). In hostcfg, those imports would hang consent and
+// (launch.EnvRefusals). In hostcfg, those imports would hang consent and
 // mcpconn under the file layer: mcpconn could then never use hostcfg (the
 // proxy reads the flags a wrap writes, hostcfg.OrigArgFlag) without a
 // cycle, and every hostcfg test would build the sandbox's code.

@@ -14,7 +14,7 @@ import (
 	"github.com/rootpick/rootpick/internal/paths"
 	"github.com/rootpick/rootpick/internal/prefetch"
 	"github.com/rootpick/rootpick/internal/redact"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // Launch is one wrapped server whose command is a launcher that
@@ -61,7 +61,7 @@ func (pl *planner) launchOf(c *hostcfg.Config, i int) (Launch, bool) {
 		return Launch{}, false
 	}
 	ln := Launch{Name: s.Name, Launcher: l, line: line, env: c.Env(i), Dir: c.File.Workspace, project: s.Scope == hostcfg.ScopeProject,
-		offline: cmp.Or(pl.Proxy.Network, OfflineNetwork(line)) == string(mcpconn.NetworkOff)}
+		offline: cmp.Or(pl.Proxy.Network, OfflineNetwork(line)) == string(launch.NetworkOff)}
 	ln.Places = append(ln.Places, prefetch.Place{Path: c.File.Workspace, Name: "the project"})
 	for _, r := range c.FolderArgs(i) {
 		for _, p := range r.Paths {
@@ -163,14 +163,14 @@ func consentedFolders(dirs paths.Dirs, profile string) []string {
 }
 
 // grantedEnv is l's env without what the server's policy would not
-// grant (mcpconn.EnvRefusals, over the person's environment: a cache
+// grant (launch.EnvRefusals, over the person's environment: a cache
 // variable that points at ~/.ssh, a HOME moved elsewhere): a project
 // file's env widens nothing, the prefetch's boundary included, and the
 // launcher uses the person's own setting instead. The wrap's diff has
 // said each variable left out (refusedNotes).
 func (l Launch) grantedEnv() map[string]string {
 	env := maps.Clone(l.env)
-	for _, r := range mcpconn.EnvRefusals(l.Launcher.Prefetch, envList(os.Environ(), l.env)) {
+	for _, r := range launch.EnvRefusals(l.Launcher.Prefetch, envList(os.Environ(), l.env)) {
 		delete(env, r.Var)
 	}
 	return env

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/rootpick/rootpick/internal/prefetch"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // offlineServers are servers known to need no network: they work on the
@@ -47,7 +47,7 @@ func offlineServer(command []string) (string, bool) {
 // --network: off for offlineServers, the proxy's default otherwise.
 func OfflineNetwork(command []string) string {
 	if _, ok := offlineServer(command); ok {
-		return string(mcpconn.NetworkOff)
+		return string(launch.NetworkOff)
 	}
 	return ""
 }

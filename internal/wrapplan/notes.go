@@ -9,7 +9,7 @@ import (
 
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/hostcfg"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
 // wrapNotes say, below the diff, what becomes of server i's folder
@@ -54,15 +54,15 @@ func (pl *planner) wrapNotes(c *hostcfg.Config, i int) []string {
 
 // refusedNotes say what the entry's own env, or the files its command
 // names, asked of the boundary and will not get when the proxy runs it
-// enforced (mcpconn.EnvRefusals: a cache variable pointing at ~/.ssh, a
+// enforced (launch.EnvRefusals: a cache variable pointing at ~/.ssh, a
 // script under ~/.aws): a project file's word widens nothing, and the
 // person reads here why the server may then fail.
 func refusedNotes(c *hostcfg.Config, i int) []string {
 	s := c.Servers[i]
 	env := c.Env(i)
 	var notes []string
-	for _, r := range mcpconn.EnvRefusals(append([]string{s.Command}, s.Args...), envList(os.Environ(), env)) {
-		if _, own := env[r.Var]; own || r.Var == mcpconn.RefusedCommand {
+	for _, r := range launch.EnvRefusals(append([]string{s.Command}, s.Args...), envList(os.Environ(), env)) {
+		if _, own := env[r.Var]; own || r.Var == launch.RefusedCommand {
 			notes = append(notes, fmt.Sprintf("warning: %s: %s is not granted when it runs enforced: %s", shown(s.Name), r.Subject(ShownPath(c.File.Home), shown), shown(r.Why)))
 		}
 	}

@@ -58,7 +58,7 @@ func ShownFolder(dir, home string) string {
 }
 
 // ShownPath shows a path as a person reads it: under the home folder as
-// ~/…, secrets hidden, escaped (mcpconn.PolicyRefusal.Subject's path).
+// ~/…, secrets hidden, escaped (launch.PolicyRefusal.Subject's path).
 func ShownPath(home string) func(string) string {
 	return func(p string) string { return ShownFolder(filepath.Clean(p), home) }
 }

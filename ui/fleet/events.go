@@ -9,6 +9,8 @@ import (
 
 	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
+	"github.com/rootpick/rootpick/mcpconn/proxy"
 	"github.com/rootpick/rootpick/ui/style"
 )
 
@@ -131,7 +133,7 @@ func errText(err error) string {
 // SetProxies shows each proxy the registry lists as a server: "Host →
 // Server (proxy)", in the same states as the picker's own servers; a
 // proxy no longer listed is gone. Each is labelled "proxy PID".
-func (f *Fleet) SetProxies(entries []mcpconn.ProxyEntry) {
+func (f *Fleet) SetProxies(entries []proxy.Entry) {
 	seen := map[string]bool{}
 	for _, e := range entries {
 		label := "proxy " + strconv.Itoa(e.PID)
@@ -149,7 +151,7 @@ func (f *Fleet) SetProxies(entries []mcpconn.ProxyEntry) {
 
 // fromProxy sets s from what its proxy registered, e; a change of what
 // it serves changes Fleet.servingVer.
-func (f *Fleet) fromProxy(s *serverState, e mcpconn.ProxyEntry) {
+func (f *Fleet) fromProxy(s *serverState, e proxy.Entry) {
 	s.proxy = true
 	// The server's name in its host's entry first (what the person
 	// calls it), what it calls itself, its program.
@@ -178,8 +180,8 @@ func (f *Fleet) fromProxy(s *serverState, e mcpconn.ProxyEntry) {
 	}
 	s.enf = nil
 	if e.Enforcement != "" {
-		s.enf = &mcpconn.Enforcement{Enforced: e.Enforcement == "enforced", ABI: e.LandlockABI, Advisory: e.Advisory,
-			Policy: &mcpconn.Policy{Paths: e.Access}}
+		s.enf = &launch.Enforcement{Enforced: e.Enforcement == "enforced", ABI: e.LandlockABI, Advisory: e.Advisory,
+			Policy: &launch.Policy{Paths: e.Access}}
 	}
 	s.err = safetext.Escape(e.Problem)
 	s.refused = s.refused[:0]

@@ -36,7 +36,7 @@ import (
 
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/safetext"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 	"github.com/rootpick/rootpick/ui/style"
 )
 
@@ -200,8 +200,8 @@ type serverState struct {
 	stderr      []string  // its last stderr lines and log messages, escaped
 	dropped     int       // lines it wrote faster than they could be read
 
-	enf     *mcpconn.Enforcement // whether the kernel holds it to its folders (as of its last start; nil: not said)
-	serving []string             // a proxy's: the URIs it serves its server now (the profile's remembered consent)
+	enf     *launch.Enforcement // whether the kernel holds it to its folders (as of its last start; nil: not said)
+	serving []string            // a proxy's: the URIs it serves its server now (the profile's remembered consent)
 
 	// refused are the paths it said enforcement refused it, with what it
 	// tried ("~/.config/x/settings.json (read)", escaped); allowable the

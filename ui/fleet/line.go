@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/rootpick/rootpick/internal/safetext"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 	"github.com/rootpick/rootpick/ui/style"
 )
 
@@ -271,25 +271,25 @@ const asRootWarning = "rootpick runs as root: an enforced server still reads all
 
 // beyondWords names why a server may open a path beyond the consent; a
 // folder the person allowed is named itself, with how.
-func beyondWords(p mcpconn.PolicyPath) string {
+func beyondWords(p launch.PolicyPath) string {
 	switch p.Why {
-	case mcpconn.WhySystem:
+	case launch.WhySystem:
 		return "system folders"
-	case mcpconn.WhyDevice:
+	case launch.WhyDevice:
 		return "devices"
-	case mcpconn.WhyProgram:
+	case launch.WhyProgram:
 		return "its program"
-	case mcpconn.WhyInterpreter:
+	case launch.WhyInterpreter:
 		return "its interpreter"
-	case mcpconn.WhyPackage:
+	case launch.WhyPackage:
 		return "its package"
-	case mcpconn.WhyTmp:
+	case launch.WhyTmp:
 		return "a private temporary folder"
-	case mcpconn.WhyAllowRead:
+	case launch.WhyAllowRead:
 		return safetext.Escape(style.Home(p.Path)) + " (--allow-read)"
-	case mcpconn.WhyAllowWrite:
+	case launch.WhyAllowWrite:
 		return safetext.Escape(style.Home(p.Path)) + " (--allow-write)"
-	case mcpconn.WhyAllowSocket:
+	case launch.WhyAllowSocket:
 		return "the socket " + safetext.Escape(style.Home(p.Path)) + " (--allow-socket)"
 	}
 	return p.Why // a launcher's cache: "npm cache", "uv cache", …

@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rootpick/rootpick/internal/safetext"
-	"github.com/rootpick/rootpick/mcpconn"
+	"github.com/rootpick/rootpick/mcpconn/launch"
 	"github.com/rootpick/rootpick/ui/style"
 )
 
@@ -328,11 +328,11 @@ func allowedPaths(s *serverState) []string {
 	var out []string
 	for _, p := range s.enf.Policy.Paths {
 		switch p.Why {
-		case mcpconn.WhyAllowRead:
+		case launch.WhyAllowRead:
 			out = append(out, safetext.Escape(style.Home(p.Path))+" (read)")
-		case mcpconn.WhyAllowWrite:
+		case launch.WhyAllowWrite:
 			out = append(out, safetext.Escape(style.Home(p.Path))+" (read, write)")
-		case mcpconn.WhyAllowSocket:
+		case launch.WhyAllowSocket:
 			out = append(out, safetext.Escape(style.Home(p.Path))+" (connect)")
 		}
 	}

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package mcpconn
-
-import "syscall"
-
-// signalName is "": a process here is not ended by a signal it could name.
-func signalName(syscall.Signal) string { return "" }
