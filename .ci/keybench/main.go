@@ -22,6 +22,36 @@
 // Filter keys are also timed to "results drawn": the first pass over the
 // query (the warm-up) records the screen each key settles on; in the timed
 // passes a key is done when the screen equals that screen again.
+//
+// The second yardstick (issue #42): key → first visible change. The
+// goroutine that reads the pty only reads, stamps each chunk with
+// time.Now() right after its Read returns, and queues it; another feeds
+// the emulator in order and decides, for each chunk, whether the screen
+// changed. A key's first visible change is the read stamp of the first
+// chunk read after the key was written whose emulation changed the screen,
+// so emulating one chunk never delays the stamp of the next. The measure
+// above ("screen changed") is kept for every key beside it: it is stamped
+// as the loop before did, which read, stamped and emulated a chunk before
+// reading the next (modelled from the read stamps and each chunk's
+// emulation time; -emulate inline runs that loop itself, and then the two
+// measures agree). See term.go.
+//
+// The second yardstick also has its own key protocol, run first, from the
+// top of the list: -burst ↓ keys -burst-gap apart (no waiting for quiet),
+// the first -burst-after after everything was listed (the "all listed"
+// time). Its keys are the phase "burst_down". Then the phases above run
+// as before, from where the burst left the cursor (-burst 0: from the top,
+// as before the second yardstick).
+//
+// CPU per key is the program's own (utime+stime of /proc/PID/stat) and
+// its children's (cutime+cstime: children it waited for, and theirs, such
+// as the git status runs rootpick starts for a row's facts). For the ↓
+// phases, the program's child processes are counted by sampling
+// /proc/PID/task/*/children every -children-every (direct children alive
+// at a sample: a lower bound, as a child that starts and ends between two
+// samples is missed), beside the PIDs the kernel handed out on the whole
+// machine meanwhile (the last PID of /proc/loadavg: an upper bound, as
+// threads and everyone else's processes count too).
 package main
 
 import (
@@ -39,6 +69,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 )
 
 func main() {
@@ -106,6 +137,9 @@ type Result struct {
 	SelfCPU   float64           `json:"self_cpu_ms,omitempty"`   // this harness's CPU meanwhile (emulator, compares)
 	RSSKB     int               `json:"rss_kb,omitempty"`
 	HWMKB     int               `json:"hwm_kb,omitempty"`
+	Tree      string            `json:"tree,omitempty"`      // the tree's label (.ci/bench-keys: long or short paths)
+	MeanPath  float64           `json:"mean_path,omitempty"` // characters per line of -list, on average
+	Emulate   string            `json:"emulate,omitempty"`   // apart or inline (see term)
 	Phases    map[string]*Phase `json:"phases,omitempty"`
 	Notes     []string          `json:"notes,omitempty"`
 	Load      string            `json:"load"`
@@ -114,18 +148,29 @@ type Result struct {
 
 // Phase is the latencies of one kind of key, in milliseconds.
 type Phase struct {
-	Lat    []float64 `json:"lat_ms"`
+	Lat    []float64 `json:"lat_ms"` // screen changed, stamped as the inline loop stamped (see term)
 	CPU    float64   `json:"cpu_ms"` // the program's user+system CPU over the phase (10 ms ticks), quiet waits included
 	Missed int       `json:"missed"` // no screen change within the timeout
 	Early  int       `json:"early"`  // the screen changed before the key was written (a late frame): not timed
+	// The second yardstick: first visible change, read-stamped (see term).
+	Vis       []float64 `json:"visible_ms,omitempty"`
+	VisMissed int       `json:"visible_missed,omitempty"`
+	// CPU of the children the program waited for, over the phase.
+	ChildCPU float64 `json:"child_cpu_ms,omitempty"`
+	// ↓ phases: child processes seen by sampling (a lower bound), and PIDs
+	// handed out on the machine meanwhile (an upper bound); see the top.
+	Children    int `json:"children,omitempty"`
+	PIDs        int `json:"pids,omitempty"`
+	SampleEvery int `json:"sample_every_us,omitempty"` // 0: children not sampled
 }
 
 type options struct {
 	kind, prog, dir, list, label, out, query, size string
-	args                                           string
+	args, tree, emulate                            string
 	env                                            multi
-	presses, warmup                                int
+	presses, warmup, burst                         int
 	quiet, jitter, timeout, settle                 time.Duration
+	burstGap, burstAfter, childrenEvery            time.Duration
 	listRuns                                       int
 	startupOnly                                    bool
 }
@@ -156,6 +201,12 @@ func run(argv []string) error {
 	fs.DurationVar(&o.settle, "settle", 400*time.Millisecond, "quiet time that ends a key of the warm-up pass of the filter (its screen is the reference)")
 	fs.IntVar(&o.listRuns, "list-runs", 3, "rootpick: times `PROG list --all DIR > /dev/null` runs before the picker (median)")
 	fs.BoolVar(&o.startupOnly, "startup-only", false, "time the first row and the listing only, no keys")
+	fs.StringVar(&o.tree, "tree", "", "label of the tree in the report (.ci/bench-keys: long or short)")
+	fs.StringVar(&o.emulate, "emulate", "apart", "apart: a goroutine reads and stamps, another emulates; inline: the reader emulates each chunk before reading the next (the loop before the second yardstick)")
+	fs.IntVar(&o.burst, "burst", 60, "the second yardstick's protocol: this many ↓ from the top, first of all (0: none)")
+	fs.DurationVar(&o.burstGap, "burst-gap", 60*time.Millisecond, "between the burst's keys (written on a fixed schedule, no waiting for quiet)")
+	fs.DurationVar(&o.burstAfter, "burst-after", time.Second, "the burst's first key this long after everything was listed")
+	fs.DurationVar(&o.childrenEvery, "children-every", time.Millisecond, "during the ↓ phases, sample the program's child processes this often (0: not at all)")
 	_ = fs.Parse(argv)
 	k, ok := kinds[o.kind]
 	if !ok || o.prog == "" || o.dir == "" || (k.keys && o.list == "") {
@@ -165,17 +216,23 @@ func run(argv []string) error {
 	if o.label == "" {
 		o.label = o.kind
 	}
+	if o.emulate != "apart" && o.emulate != "inline" {
+		return fmt.Errorf("-emulate %q: apart or inline", o.emulate)
+	}
 	var cols, rows int
 	if _, err := fmt.Sscanf(o.size, "%dx%d", &cols, &rows); err != nil {
 		return fmt.Errorf("-size %q: %v", o.size, err)
 	}
-	r := &Result{Label: o.label, Kind: o.kind, When: time.Now(), Phases: map[string]*Phase{}}
+	r := &Result{Label: o.label, Kind: o.kind, When: time.Now(), Phases: map[string]*Phase{}, Tree: o.tree, Emulate: o.emulate}
 	if o.list != "" {
-		n, err := countLines(o.list)
+		n, chars, err := countLines(o.list)
 		if err != nil {
 			return err
 		}
 		r.N = n
+		if n > 0 {
+			r.MeanPath = float64(chars) / float64(n)
+		}
 	}
 	if o.kind == "rootpick" && o.listRuns > 0 {
 		wall, cpu, err := listWall(o.prog, o.dir, o.listRuns)
@@ -209,7 +266,7 @@ func run(argv []string) error {
 	}
 
 	self0 := selfCPU()
-	t, err := startTerm(o.prog, args, env, stdin, cols, rows)
+	t, err := startTerm(o.prog, args, env, stdin, cols, rows, o.emulate == "inline")
 	if err != nil {
 		return err
 	}
@@ -254,12 +311,17 @@ func run(argv []string) error {
 		r.Notes = append(r.Notes, fmt.Sprintf("listed %d/%d rows, expected %d", shown, total, r.N))
 	}
 	t.setText(false)
+	b := &bench{t: t, o: o, r: r}
+	keys := k.keys && !o.startupOnly
+	if keys && o.burst > 0 {
+		time.Sleep(time.Until(t.hit(all).Add(o.burstAfter)))
+		b.burstPhase("burst_down", k.down)
+	}
 	if !t.quiet(time.Second, 20*time.Second) {
 		r.Notes = append(r.Notes, "the screen kept changing after the listing was done")
 	}
 
-	if k.keys && !o.startupOnly {
-		b := &bench{t: t, o: o, r: r}
+	if keys {
 		b.phase("down", k.down, o.warmup)
 		b.phase("toggle", k.toggle, o.warmup)
 		if err := b.filter(k); err != nil {
@@ -293,8 +355,10 @@ type bench struct {
 
 // key presses one key: it waits for the terminal to be quiet, writes the
 // key and waits for the screen to change and, if ref is not empty, for its
-// text to equal ref. It returns the latencies (negative if not met).
-func (b *bench) key(key, ref string) (changed, drawn float64, early bool) {
+// text to equal ref. It returns the latencies (negative if not met): the
+// screen changed (inline stamps), its first visible change (read stamps)
+// and the results drawn.
+func (b *bench) key(key, ref string) (changed, visible, drawn float64, early bool) {
 	t := b.t
 	if !t.quiet(b.o.quiet, 10*time.Second) {
 		b.r.Notes = append(b.r.Notes, "never quiet before a key")
@@ -314,16 +378,21 @@ func (b *bench) key(key, ref string) (changed, drawn float64, early bool) {
 		eq = t.add(func(_, text string) bool { return text == ref })
 		ws = append(ws, eq)
 	}
-	at, err := t.press(key)
+	at, vis, err := t.press(key)
 	if err != nil {
-		return -1, -1, false
+		t.remove(ws...)
+		return -1, -1, -1, false
 	}
+	ws = append(ws, vis)
 	_, _ = t.waitFor(b.o.timeout, ws...)
 	t.remove(ws...)
-	changed, drawn = -1, -1
+	changed, visible, drawn = -1, -1, -1
+	if h := t.hitRead(vis); !h.IsZero() {
+		visible = ms(h.Sub(at))
+	}
 	if h := t.hit(ch); !h.IsZero() {
 		if h.Before(at) {
-			return -1, -1, true
+			return -1, visible, -1, true
 		}
 		changed = ms(h.Sub(at))
 	}
@@ -335,7 +404,7 @@ func (b *bench) key(key, ref string) (changed, drawn float64, early bool) {
 			fmt.Fprintf(os.Stderr, "key %q: never drew its reference screen; now:\n%s\nreference:\n%s\n", key, now, ref)
 		}
 	}
-	return changed, drawn, false
+	return changed, visible, drawn, false
 }
 
 func (b *bench) phaseOf(name string) *Phase {
@@ -347,10 +416,13 @@ func (b *bench) phaseOf(name string) *Phase {
 	return p
 }
 
-// cpu adds the program's CPU time since *since to phase name.
-func (b *bench) cpu(name string, since *float64) {
-	now, _ := cpuTime(b.t.cmd.Process.Pid)
-	b.phaseOf(name).CPU += now - *since
+// cpu adds the program's CPU time and its children's since *since to
+// phase name.
+func (b *bench) cpu(name string, since *cpuT) {
+	now := cpuTimes(b.t.cmd.Process.Pid)
+	p := b.phaseOf(name)
+	p.CPU += now.own - since.own
+	p.ChildCPU += now.children - since.children
 	*since = now
 }
 
@@ -366,17 +438,121 @@ func (b *bench) record(name string, lat float64, early bool) {
 	}
 }
 
+// recordVis records a key's first visible change (negative: none within
+// the timeout).
+func (b *bench) recordVis(name string, vis float64) {
+	p := b.phaseOf(name)
+	if vis < 0 {
+		p.VisMissed++
+	} else {
+		p.Vis = append(p.Vis, vis)
+	}
+}
+
 // phase presses key warm times untimed, then -presses times timed.
 func (b *bench) phase(name, key string, warm int) {
 	for range warm {
 		b.key(key, "")
 	}
-	cpu, _ := cpuTime(b.t.cmd.Process.Pid)
+	stop := b.sampleChildren(name, name == "down")
+	cpu := cpuTimes(b.t.cmd.Process.Pid)
 	for range b.o.presses {
-		lat, _, early := b.key(key, "")
+		lat, vis, _, early := b.key(key, "")
 		b.record(name, lat, early)
+		b.recordVis(name, vis)
 	}
 	b.cpu(name, &cpu)
+	stop()
+}
+
+// burstPhase is the second yardstick's protocol: -burst presses of key
+// written -burst-gap apart on a fixed schedule, never waiting for the
+// screen; each is timed to its first visible change (and, in Lat, to the
+// inline stamp of the same chunk). Its CPU runs from the first key until
+// the terminal is quiet after the last.
+func (b *bench) burstPhase(name, key string) {
+	t, o := b.t, b.o
+	stop := b.sampleChildren(name, true)
+	cpu := cpuTimes(t.cmd.Process.Pid)
+	ats := make([]time.Time, o.burst)
+	ws := make([]*watch, 0, o.burst)
+	t0 := time.Now()
+	for i := range o.burst {
+		time.Sleep(time.Until(t0.Add(time.Duration(i) * o.burstGap)))
+		at, w, err := t.press(key)
+		if err != nil {
+			break
+		}
+		ats[i] = at
+		ws = append(ws, w)
+	}
+	_, _ = t.waitFor(o.timeout, ws...)
+	t.quiet(o.quiet, 10*time.Second)
+	t.remove(ws...)
+	b.cpu(name, &cpu)
+	stop()
+	p := b.phaseOf(name)
+	for i, w := range ws {
+		read, at := t.hitRead(w), t.hit(w)
+		if read.IsZero() || read.Sub(ats[i]) > o.timeout {
+			p.Missed++
+			p.VisMissed++
+			continue
+		}
+		p.Vis = append(p.Vis, ms(read.Sub(ats[i])))
+		p.Lat = append(p.Lat, ms(at.Sub(ats[i])))
+	}
+}
+
+// sampleChildren, when on and -children-every is set, counts the
+// program's direct children seen in /proc/PID/task/*/children, sampled
+// every -children-every, and the PIDs handed out on the machine
+// meanwhile, into phase name, until the function it returns is called.
+func (b *bench) sampleChildren(name string, on bool) (stop func()) {
+	every := b.o.childrenEvery
+	if !on || every <= 0 {
+		return func() {}
+	}
+	pid := b.t.cmd.Process.Pid
+	pid0 := lastPID()
+	quit, done := make(chan struct{}), make(chan struct{})
+	seen := map[string]bool{}
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		var files []string
+		for i := 0; ; i++ {
+			if i%200 == 0 { // threads come and go, rarely
+				files, _ = filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "children"))
+			}
+			for _, f := range files {
+				data, _ := os.ReadFile(f)
+				for _, c := range strings.Fields(string(data)) {
+					seen[c] = true
+				}
+			}
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
+		p := b.phaseOf(name)
+		p.Children += len(seen)
+		p.SampleEvery = int(every.Microseconds())
+		if pid1 := lastPID(); pid0 > 0 && pid1 > 0 {
+			n := pid1 - pid0
+			if n < 0 { // wrapped around pid_max
+				n += pidMax()
+			}
+			p.PIDs += n
+		}
+	}
 }
 
 // filter types the query one key at a time and erases it, over and over.
@@ -391,7 +567,7 @@ func (b *bench) filter(k kind) error {
 	t.setText(true)
 	defer t.setText(false)
 	if k.openFilter != "" {
-		if lat, _, _ := b.key(k.openFilter, ""); lat < 0 {
+		if lat, _, _, _ := b.key(k.openFilter, ""); lat < 0 {
 			return fmt.Errorf("%q did not open the filter", k.openFilter)
 		}
 	}
@@ -402,10 +578,10 @@ func (b *bench) filter(k kind) error {
 		keys = append(keys, k.backspace)
 	}
 	refs := make([]string, len(keys))
-	var cpu float64
+	var cpu cpuT
 	for pass := 0; (pass-2)*len(q) < b.o.presses; pass++ {
 		if pass == 2 {
-			cpu, _ = cpuTime(t.cmd.Process.Pid)
+			cpu = cpuTimes(t.cmd.Process.Pid)
 		}
 		for i, key := range keys {
 			if pass < 2 {
@@ -421,8 +597,9 @@ func (b *bench) filter(k kind) error {
 			if i == len(q) {
 				b.cpu("type", &cpu)
 			}
-			lat, drawn, early := b.key(key, refs[i])
+			lat, vis, drawn, early := b.key(key, refs[i])
 			b.record(name, lat, early)
+			b.recordVis(name, vis)
 			b.record(name+"_drawn", drawn, early)
 		}
 		if pass >= 2 {
@@ -469,21 +646,63 @@ func selfCPU() float64 {
 	return ms(time.Duration(ru.Utime.Nano() + ru.Stime.Nano()))
 }
 
+// cpuT is CPU time in ms: a process's own, and that of its children it
+// waited for (and theirs).
+type cpuT struct{ own, children float64 }
+
 // cpuTime is the user+system CPU time of pid so far, in ms (10 ms ticks).
 func cpuTime(pid int) (float64, error) {
+	c, err := readCPU(pid)
+	return c.own, err
+}
+
+// cpuTimes is cpuTime with its children's (zero if pid is gone).
+func cpuTimes(pid int) cpuT {
+	c, _ := readCPU(pid)
+	return c
+}
+
+func readCPU(pid int) (cpuT, error) {
 	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
 	if err != nil {
-		return 0, err
+		return cpuT{}, err
 	}
 	// Fields after the command name (which may hold spaces): state is the
-	// first, utime and stime the 12th and 13th.
+	// first, utime and stime the 12th and 13th, cutime and cstime the 14th
+	// and 15th.
 	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	if len(f) < 13 {
-		return 0, fmt.Errorf("short /proc/%d/stat", pid)
+	if len(f) < 15 {
+		return cpuT{}, fmt.Errorf("short /proc/%d/stat", pid)
 	}
-	ut, _ := strconv.Atoi(f[11])
-	st, _ := strconv.Atoi(f[12])
-	return float64(ut+st) * 10, nil
+	var v [4]int
+	for i := range v {
+		v[i], _ = strconv.Atoi(f[11+i])
+	}
+	return cpuT{own: float64(v[0]+v[1]) * 10, children: float64(v[2]+v[3]) * 10}, nil
+}
+
+// lastPID is the PID the kernel handed out last, on the whole machine
+// (the 5th field of /proc/loadavg; 0 if unknown).
+func lastPID() int {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 5 {
+		return 0
+	}
+	n, _ := strconv.Atoi(f[4])
+	return n
+}
+
+func pidMax() int {
+	b, err := os.ReadFile("/proc/sys/kernel/pid_max")
+	if err != nil {
+		return 1 << 22
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return n
 }
 
 // memory reads VmRSS and VmHWM (kB) of pid.
@@ -518,12 +737,15 @@ func loadavg() string {
 	return strings.Join(f[:min(3, len(f))], " ")
 }
 
-func countLines(path string) (int, error) {
+// countLines returns the lines of path and their characters (newlines
+// not counted).
+func countLines(path string) (lines, chars int, err error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return strings.Count(string(b), "\n"), nil
+	lines = strings.Count(string(b), "\n")
+	return lines, utf8.RuneCount(b) - lines, nil
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
@@ -544,6 +766,12 @@ func pct(xs []float64, p float64) float64 {
 }
 
 func printResult(r *Result) {
+	switch {
+	case r.Tree != "" && r.MeanPath > 0:
+		fmt.Printf("[%s tree, paths %.0f characters] ", r.Tree, r.MeanPath)
+	case r.Tree != "":
+		fmt.Printf("[%s tree] ", r.Tree)
+	}
 	fmt.Printf("%s (%s) N=%d listed=%d first row %.0f ms, all listed %.0f ms", r.Label, r.Kind, r.N, r.Listed, r.FirstRow, r.AllListed)
 	if r.ListWall > 0 {
 		fmt.Printf(", list --all %.0f ms (×%.2f); CPU %.0f ms listing (harness %.0f ms), list %.0f ms", r.ListWall, r.AllListed/r.ListWall, r.ListedCPU, r.SelfCPU, r.ListCPU)
@@ -558,8 +786,14 @@ func printResult(r *Result) {
 			continue
 		}
 		fmt.Printf("  %-12s n=%d p50 %.1f p95 %.1f max %.1f ms, missed %d, early %d", name, len(p.Lat), pct(p.Lat, 50), pct(p.Lat, 95), pct(p.Lat, 100), p.Missed, p.Early)
-		if p.CPU > 0 && len(p.Lat) > 0 {
-			fmt.Printf(", CPU %.2f ms/key", p.CPU/float64(len(p.Lat)+p.Missed+p.Early))
+		if len(p.Vis) > 0 {
+			fmt.Printf("; first visible p50 %.1f p95 %.1f max %.1f ms", pct(p.Vis, 50), pct(p.Vis, 95), pct(p.Vis, 100))
+		}
+		if keys := p.keys(); p.CPU > 0 && keys > 0 {
+			fmt.Printf(", CPU %.2f ms/key (with children %.2f)", p.CPU/float64(keys), (p.CPU+p.ChildCPU)/float64(keys))
+		}
+		if p.SampleEvery > 0 {
+			fmt.Printf(", children seen %d, PIDs handed out %d", p.Children, p.PIDs)
 		}
 		fmt.Println()
 	}
@@ -568,4 +802,7 @@ func printResult(r *Result) {
 	}
 }
 
-var phaseNames = []string{"down", "toggle", "type", "type_drawn", "erase", "erase_drawn"}
+var phaseNames = []string{"burst_down", "down", "toggle", "type", "type_drawn", "erase", "erase_drawn"}
+
+// keys is the number of keys pressed in the phase.
+func (p *Phase) keys() int { return len(p.Lat) + p.Missed + p.Early }

@@ -10,9 +10,13 @@ import (
 	"strings"
 )
 
-// report prints, for each list size, a markdown table with one column per
-// label: the median over its runs of each run's p50 and p95, the worst
-// max, missed keys, memory, first row and listing times.
+// report prints, for each tree and list size, two markdown tables with
+// one column per label: the first (the quiet + jitter protocol, keys
+// stamped as the inline loop stamped) the median over its runs of each
+// run's p50 and p95, the worst max, missed keys, CPU, memory, first row and
+// listing times; the second the second yardstick: first visible change,
+// read-stamped and emulated apart, for the ↓ burst and the keys of the
+// first table, CPU per ↓ with and without children, and child processes.
 func report(files []string) error {
 	var rs []*Result
 	for _, name := range files {
@@ -37,20 +41,27 @@ func report(files []string) error {
 	}
 	// fzf-find has no list of its own: it belongs to the table of the size
 	// run just before it.
-	var sizes []int
+	type table struct {
+		tree string
+		n    int
+	}
+	var tables []table
 	for i, r := range rs {
 		if r.N == 0 && i > 0 {
 			r.N = rs[i-1].N
 		}
-		if !slices.Contains(sizes, r.N) {
-			sizes = append(sizes, r.N)
+		if r.Tree == "" && i > 0 && rs[i-1].N == r.N {
+			r.Tree = rs[i-1].Tree
+		}
+		if tb := (table{r.Tree, r.N}); !slices.Contains(tables, tb) {
+			tables = append(tables, tb)
 		}
 	}
-	for _, n := range sizes {
+	for _, tb := range tables {
 		var labels []string
 		by := map[string][]*Result{}
 		for _, r := range rs {
-			if r.N != n {
+			if r.N != tb.n || r.Tree != tb.tree {
 				continue
 			}
 			if by[r.Label] == nil {
@@ -58,21 +69,163 @@ func report(files []string) error {
 			}
 			by[r.Label] = append(by[r.Label], r)
 		}
-		printTable(n, labels, by)
+		title := thousands(tb.n) + " repositories"
+		if tb.tree != "" {
+			var paths []float64
+			for _, r := range by[labels[0]] {
+				paths = append(paths, r.MeanPath)
+			}
+			title += fmt.Sprintf(", %s tree (paths %.0f characters)", tb.tree, median(paths))
+		}
+		printTable(title, labels, by)
+		printVisible(title, labels, by)
 	}
 	return nil
 }
 
-func printTable(n int, labels []string, by map[string][]*Result) {
-	fmt.Printf("\n| %s repositories, 120×40 | %s |\n", thousands(n), strings.Join(labels, " | "))
+// rowPrinter prints the header of a table with a column per label and
+// returns what prints its rows.
+func rowPrinter(title string, labels []string, by map[string][]*Result) func(name string, cell func(rs []*Result) string) {
+	fmt.Printf("\n| %s | %s |\n", title, strings.Join(labels, " | "))
 	fmt.Printf("|---|%s\n", strings.Repeat("---:|", len(labels)))
-	row := func(name string, cell func(rs []*Result) string) {
+	return func(name string, cell func(rs []*Result) string) {
 		cells := make([]string, len(labels))
 		for i, l := range labels {
 			cells[i] = cell(by[l])
 		}
 		fmt.Printf("| %s | %s |\n", name, strings.Join(cells, " | "))
 	}
+}
+
+// lats is the median over runs of each run's p50 and p95 of the
+// latencies f picks in phase p, and the worst max.
+func lats(rs []*Result, p string, f func(*Phase) []float64) string {
+	var p50, p95, mx []float64
+	for _, r := range rs {
+		if ph := r.Phases[p]; ph != nil && len(f(ph)) > 0 {
+			p50 = append(p50, pct(f(ph), 50))
+			p95 = append(p95, pct(f(ph), 95))
+			mx = append(mx, pct(f(ph), 100))
+		}
+	}
+	if len(p50) == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%s / %s / %s", f1(median(p50)), f1(median(p95)), f1(slices.Max(mx)))
+}
+
+// perKey is the median over runs of f(phase) ÷ the keys of the phase.
+func perKey(rs []*Result, p string, f func(*Phase) float64) (string, bool) {
+	var xs []float64
+	for _, r := range rs {
+		if ph := r.Phases[p]; ph != nil && ph.keys() > 0 {
+			xs = append(xs, f(ph)/float64(ph.keys()))
+		}
+	}
+	if len(xs) == 0 {
+		return "–", false
+	}
+	return f1(median(xs)), true
+}
+
+// printVisible prints the second yardstick's table.
+func printVisible(title string, labels []string, by map[string][]*Result) {
+	any := false
+	for _, rs := range by {
+		for _, r := range rs {
+			for _, ph := range r.Phases {
+				any = any || len(ph.Vis) > 0
+			}
+		}
+	}
+	if !any {
+		return
+	}
+	fmt.Printf("\nSecond yardstick: key → first visible change (each chunk stamped as its read returns, emulated apart).\n")
+	row := rowPrinter(title, labels, by)
+	burst := "↓ burst"
+	for _, rs := range by {
+		for _, r := range rs {
+			if ph := r.Phases["burst_down"]; ph != nil {
+				burst = fmt.Sprintf("%d ↓ from the top, on a fixed schedule", ph.keys())
+			}
+		}
+	}
+	row(burst+": first visible change, p50 / p95 / max ms", func(rs []*Result) string {
+		return lats(rs, "burst_down", func(p *Phase) []float64 { return p.Vis })
+	})
+	row(burst+": the same chunk stamped as the inline loop stamped, p50 / p95 / max ms", func(rs []*Result) string {
+		return lats(rs, "burst_down", func(p *Phase) []float64 { return p.Lat })
+	})
+	titles := map[string]string{"down": "↓", "toggle": "toggle", "type": "filter typing", "erase": "filter erasing"}
+	for _, p := range []string{"down", "toggle", "type", "erase"} {
+		row(titles[p]+" (quiet + jitter): first visible change, p50 / p95 / max ms", func(rs []*Result) string {
+			return lats(rs, p, func(p *Phase) []float64 { return p.Vis })
+		})
+	}
+	row("keys with no visible change within the timeout: burst / quiet + jitter", func(rs []*Result) string {
+		b, q, seen := 0, 0, false
+		for _, r := range rs {
+			for name, ph := range r.Phases {
+				switch name {
+				case "burst_down":
+					b += ph.VisMissed
+					seen = true
+				case "down", "toggle", "type", "erase":
+					q += ph.VisMissed
+					seen = true
+				}
+			}
+		}
+		if !seen {
+			return "–"
+		}
+		return fmt.Sprintf("%d / %d", b, q)
+	})
+	for _, p := range []string{"burst_down", "down"} {
+		name := "burst"
+		if p == "down" {
+			name = "quiet + jitter"
+		}
+		row("CPU per ↓ ("+name+"), ms: the program / with its children", func(rs []*Result) string {
+			own, ok := perKey(rs, p, func(p *Phase) float64 { return p.CPU })
+			if !ok {
+				return "–"
+			}
+			all, _ := perKey(rs, p, func(p *Phase) float64 { return p.CPU + p.ChildCPU })
+			return own + " / " + all
+		})
+		row("child processes per ↓ ("+name+"): seen by sampling (at least) / PIDs handed out on the machine (at most)", func(rs []*Result) string {
+			var seen, pids []float64
+			for _, r := range rs {
+				if ph := r.Phases[p]; ph != nil && ph.SampleEvery > 0 && ph.keys() > 0 {
+					seen = append(seen, float64(ph.Children)/float64(ph.keys()))
+					pids = append(pids, float64(ph.PIDs)/float64(ph.keys()))
+				}
+			}
+			if len(seen) == 0 {
+				return "–"
+			}
+			return fmt.Sprintf("%.2f / %.2f", median(seen), median(pids))
+		})
+	}
+	row("reading and emulating", func(rs []*Result) string {
+		var xs []string
+		for _, r := range rs {
+			e := r.Emulate
+			if e == "" {
+				e = "inline"
+			}
+			if !slices.Contains(xs, e) {
+				xs = append(xs, e)
+			}
+		}
+		return strings.Join(xs, ", ")
+	})
+}
+
+func printTable(title string, labels []string, by map[string][]*Result) {
+	row := rowPrinter(title+", 120×40", labels, by)
 	titles := map[string]string{
 		"down":        "↓ (scroll)",
 		"toggle":      "toggle (rootpick space, fzf tab)",
@@ -82,19 +235,11 @@ func printTable(n int, labels []string, by map[string][]*Result) {
 		"erase_drawn": "filter erasing: results drawn",
 	}
 	for _, p := range phaseNames {
+		if titles[p] == "" {
+			continue // the burst: the second yardstick's table
+		}
 		row(titles[p]+", p50 / p95 / max ms", func(rs []*Result) string {
-			var p50, p95, mx []float64
-			for _, r := range rs {
-				if ph := r.Phases[p]; ph != nil && len(ph.Lat) > 0 {
-					p50 = append(p50, pct(ph.Lat, 50))
-					p95 = append(p95, pct(ph.Lat, 95))
-					mx = append(mx, pct(ph.Lat, 100))
-				}
-			}
-			if len(p50) == 0 {
-				return "–"
-			}
-			return fmt.Sprintf("%s / %s / %s", f1(median(p50)), f1(median(p95)), f1(slices.Max(mx)))
+			return lats(rs, p, func(p *Phase) []float64 { return p.Lat })
 		})
 	}
 	row("timed keys; missed / late frame (not timed)", func(rs []*Result) string {
@@ -128,22 +273,28 @@ func printTable(n int, labels []string, by map[string][]*Result) {
 		}
 		return strconv.Itoa(missed)
 	})
-	row("program CPU per key, ms: ↓ / toggle / type / erase", func(rs []*Result) string {
-		var cells []string
-		for _, p := range []string{"down", "toggle", "type", "erase"} {
-			var xs []float64
-			for _, r := range rs {
-				if ph := r.Phases[p]; ph != nil && len(ph.Lat) > 0 {
-					xs = append(xs, ph.CPU/float64(len(ph.Lat)+ph.Missed+ph.Early))
-				}
-			}
-			if len(xs) == 0 {
-				return "–"
-			}
-			cells = append(cells, f1(median(xs)))
+	for _, children := range []bool{false, true} {
+		name := "program CPU per key, ms: ↓ / toggle / type / erase"
+		if children {
+			name = "the same with its children's (cutime + cstime)"
 		}
-		return strings.Join(cells, " / ")
-	})
+		row(name, func(rs []*Result) string {
+			var cells []string
+			for _, p := range []string{"down", "toggle", "type", "erase"} {
+				c, ok := perKey(rs, p, func(p *Phase) float64 {
+					if children {
+						return p.CPU + p.ChildCPU
+					}
+					return p.CPU
+				})
+				if !ok {
+					return "–"
+				}
+				cells = append(cells, c)
+			}
+			return strings.Join(cells, " / ")
+		})
+	}
 	row("VmRSS / VmHWM after the keys, MB", func(rs []*Result) string {
 		return pair(rs, func(r *Result) float64 { return float64(r.RSSKB) / 1024 }, func(r *Result) float64 { return float64(r.HWMKB) / 1024 })
 	})

@@ -36,6 +36,14 @@ type Spec struct {
 	Heavy float64
 	// Seed picks the tree.
 	Seed uint64
+	// Short lays the ordinary folders out as a ~/src is: three levels,
+	// TOP/orgN/repoM (src/org10/repo7121), so that relative paths are
+	// about 20 characters. Without it each folder goes under a random
+	// earlier one, with names such as "naïve dir-3", and the paths of a
+	// tree of 100,000 folders are about 80 characters. Repositories,
+	// heavy folders and projects are placed the same way in both (a
+	// submodule adds "/sub-N", a bare repository is "mirror N.git").
+	Short bool
 }
 
 // Entry is one repository in the manifest.
@@ -95,10 +103,17 @@ func Generate(dir string, spec Spec) (Manifest, error) {
 	heavyDirs := int(float64(spec.Dirs) * spec.Heavy)
 	plain := spec.Dirs - heavyDirs
 	// Ordinary folders: each new one under a random existing one, which
-	// gives a random recursive tree about log(n) deep.
-	for range plain {
-		if err := g.addFolder(g.pick(false)); err != nil {
+	// gives a random recursive tree about log(n) deep; or, Short, three
+	// levels.
+	if spec.Short {
+		if err := g.shortFolders(plain); err != nil {
 			return Manifest{}, err
+		}
+	} else {
+		for range plain {
+			if err := g.addFolder(g.pick(false)); err != nil {
+				return Manifest{}, err
+			}
 		}
 	}
 	// Repositories first, then heavy folders (which need to know which
@@ -191,15 +206,56 @@ func (g *gen) child(parent *folder, name string) *folder {
 
 // addFolder creates a new ordinary folder under parent.
 func (g *gen) addFolder(parent *folder) error {
-	name := fmt.Sprintf("%s-%d", words[g.rng.IntN(len(words))], parent.children)
+	_, err := g.addFolderNamed(parent, fmt.Sprintf("%s-%d", words[g.rng.IntN(len(words))], parent.children))
+	return err
+}
+
+// addFolderNamed creates an ordinary folder called name under parent.
+func (g *gen) addFolderNamed(parent *folder, name string) (*folder, error) {
 	f := g.child(parent, name)
 	if err := os.Mkdir(g.abs(f.rel), 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	g.folders = append(g.folders, f)
 	g.m.Dirs++
 	if f.heavy {
 		g.m.HeavyDirs++
+	}
+	return f, nil
+}
+
+// shortTops are the top folders of a Short tree.
+var shortTops = []string{"src", "work", "old"}
+
+// shortFolders creates n ordinary folders in three levels: a few top
+// folders, an org folder for about every 500 folders (orgN, under a random
+// top), and the rest repoM, each under a random org.
+func (g *gen) shortFolders(n int) error {
+	tops := min(n, len(shortTops))
+	orgs := min(max(1, n/500), n-tops)
+	var parents []*folder
+	for i := range tops {
+		f, err := g.addFolderNamed(g.folders[0], shortTops[i])
+		if err != nil {
+			return err
+		}
+		parents = append(parents, f)
+	}
+	var orgFolders []*folder
+	for i := range orgs {
+		f, err := g.addFolderNamed(parents[g.rng.IntN(len(parents))], fmt.Sprintf("org%d", i))
+		if err != nil {
+			return err
+		}
+		orgFolders = append(orgFolders, f)
+	}
+	if len(orgFolders) > 0 {
+		parents = orgFolders
+	}
+	for i := range n - tops - orgs {
+		if _, err := g.addFolderNamed(parents[g.rng.IntN(len(parents))], fmt.Sprintf("repo%d", i)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
