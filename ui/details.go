@@ -186,12 +186,20 @@ func sidePane(content string, pw, h int, rule ink) string {
 // does, measuring each line once with cellWidth.
 func joinSide(left []string, lw int, right string) string {
 	rl := strings.Split(right, "\n")
-	rw := 0
+	rw, size := 0, 0
 	for _, l := range rl {
 		rw = max(rw, cellWidth(l))
+		size += len(l)
 	}
+	for _, l := range left {
+		size += len(l)
+	}
+	n := max(len(left), len(rl))
+	// One allocation: the lines, the padding (at most every cell of both
+	// sides) and the line breaks; a key draws this whole body.
 	var b strings.Builder
-	for i := range max(len(left), len(rl)) {
+	b.Grow(size + n*(lw+rw+1))
+	for i := range n {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
@@ -202,10 +210,19 @@ func joinSide(left []string, lw int, right string) string {
 		if i < len(rl) {
 			r = rl[i]
 		}
-		b.WriteString(padRight(l, lw))
-		b.WriteString(padRight(r, rw))
+		writePadded(&b, l, lw)
+		writePadded(&b, r, rw)
 	}
 	return b.String()
+}
+
+// writePadded writes s to b, then spaces up to w cells (padRight without
+// the padded copy).
+func writePadded(b *strings.Builder, s string, w int) {
+	b.WriteString(s)
+	for range w - cellWidth(s) {
+		b.WriteByte(' ')
+	}
 }
 
 // paneKey is what the drawn details pane depends on.

@@ -381,16 +381,31 @@ func TestQuitAndInterrupt(t *testing.T) {
 	}
 }
 
+// TestTinySizesDoNotPanic: at every size, down to nothing, a frame has
+// no more lines than the terminal and no line wider than it (measured by
+// x/ansi, not by the cutting code), the list's and the dialog's.
 func TestTinySizesDoNotPanic(t *testing.T) {
 	m := fixture(t, demoRepos()...)
-	for _, sz := range [][2]int{{0, 0}, {1, 1}, {5, 2}, {10, 3}, {20, 4}, {80, 1}} {
-		m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		out := screen(m)
-		if n := strings.Count(out, "\n") + 1; out != "" && n > sz[1] {
-			t.Errorf("%dx%d: %d lines", sz[0], sz[1], n)
+	check := func(what string, w, h int, out string) {
+		t.Helper()
+		if out == "" {
+			return
 		}
+		lines := strings.Split(out, "\n")
+		if len(lines) > h {
+			t.Errorf("%s at %dx%d: %d lines", what, w, h, len(lines))
+		}
+		for i, l := range lines {
+			if cw := ansi.StringWidth(l); cw > w {
+				t.Errorf("%s at %dx%d: line %d is %d cells wide: %q", what, w, h, i+1, cw, l)
+			}
+		}
+	}
+	for _, sz := range [][2]int{{0, 0}, {1, 1}, {5, 2}, {10, 3}, {20, 4}, {80, 1}, {30, 12}, {45, 20}} {
+		m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		check("the list", sz[0], sz[1], screen(m))
 		openDialog(t, m, mkRoot("/work/demo/api"))
-		_ = screen(m)
+		check("the dialog", sz[0], sz[1], screen(m))
 		send(m, "n")
 	}
 }

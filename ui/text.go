@@ -28,10 +28,19 @@ func midCut(s string, w int) string {
 	return cut(s, left, "") + "…" + ansi.TruncateLeft(s, sw-right, "")
 }
 
-// fit pads or cuts s to exactly h lines no wider than w.
+// fit pads or cuts s to exactly h lines no wider than w. A frame is
+// fitted twice a key (its body, then the whole): when s already fits, as
+// it mostly does, it is returned as it is, padded with empty lines, and
+// nothing is split, cut or copied.
 func fit(s string, w, h int) string {
 	if h <= 0 {
 		return ""
+	}
+	if n, ok := fits(s, w, h); ok {
+		if n < h {
+			return s + strings.Repeat("\n", h-n)
+		}
+		return s
 	}
 	rows := strings.Split(s, "\n")
 	if len(rows) > h {
@@ -44,6 +53,25 @@ func fit(s string, w, h int) string {
 		rows = append(rows, "")
 	}
 	return strings.Join(rows, "\n")
+}
+
+// fits reports whether s has at most h lines, each at most w cells wide,
+// and how many lines it has. A line of at most w bytes is not measured:
+// no text takes more cells than it has bytes.
+func fits(s string, w, h int) (lines int, ok bool) {
+	for lines = 1; ; lines++ {
+		if lines > h {
+			return lines, false
+		}
+		line, rest, more := strings.Cut(s, "\n")
+		if len(line) > w && cellWidth(line) > w {
+			return lines, false
+		}
+		if !more {
+			return lines, true
+		}
+		s = rest
+	}
 }
 
 // wrapIndent wraps plain text s to width w, every line indented and
