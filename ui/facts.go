@@ -18,7 +18,10 @@ import (
 // one, then the visible rows, then prefetchRows past each edge, then a few
 // checked rows off screen — and the
 // pool drops what an older list wanted and has not begun, so holding ↓
-// through a long list never builds a backlog. Each repository is read
+// through a long list never builds a backlog; and while keys move the
+// list faster than restAfter nothing more is wanted, so the rows passed
+// cost no git status at all (those in view are read once the list
+// rests). Each repository is read
 // once per scan; a rescan starts a new pool and forgets the facts, a quit
 // closes it. Rows and the details pane draw what is known and never wait.
 
@@ -30,6 +33,18 @@ const checkedWant = 32
 // prefetchRows is how many rows past each edge of the list are wanted
 // after the visible ones.
 const prefetchRows = 8
+
+// restAfter is how long the list must stay still before the rows that
+// came into view are read: keys that move it faster (a held ↓, a burst)
+// pass rows no one can read, and each read is a git status. The first key
+// after a rest is read at once, with the rows read ahead past each edge,
+// so that a single ↓ still draws its row's facts in one frame.
+const restAfter = 120 * time.Millisecond
+
+// factsRestMsg comes restAfter after keys began to move the list faster
+// than that: the rows in view are then wanted if the list has stayed
+// still, else the wait begins again.
+type factsRestMsg struct{}
 
 // factsTimeout bounds one repository's facts (the describer has its own,
 // shorter, budget for git).
@@ -83,6 +98,13 @@ type rowFacts struct {
 	wanted        []string             // the highlighted and visible paths last wanted
 	wantedChecked [2]int               // the picker versions checkedSample was taken at
 	checkedSample []vcsdetect.Repo     // checked rows wanted after the visible ones
+	// seen is the highlighted row and the first visible one as last seen,
+	// moved when that last changed, resting whether a factsRestMsg is on
+	// its way.
+	seen    [2]string
+	moved   time.Time
+	resting bool
+	held    bool // the list moved too fast and nothing was wanted since
 }
 
 // reset closes the pool, if any, and starts reading facts afresh with
@@ -101,6 +123,7 @@ func (f *rowFacts) reset(describe DescribeFunc, dir string) {
 	f.armed = false
 	f.wanted, f.wantedChecked, f.checkedSample = f.wanted[:0], [2]int{-1, -1}, nil
 	f.known = map[string]repoFacts{}
+	f.seen, f.moved, f.resting, f.held = [2]string{}, time.Time{}, false, false
 }
 
 // close cancels what the pool is reading; its results are dropped.
@@ -137,10 +160,11 @@ func (f *rowFacts) onFacts(msg factsMsg, cur string) (cmd tea.Cmd, curCame bool)
 // want tells the pool which repositories of p are wanted now, when that
 // changed: the highlighted one, the visible rows (height rows from
 // offset), then up to checkedWant checked ones; while scanning, the
-// highlighted one alone. It costs a comparison of the visible paths per
-// message; the pool itself only stores the list (it never blocks the
-// loop).
-func (f *rowFacts) want(p *picker.State, offset, height int, scanning bool) tea.Cmd {
+// highlighted one alone. While keys move the list faster than restAfter
+// it wants nothing (see restAfter) and asks for a factsRestMsg. It costs
+// a comparison of the visible paths per message; the pool itself only
+// stores the list (it never blocks the loop).
+func (f *rowFacts) want(p *picker.State, offset, height int, scanning bool, now time.Time) tea.Cmd {
 	if f.pool == nil {
 		return nil
 	}
@@ -177,6 +201,15 @@ func (f *rowFacts) want(p *picker.State, offset, height int, scanning bool) tea.
 	if f.sameWanted(p, cur, lo, hi, below, above) {
 		return nil
 	}
+	if !scanning {
+		seen := [2]string{cur.Path}
+		if lo < hi {
+			seen[1] = p.ShownAt(lo).Path
+		}
+		if f.hold(seen, now) {
+			return f.restTick()
+		}
+	}
 	want := make([]vcsdetect.Repo, 0, 1+below-above+len(f.checkedSample))
 	want = append(want, cur)
 	for i := range wantedRows(lo, hi, below, above) {
@@ -195,6 +228,37 @@ func (f *rowFacts) want(p *picker.State, offset, height int, scanning bool) tea.
 		return waitFacts(f.pool)
 	}
 	return nil
+}
+
+// hold reports whether nothing is to be wanted now: the list, whose
+// highlighted and first visible rows are seen, moved again less than
+// restAfter after it last did, or has not rested since. Then what the
+// pool has not begun is dropped.
+func (f *rowFacts) hold(seen [2]string, now time.Time) bool {
+	if seen != f.seen {
+		fast := !f.moved.IsZero() && now.Sub(f.moved) < restAfter
+		f.seen, f.moved = seen, now
+		if fast {
+			f.held = true
+			f.pool.Want(nil)
+			f.wanted = f.wanted[:0]
+			return true
+		}
+	} else if f.held && now.Sub(f.moved) < restAfter {
+		return true // still settling: wait out the rest
+	}
+	f.held = false
+	return false
+}
+
+// restTick asks for a factsRestMsg restAfter from now, unless one is on
+// its way.
+func (f *rowFacts) restTick() tea.Cmd {
+	if f.resting {
+		return nil
+	}
+	f.resting = true
+	return tea.Tick(restAfter, func(time.Time) tea.Msg { return factsRestMsg{} })
 }
 
 // detailsOf reads a repository's details from facts, once read: what a

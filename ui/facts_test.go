@@ -47,6 +47,13 @@ func pumpFacts(t *testing.T, m *Model, done func() bool) {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for !done() {
+		if m.facts.resting {
+			// Keys moved the list faster than restAfter: the program's
+			// tick would come after it.
+			time.Sleep(restAfter)
+			m.Update(factsRestMsg{})
+			continue
+		}
 		got := make(chan tea.Msg, 1)
 		go func(cmd tea.Cmd) { got <- cmd() }(waitFacts(m.facts.pool))
 		select {
@@ -213,5 +220,67 @@ func TestWhileScanningOnlyTheHighlightedRowIsDescribed(t *testing.T) {
 	pumpFacts(t, m, func() bool { return len(m.facts.known) == visible+prefetchRows+1 })
 	if got := d.got(); !slices.Contains(got, "/work/demo/r150") || !slices.Contains(got, fmt.Sprintf("/work/demo/r%03d", visible-1)) {
 		t.Fatalf("after the walk described %v, want the %d visible rows and the checked r150", got, visible)
+	}
+}
+
+// TestRowsScrolledPastFastAreNotRead: keys that move the list faster than
+// restAfter read nothing for the rows they pass (each read is a git
+// status); once the list rests, the rows then in view are read. The
+// first key after a rest still reads at once, with its read-ahead.
+func TestRowsScrolledPastFastAreNotRead(t *testing.T) {
+	var repos []vcsdetect.Repo
+	for i := range 200 {
+		repos = append(repos, repo(fmt.Sprintf("r%03d", i), "main"))
+	}
+	m := fixture(t, repos...)
+	now := time.Date(2026, 12, 6, 9, 0, 0, 0, time.UTC)
+	m.cfg.Now = func() time.Time { return now }
+	d := &describeLog{}
+	withDescribe(m, d)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	visible := m.list.height
+	pumpFacts(t, m, func() bool { return len(m.facts.known) == visible+prefetchRows })
+	described := func(i int) bool { return slices.Contains(d.got(), fmt.Sprintf("/work/demo/r%03d", i)) }
+
+	// A single ↓ after a rest: its read-ahead is read at once.
+	now = now.Add(time.Second)
+	for range visible {
+		now = now.Add(time.Second)
+		send(m, "down")
+	}
+	pumpFacts(t, m, func() bool { return described(visible + prefetchRows) })
+	if m.facts.resting {
+		t.Fatal("keys a second apart were taken for a burst")
+	}
+
+	// 60 ↓ 60 ms apart: nothing more is read while they come.
+	before := len(d.got())
+	for range 60 {
+		now = now.Add(60 * time.Millisecond)
+		send(m, "down")
+	}
+	// A message that is not a key, before the list has rested (a result,
+	// a tick): still nothing.
+	now = now.Add(30 * time.Millisecond)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	time.Sleep(20 * time.Millisecond)
+	if got := len(d.got()); got != before {
+		t.Errorf("%d rows read during the burst, want none", got-before)
+	}
+	if !m.facts.resting {
+		t.Fatal("no rest asked for after the burst")
+	}
+	// The list rests: the rows in view are read, not those passed.
+	now = now.Add(restAfter)
+	pumpFacts(t, m, func() bool {
+		_, ok := m.facts.known[fmt.Sprintf("/work/demo/r%03d", m.picker.Cursor())]
+		return ok
+	})
+	passed := visible + prefetchRows + 3 // in view only during the burst
+	if passed >= m.list.offset-prefetchRows {
+		t.Fatalf("the test's row %d is still near the view (offset %d)", passed, m.list.offset)
+	}
+	if described(passed) {
+		t.Errorf("r%03d, scrolled past during the burst, was read", passed)
 	}
 }

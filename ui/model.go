@@ -264,7 +264,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.width > 0 && m.chromeHeight() != m.laidChrome {
 		m.layout() // a line above or below the body came or went
 	}
-	return m, tea.Batch(cmd, m.facts.want(&m.picker, m.list.offset, m.list.height, m.walk.running), m.times.want(&m.picker, m.cfg.CommitTime))
+	return m, tea.Batch(cmd, m.facts.want(&m.picker, m.list.offset, m.list.height, m.walk.running, m.clock()), m.times.want(&m.picker, m.cfg.CommitTime))
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -296,6 +296,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if m.autoTheme() {
 			m.setTheme(msg.IsDark())
 		}
+		return nil
+	case factsRestMsg:
+		m.facts.resting = false // Update then wants the rows in view, if the list rested
 		return nil
 	case factsMsg:
 		cur, _ := m.picker.Current()
