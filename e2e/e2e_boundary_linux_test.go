@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootpick/rootpick/internal/testproc"
 	"github.com/rootpick/rootpick/internal/testskip"
 	"github.com/rootpick/rootpick/mcpconn"
 )
@@ -188,23 +189,10 @@ func init() {
 func TestE2ENetworkOff(t *testing.T) {
 	t.Parallel()
 	needEnforcement(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	addr := testproc.ListenAndDrop(t, "tcp", "127.0.0.1:0")
 	tree := makeRepos(t, t.TempDir(), "app")
 	tt := newTUI(t)
-	tt.env = append(tt.env, "ROOTPICK_DIAL="+ln.Addr().String())
+	tt.env = append(tt.env, "ROOTPICK_DIAL="+addr)
 	cmd := faultServerCommand(t, "dialer")
 	writeFile(t, filepath.Join(tt.dir, "config", "rootpick", "config.toml"),
 		"[servers.off]\ncommand = "+cmd+"\nnetwork = \"off\"\n[servers.on]\ncommand = "+cmd+"\n")

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/panics"
+	"github.com/rootpick/rootpick/internal/safetext"
 	"github.com/rootpick/rootpick/mcpconn/launch"
 )
 
@@ -399,10 +400,13 @@ func (h *Hub) CallTool(ctx context.Context, server, tool string, args map[string
 	if session == nil {
 		return "", fmt.Errorf("mcpconn: no connected server %q", server)
 	}
-	return callTool(ctx, session, tool, args)
+	return CallTool(ctx, session, tool, args)
 }
 
-func callTool(ctx context.Context, session *mcp.ClientSession, tool string, args map[string]any) (string, error) {
+// CallTool calls tool on session with args and returns the text of its
+// result (ToolText): how the hub asks a server what it holds, and how a
+// test asks a server through a session of its own.
+func CallTool(ctx context.Context, session *mcp.ClientSession, tool string, args map[string]any) (string, error) {
 	if args == nil {
 		args = map[string]any{} // servers reject a null arguments object
 	}
@@ -410,6 +414,14 @@ func callTool(ctx context.Context, session *mcp.ClientSession, tool string, args
 	if err != nil {
 		return "", err
 	}
+	return ToolText(res, tool)
+}
+
+// ToolText is the text a tool's result carries, its text contents in
+// order; a result that is an error is an error that quotes it (escaped
+// and cut: it is the server's text). rootpick proxy reads its child's
+// answers with it too.
+func ToolText(res *mcp.CallToolResult, tool string) (string, error) {
 	var b strings.Builder
 	for _, c := range res.Content {
 		if t, ok := c.(*mcp.TextContent); ok {
@@ -417,7 +429,7 @@ func callTool(ctx context.Context, session *mcp.ClientSession, tool string, args
 		}
 	}
 	if res.IsError {
-		return b.String(), fmt.Errorf("mcpconn: tool %s failed: %s", tool, b.String())
+		return b.String(), fmt.Errorf("tool %s failed: %s", tool, safetext.EscapeMax(b.String(), 200))
 	}
 	return b.String(), nil
 }

@@ -98,7 +98,7 @@ func (c *conn) verify(p Prober) {
 		}
 		set := c.s.h.served.Load()
 		ctx, cancel := context.WithTimeout(c.s.h.ctx, 5*time.Second)
-		text, err := callTool(ctx, c.session, p.Tool, nil)
+		text, err := CallTool(ctx, c.session, p.Tool, nil)
 		cancel()
 		if err != nil {
 			c.s.h.logger.Warn("asking what the server holds failed", "server", c.s.label, "tool", p.Tool, "err", err)

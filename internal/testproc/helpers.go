@@ -1,9 +1,9 @@
 package testproc
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/testskip"
 )
@@ -141,26 +140,24 @@ func moduleRoot() string {
 	}
 }
 
-// CallTool calls tool on session with args and returns the text of its
-// result, as the hub's own Hub.CallTool does for a server it runs: the
-// proxy's tests and the enforcement tests ask a server through a session
-// of their own.
-func CallTool(ctx context.Context, session *mcp.ClientSession, tool string, args map[string]any) (string, error) {
-	if args == nil {
-		args = map[string]any{} // servers reject a null arguments object
-	}
-	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+// ListenAndDrop listens on address (network "tcp" or "unix") until t
+// ends, accepting and closing every connection, and returns the address
+// listened on: a peer a server under test tries to reach.
+func ListenAndDrop(t testing.TB, network, address string) string {
+	t.Helper()
+	ln, err := net.Listen(network, address)
 	if err != nil {
-		return "", err
+		t.Fatal(err)
 	}
-	var b strings.Builder
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(t.Text)
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			_ = c.Close()
 		}
-	}
-	if res.IsError {
-		return b.String(), fmt.Errorf("tool %s failed: %s", tool, b.String())
-	}
-	return b.String(), nil
+	}()
+	return ln.Addr().String()
 }

@@ -309,7 +309,7 @@ func checkSnoop(t *testing.T, h snoopHome, probe probeFunc, set func([]consent.R
 	must(t, sleeper.Start())
 	t.Cleanup(func() { _ = sleeper.Process.Kill(); _ = sleeper.Wait() })
 	abstract := testproc.UniqueMarker("rootpick-abstract")
-	listenAndDrop(t, "unix", "@"+abstract)
+	testproc.ListenAndDrop(t, "unix", "@"+abstract)
 	args := h.attempts(os.Getpid(), sleeper.Process.Pid)
 	args.Connect = []string{abstract}
 	w := openWalls(t, h)
@@ -353,25 +353,6 @@ func checkSnoop(t *testing.T, h snoopHome, probe probeFunc, set func([]consent.R
 	expect(t, "after revoking all", got, h.denyAll())
 }
 
-// listenAndDrop listens on address, accepting and closing every
-// connection until the test ends, and returns the address it listens on.
-func listenAndDrop(t *testing.T, network, address string) string {
-	t.Helper()
-	ln, err := net.Listen(network, address)
-	must(t, err)
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	return ln.Addr().String()
-}
-
 // abstractRefusal is how an abstract socket outside is refused: below
 // Landlock ABI 9 the seccomp filter refuses the socket itself (EACCES),
 // from 9 Landlock's scope refuses the connect (EPERM).
@@ -398,7 +379,7 @@ func openWalls(t *testing.T, h snoopHome) walls {
 	t.Helper()
 	w := walls{outside: filepath.Join(tempDir(t), "s.sock"), inside: filepath.Join(h.a, "s.sock")}
 	for _, p := range []string{w.outside, w.inside} {
-		listenAndDrop(t, "unix", p)
+		testproc.ListenAndDrop(t, "unix", p)
 	}
 	if agent, err := exec.LookPath("ssh-agent"); err == nil {
 		w.agent = filepath.Join(tempDir(t), "agent.sock")
@@ -603,7 +584,7 @@ func startEnforcedHost(t *testing.T, opts proxy.Options) *enforcedHost {
 }
 
 func (e *enforcedHost) call(ctx context.Context, tool string, args map[string]any) (string, error) {
-	return testproc.CallTool(ctx, e.session, tool, args)
+	return mcpconn.CallTool(ctx, e.session, tool, args)
 }
 
 // TestEnforcedProxyChild: the server behind rootpick proxy opens only what
@@ -825,7 +806,7 @@ func TestEnforcedEnvCannotWiden(t *testing.T) {
 // policy and its words say which.
 func TestEnforcedNetworkOff(t *testing.T) {
 	needLandlock(t)
-	addr := listenAndDrop(t, "tcp", "127.0.0.1:0")
+	addr := testproc.ListenAndDrop(t, "tcp", "127.0.0.1:0")
 	hub := mcpconn.NewHub(mcpconn.Options{Timing: testTiming})
 	events := collect(hub)
 	defer hub.Close()

@@ -159,16 +159,7 @@ func TestServersDieWithTheirHost(t *testing.T) {
 	for _, host := range []string{"hub", "proxy"} {
 		t.Run(host, func(t *testing.T) {
 			tree, _, tag, _ := killedHost(t, host, true)
-			start := time.Now()
-			waitFor(t, "the server's tree to end after its host was killed", func() bool {
-				for pid, st := range tree {
-					if faultserver.Alive(pid, st) {
-						return false
-					}
-				}
-				return len(faultserver.WithEnv(tag)) == 0
-			})
-			t.Logf("%s killed: the tree of %d processes ended in %v", host, len(tree), time.Since(start).Round(time.Millisecond))
+			waitTreeGone(t, host, tree, tag)
 		})
 		// TestGuardEndsTreeUnderLandlock: the guard of an enforced server
 		// works inside the server's ruleset (it restricted the thread it
@@ -177,16 +168,7 @@ func TestServersDieWithTheirHost(t *testing.T) {
 		t.Run(host+" enforced", func(t *testing.T) {
 			needLandlock(t)
 			tree, _, tag, _ := killedHost(t, host, true, "ROOTPICK_TEST_ENFORCE=1")
-			start := time.Now()
-			waitFor(t, "the server's tree to end after its host was killed", func() bool {
-				for pid, st := range tree {
-					if faultserver.Alive(pid, st) {
-						return false
-					}
-				}
-				return len(faultserver.WithEnv(tag)) == 0
-			})
-			t.Logf("%s killed: the tree of %d processes ended in %v", host, len(tree), time.Since(start).Round(time.Millisecond))
+			waitTreeGone(t, host, tree, tag)
 		})
 		t.Run(host+" unguarded", func(t *testing.T) {
 			_, child, _, grandchild := killedHost(t, host, false)
@@ -200,3 +182,19 @@ func TestServersDieWithTheirHost(t *testing.T) {
 
 // serverTag is the form of a server's environment tag, as ps shows it.
 var serverTag = regexp.MustCompile(`^ROOTPICK_SERVER_[0-9a-f]{32}=1$`)
+
+// waitTreeGone waits until no process of tree (pid: start) runs and none
+// carries tag, as seen from outside, and says how long that took.
+func waitTreeGone(t *testing.T, host string, tree map[int]uint64, tag string) {
+	t.Helper()
+	start := time.Now()
+	waitFor(t, "the server's tree to end after its host was killed", func() bool {
+		for pid, st := range tree {
+			if faultserver.Alive(pid, st) {
+				return false
+			}
+		}
+		return len(faultserver.WithEnv(tag)) == 0
+	})
+	t.Logf("%s killed: the tree of %d processes ended in %v", host, len(tree), time.Since(start).Round(time.Millisecond))
+}

@@ -276,16 +276,11 @@ func (p *proxy) askChild(c *child, tool string) (string, error) {
 	if err := json.Unmarshal(r.Result, &res); err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	for _, content := range res.Content {
-		if t, ok := content.(*mcp.TextContent); ok {
-			b.WriteString(t.Text)
-		}
+	text, err := mcpconn.ToolText(&res, tool)
+	if err != nil {
+		return "", err
 	}
-	if res.IsError {
-		return "", fmt.Errorf("tool %s failed: %s", tool, safetext.EscapeMax(b.String(), 200))
-	}
-	return b.String(), nil
+	return text, nil
 }
 
 // askAnswered hands c's answer m to the proxy's own question, and reports

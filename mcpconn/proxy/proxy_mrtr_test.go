@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rootpick/rootpick/consent"
 	"github.com/rootpick/rootpick/internal/testproc"
+	"github.com/rootpick/rootpick/mcpconn"
 )
 
 // The mrtr test server speaks 2026-07-28 (go-sdk v1.8.0 over stdio) and
@@ -215,18 +216,7 @@ func TestProxyMRTRRoots(t *testing.T) {
 			cancel()
 			t.Fatal(err)
 		}
-		t.Cleanup(func() {
-			_ = cs.Close()
-			cancel()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Logf("the proxy ended: %v", err)
-				}
-			case <-time.After(5 * time.Second):
-				t.Error("the proxy did not end after the host went away")
-			}
-		})
+		t.Cleanup(func() { testproc.EndRun(t, cs, cancel, done) })
 		if got := cs.InitializeResult().ProtocolVersion; got != version {
 			t.Fatalf("the session speaks %s, want %s", got, version)
 		}
@@ -244,7 +234,7 @@ func TestProxyMRTRRoots(t *testing.T) {
 		}()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		out, err := testproc.CallTool(ctx, cs, tool, nil)
+		out, err := mcpconn.CallTool(ctx, cs, tool, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tool, err)
 		}

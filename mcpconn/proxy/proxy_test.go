@@ -95,7 +95,7 @@ func (h *testHost) call(t *testing.T, tool string, args map[string]any) (string,
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return testproc.CallTool(ctx, h.session, tool, args)
+	return mcpconn.CallTool(ctx, h.session, tool, args)
 }
 
 // TestProxyServerFilesystem: a host ↔ proxy ↔ server-filesystem. The host
@@ -309,7 +309,7 @@ func TestProxyChildCrash(t *testing.T) {
 		// left hanging.
 		for range 5 {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-			_, err := testproc.CallTool(ctx, h.session, "list_roots", nil)
+			_, err := mcpconn.CallTool(ctx, h.session, "list_roots", nil)
 			cancel()
 			if errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("kill %d: a call during the restart was never answered", i)
