@@ -39,6 +39,7 @@ var notInBinary = []struct {
 	{"github.com/rootpick/rootpick/mcpconn/faultserver", false, "the servers that misbehave on purpose for the tests"},
 	{"github.com/rootpick/rootpick/mcpconn/enforcetest", false, "tests only"},
 	{"github.com/rootpick/rootpick/vcsdetect/internal/gentree", false, "the trees the benchmarks and tests walk"},
+	{"github.com/charmbracelet/x/vt", false, "the terminal emulator internal/screen's tests draw on"},
 }
 
 // TestBinaryLeavesOutUnusedDependencies keeps the packages that made a

@@ -108,13 +108,13 @@ type Model struct {
 	ticking         bool         // a tick is scheduled
 	registryProblem string       // why the proxy registry was not read, as last shown
 
-	page       page           // what the body shows under any overlay (mode.go)
-	srvPane    serverPane     // the server pane (servers.go)
-	question   question       // the question on the status line, askNone when none (ask.go)
-	status     statusLine     // the status line and its note (status.go)
-	helpVP     viewport.Model // the full help (help.go)
-	laidChrome int            // the fixed lines' height at the last layout
-	helpLine   struct {       // the drawn key help, for its key
+	page     page           // what the body shows under any overlay (mode.go)
+	srvPane  serverPane     // the server pane (servers.go)
+	question question       // the question on the status line, askNone when none (ask.go)
+	status   statusLine     // the status line and its note (status.go)
+	helpVP   viewport.Model // the full help (help.go)
+	chrome   chrome         // the fixed lines: their height at the last layout, as Update drew them
+	helpLine struct {       // the drawn key help, for its key
 		key  helpLineKey
 		text string
 	}
@@ -261,7 +261,7 @@ func (m *Model) Init() tea.Cmd {
 // facts of the rows now in view are then asked for.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	if m.width > 0 && m.chromeHeight() != m.laidChrome {
+	if m.width > 0 && m.chromeHeight() != m.chrome.laid {
 		m.layout() // a line above or below the body came or went
 	}
 	return m, tea.Batch(cmd, m.facts.want(&m.picker, m.list.offset, m.list.height, m.walk.running, m.clock()), m.times.want(&m.picker, m.cfg.CommitTime))
@@ -373,11 +373,30 @@ func (m *Model) setSize(w, h int) {
 // and the key help (the last two wrapped, so they may take more than one
 // line).
 func (m *Model) chromeHeight() int {
-	scan := ""
+	c := &m.chrome
+	c.scan = ""
 	if m.walk.running {
-		scan = m.scanLine()
+		c.scan = m.scanLine()
 	}
-	return chromeOf(m.status.View(m.statusFrame()), m.shortHelp(), scan, m.walk.running, m.bodyMode() == modeList)
+	c.status, c.help, c.drawn = m.status.View(m.statusFrame()), m.shortHelp(), true
+	return chromeOf(c.status, c.help, c.scan, m.walk.running, m.bodyMode() == modeList)
+}
+
+// chrome is the fixed lines' height at the last layout, and the lines
+// as chromeHeight last drew them: Update draws them at its end to learn
+// their height, and the frame drawn right after it (View) takes them
+// instead of drawing them again, which was a twelfth of a ↓ key's CPU.
+type chrome struct {
+	laid               int
+	status, help, scan string
+	drawn              bool // drawn since the last frame took them
+}
+
+// take returns the lines drawn for this frame; the next frame draws its
+// own.
+func (c *chrome) take() (status, help, scan string) {
+	c.drawn = false
+	return c.status, c.help, c.scan
 }
 
 // chromeOf is the rows the fixed lines take: the header, the filter line
@@ -402,7 +421,7 @@ func (m *Model) bodyHeight() int {
 // layout gives the list, the dialog and the help the rows left by the
 // fixed lines.
 func (m *Model) layout() {
-	m.laidChrome = m.chromeHeight()
+	m.chrome.laid = m.chromeHeight()
 	body := m.bodyHeight()
 	if m.page == pageHelp {
 		m.sizeHelp()
@@ -573,11 +592,10 @@ func (m *Model) render() string {
 	if hasFilter {
 		lines = append(lines, filter)
 	}
-	var scan string
-	if m.walk.running {
-		scan = m.scanLine()
+	if !m.chrome.drawn {
+		m.chromeHeight()
 	}
-	status, help := m.status.View(m.statusFrame()), m.shortHelp()
+	status, help, scan := m.chrome.take()
 	bodyH := max(m.height-chromeOf(status, help, scan, m.walk.running, hasFilter), 0)
 	var body string
 	switch m.bodyMode() {

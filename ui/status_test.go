@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -519,5 +520,60 @@ func TestNetworkIsSaid(t *testing.T) {
 	}
 	if pane := strings.Join(strings.Fields(ansi.Strip(strings.Join(m.fleet.PaneLines(m.fleetView(), 120), "\n"))), " "); !strings.Contains(pane, "network off (no TCP or UDP: IP sockets refused)") {
 		t.Errorf("the pane does not say fs's network is off:\n%s", pane)
+	}
+}
+
+// A frame takes the fixed lines (status, help, scan) its Update drew to
+// learn their height instead of drawing them again: after every message
+// of a long random session, with servers in every state, the frame is
+// the frame drawn afresh.
+func TestFrameTakesTheLinesUpdateDrew(t *testing.T) {
+	m := withVerifiedAPI(t)
+	m.onHubEvent(mcpconn.Event{Server: "b", Kind: mcpconn.Failed, Err: errors.New("exited")})
+	m.onHubEvent(mcpconn.Event{Server: "c", Kind: mcpconn.Restarting, Attempt: 1, Delay: time.Second})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	keys := []string{"down", "down", "up", "space", "tab", "enter", "esc", "n", "ctrl+o", "?", "a", "p", "i", "backspace", "pgdown", "home", "end", "ctrl+a", "s", "/"}
+	rng := rand.New(rand.NewPCG(7, 8))
+	taken := 0
+	for i := range 3000 {
+		if rng.IntN(25) == 0 {
+			m.Update(tea.WindowSizeMsg{Width: 30 + rng.IntN(110), Height: 6 + rng.IntN(40)})
+		} else {
+			send(m, keys[rng.IntN(len(keys))])
+		}
+		if m.chrome.drawn {
+			taken++
+		}
+		got := m.View().Content
+		m.chrome.drawn = false
+		if want := m.View().Content; got != want {
+			t.Fatalf("message %d: the frame with Update's lines differs from the frame drawn afresh:\n%s\n---\n%s", i, got, want)
+		}
+	}
+	if taken < 2000 {
+		t.Errorf("only %d of 3000 frames took Update's lines", taken)
+	}
+}
+
+// Update's lines serve one frame: a frame drawn again without an Update
+// (a handler called directly, as tests do) draws them afresh.
+func TestUpdatesLinesServeOneFrame(t *testing.T) {
+	m := withVerifiedAPI(t)
+	send(m, "down")
+	_ = m.View()
+	m.onHubEvent(mcpconn.Event{Server: "b", Kind: mcpconn.Failed, Err: errors.New("exited")})
+	if got := m.View().Content; !strings.Contains(ansi.Strip(got), "b failed") {
+		t.Errorf("the second frame kept the first frame's status:\n%s", ansi.Strip(got))
+	}
+}
+
+// The frame after an Update does not draw the fixed lines again: it
+// allocates less than a frame that must.
+func TestFrameAfterUpdateDrawsLess(t *testing.T) {
+	m := withVerifiedAPI(t)
+	taken := testing.AllocsPerRun(50, func() { send(m, "down"); _ = m.View() })
+	fresh := testing.AllocsPerRun(50, func() { send(m, "down"); m.chrome.drawn = false; _ = m.View() })
+	if taken >= fresh {
+		t.Errorf("a ↓ and its frame allocate %.0f times taking Update's lines, %.0f drawing them again: not fewer", taken, fresh)
 	}
 }

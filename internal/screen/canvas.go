@@ -62,19 +62,12 @@ func endsClean(line string) bool {
 		if line[i] != '\x1b' {
 			continue
 		}
-		if i+1 >= len(line) || line[i+1] != '[' {
+		j, params, ok := sgrAt(line, i)
+		if !ok {
 			return false
 		}
-		j := i + 2
-		for j < len(line) && (line[j] >= '0' && line[j] <= '9' || line[j] == ';' || line[j] == ':') {
-			j++
-		}
-		if j >= len(line) || line[j] != 'm' {
-			return false
-		}
-		params := line[i+2 : j]
 		reset = params == "" || params == "0"
-		i = j
+		i = j - 1
 	}
 	return reset
 }

@@ -51,6 +51,7 @@ type Screen struct {
 	scr            *uv.TerminalRenderer
 	buf            bytes.Buffer // what scr writes for one frame
 	canvas                      // the cells of the frame
+	direct                      // the lines written without the cells
 	last           *tea.View    // the last view drawn
 	drawnW, drawnH int
 	drawnGrapheme  bool
@@ -104,28 +105,9 @@ func open(in, out *os.File, env []string) (*Screen, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Screen{
-		in: in, out: out, env: env, raw: raw,
-		wake: make(chan struct{}, 1),
-		stop: make(chan struct{}),
-		done: make(chan struct{}),
-	}
-	s.width, s.height = s.size()
-	s.profile = colorprofile.Detect(out, env)
-	s.scr = uv.NewTerminalRenderer(&s.buf, env)
-	s.scr.SetColorProfile(s.profile)
-	s.scr.SetTabStops(-1)
-	// No scroll optimisation: it hashes every line of every frame to find
-	// lines that moved, and the picker's never do (the side pane beside
-	// the list stays put while the rows scroll): 9 % of a held ↓'s CPU.
-	s.scr.SetScrollOptim(false)
-	s.scr.SetFullscreen(true)
-	s.scr.SetRelativeCursor(false)
-	s.cells = uv.NewScreenBuffer(s.width, s.height)
-	s.scr.Resize(s.width, s.height)
-	s.drawnW, s.drawnH = s.width, s.height
-	s.scr.SaveCursor()
-	s.scr.Erase()
+	w, h := termSize(out)
+	s := newScreen(in, out, env, w, h, colorprofile.Detect(out, env))
+	s.raw = raw
 
 	var b strings.Builder
 	b.WriteString(ansi.ResetModifyOtherKeys)
@@ -151,9 +133,37 @@ func open(in, out *os.File, env []string) (*Screen, error) {
 	return s, nil
 }
 
-// size is out's size, 80×24 where it cannot be read.
-func (s *Screen) size() (int, int) {
-	w, h, err := term.GetSize(s.out.Fd())
+// newScreen is a Screen drawing on out, w×h in profile p, before
+// anything is written: open's, and the tests'.
+func newScreen(in, out *os.File, env []string, w, h int, p colorprofile.Profile) *Screen {
+	s := &Screen{
+		in: in, out: out, env: env,
+		wake: make(chan struct{}, 1),
+		stop: make(chan struct{}),
+		done: make(chan struct{}),
+	}
+	s.width, s.height, s.profile = w, h, p
+	s.scr = uv.NewTerminalRenderer(&s.buf, env)
+	s.scr.SetColorProfile(s.profile)
+	s.scr.SetTabStops(-1)
+	// No scroll optimisation: it hashes every line of every frame to find
+	// lines that moved, and the picker's never do (the side pane beside
+	// the list stays put while the rows scroll): 9 % of a held ↓'s CPU.
+	s.scr.SetScrollOptim(false)
+	s.scr.SetFullscreen(true)
+	s.scr.SetRelativeCursor(false)
+	s.cells = uv.NewScreenBuffer(s.width, s.height)
+	s.scr.Resize(s.width, s.height)
+	s.drawnW, s.drawnH = s.width, s.height
+	s.scr.SaveCursor()
+	s.scr.Erase()
+
+	return s
+}
+
+// termSize is out's size, 80×24 where it cannot be read.
+func termSize(out *os.File) (int, int) {
+	w, h, err := term.GetSize(out.Fd())
 	if err != nil || w <= 0 || h <= 0 {
 		return 80, 24
 	}
@@ -251,6 +261,14 @@ func (s *Screen) draw(v tea.View, w, h int, p colorprofile.Profile, grapheme, sy
 	if !changed {
 		return
 	}
+	var lines []string
+	direct := false
+	if !repaint {
+		lines, direct = s.directLines(v.Content, w, h)
+		if !direct && s.stale {
+			s.resync()
+		}
+	}
 	s.scr.SetColorProfile(p)
 	var lastMouse tea.MouseMode
 	lastTitle := ""
@@ -263,9 +281,15 @@ func (s *Screen) draw(v tea.View, w, h int, p colorprofile.Profile, grapheme, sy
 	if v.WindowTitle != lastTitle {
 		_, _ = s.scr.WriteString(ansi.SetWindowTitle(v.WindowTitle))
 	}
-	s.paint(v.Content, repaint)
-	s.scr.Render(s.cells.RenderBuffer)
-	_ = s.scr.Flush()
+	if direct {
+		_ = s.scr.Flush()
+		s.drawDirect(lines, w, p)
+	} else {
+		s.paint(v.Content, repaint)
+		s.scr.Render(s.cells.RenderBuffer)
+		_ = s.scr.Flush()
+		s.stale = false
+	}
 	s.last = &v
 	if s.buf.Len() == 0 {
 		return

@@ -9,9 +9,10 @@
 // [Screen] owns the terminal instead: raw mode, the alternate screen, the
 // input modes Bubble Tea's renderer would set, and one goroutine that
 // draws the newest view as soon as there is one (the leading edge), with
-// the views that come while it writes folded into the next frame. The
-// cells are diffed and written by ultraviolet's TerminalRenderer, the
-// same code Bubble Tea's renderer uses.
+// the views that come while it writes folded into the next frame. A
+// frame of clean, one-column lines has its changed lines written whole
+// (direct.go); any other is diffed and written by ultraviolet's
+// TerminalRenderer, the same code Bubble Tea's renderer uses.
 //
 // When to delete it: when Bubble Tea draws a frame as soon as it is ready
 // (charmbracelet/bubbletea pull requests 1776 and 1796, open as of

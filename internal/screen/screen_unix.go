@@ -40,7 +40,7 @@ func (s *Screen) Run(p *tea.Program) (tea.Model, error) {
 			case <-ended:
 				return
 			case <-sig:
-				w, h := s.size()
+				w, h := termSize(s.out)
 				p.Send(tea.WindowSizeMsg{Width: w, Height: h})
 			}
 		}
