@@ -125,25 +125,28 @@ func init() {
 
 // Result is one run, one line of the results file.
 type Result struct {
-	Label     string            `json:"label"`
-	Kind      string            `json:"kind"`
-	N         int               `json:"n"`      // rows expected (lines of -list)
-	Listed    int               `json:"listed"` // rows the screen said once listing was done
-	FirstRow  float64           `json:"first_row_ms"`
-	AllListed float64           `json:"all_listed_ms"`
-	ListWall  float64           `json:"list_wall_ms,omitempty"`  // rootpick list --all DIR > /dev/null, median
-	ListCPU   float64           `json:"list_cpu_ms,omitempty"`   // its user+system CPU, median
-	ListedCPU float64           `json:"listed_cpu_ms,omitempty"` // the picker's user+system CPU when all was listed
-	SelfCPU   float64           `json:"self_cpu_ms,omitempty"`   // this harness's CPU meanwhile (emulator, compares)
-	RSSKB     int               `json:"rss_kb,omitempty"`
-	HWMKB     int               `json:"hwm_kb,omitempty"`
-	Tree      string            `json:"tree,omitempty"`      // the tree's label (.ci/bench-keys: long or short paths)
-	MeanPath  float64           `json:"mean_path,omitempty"` // characters per line of -list, on average
-	Emulate   string            `json:"emulate,omitempty"`   // apart or inline (see term)
-	Phases    map[string]*Phase `json:"phases,omitempty"`
-	Notes     []string          `json:"notes,omitempty"`
-	Load      string            `json:"load"`
-	When      time.Time         `json:"when"`
+	Label     string  `json:"label"`
+	Kind      string  `json:"kind"`
+	N         int     `json:"n"`      // rows expected (lines of -list)
+	Listed    int     `json:"listed"` // rows the screen said once listing was done
+	FirstRow  float64 `json:"first_row_ms"`
+	AllListed float64 `json:"all_listed_ms"`
+	ListWall  float64 `json:"list_wall_ms,omitempty"` // rootpick list --all DIR > /dev/null, median
+	ListCPU   float64 `json:"list_cpu_ms,omitempty"`  // its user+system CPU, median
+	// rootpick list --all --json DIR > /dev/null, median: the walk that
+	// reads each repository's HEAD for its branch, as the picker's does.
+	ListJSONWall float64           `json:"list_json_wall_ms,omitempty"`
+	ListedCPU    float64           `json:"listed_cpu_ms,omitempty"` // the picker's user+system CPU when all was listed
+	SelfCPU      float64           `json:"self_cpu_ms,omitempty"`   // this harness's CPU meanwhile (emulator, compares)
+	RSSKB        int               `json:"rss_kb,omitempty"`
+	HWMKB        int               `json:"hwm_kb,omitempty"`
+	Tree         string            `json:"tree,omitempty"`      // the tree's label (.ci/bench-keys: long or short paths)
+	MeanPath     float64           `json:"mean_path,omitempty"` // characters per line of -list, on average
+	Emulate      string            `json:"emulate,omitempty"`   // apart or inline (see term)
+	Phases       map[string]*Phase `json:"phases,omitempty"`
+	Notes        []string          `json:"notes,omitempty"`
+	Load         string            `json:"load"`
+	When         time.Time         `json:"when"`
 }
 
 // Phase is the latencies of one kind of key, in milliseconds.
@@ -240,6 +243,9 @@ func run(argv []string) error {
 			return err
 		}
 		r.ListWall, r.ListCPU = wall, cpu
+		if r.ListJSONWall, _, err = listWall(o.prog, o.dir, o.listRuns, "--json"); err != nil {
+			return err
+		}
 	}
 
 	home, err := os.MkdirTemp("", "keybench-home-")
@@ -623,12 +629,12 @@ func counts(k kind, text string) (shown, total int, ok bool) {
 	return shown, total, true
 }
 
-// listWall times `prog list --all dir > /dev/null` runs times: the median
-// wall and CPU (user+system) times in ms.
-func listWall(prog, dir string, runs int) (wall, cpu float64, err error) {
+// listWall times `prog list --all [flags] dir > /dev/null` runs times:
+// the median wall and CPU (user+system) times in ms.
+func listWall(prog, dir string, runs int, flags ...string) (wall, cpu float64, err error) {
 	var ws, cs []float64
 	for range runs {
-		cmd := exec.Command(prog, "list", "--all", dir)
+		cmd := exec.Command(prog, append(append([]string{"list", "--all"}, flags...), dir)...)
 		start := time.Now()
 		if err := cmd.Run(); err != nil {
 			return 0, 0, fmt.Errorf("%s list --all %s: %v", prog, dir, err)
@@ -774,7 +780,7 @@ func printResult(r *Result) {
 	}
 	fmt.Printf("%s (%s) N=%d listed=%d first row %.0f ms, all listed %.0f ms", r.Label, r.Kind, r.N, r.Listed, r.FirstRow, r.AllListed)
 	if r.ListWall > 0 {
-		fmt.Printf(", list --all %.0f ms (×%.2f); CPU %.0f ms listing (harness %.0f ms), list %.0f ms", r.ListWall, r.AllListed/r.ListWall, r.ListedCPU, r.SelfCPU, r.ListCPU)
+		fmt.Printf(", list --all %.0f ms (×%.2f), --json %.0f ms (×%.2f); CPU %.0f ms listing (harness %.0f ms), list %.0f ms", r.ListWall, r.AllListed/r.ListWall, r.ListJSONWall, r.AllListed/r.ListJSONWall, r.ListedCPU, r.SelfCPU, r.ListCPU)
 	}
 	if r.RSSKB > 0 {
 		fmt.Printf(", RSS %.1f MB, HWM %.1f MB", float64(r.RSSKB)/1024, float64(r.HWMKB)/1024)

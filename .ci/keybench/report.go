@@ -327,6 +327,18 @@ func printTable(title string, labels []string, by map[string][]*Result) {
 		}
 		return fmt.Sprintf("%.2f×", median(xs))
 	})
+	row("all listed ÷ list --all --json (the walk that reads each HEAD, as the picker's)", func(rs []*Result) string {
+		var xs []float64
+		for _, r := range rs {
+			if r.ListJSONWall > 0 {
+				xs = append(xs, r.AllListed/r.ListJSONWall)
+			}
+		}
+		if len(xs) == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%.2f×", median(xs))
+	})
 	row("rows listed", func(rs []*Result) string {
 		var xs []string
 		for _, r := range rs {
