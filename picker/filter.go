@@ -1,10 +1,14 @@
 package picker
 
 import (
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/rootpick/rootpick/internal/panics"
 )
 
 // Match is one candidate that passes the filter.
@@ -221,6 +225,41 @@ func matchStop(q string, rows []row, ids []int32, stop func() bool) []Match {
 			ids[i] = int32(i)
 		}
 	}
+	parts := min(runtime.GOMAXPROCS(0), len(ids)/matchPartMin)
+	if parts <= 1 {
+		return matchTerms(terms, rows, ids, stop)
+	}
+	// As fzf does, the candidates are cut into one part a processor, each
+	// matched on its own goroutine; the parts' matches, joined in order,
+	// are what one pass over all of them finds.
+	outs := make([][]Match, parts)
+	size := (len(ids) + parts - 1) / parts
+	var wg sync.WaitGroup
+	for p := range parts {
+		part := ids[p*size : min((p+1)*size, len(ids))]
+		wg.Go(func() {
+			defer panics.Guard()
+			outs[p] = matchTerms(terms, rows, part, stop)
+		})
+	}
+	wg.Wait()
+	n := 0
+	for _, o := range outs {
+		n += len(o)
+	}
+	out := make([]Match, 0, n)
+	for _, o := range outs {
+		out = append(out, o...)
+	}
+	return out
+}
+
+// matchPartMin is the fewest candidates a goroutine of matchStop takes:
+// below twice as many, one goroutine matches them all.
+const matchPartMin = 4096
+
+// matchTerms matches every term of a query against ids, in their order.
+func matchTerms(terms []string, rows []row, ids []int32, stop func() bool) []Match {
 	m := newMatcher()
 	defer m.done()
 	var out []Match

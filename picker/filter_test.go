@@ -2,7 +2,9 @@ package picker
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -530,4 +532,36 @@ func TestNewQueryHighlightsBestMatch(t *testing.T) {
 	if s.Cursor() != 0 {
 		t.Fatalf("erasing the query left the cursor at %d, want the top", s.Cursor())
 	}
+}
+
+// A list long enough to be matched in parts, one a processor, gives the
+// matches one pass over it gives, in the same order, for one-term,
+// two-term and non-ASCII queries.
+func TestMatchInPartsIsMatchInOne(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one processor: the list is never cut into parts")
+	}
+	repos := genRepos(3 * matchPartMin)
+	var s State
+	s.SetBase("/src")
+	s.AddAll(repos)
+	for _, q := range []string{"p", "pay", "team01 main", "svc pay", "ü", "repo0"} {
+		terms := strings.Fields(q)
+		one := matchTerms(terms, s.rows, allIDs(len(s.rows)), func() bool { return false })
+		parts := matchStop(q, s.rows, nil, func() bool { return false })
+		if len(one) == 0 && q != "ü" {
+			t.Fatalf("%q matches nothing: the test tries nothing", q)
+		}
+		if !slices.Equal(one, parts) {
+			t.Errorf("%q: matched in parts, %d matches differ from the %d of one pass", q, len(parts), len(one))
+		}
+	}
+}
+
+func allIDs(n int) []int32 {
+	ids := make([]int32, n)
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	return ids
 }
