@@ -315,30 +315,23 @@ func printTable(title string, labels []string, by map[string][]*Result) {
 			one(rs, func(r *Result) float64 { return r.ListCPU }) + " / " +
 			one(rs, func(r *Result) float64 { return r.SelfCPU })
 	})
-	row("all listed ÷ list --all", func(rs []*Result) string {
-		var xs []float64
-		for _, r := range rs {
-			if r.ListWall > 0 {
-				xs = append(xs, r.AllListed/r.ListWall)
+	// listedOver is the median of all listed ÷ a list run's wall time.
+	listedOver := func(wall func(*Result) float64) func([]*Result) string {
+		return func(rs []*Result) string {
+			var xs []float64
+			for _, r := range rs {
+				if wall(r) > 0 {
+					xs = append(xs, r.AllListed/wall(r))
+				}
 			}
-		}
-		if len(xs) == 0 {
-			return "–"
-		}
-		return fmt.Sprintf("%.2f×", median(xs))
-	})
-	row("all listed ÷ list --all --json (the walk that reads each HEAD, as the picker's)", func(rs []*Result) string {
-		var xs []float64
-		for _, r := range rs {
-			if r.ListJSONWall > 0 {
-				xs = append(xs, r.AllListed/r.ListJSONWall)
+			if len(xs) == 0 {
+				return "–"
 			}
+			return fmt.Sprintf("%.2f×", median(xs))
 		}
-		if len(xs) == 0 {
-			return "–"
-		}
-		return fmt.Sprintf("%.2f×", median(xs))
-	})
+	}
+	row("all listed ÷ list --all", listedOver(func(r *Result) float64 { return r.ListWall }))
+	row("all listed ÷ list --all --json (the walk that reads each HEAD, as the picker's)", listedOver(func(r *Result) float64 { return r.ListJSONWall }))
 	row("rows listed", func(rs []*Result) string {
 		var xs []string
 		for _, r := range rs {
