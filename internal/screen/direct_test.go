@@ -8,11 +8,22 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 )
+
+// view is content as the picker's views are: alternate screen, mouse,
+// title.
+func view(content string) tea.View {
+	v := tea.NewView(content)
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "rootpick"
+	return v
+}
 
 // A screen drawing into a file, and a terminal emulator fed what it
 // writes.

@@ -97,14 +97,6 @@ func openScreen(t *testing.T, cols, rows int, env ...string) (*Screen, *terminal
 	return s, term, tty
 }
 
-func view(content string) tea.View {
-	v := tea.NewView(content)
-	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "rootpick"
-	return v
-}
-
 // A frame is written when it is handed over, not at a tick: Bubble Tea's
 // 120 Hz ticker made each key wait 4.2 ms on average (8.3 at most) for it.
 func TestDrawWritesAtOnce(t *testing.T) {
