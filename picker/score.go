@@ -91,20 +91,22 @@ func (m *matcher) chars(s string) util.Chars {
 	return util.ToChars(unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
-// match is fzf's best alignment of pat in s: its score, the byte offset
-// in s where the rightmost of the best alignments ends, and whether pat
+// match is fzf's best alignment of pat in s: its score; the byte offsets
+// in s where the rightmost of the best alignments ends, and at or before
+// which it starts (fzf reports where the first character of pat first
+// occurs, unless pat is one character: then where it is); and whether pat
 // matched at all.
-func (m *matcher) match(pat []rune, s string) (score, end int, ok bool) {
+func (m *matcher) match(pat []rune, s string) (score, start, end int, ok bool) {
 	c := m.chars(s)
 	r, _ := algo.FuzzyMatchV2(false, false, false, &c, pat, false, m.slab)
 	if r.Start < 0 {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
-	end = r.End
+	start, end = r.Start, r.End
 	if !c.IsBytes() { // fzf counts runes
-		end = byteOffset(s, r.End)
+		start, end = byteOffset(s, r.Start), byteOffset(s, r.End)
 	}
-	return r.Score, end, true
+	return r.Score, start, end, true
 }
 
 // byteOffset is the byte offset in s of its rune n, counted as range
@@ -124,7 +126,7 @@ func byteOffset(s string, n int) int {
 // h, weighted, plus one when a best alignment lies within h[lo:hi], the
 // row's name; and whether pat matched at all.
 func (m *matcher) score(pat []rune, h string, lo, hi int) (int, bool) {
-	sc, end, ok := m.match(pat, h)
+	sc, start, end, ok := m.match(pat, h)
 	if !ok {
 		return 0, false
 	}
@@ -135,8 +137,16 @@ func (m *matcher) score(pat []rune, h string, lo, hi int) (int, bool) {
 		// Even the rightmost best alignment ends before the name (a
 		// match of the folders above it): no need to look in the name.
 		return sc * nameWeight, true
+	case start >= lo && end <= hi && len(h)*len(pat) <= slab16:
+		// A best alignment lies in the name. Alone, the name scores it
+		// the same: under the path scheme its first character follows
+		// a delimiter as it does after the "/" before it, and a score
+		// looks only at the characters before. (Past the slab, fzf's
+		// greedy matcher scores one alignment, not the best: there the
+		// name is matched alone, below.)
+		return sc*nameWeight + 1, true
 	}
-	if in, _, ok := m.match(pat, h[lo:hi]); ok && in == sc {
+	if in, _, _, ok := m.match(pat, h[lo:hi]); ok && in == sc {
 		return sc*nameWeight + 1, true
 	}
 	return sc * nameWeight, true
@@ -146,12 +156,12 @@ func (m *matcher) score(pat []rune, h string, lo, hi int) (int, bool) {
 // alignment of pat, the one in h[lo:hi] (the name) when that scores as
 // well, ascending.
 func (m *matcher) positions(pat []rune, h string, lo, hi int) []int {
-	sc, _, ok := m.match(pat, h)
+	sc, _, _, ok := m.match(pat, h)
 	if !ok {
 		return nil
 	}
 	if lo > 0 || hi < len(h) {
-		if in, _, ok := m.match(pat, h[lo:hi]); ok && in == sc {
+		if in, _, _, ok := m.match(pat, h[lo:hi]); ok && in == sc {
 			return offsetBy(m.charPositions(pat, h[lo:hi]), lo)
 		}
 	}
