@@ -100,7 +100,8 @@ func diffScreens(a, b *vt.Emulator, w, h int) string {
 // Whatever way a frame is drawn — its changed lines alone, or through
 // the cells, after frames drawn either way, at a new size — the terminal
 // shows what it shows when that frame alone is drawn on a fresh screen:
-// every character, width and style, in 24-bit, 256 and no colours.
+// every character, width and style, in 24-bit, 256, 16 and no colours, and
+// with no terminal styles at all.
 func TestFramesDrawnDirectLookAsDrawnWhole(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	styles := []lipgloss.Style{
@@ -112,7 +113,7 @@ func TestFramesDrawnDirectLookAsDrawnWhole(t *testing.T) {
 	}
 	plain := []string{"services/ledger", "main *", "│", "› ", "[x]", "résumé", "  ", "● ready", "…", "b1234", "old/org0/repo14"}
 	odd := []string{"日本語", "🙂", "e\u0301", "a\u200bb", "\x1b]8;;file:///x\x07link\x1b]8;;\x07", "\x1b[1;31mopen"}
-	for _, p := range []colorprofile.Profile{colorprofile.TrueColor, colorprofile.ANSI256, colorprofile.Ascii} {
+	for _, p := range []colorprofile.Profile{colorprofile.TrueColor, colorprofile.ANSI256, colorprofile.ANSI, colorprofile.Ascii, colorprofile.NoTTY} {
 		t.Run(p.String(), func(t *testing.T) {
 			w, h := 50, 12
 			e := newEmulated(t, w, h, p)
