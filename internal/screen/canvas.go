@@ -71,3 +71,19 @@ func endsClean(line string) bool {
 	}
 	return reset
 }
+
+// sgrAt reads the style sequence (ESC [ params m) at line[i]: the index
+// after it, its parameters, and whether it is one.
+func sgrAt(line string, i int) (int, string, bool) {
+	if i+1 >= len(line) || line[i+1] != '[' {
+		return 0, "", false
+	}
+	j := i + 2
+	for j < len(line) && (line[j] >= '0' && line[j] <= '9' || line[j] == ';' || line[j] == ':') {
+		j++
+	}
+	if j >= len(line) || line[j] != 'm' {
+		return 0, "", false
+	}
+	return j + 1, line[i+2 : j], true
+}

@@ -92,22 +92,6 @@ func (s *Screen) plainWidth(line string) (int, bool) {
 	return width, reset
 }
 
-// sgrAt reads the style sequence (ESC [ params m) at line[i]: the index
-// after it, its parameters, and whether it is one.
-func sgrAt(line string, i int) (int, string, bool) {
-	if i+1 >= len(line) || line[i+1] != '[' {
-		return 0, "", false
-	}
-	j := i + 2
-	for j < len(line) && (line[j] >= '0' && line[j] <= '9' || line[j] == ';' || line[j] == ':') {
-		j++
-	}
-	if j >= len(line) || line[j] != 'm' {
-		return 0, "", false
-	}
-	return j + 1, line[i+2 : j], true
-}
-
 // oneColumn reports whether r is printable and one column wide both as
 // wcwidth counts it and as grapheme clusters are counted (ambiguous
 // characters under RUNEWIDTH_EASTASIAN, combining marks, joiners and
