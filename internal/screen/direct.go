@@ -22,9 +22,10 @@ import (
 //     so each line draws the same alone as under the lines above it);
 //   - every character is printable and one column wide in every width
 //     model the terminal may use (wcwidth and grapheme clusters), so a
-//     line's width is its count of characters, and a line the layout cut
-//     to the width cannot wrap;
-//   - the frame has no more lines than the screen.
+//     line's width is its count of characters;
+//   - no line is wider than the screen (written whole, it would wrap
+//     onto the next row), and the frame has no more lines than the
+//     screen.
 //
 // Else the frame goes through ultraviolet's cells, after the cells are
 // brought back in line with what the direct path drew (resync).
