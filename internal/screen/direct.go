@@ -20,11 +20,12 @@ import (
 //   - the last frame was drawn (not the first, not a new size) and both
 //     it and this one are clean (every line is styles only and ends reset,
 //     so each line draws the same alone as under the lines above it);
-//   - every character is printable and one column wide in every width
-//     model the terminal may use (wcwidth and grapheme clusters), so a
-//     line's width is its count of characters;
-//   - no line is wider than the screen (written whole, it would wrap
-//     onto the next row), and the frame has no more lines than the
+//   - in every line that changed, every character is printable and one
+//     column wide in every width model the terminal may use (wcwidth and
+//     grapheme clusters), so a line's width is its count of characters
+//     (the lines that did not change stay on screen as they were drawn);
+//   - no changed line is wider than the screen (written whole, it would
+//     wrap onto the next row), and the frame has no more lines than the
 //     screen.
 //
 // Else the frame goes through ultraviolet's cells, after the cells are
@@ -40,24 +41,40 @@ type direct struct {
 	oneCol map[rune]bool     // characters one column wide in every width model
 	sgr    map[string]string // a style sequence as the profile writes it
 	sgrFor colorprofile.Profile
+	rows   []directRow // the rows of the frame being drawn that changed
 }
 
 // memoMax bounds the direct path's two memos: past it they are emptied.
 const memoMax = 4096
 
 // directLines returns the frame's lines if the direct path can draw it
-// on a w×h screen, after a clean frame drawn at that size.
+// on a w×h screen, after a clean frame drawn at that size, and notes in
+// s.rows the rows it writes: those whose line changed. The lines that did
+// not change are on screen as they were drawn, and need no look.
 func (s *Screen) directLines(content string, w, h int) ([]string, bool) {
 	if !s.clean || strings.Count(content, "\n") >= h {
 		return nil, false
 	}
 	lines := strings.Split(content, "\n")
-	for _, l := range lines {
-		if n, ok := s.plainWidth(l); !ok || n > w {
+	s.rows = s.rows[:0]
+	for y := range max(len(lines), len(s.lines)) {
+		line := lineAt(lines, y)
+		if line == lineAt(s.lines, y) {
+			continue
+		}
+		n, ok := s.plainWidth(line)
+		if !ok || n > w {
 			return nil, false
 		}
+		s.rows = append(s.rows, directRow{y: y, fills: n == w})
 	}
 	return lines, true
+}
+
+// directRow is a row the direct path writes, and whether its line fills it.
+type directRow struct {
+	y     int
+	fills bool
 }
 
 // plainWidth is line's width in columns, and whether it is a line the
@@ -110,23 +127,18 @@ func (s *Screen) oneColumn(r rune) bool {
 	return one
 }
 
-// drawDirect writes the lines of the frame that differ from the last
-// frame's into s.buf, for a w-column screen in profile p.
-func (s *Screen) drawDirect(lines []string, w int, p colorprofile.Profile) {
+// drawDirect writes the rows directLines noted, of the frame's lines,
+// into s.buf in profile p.
+func (s *Screen) drawDirect(lines []string, p colorprofile.Profile) {
 	if s.sgrFor != p {
 		s.sgr, s.sgrFor = nil, p
 	}
-	rows := max(len(lines), len(s.lines))
-	for y := range rows {
-		line := lineAt(lines, y)
-		if line == lineAt(s.lines, y) {
-			continue
-		}
-		s.buf.WriteString(ansi.CursorPosition(1, y+1))
-		if n, _ := s.plainWidth(line); n < w {
+	for _, r := range s.rows {
+		s.buf.WriteString(ansi.CursorPosition(1, r.y+1))
+		if !r.fills {
 			s.buf.WriteString(ansi.EraseEntireLine)
 		}
-		s.writeLine(line, p)
+		s.writeLine(lineAt(lines, r.y), p)
 	}
 	s.lines, s.clean = lines, true
 	s.stale = true

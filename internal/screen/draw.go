@@ -283,7 +283,7 @@ func (s *Screen) draw(v tea.View, w, h int, p colorprofile.Profile, grapheme, sy
 	}
 	if direct {
 		_ = s.scr.Flush()
-		s.drawDirect(lines, w, p)
+		s.drawDirect(lines, p)
 	} else {
 		s.paint(v.Content, repaint)
 		s.scr.Render(s.cells.RenderBuffer)
