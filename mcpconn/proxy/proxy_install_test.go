@@ -107,12 +107,7 @@ func TestProxyLetsAnInstallFinish(t *testing.T) {
 		t.Fatalf("the proxy returned (%v) with the install %q: it ended the launcher mid-install", err, state())
 	case <-time.After(300 * time.Millisecond):
 	}
-	select {
-	case err := <-done:
-		logEnd(t, err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the proxy did not return after the install finished")
-	}
+	waitEnd(t, done, 30*time.Second, "the proxy did not return after the install finished")
 	if s := state(); s != "partial\ncomplete" {
 		t.Errorf("when the proxy returned the install was %q; want it complete", s)
 	}
@@ -156,12 +151,7 @@ func TestProxyInstallNoticeOnlyOnAFirstInstall(t *testing.T) {
 			t.Fatal(err)
 		}
 		_ = host.Close()
-		select {
-		case err := <-done:
-			logEnd(t, err)
-		case <-time.After(30 * time.Second):
-			t.Fatal("the proxy did not return")
-		}
+		waitEnd(t, done, 30*time.Second, "the proxy did not return")
 	}
 	t.Run("cold npx", func(t *testing.T) {
 		npx, _ := slowLauncher(t, slow, testproc.UniqueMarker("install-cold"))
@@ -206,12 +196,7 @@ func TestProxyInstallWaitIsBounded(t *testing.T) {
 		waitFor(t, "the install to start", func() bool { return state() == "partial" })
 		_ = host.Close()
 		start := time.Now()
-		select {
-		case err := <-done:
-			logEnd(t, err)
-		case <-time.After(20 * time.Second):
-			t.Fatal("the proxy waited past the bound")
-		}
+		waitEnd(t, done, 20*time.Second, "the proxy waited past the bound")
 		if d := time.Since(start); d < 500*time.Millisecond {
 			t.Errorf("the proxy returned %v after the host went away: before the bound", d)
 		}
@@ -229,12 +214,7 @@ func TestProxyInstallWaitIsBounded(t *testing.T) {
 		_ = host.Close()
 		waitFor(t, "the proxy to wait for the install", func() bool { return strings.Contains(notices.String(), "letting the install finish") })
 		close(hurry)
-		select {
-		case err := <-done:
-			logEnd(t, err)
-		case <-time.After(20 * time.Second):
-			t.Fatal("a second signal did not end the wait")
-		}
+		waitEnd(t, done, 20*time.Second, "a second signal did not end the wait")
 		if !strings.Contains(notices.String(), "told to stop again") {
 			t.Errorf("the notices:\n%s", notices)
 		}
@@ -257,12 +237,7 @@ func TestProxyStopsAnInstalledLauncherAtOnce(t *testing.T) {
 		t.Fatalf("initialize answered %+v", msg)
 	}
 	_ = host.Close()
-	select {
-	case err := <-done:
-		logEnd(t, err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("the proxy waited for an installed launcher")
-	}
+	waitEnd(t, done, 10*time.Second, "the proxy waited for an installed launcher")
 	// Before it answered, a slow start (a loaded machine) may be told as
 	// "still installing … the host is waiting": that is true then. Once
 	// it has answered, its end is no install to let finish.
@@ -274,10 +249,17 @@ func TestProxyStopsAnInstalledLauncherAtOnce(t *testing.T) {
 	}
 }
 
-func logEnd(t *testing.T, err error) {
+// waitEnd waits up to within for the proxy to return, and fails the
+// test with late if it does not.
+func waitEnd(t *testing.T, done <-chan error, within time.Duration, late string) {
 	t.Helper()
-	if err != nil {
-		t.Logf("the proxy returned %v", err)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Logf("the proxy returned %v", err)
+		}
+	case <-time.After(within):
+		t.Fatal(late)
 	}
 }
 
@@ -324,12 +306,7 @@ func TestProxyRestartLetsAnInstallFinish(t *testing.T) {
 		t.Errorf("initialize answered %+v", msg)
 	}
 	_ = host.Close()
-	select {
-	case err := <-done:
-		logEnd(t, err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the proxy did not return")
-	}
+	waitEnd(t, done, 30*time.Second, "the proxy did not return")
 	if pids := faultserver.ServerPids(marker); len(pids) > 0 {
 		t.Errorf("a server %v outlived the proxy", pids)
 	}
