@@ -80,18 +80,9 @@ func (h readOnlyHome) consent(t *testing.T, aReadOnly bool) []consent.Root {
 // mode or time change; truncate(2) only from ABI 3, which handles it.
 func (h readOnlyHome) refusals(abi int) (probeArgs, map[string]string) {
 	in := func(f string) string { return filepath.Join(h.a, f) }
-	args := probeArgs{
-		Read: []string{in("f")}, List: []string{h.a},
-		Write:    []string{in("w"), in("f")},
-		Chmod:    []string{in("f")}, // not x, which is run after
-		Fchmod:   []string{in("f")},
-		Utime:    []string{in("f")},
-		Truncate: []string{in("t")},
-		Mkdir:    []string{in("d")},
-		Rename:   []string{in("r")},
-		Remove:   []string{in("del")},
-		Exec:     []string{in("x")},
-	}
+	args := changesIn(in)
+	args.Read, args.List = []string{in("f")}, []string{h.a}
+	args.Write = append(args.Write, in("f"))
 	want := map[string]string{
 		"read " + in("f"): "ok", "list " + h.a: "ok",
 		"write " + in("w"): "EACCES", "write " + in("f"): "EACCES",
@@ -105,13 +96,11 @@ func (h readOnlyHome) refusals(abi int) (probeArgs, map[string]string) {
 	return args, want
 }
 
-// allowed are the same attempts on b, shared read and write, and in nested
-// (read-only, but inside b: Landlock grants along the tree), all
-// answered "ok". Each changes b: make them once.
-func (h readOnlyHome) allowed() (probeArgs, map[string]string) {
-	in := func(f string) string { return filepath.Join(h.b, f) }
-	args := probeArgs{
-		Write:    []string{in("w"), filepath.Join(h.nested, "w")},
+// changesIn is every change the probe tries, on the planted files of the
+// folder in names.
+func changesIn(in func(string) string) probeArgs {
+	return probeArgs{
+		Write:    []string{in("w")},
 		Chmod:    []string{in("f")}, // not x, which is run after
 		Fchmod:   []string{in("f")},
 		Utime:    []string{in("f")},
@@ -121,6 +110,15 @@ func (h readOnlyHome) allowed() (probeArgs, map[string]string) {
 		Remove:   []string{in("del")},
 		Exec:     []string{in("x")},
 	}
+}
+
+// allowed are the same attempts on b, shared read and write, and in nested
+// (read-only, but inside b: Landlock grants along the tree), all
+// answered "ok". Each changes b: make them once.
+func (h readOnlyHome) allowed() (probeArgs, map[string]string) {
+	in := func(f string) string { return filepath.Join(h.b, f) }
+	args := changesIn(in)
+	args.Write = append(args.Write, filepath.Join(h.nested, "w"))
 	want := map[string]string{}
 	for op, paths := range map[string][]string{"write": args.Write, "chmod": args.Chmod, "fchmod": args.Fchmod, "utime": args.Utime,
 		"truncate": args.Truncate, "mkdir": args.Mkdir, "rename": args.Rename, "remove": args.Remove, "exec": args.Exec} {
