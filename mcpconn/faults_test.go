@@ -21,6 +21,18 @@ import (
 )
 
 var faultModes = map[string]func(){
+	// demo is the demo server, with a coloured line on stderr first.
+	"demo": func() {
+		fmt.Fprintln(os.Stderr, "demo server starting\x1b[31m")
+		if err := NewDemo(nil, os.Stderr).ServeStdio(context.Background()); err != nil {
+			os.Exit(1)
+		}
+	},
+	// crash says so on stderr and exits 3.
+	"crash": func() {
+		fmt.Fprintln(os.Stderr, "about to crash")
+		os.Exit(3)
+	},
 	// flood serves MCP while writing stderr lines as fast as it can.
 	"flood": func() {
 		go func() {
@@ -46,7 +58,7 @@ var faultModes = map[string]func(){
 	// process group) that ignores SIGTERM, SIGHUP, SIGINT and end of input,
 	// then serves MCP.
 	"setsid": func() {
-		spawnSleeper()
+		faultserver.SpawnSleeper()
 		serveDemo()
 	},
 	// setsid-then-term starts a sleeper and, once the sleeper is deaf to
@@ -54,7 +66,7 @@ var faultModes = map[string]func(){
 	// initialize: its guard then takes termGrace to end the sleeper, and
 	// exits only after that.
 	"setsid-then-term": func() {
-		spawnSleeper()
+		faultserver.SpawnSleeper()
 		pidfile := os.Getenv("ROOTPICK_TEST_PIDFILE")
 		for deadline := time.Now().Add(10 * time.Second); len(faultserver.ReadPids(pidfile)) == 0 && time.Now().Before(deadline); {
 			time.Sleep(5 * time.Millisecond)
@@ -66,7 +78,7 @@ var faultModes = map[string]func(){
 	// once, so that the grandchild is orphaned before anything ends the
 	// server: it is re-parented to the nearest subreaper, or to init.
 	"orphan":        func() { spawnOrphan("orphan-parent") },
-	"orphan-parent": spawnSleeper,
+	"orphan-parent": faultserver.SpawnSleeper,
 	// orphan-untagged is orphan with a grandchild started with a cleared
 	// environment (as by env -i): only the subreaper can find it.
 	"orphan-untagged": func() { spawnOrphan("orphan-parent-untagged") },
@@ -164,17 +176,6 @@ func spawnOrphan(parent string) {
 
 func serveDemo() {
 	if err := NewDemo(nil, nil).ServeStdio(context.Background()); err != nil {
-		os.Exit(1)
-	}
-}
-
-// spawnSleeper starts the sleeper in a new session and does not wait.
-func spawnSleeper() {
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=sleeper")
-	cmd.SysProcAttr = testproc.SessionAttr(true)
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, "spawning the sleeper:", err)
 		os.Exit(1)
 	}
 }

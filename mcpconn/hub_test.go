@@ -39,24 +39,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("ROOTPICK_TEST_NO_GUARD") == "" {
 		launch.GuardMain()
 	}
-	if f := faultModes[os.Getenv("ROOTPICK_TEST_SERVE")]; f != nil { // faults_test.go
-		f()
-		os.Exit(0)
-	}
-	if faultserver.Run(os.Getenv("ROOTPICK_TEST_SERVE")) {
-		os.Exit(0)
-	}
-	switch os.Getenv("ROOTPICK_TEST_SERVE") {
-	case "demo":
-		fmt.Fprintln(os.Stderr, "demo server starting\x1b[31m")
-		if err := NewDemo(nil, os.Stderr).ServeStdio(context.Background()); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
-	case "crash":
-		fmt.Fprintln(os.Stderr, "about to crash")
-		os.Exit(3)
-	}
+	faultserver.Serve(faultModes) // faults_test.go
 	testskip.Exit("mcpconn", m.Run(), "as root", "not root")
 }
 

@@ -21,7 +21,7 @@ func init() {
 	// after it has answered initialize and served for up to 200 ms. Its
 	// supervisor restarts it, with a short backoff, over and over.
 	faultModes["crashloop"] = func() {
-		spawnSleeper()
+		faultserver.SpawnSleeper()
 		if rand.IntN(2) == 0 {
 			os.Exit(1)
 		}

@@ -2,9 +2,7 @@ package enforcetest
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"slices"
 	"syscall"
@@ -28,18 +26,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("ROOTPICK_TEST_NO_GUARD") == "" {
 		launch.GuardMain()
 	}
-	mode := os.Getenv("ROOTPICK_TEST_SERVE")
-	if f := faultModes[mode]; f != nil {
-		f()
-		os.Exit(0)
-	}
-	if faultserver.Run(mode) {
-		os.Exit(0)
-	}
-	if mode == "demo" {
-		serveDemo()
-		os.Exit(0)
-	}
+	faultserver.Serve(faultModes)
 	testskip.Exit("mcpconn/enforcetest", m.Run(), "as root", "not root")
 }
 
@@ -51,16 +38,11 @@ var faultModes = map[string]func(){
 	// sends on its parent's death (PR_SET_PDEATHSIG), or a kill, ends it.
 	"setsid-deaf": func() {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
-		cmd := exec.Command(os.Args[0])
-		cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=sleeper")
-		cmd.SysProcAttr = testproc.SessionAttr(true)
-		if err := cmd.Start(); err != nil {
-			fmt.Fprintln(os.Stderr, "spawning the sleeper:", err)
-			os.Exit(1)
-		}
+		faultserver.SpawnSleeper()
 		serveDemo()
 		select {}
 	},
+	"demo": serveDemo,
 }
 
 func serveDemo() {

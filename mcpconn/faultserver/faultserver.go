@@ -33,6 +33,22 @@ var servers = map[string]func(){
 	"filesystem": Filesystem,
 }
 
+// Serve makes a test binary the server ROOTPICK_TEST_SERVE names — one
+// of extra (the test package's own), else one of this package's — and
+// exits when that server ends. It returns at once when none is named, for
+// the binary to run its tests: every TestMain that starts servers calls
+// it.
+func Serve(extra map[string]func()) {
+	name := os.Getenv("ROOTPICK_TEST_SERVE")
+	if f := extra[name]; f != nil {
+		f()
+		os.Exit(0)
+	}
+	if Run(name) {
+		os.Exit(0)
+	}
+}
+
 // Run runs the server called name, if there is one, and reports whether
 // it did (it returns when the server ends).
 func Run(name string) bool {

@@ -2,6 +2,7 @@ package faultserver
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -156,6 +157,19 @@ func init() {
 		if err := cmd.Start(); err != nil {
 			os.Exit(1)
 		}
+	}
+}
+
+// SpawnSleeper starts the sleeper (this binary as the "sleeper" server)
+// in a new session, with this process's environment, and does not wait
+// for it.
+func SpawnSleeper() {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "ROOTPICK_TEST_SERVE=sleeper")
+	cmd.SysProcAttr = testproc.SessionAttr(true)
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "spawning the sleeper:", err)
+		os.Exit(1)
 	}
 }
 

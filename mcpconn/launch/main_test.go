@@ -1,7 +1,6 @@
 package launch
 
 import (
-	"os"
 	"testing"
 	"time"
 
@@ -17,14 +16,7 @@ import (
 func TestMain(m *testing.M) {
 	testproc.NoRaceExitSleep()
 	GuardMain()
-	mode := os.Getenv("ROOTPICK_TEST_SERVE")
-	if f := faultModes[mode]; f != nil {
-		f()
-		os.Exit(0)
-	}
-	if faultserver.Run(mode) {
-		os.Exit(0)
-	}
+	faultserver.Serve(faultModes)
 	testskip.Exit("mcpconn/launch", m.Run(), "as root", "not root")
 }
 

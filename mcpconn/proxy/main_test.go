@@ -30,26 +30,19 @@ func init() {
 func TestMain(m *testing.M) {
 	testproc.NoRaceExitSleep()
 	launch.GuardMain()
-	mode := os.Getenv("ROOTPICK_TEST_SERVE")
-	if f := faultModes[mode]; f != nil {
-		f()
-		os.Exit(0)
-	}
-	if faultserver.Run(mode) {
-		os.Exit(0)
-	}
-	if mode == "demo" {
-		fmt.Fprintln(os.Stderr, "demo server starting")
-		if err := mcpconn.NewDemo(nil, os.Stderr).ServeStdio(context.Background()); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	faultserver.Serve(faultModes)
 	testskip.Exit("mcpconn/proxy", m.Run(), "as root", "not root")
 }
 
 // faultModes are the servers this package's tests add (asker, mrtr, …).
-var faultModes = map[string]func(){}
+var faultModes = map[string]func(){
+	"demo": func() {
+		fmt.Fprintln(os.Stderr, "demo server starting")
+		if err := mcpconn.NewDemo(nil, os.Stderr).ServeStdio(context.Background()); err != nil {
+			os.Exit(1)
+		}
+	},
+}
 
 // testTiming makes supervision quick enough for tests.
 var testTiming = mcpconn.Timing{BackoffMin: 20 * time.Millisecond, BackoffMax: 80 * time.Millisecond,
