@@ -422,7 +422,7 @@ func (m *Model) bodyHeight() int {
 // fixed lines.
 func (m *Model) layout() {
 	m.chrome.laid = m.chromeHeight()
-	body := m.bodyHeight()
+	body := max(m.height-m.chrome.laid, 0) // bodyHeight, without drawing the lines again
 	if m.page == pageHelp {
 		m.sizeHelp()
 	}
