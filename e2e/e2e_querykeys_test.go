@@ -47,7 +47,7 @@ func TestE2EKeysActOnTheQueryOnScreen(t *testing.T) {
 		tt.send("C-u") // clear the last query: the whole list again
 		tt.send(name, "Tab")
 		want := fmt.Sprintf("%d checked", round+1)
-		s := tt.waitFor(fmt.Sprintf("round %d: %s shown and checked", round, name), func(s string) bool {
+		s := tt.waitDrawn(fmt.Sprintf("round %d: %s shown and checked", round, name), func(s string) bool {
 			return strings.Contains(s, "/ "+name) && strings.Contains(s, "1/"+fmt.Sprint(n)+" repos") && strings.Contains(s, want)
 		})
 		rows := listRows(s)

@@ -279,6 +279,25 @@ func (tt *tui) waitFor(what string, ok func(screen string) bool) string {
 	}
 }
 
+// waitDrawn is waitFor for a condition that a frame half read could fake:
+// tmux answers a capture between two reads of one large frame, showing
+// its first rows new and the rest old. It looks again a moment after the
+// condition first held, and returns that screen once it holds there too.
+func (tt *tui) waitDrawn(what string, ok func(screen string) bool) string {
+	tt.t.Helper()
+	deadline := time.Now().Add(e2eWait)
+	for {
+		s := tt.waitFor(what, ok)
+		time.Sleep(40 * time.Millisecond)
+		if again := tt.capture(); ok(again) {
+			return again
+		}
+		if time.Now().After(deadline) {
+			tt.t.Fatalf("timed out after %v waiting for %s to hold twice 40 ms apart; screen:\n%s", e2eWait, what, s)
+		}
+	}
+}
+
 // waitText waits until every one of subs is on the screen.
 func (tt *tui) waitText(subs ...string) string {
 	tt.t.Helper()
