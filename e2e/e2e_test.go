@@ -533,7 +533,11 @@ func TestE2ETinyTerminal(t *testing.T) {
 	tree = filepath.Join(tree, "tree")
 	tt.start(tuiOptions{width: 20, height: 5, args: []string{tree}})
 
-	tt.waitFor("the header", func(s string) bool { return strings.HasPrefix(s, "rootpick") })
+	// A small split shows rows to pick (the key help gives way), and the
+	// status line.
+	tt.waitFor("two rows and the status line at 20x5", func(s string) bool {
+		return strings.HasPrefix(s, "rootpick") && len(listRows(s)) == 2 && strings.Contains(s, "shared")
+	})
 	// Let the scan finish and the server connect at this size.
 	time.Sleep(300 * time.Millisecond)
 	for _, size := range [][2]string{{"10", "3"}, {"1", "1"}, {"3", "2"}, {"10", "3"}} {

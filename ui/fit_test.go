@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -28,6 +31,52 @@ func TestFit(t *testing.T) {
 	} {
 		if got := fit(c.s, c.w, c.h); got != c.want {
 			t.Errorf("fit(%q, %d, %d) = %q, want %q", c.s, c.w, c.h, got, c.want)
+		}
+	}
+}
+
+// On a short terminal the rows come first: the key help shrinks to one
+// line that still offers "? help", the row's path under the status line
+// goes, then the key help; the status line always stays. A terminal
+// tall enough keeps the whole help, and a list with fewer rows than
+// the minimum is not made room for.
+func TestShortTerminalShowsRows(t *testing.T) {
+	for _, c := range []struct {
+		w, h, rows int
+		help       string // "" none, "?" one line with ? help, "all" the whole help
+	}{
+		{30, 8, 4, "?"},
+		{20, 7, 3, "?"},
+		{40, 6, 3, ""},
+		{30, 5, 2, ""},
+		{60, 12, 5, "all"},
+		{120, 40, 5, "all"},
+	} {
+		m := fixture(t, demoRepos()...)
+		m.Update(tea.WindowSizeMsg{Width: c.w, Height: c.h})
+		lines := strings.Split(screen(m), "\n")
+		rows := 0
+		for _, l := range lines {
+			if strings.Contains(l, "[ ]") {
+				rows++
+			}
+		}
+		below := lipgloss.Height(m.chrome.status)
+		if m.chrome.help != "" {
+			below += lipgloss.Height(m.chrome.help)
+		}
+		status := strings.Contains(lines[len(lines)-below], "shared")
+		switch {
+		case rows != c.rows:
+			t.Errorf("%d×%d: %d rows shown, want %d:\n%s", c.w, c.h, rows, c.rows, strings.Join(lines, "\n"))
+		case !status:
+			t.Errorf("%d×%d: no status line above the help:\n%s", c.w, c.h, strings.Join(lines, "\n"))
+		case c.help == "" && m.chrome.help != "":
+			t.Errorf("%d×%d: the key help took rows: %q", c.w, c.h, m.chrome.help)
+		case c.help == "?" && (lipgloss.Height(m.chrome.help) != 1 || !strings.HasSuffix(ansi.Strip(m.chrome.help), "? help")):
+			t.Errorf("%d×%d: key help %q, want one line ending in ? help", c.w, c.h, ansi.Strip(m.chrome.help))
+		case c.help == "all" && !strings.Contains(ansi.Strip(m.chrome.help), "esc quit"):
+			t.Errorf("%d×%d: key help %q, want all of it", c.w, c.h, ansi.Strip(m.chrome.help))
 		}
 	}
 }

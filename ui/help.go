@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,13 +47,48 @@ func (m *Model) shortHelp() string {
 		return m.helpLine.text
 	}
 	var items []string
+	more := -1 // the item that opens the full help
 	for _, b := range keys {
 		if b.Enabled() {
+			if slices.Equal(b.Keys(), m.keys.Help.Keys()) {
+				more = len(items)
+			}
 			items = append(items, m.st.helpKey.Render(b.Help().Key)+" "+m.st.helpDesc.Render(b.Help().Desc))
 		}
 	}
-	m.helpLine.key, m.helpLine.text = k, wrapItems(items, m.st.helpDesc.Render(" • "), m.width)
+	sep := m.st.helpDesc.Render(" • ")
+	m.helpLine.key, m.helpLine.text = k, wrapItems(items, sep, m.width)
+	m.helpLine.short = oneLine(items, more, sep, m.width)
 	return m.helpLine.text
+}
+
+// oneLine is the key help of a terminal too short for all of it: the
+// first items that fit one line of width w, then items[more] (the key
+// that shows the full help), which always fits where it fits at all.
+func oneLine(items []string, more int, sep string, w int) string {
+	room := w
+	if more >= 0 {
+		room -= cellWidth(items[more]) + cellWidth(sep)
+	}
+	var keep []string
+	lw := 0
+	for i, item := range items {
+		if i == more {
+			continue
+		}
+		iw := cellWidth(item)
+		if len(keep) > 0 {
+			iw += cellWidth(sep)
+		}
+		if lw+iw > room {
+			break
+		}
+		keep, lw = append(keep, item), lw+iw
+	}
+	if more >= 0 {
+		keep = append(keep, items[more])
+	}
+	return cut(strings.Join(keep, sep), w, "…")
 }
 
 // helpLineKey is what the drawn key help depends on.

@@ -115,8 +115,9 @@ type Model struct {
 	helpVP   viewport.Model // the full help (help.go)
 	chrome   chrome         // the fixed lines: their height at the last layout, as Update drew them
 	helpLine struct {       // the drawn key help, for its key
-		key  helpLineKey
-		text string
+		key   helpLineKey
+		text  string
+		short string // the key help in one line, for a short terminal
 	}
 
 	facts   rowFacts  // the rows' facts, read by a pool for the visible rows first (facts.go)
@@ -378,9 +379,35 @@ func (m *Model) chromeHeight() int {
 	if m.walk.running {
 		c.scan = m.scanLine()
 	}
-	c.status, c.help, c.drawn = m.status.View(m.statusFrame()), m.shortHelp(), true
-	return chromeOf(c.status, c.help, c.scan, m.walk.running, m.bodyMode() == modeList)
+	sf, list := m.statusFrame(), m.bodyMode() == modeList
+	c.status, c.help, c.drawn = m.status.View(sf), m.shortHelp(), true
+	h := chromeOf(c.status, c.help, c.scan, m.walk.running, list)
+	want := minBodyRows
+	if list && m.picker.Len() > 0 {
+		want = min(want, max(m.picker.ShownLen(), 1))
+	}
+	if m.height-h < want && m.bodyMode() != modeDialog {
+		// A short terminal: the rows come first. The key help shrinks to
+		// one line ending in "? help", the current row's path under the
+		// status line goes, and then the key help. The status line stays
+		// (it says what is shared), and so does the dialog's help (it
+		// says how to confirm).
+		c.help = m.helpLine.short
+		if sf.where != "" {
+			sf.where = ""
+			c.status = m.status.View(sf)
+		}
+		if h = chromeOf(c.status, c.help, c.scan, m.walk.running, list); m.height-h < want {
+			c.help = ""
+			h = chromeOf(c.status, c.help, c.scan, m.walk.running, list)
+		}
+	}
+	return h
 }
+
+// minBodyRows is the fewest rows the fixed lines leave the body while
+// they can shrink (chromeHeight), or the list's rows where it has fewer.
+const minBodyRows = 3
 
 // chrome is the fixed lines' height at the last layout, and the lines
 // as chromeHeight last drew them: Update draws them at its end to learn
@@ -403,7 +430,10 @@ func (c *chrome) take() (status, help, scan string) {
 // when there is one, the scan line while scanning, the status and the
 // help, as drawn.
 func chromeOf(status, help, scan string, scanning, filter bool) int {
-	h := 1 + lipgloss.Height(status) + lipgloss.Height(help)
+	h := 1 + lipgloss.Height(status)
+	if help != "" {
+		h += lipgloss.Height(help)
+	}
 	if filter {
 		h++
 	}
@@ -616,7 +646,10 @@ func (m *Model) render() string {
 	if m.walk.running {
 		lines = append(lines, scan)
 	}
-	lines = append(lines, status, help)
+	lines = append(lines, status)
+	if help != "" {
+		lines = append(lines, help)
+	}
 	// A terminal smaller than the fixed lines shows the top of the screen.
 	return fit(strings.Join(lines, "\n"), m.width, m.height)
 }

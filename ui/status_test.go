@@ -20,8 +20,13 @@ import (
 func statusOf(m *Model) string {
 	lines := strings.Split(screen(m), "\n")
 	// The status line is the first of its block (a note or the
-	// highlighted path may follow it); the key help may wrap.
-	return lines[len(lines)-lipgloss.Height(m.shortHelp())-lipgloss.Height(m.status.View(m.statusFrame()))]
+	// highlighted path may follow it); the key help may wrap, or be
+	// left out on a short terminal.
+	n := lipgloss.Height(m.chrome.status)
+	if m.chrome.help != "" {
+		n += lipgloss.Height(m.chrome.help)
+	}
+	return lines[len(lines)-n]
 }
 
 func wide(t *testing.T) *Model {
