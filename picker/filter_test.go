@@ -565,3 +565,36 @@ func allIDs(n int) []int32 {
 	}
 	return ids
 }
+
+// BenchmarkNarrow is typing one more character within the 1,625 matches
+// of "mi" among 48,750 short paths shaped as .ci/bench-keys' short tree:
+// back to back, and 20 ms after the last as a person types, once the
+// processor has gone idle (docs/performance.md, round three).
+func BenchmarkNarrow(b *testing.B) {
+	repos := make([]vcsdetect.Repo, 48750)
+	for i := range repos {
+		p := fmt.Sprintf("/k/work/org%d/repo%d", i%113, (i*7919)%48750)
+		if i%30 == 0 {
+			p = fmt.Sprintf("/k/old/org%d/repo%d/mirror %d.git", i%113, i, (i*31)%50000)
+		}
+		repos[i] = repoAt(p, p[strings.LastIndexByte(p, '/')+1:], fmt.Sprintf("b%d", i))
+	}
+	var s State
+	s.SetBase("/k")
+	s.AddAll(repos)
+	s.SetFilter("mi")
+	for _, idle := range []time.Duration{0, 20 * time.Millisecond} {
+		b.Run(fmt.Sprintf("idle=%v", idle), func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				if idle > 0 {
+					b.StopTimer()
+					time.Sleep(idle)
+					b.StartTimer()
+				}
+				n = len(s.Prepare("mir").Run().matches)
+			}
+			b.ReportMetric(float64(n), "matches")
+		})
+	}
+}
