@@ -709,8 +709,10 @@ func (d *consentDialog) layout() (head, tail []string, bodyH int) {
 		tail = tail[2:] // the full path and URI
 	}
 	for fixed()+min(len(d.lines), 1) > avail {
-		if len(head) == 2 {
-			head = head[:1] // the access line
+		if len(head) > 1 {
+			// What sharing means goes first, then what else enforced
+			// servers read, then the consent y replaces: the title last.
+			head = slices.Delete(head, 1, 2)
 		} else if len(head) == 1 {
 			head = nil // the title
 		} else if len(tail) == 2 {
@@ -720,6 +722,17 @@ func (d *consentDialog) layout() (head, tail []string, bodyH int) {
 		}
 	}
 	return head, tail, min(len(d.lines), avail-fixed())
+}
+
+// fullHeight is the rows the dialog takes drawn whole at its width: the
+// border, the title and access lines, every body line and the footer.
+func (d *consentDialog) fullHeight() int {
+	inner := max(d.width-4, 1)
+	n := 2 + len(d.tail(inner)) + len(d.lines)
+	for _, h := range d.head(inner) {
+		n += lipgloss.Height(h)
+	}
+	return n
 }
 
 // bodyLines are the scrolling lines: the sections and their entries.

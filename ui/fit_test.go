@@ -80,3 +80,46 @@ func TestShortTerminalShowsRows(t *testing.T) {
 		}
 	}
 }
+
+// The consent dialog on a short terminal: its key help shrinks to one
+// line, which keeps its first key and the keys after it that fit, and
+// never goes; the body gets the rows.
+func TestShortTerminalDialog(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.Update(tea.WindowSizeMsg{Width: 34, Height: 9})
+	openDialogWith(t, m, plainItems("/work/demo/api", "/work/demo/web", "/work/demo/tools/cli", "/work/demo/a", "/work/demo/b", "/work/demo/c", "/work/demo/d", "/work/demo/e")...)
+	full := ansi.Strip(m.helpLine.text)
+	screen(m)
+	help := ansi.Strip(m.chrome.help)
+	first, _, _ := strings.Cut(strings.Split(full, "\n")[0], " • ")
+	if lipgloss.Height(full) < 2 {
+		t.Fatalf("the dialog's help fits one line at 34 columns (%q): the test tries nothing", full)
+	}
+	if lipgloss.Height(help) != 1 || !strings.HasPrefix(help, first) || !strings.Contains(help, "down") {
+		t.Fatalf("dialog key help on 34×9: %q, want one line starting with %q and offering down (the whole: %q)", help, first, full)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 34, Height: 5})
+	screen(m)
+	if m.chrome.help == "" {
+		t.Fatal("the dialog's key help went on 34×5")
+	}
+}
+
+// A dialog whose head says what enforced servers also read, and whose
+// confirmation replaces another folder's consent, still fits a short
+// terminal whole: box and footer, the head giving way.
+func TestShortTerminalDialogFits(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.Update(tea.WindowSizeMsg{Width: 34, Height: 9})
+	openDialogWith(t, m, plainItems("/work/demo/api", "/work/demo/web")...)
+	d := m.review.sh.Dialog()
+	d.beyond = "Also readable where enforced: a private temporary folder, npm cache, system folders, devices. Network: on."
+	d.replaces = "y replaces the consent given for /work/other."
+	for _, h := range []int{9, 8, 7} {
+		m.Update(tea.WindowSizeMsg{Width: 34, Height: h})
+		s := screen(m)
+		if !strings.Contains(s, "╭") || !strings.Contains(s, "╰") || !strings.Contains(s, "cancel") {
+			t.Errorf("34×%d: the dialog does not fit:\n%s", h, s)
+		}
+	}
+}

@@ -63,8 +63,9 @@ func (m *Model) shortHelp() string {
 }
 
 // oneLine is the key help of a terminal too short for all of it: the
-// first items that fit one line of width w, then items[more] (the key
-// that shows the full help), which always fits where it fits at all.
+// items that fit one line of width w, in order (one too long is passed
+// over for the next), then items[more] (the key that shows the full
+// help), which always fits where it fits at all.
 func oneLine(items []string, more int, sep string, w int) string {
 	room := w
 	if more >= 0 {
@@ -81,7 +82,7 @@ func oneLine(items []string, more int, sep string, w int) string {
 			iw += cellWidth(sep)
 		}
 		if lw+iw > room {
-			break
+			continue
 		}
 		keep, lw = append(keep, item), lw+iw
 	}

@@ -383,21 +383,24 @@ func (m *Model) chromeHeight() int {
 	c.status, c.help, c.drawn = m.status.View(sf), m.shortHelp(), true
 	h := chromeOf(c.status, c.help, c.scan, m.walk.running, list)
 	want := minBodyRows
-	if list && m.picker.Len() > 0 {
+	switch d := m.review.sh.Dialog(); {
+	case d != nil:
+		want = min(d.fullHeight(), dialogMinRows)
+	case list && m.picker.Len() > 0:
 		want = min(want, max(m.picker.ShownLen(), 1))
 	}
-	if m.height-h < want && m.bodyMode() != modeDialog {
+	if m.height-h < want {
 		// A short terminal: the rows come first. The key help shrinks to
 		// one line ending in "? help", the current row's path under the
 		// status line goes, and then the key help. The status line stays
-		// (it says what is shared), and so does the dialog's help (it
-		// says how to confirm).
+		// (it says what is shared), and so does a line of the dialog's
+		// help (its first key confirms or cancels).
 		c.help = m.helpLine.short
 		if sf.where != "" {
 			sf.where = ""
 			c.status = m.status.View(sf)
 		}
-		if h = chromeOf(c.status, c.help, c.scan, m.walk.running, list); m.height-h < want {
+		if h = chromeOf(c.status, c.help, c.scan, m.walk.running, list); m.height-h < want && m.bodyMode() != modeDialog {
 			c.help = ""
 			h = chromeOf(c.status, c.help, c.scan, m.walk.running, list)
 		}
@@ -406,8 +409,14 @@ func (m *Model) chromeHeight() int {
 }
 
 // minBodyRows is the fewest rows the fixed lines leave the body while
-// they can shrink (chromeHeight), or the list's rows where it has fewer.
-const minBodyRows = 3
+// they can shrink (chromeHeight), or the list's rows where it has fewer;
+// dialogMinRows the same for the consent dialog, or its whole height
+// where it is shorter: its border, its title and what sharing means, a
+// few of its lines and its footer.
+const (
+	minBodyRows   = 3
+	dialogMinRows = 10
+)
 
 // chrome is the fixed lines' height at the last layout, and the lines
 // as chromeHeight last drew them: Update draws them at its end to learn
