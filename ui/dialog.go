@@ -975,6 +975,20 @@ func (d *consentDialog) View() string {
 		return ""
 	}
 	head, tail, bodyH := d.layout()
+	if bodyH > 0 && d.vp.Height() != bodyH {
+		// The body keeps the height rebuild marked its lines seen at:
+		// seeing the last root takes the footer's news line away, which
+		// can bring back a part of the head that made room for it. That
+		// part gives way again, as layout gives parts way.
+		bodyH = d.vp.Height()
+		for len(head) > 0 && 2+len(tail)+bodyH+lipgloss.Height(strings.Join(head, "\n")) > d.height {
+			if len(head) > 1 {
+				head = slices.Delete(head, 1, 2)
+			} else {
+				head = nil
+			}
+		}
+	}
 	body := ""
 	if bodyH > 0 {
 		body = d.vp.View()

@@ -123,3 +123,23 @@ func TestShortTerminalDialogFits(t *testing.T) {
 		}
 	}
 }
+
+// The dialog's box never passes the rows it is given, also when seeing
+// its last root takes the footer's "not yet shown" line away as the
+// guard arms (the head the news line had pushed out would come back).
+func TestDialogBoxFitsAsTheGuardArms(t *testing.T) {
+	for h := 4; h <= 12; h++ {
+		m := fixture(t, demoRepos()...)
+		m.Update(tea.WindowSizeMsg{Width: 34, Height: 9})
+		m.review.sh.Review(nil)
+		m.Update(proposalMsg{proposed: plainItems("/work/demo/日本語-repo")})
+		d := m.review.sh.Dialog()
+		d.access = "Enforced: the kernel lets the server open only these folders, and what it needs to run."
+		d.beyond = "Also readable where enforced: a private temporary folder, npm cache, system folders, devices."
+		d.SetSize(34, h)
+		d.onGuard(consentGuardMsg{id: d.id, seq: d.guardSeq})
+		if n := lipgloss.Height(d.View()); n > h {
+			t.Errorf("%d rows: the box takes %d:\n%s", h, n, d.View())
+		}
+	}
+}
