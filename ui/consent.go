@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"time"
@@ -36,7 +37,7 @@ func proposeConsent(dir string, paths []string, readOnly map[string]bool) tea.Cm
 		for _, p := range paths {
 			r, err := consent.NewRoot(p)
 			if err != nil {
-				msg.problems = append(msg.problems, "skipped: "+err.Error())
+				msg.problems = append(msg.problems, skipped(p, err))
 				continue
 			}
 			if seen[r.URI] {
@@ -48,6 +49,14 @@ func proposeConsent(dir string, paths []string, readOnly map[string]bool) tea.Cm
 		}
 		return msg
 	}
+}
+
+// skipped says why the checked folder p cannot be shared.
+func skipped(p string, err error) string {
+	if errors.Is(err, fs.ErrNotExist) {
+		return "skipped " + p + ": it is gone (deleted or moved since the scan)"
+	}
+	return "skipped " + p + ": " + strings.TrimPrefix(err.Error(), "consent: ")
 }
 
 // saveConsent remembers a confirmed set and appends its audit entry.

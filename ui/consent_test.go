@@ -427,3 +427,22 @@ func TestDialogSaysItReplacesAnotherFolder(t *testing.T) {
 		t.Fatalf("this folder's own record is not another folder's:\n%s", screen(m))
 	}
 }
+
+// A checked folder deleted before enter: the dialog says it is gone, in
+// full (wrapped, never cut), and does not say that nothing is checked.
+func TestReviewOfADeletedFolder(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	gone := filepath.Join(dir, "a-folder-with-a-long-name-that-was-deleted")
+	msg := proposeConsent(dir, []string{gone}, nil)().(proposalMsg)
+	if len(msg.problems) != 1 || !strings.Contains(msg.problems[0], "it is gone") || !strings.Contains(msg.problems[0], gone) {
+		t.Fatalf("problems %q", msg.problems)
+	}
+	m := fixture(t, demoRepos()...)
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 24})
+	m.review.sh.Review(nil)
+	m.Update(msg)
+	s := strings.Join(strings.Fields(strings.ReplaceAll(screen(m), "│", "")), " ")
+	if strings.Contains(s, "Nothing is checked") || !strings.Contains(s, "The checked folder cannot be shared:") || !strings.Contains(s, "deleted or moved since the scan") {
+		t.Fatalf("the dialog for a deleted folder:\n%s", screen(m))
+	}
+}

@@ -746,10 +746,17 @@ func (d *consentDialog) bodyLines(inner int) []dline {
 	b.changedSection()
 	b.keptSection()
 	if d.change.Empty() {
-		b.text(d.st.dim.Render(cut(emptyChange(len(d.change.Kept)), inner, "…")))
+		why := emptyChange(len(d.change.Kept))
+		if len(d.change.Kept) == 0 && len(d.problems) > 0 {
+			why = noun(len(d.problems), "The checked folder cannot be shared:", "The checked folders cannot be shared:")
+		}
+		b.text(d.st.dim.Render(cut(why, inner, "…")))
 	}
+	// Why a checked folder cannot be shared is wrapped, never cut.
 	for _, p := range d.problems {
-		b.text(d.st.warn.Render(cut("! "+safetext.Escape(p), inner, "…")))
+		for l := range strings.SplitSeq(wrapText("! "+safetext.Escape(p), inner), "\n") {
+			b.text(d.st.warn.Render(l))
+		}
 	}
 	return b.out
 }
