@@ -46,7 +46,8 @@ func TestJoinSideIsJoinHorizontal(t *testing.T) {
 // its lipgloss style draws, and takes the fast way (its sequences worked
 // out once) for one line of text.
 func TestInkRendersAsLipgloss(t *testing.T) {
-	texts := append(slices.Clone(widthCases), " lead", "trail ", "two  spaces", "a\nb", "tab\there", "✓ shared", "⚠ home, secrets")
+	texts := append(slices.Clone(widthCases), " lead", "trail ", "two  spaces", "a\nb", "tab\there", "✓ shared", "⚠ home, secrets",
+		"p", "payments", "a-b/c.d_e", "~!@#$%^&*()[]{}<>?|+=:;,'\"`\\", "X9", "\x7f", "é")
 	for _, pal := range []struct {
 		name string
 		st   styles
@@ -63,6 +64,9 @@ func TestInkRendersAsLipgloss(t *testing.T) {
 			// they go through lipgloss (a few characters a row).
 			if !strings.HasSuffix(name, "Match") && !in.Simple() {
 				t.Errorf("%s: the ink is not simple: every Render goes through lipgloss", name)
+			}
+			if strings.HasSuffix(name, "Match") && !in.Simple() && !in.Apart() {
+				t.Errorf("%s: the match ink draws ASCII through lipgloss", name)
 			}
 			for _, s := range texts {
 				if got, want := in.Render(s), in.Style.Render(s); got != want {

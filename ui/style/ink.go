@@ -26,6 +26,10 @@ type Ink struct {
 	// simple: pre + text + post is what lipgloss draws for a line (not so
 	// for an underlined style, which draws each character apart).
 	simple bool
+	// apart: lipgloss draws each character of a line apart, pre + c +
+	// post (an underlined style), at least for printable ASCII without
+	// spaces (a space it draws without the underline's other attributes).
+	apart bool
 }
 
 // InkOf works out st's sequences, and whether they alone are what
@@ -41,11 +45,33 @@ func InkOf(st lipgloss.Style) Ink {
 	k.pre, k.post = out[:i], out[i+1:]
 	probe := " a b 日本 ✓ "
 	k.simple = st.Render(probe) == k.pre+probe+k.post
+	if !k.simple {
+		const ascii = "aZ09-_./~!@#$%^&*()[]{}<>?|+=:;,'\"`"
+		var b strings.Builder
+		for i := range len(ascii) {
+			b.WriteString(k.pre + ascii[i:i+1] + k.post)
+		}
+		k.apart = st.Render(ascii) == b.String()
+	}
 	return k
 }
 
 // Render is lipgloss.Style.Render(strs...) of the ink's style.
 func (k Ink) Render(strs ...string) string {
+	if len(strs) == 1 && k.apart && asciiWord(strs[0]) {
+		// The matched letters of a row, underlined: drawn as lipgloss
+		// draws them, a character at a time, without its layout work
+		// (a fifth of a filter result's frame).
+		s := strs[0]
+		var b strings.Builder
+		b.Grow(len(s) * (len(k.pre) + len(k.post) + 1))
+		for i := range len(s) {
+			b.WriteString(k.pre)
+			b.WriteByte(s[i])
+			b.WriteString(k.post)
+		}
+		return b.String()
+	}
 	if len(strs) != 1 || !k.simple {
 		return k.Style.Render(strs...)
 	}
@@ -59,3 +85,18 @@ func (k Ink) Render(strs ...string) string {
 // Simple reports whether Render takes the fast way for a line of text:
 // the sequences alone are what lipgloss draws around it.
 func (k Ink) Simple() bool { return k.simple }
+
+// Apart reports whether Render takes the fast way for printable ASCII
+// without spaces, drawing each character apart as lipgloss does.
+func (k Ink) Apart() bool { return k.apart }
+
+// asciiWord reports whether s is printable ASCII without spaces, and not
+// empty.
+func asciiWord(s string) bool {
+	for i := range len(s) {
+		if s[i] <= ' ' || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return s != ""
+}
