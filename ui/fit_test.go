@@ -143,3 +143,48 @@ func TestDialogBoxFitsAsTheGuardArms(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstLines(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		h    int
+		want string
+	}{
+		{"a", 1, "a"}, {"a", 3, "a\n\n"}, {"a\nb\nc", 2, "a\nb"}, {"a\nb\nc", 3, "a\nb\nc"},
+		{"a\nb\nc", 1, "a"}, {"", 2, "\n"}, {"a\n", 1, "a"}, {"a\n", 2, "a\n"},
+	} {
+		if got := firstLines(c.s, c.h); got != c.want {
+			t.Errorf("firstLines(%q, %d) = %q, want %q", c.s, c.h, got, c.want)
+		}
+	}
+}
+
+// Every frame is exactly the screen's rows, none wider than the screen,
+// at any size and on every page, with a long note on the status line:
+// the frame fits its parts one by one, not as a whole.
+func TestFrameFitsTheScreen(t *testing.T) {
+	m := fixture(t, demoRepos()...)
+	m.setNote("a note long enough to wrap on any screen narrower than a hundred and twenty columns, with a path /work/demo/tools/cli/vendor/lib", true)
+	for _, page := range []string{"", "?", "ctrl+o"} {
+		for w := 1; w <= 130; w += 7 {
+			for h := 1; h <= 45; h += 4 {
+				m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+				if page != "" {
+					send(m, page)
+				}
+				lines := strings.Split(screen(m), "\n")
+				if len(lines) != h {
+					t.Fatalf("%q at %d×%d: %d lines", page, w, h, len(lines))
+				}
+				for _, l := range lines {
+					if cellWidth(l) > w {
+						t.Fatalf("%q at %d×%d: a line of %d cells: %q", page, w, h, cellWidth(l), l)
+					}
+				}
+				if page != "" {
+					send(m, "esc")
+				}
+			}
+		}
+	}
+}

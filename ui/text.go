@@ -55,6 +55,24 @@ func fit(s string, w, h int) string {
 	return strings.Join(rows, "\n")
 }
 
+// firstLines is s cut or padded to exactly h lines (h > 0), the lines
+// kept as they are.
+func firstLines(s string, h int) string {
+	n, i := 1, 0
+	for n <= h {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return s + strings.Repeat("\n", h-n)
+		}
+		if n == h {
+			return s[:i+j]
+		}
+		i += j + 1
+		n++
+	}
+	return s
+}
+
 // fits reports whether s has at most h lines, each at most w cells wide,
 // and how many lines it has. A line of at most w bytes is not measured:
 // no text takes more cells than it has bytes.
