@@ -695,26 +695,15 @@ func (d *consentDialog) layout() (head, tail []string, bodyH int) {
 	if avail <= 0 {
 		return nil, nil, 0
 	}
-	// The title and the access sentence may wrap onto several lines.
-	fixed := func() int {
-		n := len(tail)
-		for _, h := range head {
-			n += lipgloss.Height(h)
-		}
-		return n
-	}
+	fixed := func() int { return fixedRows(head, tail) }
 	// First make room for the whole body, then for at least one line of
 	// it: what sharing means stays while any of the body fits.
 	if fixed()+len(d.lines) > avail && len(tail) >= 3 {
 		tail = tail[2:] // the full path and URI
 	}
 	for fixed()+min(len(d.lines), 1) > avail {
-		if len(head) > 1 {
-			// What sharing means goes first, then what else enforced
-			// servers read, then the consent y replaces: the title last.
-			head = slices.Delete(head, 1, 2)
-		} else if len(head) == 1 {
-			head = nil // the title
+		if len(head) > 0 {
+			head = giveWay(head)
 		} else if len(tail) == 2 {
 			tail = tail[1:] // the news line
 		} else {
@@ -724,15 +713,31 @@ func (d *consentDialog) layout() (head, tail []string, bodyH int) {
 	return head, tail, min(len(d.lines), avail-fixed())
 }
 
+// fixedRows is the rows the head and the tail take (the title and the
+// access sentence may wrap onto several lines).
+func fixedRows(head, tail []string) int {
+	n := len(tail)
+	for _, h := range head {
+		n += lipgloss.Height(h)
+	}
+	return n
+}
+
+// giveWay is head without its least needed part: what sharing means goes
+// first, then what else enforced servers read, then the consent y
+// replaces; the title last.
+func giveWay(head []string) []string {
+	if len(head) > 1 {
+		return slices.Delete(head, 1, 2)
+	}
+	return nil
+}
+
 // fullHeight is the rows the dialog takes drawn whole at its width: the
 // border, the title and access lines, every body line and the footer.
 func (d *consentDialog) fullHeight() int {
 	inner := max(d.width-4, 1)
-	n := 2 + len(d.tail(inner)) + len(d.lines)
-	for _, h := range d.head(inner) {
-		n += lipgloss.Height(h)
-	}
-	return n
+	return 2 + fixedRows(d.head(inner), d.tail(inner)) + len(d.lines)
 }
 
 // bodyLines are the scrolling lines: the sections and their entries.
@@ -746,11 +751,7 @@ func (d *consentDialog) bodyLines(inner int) []dline {
 	b.changedSection()
 	b.keptSection()
 	if d.change.Empty() {
-		why := emptyChange(len(d.change.Kept))
-		if len(d.change.Kept) == 0 && len(d.problems) > 0 {
-			why = noun(len(d.problems), "The checked folder cannot be shared:", "The checked folders cannot be shared:")
-		}
-		b.text(d.st.dim.Render(cut(why, inner, "…")))
+		b.text(d.st.dim.Render(cut(emptyChange(len(d.change.Kept), len(d.problems)), inner, "…")))
 	}
 	// Why a checked folder cannot be shared is wrapped, never cut.
 	for _, p := range d.problems {
@@ -954,12 +955,15 @@ func (b *bodyWriter) keptSection() {
 }
 
 // emptyChange says why a review changes nothing, kept folders being
-// exactly what is shared.
-func emptyChange(kept int) string {
-	switch kept {
-	case 0:
+// exactly what is shared, or the checked folders (problems of them)
+// being ones that cannot be shared, said below it.
+func emptyChange(kept, problems int) string {
+	switch {
+	case kept == 0 && problems > 0:
+		return noun(problems, "The checked folder cannot be shared:", "The checked folders cannot be shared:")
+	case kept == 0:
 		return "Nothing is checked and nothing is shared."
-	case 1:
+	case kept == 1:
 		return "The checked folder is exactly what is shared."
 	}
 	return fmt.Sprintf("The %d checked folders are exactly what is shared.", kept)
@@ -988,12 +992,8 @@ func (d *consentDialog) View() string {
 		// can bring back a part of the head that made room for it. That
 		// part gives way again, as layout gives parts way.
 		bodyH = d.vp.Height()
-		for len(head) > 0 && 2+len(tail)+bodyH+lipgloss.Height(strings.Join(head, "\n")) > d.height {
-			if len(head) > 1 {
-				head = slices.Delete(head, 1, 2)
-			} else {
-				head = nil
-			}
+		for len(head) > 0 && 2+fixedRows(head, tail)+bodyH > d.height {
+			head = giveWay(head)
 		}
 	}
 	body := ""

@@ -61,11 +61,7 @@ func TestShortTerminalShowsRows(t *testing.T) {
 				rows++
 			}
 		}
-		below := lipgloss.Height(m.chrome.status)
-		if m.chrome.help != "" {
-			below += lipgloss.Height(m.chrome.help)
-		}
-		status := strings.Contains(lines[len(lines)-below], "shared")
+		status := strings.Contains(statusOf(m), "shared")
 		switch {
 		case rows != c.rows:
 			t.Errorf("%d×%d: %d rows shown, want %d:\n%s", c.w, c.h, rows, c.rows, strings.Join(lines, "\n"))
@@ -115,11 +111,16 @@ func TestShortTerminalDialogFits(t *testing.T) {
 	d := m.review.sh.Dialog()
 	d.beyond = "Also readable where enforced: a private temporary folder, npm cache, system folders, devices. Network: on."
 	d.replaces = "y replaces the consent given for /work/other."
-	for _, h := range []int{9, 8, 7} {
+	for _, h := range []int{9, 8, 7, 14, 16} {
 		m.Update(tea.WindowSizeMsg{Width: 34, Height: h})
 		s := screen(m)
 		if !strings.Contains(s, "╭") || !strings.Contains(s, "╰") || !strings.Contains(s, "cancel") {
 			t.Errorf("34×%d: the dialog does not fit:\n%s", h, s)
+		}
+		// The parts give way one at a time: the title stays while the
+		// box has room for it beside the rest.
+		if h >= 14 && !strings.Contains(s, "Share 2 roots") {
+			t.Errorf("34×%d: the title gave way with room for it:\n%s", h, s)
 		}
 	}
 }

@@ -379,13 +379,17 @@ func (m *Model) chromeHeight() int {
 	if m.walk.running {
 		c.scan = m.scanLine()
 	}
-	sf, list := m.statusFrame(), m.bodyMode() == modeList
+	md := m.bodyMode()
+	sf, list := m.statusFrame(), md == modeList
 	c.status, c.help, c.drawn = m.status.View(sf), m.shortHelp(), true
 	h := chromeOf(c.status, c.help, c.scan, m.walk.running, list)
 	want := minBodyRows
-	switch d := m.review.sh.Dialog(); {
-	case d != nil:
-		want = min(d.fullHeight(), dialogMinRows)
+	switch {
+	case md == modeDialog:
+		want = dialogMinRows
+		if m.height-h < want { // measured only then: it wraps the dialog's head
+			want = min(want, m.review.sh.Dialog().fullHeight())
+		}
 	case list && m.picker.Len() > 0:
 		want = min(want, max(m.picker.ShownLen(), 1))
 	}
@@ -400,7 +404,7 @@ func (m *Model) chromeHeight() int {
 			sf.where = ""
 			c.status = m.status.View(sf)
 		}
-		if h = chromeOf(c.status, c.help, c.scan, m.walk.running, list); m.height-h < want && m.bodyMode() != modeDialog {
+		if h = chromeOf(c.status, c.help, c.scan, m.walk.running, list); m.height-h < want && md != modeDialog {
 			c.help = ""
 			h = chromeOf(c.status, c.help, c.scan, m.walk.running, list)
 		}
@@ -462,6 +466,21 @@ func (m *Model) bodyHeight() int {
 func (m *Model) layout() {
 	m.chrome.laid = m.chromeHeight()
 	body := max(m.height-m.chrome.laid, 0) // bodyHeight, without drawing the lines again
+	if d := m.review.sh.Dialog(); d != nil {
+		d.SetSize(m.width, body)
+		// Sized, the dialog may show lines it had not, which changes its
+		// key help (y is offered once every root was seen) and so the
+		// fixed lines: lay out again until they hold (seen lines stay
+		// seen, so this ends at once).
+		for range 2 {
+			if m.chromeHeight() == m.chrome.laid {
+				break
+			}
+			m.chrome.laid = m.chromeHeight()
+			body = max(m.height-m.chrome.laid, 0)
+			d.SetSize(m.width, body)
+		}
+	}
 	if m.page == pageHelp {
 		m.sizeHelp()
 	}
@@ -472,9 +491,6 @@ func (m *Model) layout() {
 		m.list.SetSize(m.width, body-min(detailsBelowRows, max(body/3, 1)))
 	default:
 		m.list.SetSize(m.width, body)
-	}
-	if d := m.review.sh.Dialog(); d != nil {
-		d.SetSize(m.width, body)
 	}
 	m.srvPane.SetSize(m.width, body)
 	m.list.follow(m.picker.Cursor(), m.picker.ShownLen())

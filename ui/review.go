@@ -145,7 +145,7 @@ func (r *review) open(msg proposalMsg, in reviewIn) (reviewAction, tea.Cmd) {
 	if !r.sh.Proposed(d, d.change.Empty() && len(msg.problems) == 0) {
 		// Nothing for y to do: say so on the status line, with no dialog
 		// whose keys would offer a confirmation.
-		why := emptyChange(len(d.change.Kept)) // "Nothing is checked…": lower-cased after the colon
+		why := emptyChange(len(d.change.Kept), 0) // "Nothing is checked…": lower-cased after the colon; no problems here
 		// The keys typed ahead go to the list (Model.update).
 		return reviewNote{"Nothing to change: " + strings.ToLower(why[:1]) + why[1:]}, nil
 	}
