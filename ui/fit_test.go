@@ -77,6 +77,66 @@ func TestShortTerminalShowsRows(t *testing.T) {
 	}
 }
 
+// On a short terminal a long note keeps the lines the rows can spare,
+// one at least, its last ending in "…" (it wrapped to four lines at 30
+// columns and left one row at 30×8); a taller terminal shows it whole,
+// and a question is never shortened.
+func TestShortTerminalNoteGivesWay(t *testing.T) {
+	const note = "Remembered 1 root from 2026-12-06 14:12: checked, not shared until you confirm (enter)."
+	rowsOf := func(lines []string) int {
+		n := 0
+		for _, l := range lines {
+			if strings.Contains(l, "[ ]") || strings.Contains(l, "[x]") {
+				n++
+			}
+		}
+		return n
+	}
+	for _, c := range []struct {
+		w, h, rows, noteLines int
+		whole                 bool
+	}{
+		{30, 6, 2, 1, false},
+		{30, 8, 3, 2, false},
+		{30, 9, 3, 3, false},
+		{30, 40, 5, 4, true},
+	} {
+		m := fixture(t, demoRepos()...)
+		m.Update(tea.WindowSizeMsg{Width: c.w, Height: c.h})
+		m.setNote(note, false)
+		m.Update(tea.WindowSizeMsg{Width: c.w, Height: c.h})
+		lines := strings.Split(screen(m), "\n")
+		got := strings.Join(lines, "\n")
+		status := strings.TrimRight(ansi.Strip(m.chrome.status), " ")
+		noteLines := lipgloss.Height(status) - 1
+		switch {
+		case len(lines) != c.h:
+			t.Errorf("%d×%d: %d lines drawn:\n%s", c.w, c.h, len(lines), got)
+		case rowsOf(lines) != c.rows:
+			t.Errorf("%d×%d: %d rows shown, want %d:\n%s", c.w, c.h, rowsOf(lines), c.rows, got)
+		case noteLines != c.noteLines:
+			t.Errorf("%d×%d: the note took %d lines, want %d:\n%s", c.w, c.h, noteLines, c.noteLines, got)
+		case !strings.Contains(status, "Remembered 1 root"):
+			t.Errorf("%d×%d: the note's first words went:\n%s", c.w, c.h, got)
+		case c.whole != strings.Contains(strings.Join(strings.Fields(status), " "), "confirm (enter)."):
+			t.Errorf("%d×%d: the note whole %v, want %v:\n%s", c.w, c.h, !c.whole, c.whole, got)
+		case !c.whole && !strings.HasSuffix(status, "…"):
+			t.Errorf("%d×%d: a shortened note does not end in …:\n%s", c.w, c.h, got)
+		}
+	}
+	// A question stays whole, even at the rows' cost.
+	m := fixture(t, demoRepos()...)
+	m.Update(tea.WindowSizeMsg{Width: 30, Height: 8})
+	send(m, "space", "ctrl+q")
+	if m.question.kind == askNone {
+		t.Fatal("no question asked: the test tries nothing")
+	}
+	screen(m)
+	if q := strings.Join(strings.Fields(ansi.Strip(m.chrome.status)), " "); !strings.Contains(q, "any other key goes back.") {
+		t.Errorf("the question was shortened on 30×8: %q", q)
+	}
+}
+
 // The consent dialog on a short terminal: its key help shrinks to one
 // line, which keeps its first key and the keys after it that fit, and
 // never goes; the body gets the rows.

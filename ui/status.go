@@ -1,11 +1,18 @@
 package ui
 
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+)
+
 // statusLine is the status line as a component: it owns its width and
 // the note of the last action; the line about the roots and the servers
 // is handed to it on each frame (statusFrame, Model.statusFrame). The
 // note follows that line when it fits, else on lines of its own below,
-// wrapped: a result or a reason is never cut. A question takes the whole
-// line.
+// wrapped: a result or a reason is cut only where the terminal is too
+// short for it and the rows (statusFrame.noteRows). A question takes the
+// whole line and is never cut.
 type statusLine struct {
 	*common
 	w       int
@@ -22,6 +29,10 @@ type statusFrame struct {
 	// where, with no note, is the highlighted row's path where no details
 	// pane shows it (a narrow terminal), else "".
 	where string
+	// noteRows is the most lines a note wrapped below the line may take
+	// (a short terminal: chromeHeight), its last kept line ending in "…";
+	// 0 for all. A question is never shortened.
+	noteRows int
 }
 
 // SetSize gives the line its width; its height is what it needs.
@@ -51,5 +62,22 @@ func (l *statusLine) View(f statusFrame) string {
 	if cellWidth(line)+2+cellWidth(note) <= l.w {
 		return line + "  " + st.Render(note)
 	}
-	return cut(line, l.w, "…") + "\n" + st.Render(wrapText(note, l.w))
+	return cut(line, l.w, "…") + "\n" + st.Render(keepLines(wrapText(note, l.w), f.noteRows, l.w))
+}
+
+// noteHeight is the lines the note takes below the line at f, 0 when it
+// fits beside it (or there is none).
+func (l *statusLine) noteHeight(f statusFrame) int {
+	return lipgloss.Height(l.View(f)) - 1
+}
+
+// keepLines is the first n lines of the wrapped text s (all for n <= 0),
+// the last one ending in "…" where lines were dropped, within w cells.
+func keepLines(s string, n, w int) string {
+	if n <= 0 || strings.Count(s, "\n") < n {
+		return s
+	}
+	kept := firstLines(s, n)
+	last := strings.LastIndexByte(kept, '\n') + 1
+	return kept[:last] + cut(strings.TrimRight(kept[last:], " ")+" …", w, "…")
 }
