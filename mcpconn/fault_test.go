@@ -119,6 +119,38 @@ func TestWedgedServerDoesNotDelayOthers(t *testing.T) {
 	}
 }
 
+// TestAServerAtRestWakesNothing: the watchdog looks at a server's writes
+// only while one is in progress; once the server is served and quiet it
+// is not looked at (it was, every StuckAfter/8, for as long as rootpick
+// ran), and a write after the rest is watched again (that a blocked
+// write is then declared stuck: TestWedgedServerDoesNotDelayOthers).
+func TestAServerAtRestWakesNothing(t *testing.T) {
+	marker := testproc.UniqueMarker("rest")
+	hub := NewHub(Options{Timing: Timing{StuckAfter: 400 * time.Millisecond, Revalidate: time.Hour}})
+	defer hub.Close()
+	events := collect(hub)
+	if err := hub.Connect(context.Background(), Spec{Name: "up", Command: testproc.SelfServer(t, "demo", marker)}); err != nil {
+		t.Fatal(err)
+	}
+	hub.SetRoots([]consent.Root{root(t, "a")})
+	waitFor(t, "up to be verified", func() bool { return has(events(), Verified, "up") })
+	c := connOf(hub, "up")
+	looks := func() int {
+		c.wc.mu.Lock()
+		defer c.wc.mu.Unlock()
+		return c.wc.looks
+	}
+	time.Sleep(300 * time.Millisecond) // the last write's look is over
+	before := looks()
+	time.Sleep(500 * time.Millisecond) // ten looks a second while it ticked
+	if n := looks() - before; n > 1 {
+		t.Errorf("the watchdog looked %d times at a server at rest in 500 ms", n)
+	}
+	// A change after the rest is written, and watched while it is.
+	hub.SetRoots([]consent.Root{root(t, "b")})
+	waitFor(t, "the watchdog to look at the write", func() bool { return looks() > before })
+}
+
 // TestCloseWithAWedgedServer: quitting while a server is wedged (before
 // the watchdog acts) still ends everything, and Close returns (the 3 s
 // promise is BenchmarkClose's; the bound here catches a hang).

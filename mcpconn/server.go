@@ -242,7 +242,7 @@ func (s *server) start(attempt int) (*conn, error) {
 	c.stop = stop
 	// Set before c is published: shutdown (another goroutine) reads it
 	// through kill as soon as setCurrent has made c the current one.
-	c.wc = &watchedTransport{inner: transport, passthrough: spec.URL != ""}
+	c.wc = newWatchedTransport(transport, spec.URL != "")
 	if !s.setCurrent(c) {
 		stop()
 		return nil, errors.New("mcpconn: hub is closed")
@@ -653,12 +653,24 @@ func (c *conn) expectFetch(version int) {
 
 // watchdog stops the server once a write to it has been blocked longer
 // than StuckAfter: it is not reading, and would otherwise hold answers and
-// notifications (and the session's write lock) forever.
+// notifications (and the session's write lock) forever. It looks every
+// eighth of that while a write is in progress, and sleeps until the next
+// one starts while none is: a server at rest wakes nothing.
 func (c *conn) watchdog() {
 	bound := c.s.h.timing.StuckAfter
-	tick := time.NewTicker(max(bound/8, 10*time.Millisecond))
+	every := max(bound/8, 10*time.Millisecond)
+	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
+		if c.wc.blocked() == 0 {
+			tick.Stop()
+			select {
+			case <-c.done:
+				return
+			case <-c.wc.started: // a token left by a write already done only loops once more
+			}
+			tick.Reset(every)
+		}
 		select {
 		case <-c.done:
 			return

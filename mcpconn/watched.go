@@ -24,6 +24,17 @@ type watchedTransport struct {
 	conn    mcp.Connection
 	writing int       // writes in progress
 	since   time.Time // when the oldest write in progress started
+	// started gets a token when a write starts with none in progress: the
+	// watchdog sleeps on it while nothing is written, so a server at rest
+	// costs no wake-up.
+	started chan struct{}
+	looks   int // how often blocked was asked (tests: a server at rest is not looked at)
+}
+
+// newWatchedTransport wraps inner; passthrough hands out its connection
+// unwrapped (its writes are not watched).
+func newWatchedTransport(inner mcp.Transport, passthrough bool) *watchedTransport {
+	return &watchedTransport{inner: inner, passthrough: passthrough, started: make(chan struct{}, 1)}
 }
 
 // Connect connects the inner transport and keeps its connection.
@@ -45,6 +56,7 @@ func (t *watchedTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 func (t *watchedTransport) blocked() time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.looks++
 	if t.writing == 0 {
 		return 0
 	}
@@ -71,6 +83,10 @@ func (c *watchedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	t.mu.Lock()
 	if t.writing == 0 {
 		t.since = time.Now()
+		select {
+		case t.started <- struct{}{}:
+		default: // the watchdog has one to take already
+		}
 	}
 	t.writing++
 	t.mu.Unlock()

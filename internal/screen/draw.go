@@ -74,14 +74,18 @@ func (s *Screen) Options() []tea.ProgramOption {
 		tea.WithColorProfile(p),
 		tea.WithEnvironment(s.env),
 		// Bubble Tea's ticker now only sends its queries, and Open has
-		// asked for the background colour already: it need not wake often.
+		// asked for the background colour already: it need not wake often,
+		// and its slowest is once a second (TestAProgramAtRestIsQuiet).
 		tea.WithFPS(queryRate),
 	}
 }
 
 // queryRate is how often a second Bubble Tea sends the queries its
-// program asks for.
-const queryRate = 10
+// program asks for: the model's own request for the background colour,
+// which Open has made already, goes out within a second. At 10 a picker
+// at rest woke its threads about 110 times a second (fzf 62); at 1, with
+// the watchdog asleep between writes (mcpconn), 53.
+const queryRate = 1
 
 // queries is the output Bubble Tea writes to without a renderer: only the
 // terminal queries it is asked for (the background colour). They are

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -296,5 +297,69 @@ func TestOpenRefusesAFile(t *testing.T) {
 	}
 	if term.IsTerminal(f.Fd()) {
 		t.Fatal("a temporary file is a terminal?")
+	}
+}
+
+// calm is a model that draws one view and then waits.
+type calm struct{}
+
+func (calm) Init() tea.Cmd                       { return nil }
+func (calm) Update(tea.Msg) (tea.Model, tea.Cmd) { return calm{}, nil }
+func (calm) View() tea.View                      { return view("calm") }
+
+// wakeups counts the voluntary context switches of this process's
+// threads so far: each time one slept and was woken.
+func wakeups(t *testing.T) int {
+	t.Helper()
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Skip(err)
+	}
+	n := 0
+	for _, task := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + task.Name() + "/status")
+		if err != nil {
+			continue // the thread ended
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "voluntary_ctxt_switches:"); ok {
+				k, _ := strconv.Atoi(strings.TrimSpace(v))
+				n += k
+			}
+		}
+	}
+	return n
+}
+
+// A program at rest on the screen is quiet: Bubble Tea's own ticker,
+// which only sends the queries its program asks for, wakes once a
+// second, not ten times (a picker left open all day woke 110 times a
+// second, fzf 62).
+func TestAProgramAtRestIsQuiet(t *testing.T) {
+	s, term, _ := openScreen(t, 40, 10)
+	p := tea.NewProgram(s.Model(calm{}), s.Options()...)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = s.Run(p)
+	}()
+	term.waitFor(t, "calm")
+	time.Sleep(300 * time.Millisecond)
+	// The quietest of three seconds: a busy machine wakes a process more
+	// in some (up to 51 times where 23 was usual; at ten ticks a second,
+	// 75 to 100 in every one).
+	n := -1
+	for range 3 {
+		before := wakeups(t)
+		time.Sleep(time.Second)
+		if k := wakeups(t) - before; n < 0 || k < n {
+			n = k
+		}
+	}
+	p.Quit()
+	<-done
+	t.Logf("%d wake-ups in the quietest second at rest", n)
+	if n > 30 {
+		t.Errorf("the program at rest woke %d times in its quietest second", n)
 	}
 }
