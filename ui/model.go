@@ -393,31 +393,33 @@ func (m *Model) chromeHeight() int {
 	case list && m.picker.Len() > 0:
 		want = min(want, max(m.picker.ShownLen(), 1))
 	}
-	if m.height-h < want {
-		// A short terminal: the rows come first. The key help shrinks to
-		// one line ending in "? help", the current row's path under the
-		// status line goes, then the key help, then a long note's lines
-		// but its first. The status line stays (it says what is shared),
-		// and so do a question whole and a line of the dialog's help (its
-		// first key confirms or cancels).
-		c.help = m.helpLine.short
-		if sf.where != "" {
-			sf.where = ""
-			c.status = m.status.View(sf)
-		}
-		if h = chromeOf(c.status, c.help, c.scan, m.walk.running, list); m.height-h < want && md != modeDialog {
-			c.help = ""
-			h = chromeOf(c.status, c.help, c.scan, m.walk.running, list)
-		}
-		// Then a note wrapped below the status line keeps the lines the
-		// body can spare, one at least, its last ending in "…".
-		if short := want - (m.height - h); short > 0 && !sf.asking {
-			if n := m.status.noteHeight(sf); n > 1 {
-				sf.noteRows = max(1, n-short)
-				c.status = m.status.View(sf)
-				h = chromeOf(c.status, c.help, c.scan, m.walk.running, list)
-			}
-		}
+	if m.height-h >= want {
+		return h
+	}
+	// A short terminal: the rows come first. The key help shrinks to
+	// one line ending in "? help", the current row's path under the
+	// status line goes, then the key help, then a long note's lines
+	// but its first. The status line stays (it says what is shared),
+	// and so do a question whole and a line of the dialog's help (its
+	// first key confirms or cancels).
+	c.help = m.helpLine.short
+	if sf.where != "" {
+		sf.where = ""
+		c.status = m.status.View(sf)
+	}
+	if h = chromeOf(c.status, c.help, c.scan, m.walk.running, list); m.height-h < want && md != modeDialog {
+		c.help = ""
+		h = chromeOf(c.status, c.help, c.scan, m.walk.running, list)
+	}
+	// Then a note wrapped below the status line keeps the lines the body
+	// can spare, one at least, its last ending in "…".
+	if m.height-h >= want || sf.asking {
+		return h
+	}
+	if n := m.status.noteHeight(sf); n > 1 {
+		sf.noteRows = max(1, n-(want-(m.height-h)))
+		c.status = m.status.View(sf)
+		h = chromeOf(c.status, c.help, c.scan, m.walk.running, list)
 	}
 	return h
 }
