@@ -77,6 +77,33 @@ func TestShortTerminalShowsRows(t *testing.T) {
 	}
 }
 
+// The consent dialog's box stays whole through a resize: its key help
+// (↑/↓ while lines are hidden) and the terminal's shortness feed each
+// other, and at 44×16 after 44×21, with a two-line note, the layout went
+// back and forth between five and six fixed lines and stopped at the
+// wrong one: the box drew a row over the body, its bottom border cut.
+func TestDialogBoxFitsAfterAResize(t *testing.T) {
+	items := plainItems("/work/demo/api", "/work/demo/web", "/work/demo/tools/cli", "/work/demo/a", "/work/demo/b")
+	for w := 24; w <= 80; w += 3 {
+		for h := 8; h <= 30; h++ {
+			m := fixture(t, demoRepos()...)
+			m.setNote("a note long enough to wrap on any screen narrower than a hundred and twenty columns", false)
+			m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+			openDialogWith(t, m, items...)
+			for _, to := range []int{h, h - 5, h + 7} {
+				if to < 8 {
+					continue
+				}
+				m.Update(tea.WindowSizeMsg{Width: w, Height: to})
+				s := screen(m)
+				if n := strings.Count(s, "\n") + 1; n != to || strings.Count(s, "╭") != 1 || strings.Count(s, "╰") != 1 {
+					t.Fatalf("%d×%d after %d×%d: %d lines, the box not whole:\n%s", w, to, w, h, n, s)
+				}
+			}
+		}
+	}
+}
+
 // On a short terminal a long note keeps the lines the rows can spare,
 // one at least, its last ending in "…" (it wrapped to four lines at 30
 // columns and left one row at 30×8); a taller terminal shows it whole,

@@ -62,6 +62,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -480,16 +481,22 @@ func (m *Model) layout() {
 	body := max(m.height-m.chrome.laid, 0) // bodyHeight, without drawing the lines again
 	if d := m.review.sh.Dialog(); d != nil {
 		d.SetSize(m.width, body)
-		// Sized, the dialog may show lines it had not, which changes its
-		// key help (y is offered once every root was seen) and so the
-		// fixed lines: lay out again until they hold (seen lines stay
-		// seen, so this ends at once).
-		for range 2 {
-			if m.chromeHeight() == m.chrome.laid {
+		// Sized, the dialog may show lines it had not, or hide some, which
+		// changes its key help (y once every root was seen, ↑/↓ while some
+		// are hidden) and so the fixed lines: lay out again until they
+		// hold. The two can feed each other: a help grown by the hidden
+		// lines can make the terminal short, which shrinks the help to one
+		// line, which gives the dialog its rows back, and the help grows
+		// again. Once the lines would shrink back to a height already laid
+		// out, the taller stays, and the box fits with a blank row at most.
+		laid := []int{m.chrome.laid}
+		for range 4 {
+			h := m.chromeHeight()
+			if h == m.chrome.laid || h < m.chrome.laid && slices.Contains(laid, h) {
 				break
 			}
-			m.chrome.laid = m.chromeHeight()
-			body = max(m.height-m.chrome.laid, 0)
+			m.chrome.laid, laid = h, append(laid, h)
+			body = max(m.height-h, 0)
 			d.SetSize(m.width, body)
 		}
 	}
