@@ -254,6 +254,10 @@ func (d *consentDialog) key(msg tea.KeyPressMsg, now time.Time) (reviewAction, t
 		if d.confirm() {
 			return reviewConfirm{d.decision()}, nil
 		}
+	case key.Matches(msg, k.Grant, k.Expand) && !d.cursorShown():
+		// Scrolled past the highlighted root (to read what follows it): the
+		// key brings it back on screen instead of acting on a root not seen.
+		d.vp.EnsureVisible(d.cursor, 0, 0)
 	case key.Matches(msg, k.Grant):
 		if a := d.current(); a != nil && a.warned() {
 			a.granted = !a.granted
@@ -466,9 +470,19 @@ func (d *consentDialog) cursorIntoView(first bool) {
 	}
 }
 
+// cursorShown is whether the highlighted line is in the body's view.
+func (d *consentDialog) cursorShown() bool {
+	top := d.vp.YOffset()
+	return d.cursor >= top && d.cursor < top+d.vp.Height()
+}
+
 // rebuild lays the body out again for the current state and size, and
-// marks the added lines now on screen as seen.
+// marks the added lines now on screen as seen. The highlighted root stays
+// on screen when it was (or nothing was drawn yet), whatever shrank the
+// body (a resize, a line of the footer): the keys act on it. A person who
+// scrolled past it to read what follows keeps reading there.
 func (d *consentDialog) rebuild() {
+	inView := d.vp.Height() == 0 || d.cursorShown()
 	inner := max(d.width-4, 1) // border and padding
 	d.lines = d.bodyLines(inner)
 	if d.cursor >= len(d.lines) || !d.lines[d.cursor].sel {
@@ -494,6 +508,9 @@ func (d *consentDialog) rebuild() {
 	d.vp.SetHeight(bodyH)
 	d.vp.SetContentLines(texts)
 	d.vp.SetYOffset(offset)
+	if inView && d.vp.Height() > 0 && d.cursor < len(d.lines) && d.lines[d.cursor].sel {
+		d.vp.EnsureVisible(d.cursor, 0, 0)
+	}
 	d.markSeen()
 }
 

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rootpick/rootpick/consent"
 )
 
 // TestFit: fit cuts every line to w cells and pads or cuts to h lines;
@@ -84,7 +85,7 @@ func TestShortTerminalShowsRows(t *testing.T) {
 // wrong one: the box drew a row over the body, its bottom border cut.
 func TestDialogBoxFitsAfterAResize(t *testing.T) {
 	items := plainItems("/work/demo/api", "/work/demo/web", "/work/demo/tools/cli", "/work/demo/a", "/work/demo/b")
-	for w := 24; w <= 80; w += 3 {
+	for _, w := range []int{24, 36, 44, 45, 60, 80} {
 		for h := 8; h <= 30; h++ {
 			m := fixture(t, demoRepos()...)
 			m.setNote("a note long enough to wrap on any screen narrower than a hundred and twenty columns", false)
@@ -101,6 +102,66 @@ func TestDialogBoxFitsAfterAResize(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The highlighted root stays on screen through a resize: the dialog's
+// keys act on it. The body kept its scroll offset, so a shorter box hid
+// it below, and a box that had shown every root and was made shorter
+// again scrolled back to the top, above it (40×17 after 40×22, the
+// fourth root highlighted: the first two shown).
+func TestDialogKeepsTheHighlightedRootOnScreen(t *testing.T) {
+	items := plainItems("/work/demo/api", "/work/demo/web", "/work/demo/tools/cli", "/work/demo/a", "/work/demo/b", "/work/demo/c", "/work/demo/d")
+	// A split dragged from 36 rows down to 9 and back up, at each width,
+	// with the first, the second, the fourth and the last root highlighted.
+	var heights []int
+	for h := 36; h >= 9; h-- {
+		heights = append(heights, h)
+	}
+	for h := 10; h <= 36; h++ {
+		heights = append(heights, h)
+	}
+	for _, w := range []int{24, 40, 64, 100} {
+		for _, down := range []int{0, 1, 3, 6} {
+			m := fixture(t, demoRepos()...)
+			m.Update(tea.WindowSizeMsg{Width: w, Height: 20})
+			openDialogWith(t, m, items...)
+			send(m, "down", "up") // from the section's header, where the last key of openDialogWith scrolled, back to the first root
+			for range down {
+				send(m, "down")
+			}
+			for i, h := range heights {
+				m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+				if s := screen(m); !strings.Contains(s, "› +") {
+					t.Fatalf("%d×%d (step %d of the drag), %d down: the highlighted root is off screen:\n%s", w, h, i, down, s)
+				}
+			}
+		}
+	}
+}
+
+// A key that acts on the highlighted root (space grants a warned one, e
+// shows what it brings in) never acts on it off screen: scrolled past it,
+// the key brings it back into view, and the next one acts.
+func TestDialogActsOnlyOnARootOnScreen(t *testing.T) {
+	items := append([]proposedRoot{warnedItem("/work/demo/api", consent.WarnSecrets)}, plainItems("/work/demo/web", "/work/demo/tools/cli")...)
+	m := fixture(t, demoRepos()...)
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 9})
+	openDialogWith(t, m, items...) // its last key, ↑ on the first root, scrolls to the section's header
+	d := m.review.sh.Dialog()
+	if d.cursorShown() || strings.Contains(screen(m), "›") {
+		t.Fatalf("the highlighted root is on screen: the test tries nothing:\n%s", screen(m))
+	}
+	send(m, "space")
+	if a := d.current(); a == nil || a.granted {
+		t.Fatalf("space granted the root off screen")
+	}
+	if s := screen(m); !strings.Contains(s, "› !") {
+		t.Fatalf("space did not bring the highlighted root on screen:\n%s", s)
+	}
+	send(m, "space")
+	if !d.current().granted {
+		t.Error("space on the root on screen did not grant it")
 	}
 }
 
