@@ -53,3 +53,15 @@ func TestVerdictIsOfTheViewHanded(t *testing.T) {
 		}
 	}
 }
+
+// The server pane with no server says how to name one, whole: at 80
+// columns the sentence was cut ("…here to…"); it wraps.
+func TestNoServerSentenceIsWhole(t *testing.T) {
+	f := New()
+	for _, w := range []int{30, 80} {
+		got := strings.Join(strings.Fields(strings.Join(f.PaneLines(View{Sharing: sharing{}}, w), " ")), " ")
+		if !strings.Contains(got, "rootpick proxy shows up here too.") || strings.Contains(got, "…") {
+			t.Errorf("at %d columns: %q", w, got)
+		}
+	}
+}

@@ -43,7 +43,7 @@ func (f at) troubleFirst() []*serverState {
 func (f at) serverLines(width int) []string {
 	p := &paneWriter{w: max(width, 1)}
 	if len(f.list) == 0 {
-		p.add(f.Styles.Dim.Render("No server. Name one after -- or with --server/--url; rootpick proxy shows up here too."))
+		p.wrapped("", f.Styles.Dim.Render("No server. Name one after -- or with --server/--url; rootpick proxy shows up here too."))
 	}
 	for i, s := range f.troubleFirst() {
 		if i > 0 {
