@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -132,10 +133,51 @@ func TestDialogKeepsTheHighlightedRootOnScreen(t *testing.T) {
 			}
 			for i, h := range heights {
 				m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-				if s := screen(m); !strings.Contains(s, "› +") {
+				s := screen(m)
+				if !strings.Contains(s, "› +") {
 					t.Fatalf("%d×%d (step %d of the drag), %d down: the highlighted root is off screen:\n%s", w, h, i, down, s)
 				}
+				if footer, line := offersY(s); footer != line {
+					t.Fatalf("%d×%d (step %d of the drag), %d down: the footer offers y %v, the key line %v:\n%s", w, h, i, down, footer, line, s)
+				}
 			}
+		}
+	}
+}
+
+// offersY is whether the dialog's footer (in the box) and the key line
+// (below it) offer y.
+func offersY(screen string) (footer, line bool) {
+	box, below, _ := strings.Cut(screen, "╯")
+	return strings.Contains(box, "│ y confirm"), strings.Contains(below, "y confirm")
+}
+
+// The key line offers what the dialog's footer offers. It was kept while
+// its keys changed but not their number: with a long head (an enforced
+// server's access and what else it reads) at 44×21 after 44×9, ↓ three
+// times, then 44×16, every root came on screen and the footer offered y;
+// the key line still did not (four keys before and after: ↓ went, y came).
+func TestDialogKeyLineFollowsItsKeys(t *testing.T) {
+	items := plainItems("/work/demo/api", "/work/demo/web", "/work/demo/tools/cli", "/work/demo/a", "/work/demo/b", "/work/demo/c")
+	m := fixture(t, demoRepos()...)
+	m.Update(tea.WindowSizeMsg{Width: 44, Height: 9})
+	clk := openRaw(t, m, items...)
+	d := m.review.sh.Dialog()
+	d.access = "Enforced: the kernel lets the server open only these folders, and what it needs to run."
+	d.beyond = "Also readable where enforced: a private temporary folder, npm cache, system folders, devices. Network: on. " +
+		"rootpick runs as root: an enforced server still reads all that root can in its runtime (/etc/shadow, other processes' /proc)."
+	clk.Advance(time.Second)
+	m.Update(consentGuardMsg{id: d.id, seq: d.guardSeq})
+	m.Update(tea.WindowSizeMsg{Width: 44, Height: 21})
+	send(m, "down", "down", "down")
+	if footer, _ := offersY(screen(m)); footer {
+		t.Fatalf("every root is on screen at 44×21 already: the test tries nothing:\n%s", screen(m))
+	}
+	for _, h := range []int{16, 12, 21, 14} {
+		m.Update(tea.WindowSizeMsg{Width: 44, Height: h})
+		s := screen(m)
+		if footer, line := offersY(s); footer != line {
+			t.Errorf("44×%d: the footer offers y %v, the key line %v:\n%s", h, footer, line, s)
 		}
 	}
 }
@@ -257,7 +299,8 @@ func TestShortTerminalDialogFits(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 34, Height: 9})
 	openDialogWith(t, m, plainItems("/work/demo/api", "/work/demo/web")...)
 	d := m.review.sh.Dialog()
-	d.beyond = "Also readable where enforced: a private temporary folder, npm cache, system folders, devices. Network: on."
+	d.beyond = "Also readable where enforced: a private temporary folder, npm cache, system folders, devices. Network: on. " +
+		"rootpick runs as root: an enforced server still reads all that root can in its runtime (/etc/shadow, other processes' /proc)."
 	d.replaces = "y replaces the consent given for /work/other."
 	for _, h := range []int{9, 8, 7, 14, 16} {
 		m.Update(tea.WindowSizeMsg{Width: 34, Height: h})

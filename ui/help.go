@@ -37,12 +37,7 @@ func (m *Model) shortHelp() string {
 	}
 	// The layout asks for it on every message and frame: it is kept until
 	// the width, the keys shown or the palette change.
-	k := helpLineKey{w: m.width, mode: md, waiting: waiting, dark: m.st.dark}
-	for i, b := range keys {
-		if b.Enabled() {
-			k.enabled |= 1 << i
-		}
-	}
+	k := helpLineKey{w: m.width, mode: md, waiting: waiting, dark: m.st.dark, shown: shownKeys(keys)}
 	if k == m.helpLine.key && m.helpLine.text != "" {
 		return m.helpLine.text
 	}
@@ -97,8 +92,29 @@ type helpLineKey struct {
 	w       int
 	mode    mode
 	waiting bool // the dialog's guard holds
-	enabled uint64
+	shown   uint64
 	dark    bool
+}
+
+// shownKeys tells apart the key lines that keys give: a hash (FNV-1a) of
+// the help of each enabled binding, in order. Which keys, not how many: the
+// dialog's keys come and go (y once every root was seen, ↓ while lines are
+// hidden), and a count of them kept the line without y after y was offered.
+func shownKeys(keys []key.Binding) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	for _, b := range keys {
+		if !b.Enabled() {
+			continue
+		}
+		for _, s := range [2]string{b.Help().Key, b.Help().Desc} {
+			for i := 0; i < len(s); i++ {
+				h = (h ^ uint64(s[i])) * prime
+			}
+			h = (h ^ 0xff) * prime // the end of a field
+		}
+	}
+	return h
 }
 
 // wrapItems joins items with sep, starting a new line where the next item
