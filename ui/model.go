@@ -417,7 +417,7 @@ func (m *Model) chromeHeight() int {
 	if m.height-h >= want || sf.asking {
 		return h
 	}
-	if n := m.status.noteHeight(sf); n > 1 {
+	if n := lipgloss.Height(c.status) - 1; n > 1 { // the note's lines below the status line, as just drawn
 		sf.noteRows = max(1, n-(want-(m.height-h)))
 		c.status = m.status.View(sf)
 		h = chromeOf(c.status, c.help, c.scan, m.walk.running, list)

@@ -1,11 +1,5 @@
 package ui
 
-import (
-	"strings"
-
-	"charm.land/lipgloss/v2"
-)
-
 // statusLine is the status line as a component: it owns its width and
 // the note of the last action; the line about the roots and the servers
 // is handed to it on each frame (statusFrame, Model.statusFrame). The
@@ -63,21 +57,4 @@ func (l *statusLine) View(f statusFrame) string {
 		return line + "  " + st.Render(note)
 	}
 	return cut(line, l.w, "…") + "\n" + st.Render(keepLines(wrapText(note, l.w), f.noteRows, l.w))
-}
-
-// noteHeight is the lines the note takes below the line at f, 0 when it
-// fits beside it (or there is none).
-func (l *statusLine) noteHeight(f statusFrame) int {
-	return lipgloss.Height(l.View(f)) - 1
-}
-
-// keepLines is the first n lines of the wrapped text s (all for n <= 0),
-// the last one ending in "…" where lines were dropped, within w cells.
-func keepLines(s string, n, w int) string {
-	if n <= 0 || strings.Count(s, "\n") < n {
-		return s
-	}
-	kept := firstLines(s, n)
-	last := strings.LastIndexByte(kept, '\n') + 1
-	return kept[:last] + cut(strings.TrimRight(kept[last:], " ")+" …", w, "…")
 }

@@ -73,6 +73,17 @@ func firstLines(s string, h int) string {
 	return s
 }
 
+// keepLines is the first n lines of the wrapped text s (all for n <= 0),
+// the last one ending in "…" where lines were dropped, within w cells.
+func keepLines(s string, n, w int) string {
+	if n <= 0 || strings.Count(s, "\n") < n {
+		return s
+	}
+	kept := firstLines(s, n)
+	last := strings.LastIndexByte(kept, '\n') + 1
+	return kept[:last] + cut(strings.TrimRight(kept[last:], " ")+" …", w, "…")
+}
+
 // fits reports whether s has at most h lines, each at most w cells wide,
 // and how many lines it has. A line of at most w bytes is not measured:
 // no text takes more cells than it has bytes.
